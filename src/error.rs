@@ -1,0 +1,61 @@
+//! Diagnostics shared by both formats: severity and the located problem report.
+
+use crate::position::Position;
+
+/// How bad a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The input breaks a rule of the standard, but nothing was lost or guessed
+    /// (for example bytes that are not UTF-8 in a tag value: they are kept as they are).
+    Warning,
+    /// Text that is not part of the format was met and skipped, or a structure was repaired
+    /// (an unclosed variation closed, a comment cut at end of input).
+    Error,
+    /// The rest of the input could not be read (only I/O failures are fatal).
+    Fatal,
+}
+
+impl Severity {
+    /// `"warning"`, `"error"` or `"fatal"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+            Severity::Fatal => "fatal",
+        }
+    }
+}
+
+impl core::fmt::Display for Severity {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A located problem, as delivered to a visitor's `on_error`.
+///
+/// `K` is the format's error kind ([`crate::pgn::ErrorKind`]), `A` where in the game it
+/// happened ([`crate::pgn::MoveRef`] for PGN). The offending text is borrowed from the parser and
+/// bounded: at most [`Diagnostic::TEXT_MAX`] bytes are kept, `truncated` says if more were seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Diagnostic<'a, K, A> {
+    /// What went wrong.
+    pub kind: K,
+    /// How bad it is.
+    pub severity: Severity,
+    /// The offending input text, bounded (possibly empty, for example at end of input).
+    pub text: &'a [u8],
+    /// Whether `text` was cut to [`Diagnostic::TEXT_MAX`] bytes.
+    pub truncated: bool,
+    /// Where the offending text starts.
+    pub pos: Position,
+    /// Index of the game (0-based) in the stream.
+    pub game: u64,
+    /// Where in the game: for PGN the last move played before the problem, if any.
+    pub at: A,
+}
+
+impl<K, A> Diagnostic<'_, K, A> {
+    /// The longest offending text a diagnostic carries.
+    pub const TEXT_MAX: usize = 64;
+}

@@ -1,0 +1,56 @@
+//! # kifu: game records as a stream of events
+//!
+//! kifu reads chess games in **PGN** as a stream of events, in constant memory, from input
+//! of any size fed in chunks of any size. Bad input never panics and never stops the stream:
+//! every problem becomes an [`on_error`](pgn::Visitor::on_error) event with a byte offset,
+//! line, column, game index and move reference, and parsing goes on. No game is ever lost.
+//!
+//! - [`pgn`]: the PGN push parser, its visitor and value helpers.
+//! - [`Control`]: what a visitor answers (go on, skip this variation, skip the game, stop).
+//! - [`Position`], [`Severity`], [`Diagnostic`]: shared by every format.
+//!
+//! # Example: the main line of each game
+//!
+//! ```
+//! use kifu::{Control, pgn::{self, Context, Move, Visitor}};
+//!
+//! struct MainLine(Vec<String>);
+//! impl Visitor for MainLine {
+//!     fn on_tree(&mut self, ctx: &Context) -> Control {
+//!         // variations are visited by default: skip them here
+//!         if ctx.depth > 0 { Control::Skip } else { Control::Continue }
+//!     }
+//!     fn on_move(&mut self, _: &Context, mv: &Move<'_>) -> Control {
+//!         self.0.push(String::from_utf8_lossy(mv.text).into_owned());
+//!         Control::Continue
+//!     }
+//! }
+//!
+//! let mut v = MainLine(Vec::new());
+//! pgn::parse(b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 {good} Nc6 *", &mut v);
+//! assert_eq!(v.0, ["e4", "e5", "Nf3", "Nc6"]);
+//! ```
+//!
+//! # Crate features
+//!
+//! - `std` (default): [`pgn::Reader`] over [`std::io::Read`]. Without it the crate is
+//!   `no_std` + `alloc`: the parsers and visitors need nothing else.
+//! - `cli`: the `kifu` command-line tool (`stats`, `json`, `check`) and its dependencies
+//!   (clap, serde_json). A library user never compiles them.
+
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
+
+extern crate alloc;
+
+mod control;
+mod error;
+mod position;
+
+pub mod pgn;
+
+pub use control::{Control, Status};
+pub use error::{Diagnostic, Severity};
+pub use position::Position;

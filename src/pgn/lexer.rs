@@ -1,0 +1,185 @@
+//! Byte classes and token classification for PGN movetext and tag pairs.
+//!
+//! These are pure functions over complete byte slices; the push state machine in
+//! [`parser`](super::parser) decides when a token is complete and calls them.
+
+use super::nag::{Nag, Outcome};
+use super::san::San;
+
+/// Byte classes of the PGN lexer.
+pub(crate) const TOKEN: u8 = 0;
+pub(crate) const SPACE: u8 = 1;
+pub(crate) const NEWLINE: u8 = 2;
+pub(crate) const PUNCT: u8 = 3;
+
+/// Class of each byte. `PUNCT` bytes are self-delimiting: `{ } ( ) [ ] ; $ . "`.
+/// Everything that is neither space nor punctuation belongs to a token (a symbol, a move, a
+/// result, or text that is not PGN), non-ASCII bytes included.
+pub(crate) static CLASS: [u8; 256] = {
+    let mut t = [TOKEN; 256];
+    t[b' ' as usize] = SPACE;
+    t[b'\t' as usize] = SPACE;
+    t[0x0b] = SPACE;
+    t[0x0c] = SPACE;
+    t[b'\n' as usize] = NEWLINE;
+    t[b'\r' as usize] = NEWLINE;
+    let punct = b"{}()[];$.\"";
+    let mut i = 0;
+    while i < punct.len() {
+        t[punct[i] as usize] = PUNCT;
+        i += 1;
+    }
+    t
+};
+
+/// Whether `b` may appear in a tag name (python-chess's set, a superset of the standard's).
+#[inline]
+pub(crate) fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
+}
+
+/// The end of the token starting at `i` (first byte that is not a token byte), scanning at most
+/// up to `limit`.
+#[inline]
+pub(crate) fn token_end(input: &[u8], i: usize, limit: usize) -> usize {
+    let mut j = i;
+    while j < limit && CLASS[input[j] as usize] == TOKEN {
+        j += 1;
+    }
+    j
+}
+
+/// A classified movetext token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tok {
+    /// A move number (digits only; the periods are separate tokens).
+    Number(u32),
+    /// A termination marker.
+    Result(Outcome),
+    /// A move: its SAN, the length of SAN + check marker, and a glued suffix annotation.
+    Move(San, usize, Option<Nag>),
+    /// A free-standing annotation glyph.
+    Glyph(Nag),
+    /// Anything else.
+    Garbage,
+}
+
+/// Classifies a complete movetext token.
+#[inline]
+pub(crate) fn classify(tok: &[u8]) -> Tok {
+    let first = tok[0];
+    if first.is_ascii_digit() {
+        if tok.iter().all(u8::is_ascii_digit) {
+            let mut n: u32 = 0;
+            for &b in tok {
+                n = match n
+                    .checked_mul(10)
+                    .and_then(|n| n.checked_add((b - b'0') as u32))
+                {
+                    Some(n) => n,
+                    None => return Tok::Garbage,
+                };
+            }
+            return Tok::Number(n);
+        }
+        if let Some(o) = Outcome::parse(tok) {
+            return Tok::Result(o);
+        }
+    } else if first == b'*' || first >= 0x80 {
+        if let Some(o) = Outcome::parse(tok) {
+            return Tok::Result(o);
+        }
+    }
+    if let Some((san, n)) = San::parse_prefix(tok) {
+        if n == tok.len() {
+            return Tok::Move(san, n, None);
+        }
+        let rest = &tok[n..];
+        if rest.len() <= 2 && rest.iter().all(|&b| b == b'!' || b == b'?') {
+            if let Some(nag) = Nag::from_glyph(rest) {
+                return Tok::Move(san, n, Some(nag));
+            }
+        }
+        return Tok::Garbage;
+    }
+    match Nag::from_glyph(tok) {
+        Some(nag) => Tok::Glyph(nag),
+        None => Tok::Garbage,
+    }
+}
+
+/// Whether a tag pair starts at `s[0] == b'['`: `[`, optional blanks, a name starting with a
+/// letter, optional blanks, `"`. `None` when `s` ends before this can be decided.
+pub(crate) fn is_tag_start(s: &[u8]) -> Option<bool> {
+    let mut j = 1;
+    while j < s.len() && (s[j] == b' ' || s[j] == b'\t') {
+        j += 1;
+    }
+    match s.get(j) {
+        None => return None,
+        Some(b) if b.is_ascii_alphabetic() => {}
+        Some(_) => return Some(false),
+    }
+    while j < s.len() && is_name_byte(s[j]) {
+        j += 1;
+    }
+    while j < s.len() && (s[j] == b' ' || s[j] == b'\t') {
+        j += 1;
+    }
+    match s.get(j) {
+        None => None,
+        Some(b'"') => Some(true),
+        Some(_) => Some(false),
+    }
+}
+
+/// The largest `cut <= limit` that does not split a UTF-8 sequence of `s` (if `s` is UTF-8 at
+/// all); never 0 when `limit > 0`.
+pub(crate) fn utf8_cut(s: &[u8], limit: usize) -> usize {
+    if limit >= s.len() {
+        return s.len();
+    }
+    let mut cut = limit;
+    while cut > 0 && limit - cut < 3 && (s[cut] & 0xC0) == 0x80 {
+        cut -= 1;
+    }
+    if cut == 0 || (s[cut] & 0xC0) == 0x80 {
+        limit
+    } else {
+        cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classify_tokens() {
+        assert_eq!(classify(b"12"), Tok::Number(12));
+        assert_eq!(classify(b"1-0"), Tok::Result(Outcome::WhiteWins));
+        assert_eq!(classify(b"*"), Tok::Result(Outcome::Unknown));
+        assert!(matches!(classify(b"0-0"), Tok::Move(..)));
+        assert!(matches!(classify(b"Nf3!?"), Tok::Move(_, 3, Some(Nag(5)))));
+        assert_eq!(classify(b"oh?"), Tok::Garbage);
+        assert_eq!(classify(b"!?"), Tok::Glyph(Nag(5)));
+        assert_eq!(classify(b"99999999999"), Tok::Garbage);
+        assert_eq!(classify(b"Nf3!!!"), Tok::Garbage);
+    }
+
+    #[test]
+    fn tag_start() {
+        assert_eq!(is_tag_start(b"[Event \"x\"]"), Some(true));
+        assert_eq!(is_tag_start(b"[ Event\"x\"]"), Some(true));
+        assert_eq!(is_tag_start(b"[%clk 0:01]"), Some(false));
+        assert_eq!(is_tag_start(b"[Event"), None);
+    }
+
+    #[test]
+    fn utf8_cuts() {
+        let s = "aé".as_bytes(); // 61 c3 a9
+        assert_eq!(utf8_cut(s, 2), 1);
+        assert_eq!(utf8_cut(s, 1), 1);
+        assert_eq!(utf8_cut(b"abc", 2), 2);
+    }
+}

@@ -1,0 +1,83 @@
+//! PGN: chess games in Portable Game Notation, read as a stream of events.
+//!
+//! - [`Parser`]: the push parser. Feed it chunks of any size with [`Parser::feed`], end with
+//!   [`Parser::finish`]; it drives your [`Visitor`]. Memory stays bounded by [`Config`].
+//! - [`parse`]: the whole input as one slice (the zero-copy fast path).
+//! - [`Reader`] (feature `std`): reads from any [`std::io::Read`].
+//! - [`Visitor`]: the events, each with a [`Context`] (position, game, depth, ply).
+//! - [`EventLog`]: a visitor that records owned [`Event`]s, for tests and debugging.
+//!
+//! # Example: count games and moves, report errors with their place
+//!
+//! ```
+//! use kifu::{Control, pgn::{self, Context, Error, Move, Visitor}};
+//!
+//! #[derive(Default)]
+//! struct Stats { games: u64, moves: u64, errors: Vec<String> }
+//!
+//! impl Visitor for Stats {
+//!     fn on_tree_end(&mut self, ctx: &Context) -> Control {
+//!         if ctx.depth == 0 { self.games += 1 }
+//!         Control::Continue
+//!     }
+//!     fn on_move(&mut self, _: &Context, _: &Move<'_>) -> Control {
+//!         self.moves += 1;
+//!         Control::Continue
+//!     }
+//!     fn on_error(&mut self, e: &Error<'_>) -> Control {
+//!         let at = e.at.map(|m| m.to_string()).unwrap_or_default();
+//!         self.errors.push(format!("{}: move {at}: {}", e.pos, e.kind));
+//!         Control::Continue
+//!     }
+//! }
+//!
+//! let pgn = b"[Event \"A\"]\n\n1. e4 e5 2. Nf3 oh? Nc6 1-0\n\n1. d4 *";
+//! let mut stats = Stats::default();
+//! pgn::parse(pgn, &mut stats);
+//! assert_eq!((stats.games, stats.moves), (2, 5));
+//! assert_eq!(stats.errors, ["3:16: move 2w: unexpected text"]);
+//! ```
+
+mod event;
+mod lexer;
+mod nag;
+mod parser;
+mod raw;
+#[cfg(feature = "std")]
+mod reader;
+mod san;
+mod visitor;
+
+pub use event::{Event, EventLog};
+pub use nag::{Nag, Outcome};
+pub use parser::{Config, Parser};
+pub use raw::{RawComment, RawTag};
+#[cfg(feature = "std")]
+pub use reader::Reader;
+pub use san::{CastlingSide, Check, Piece, San, SanKind, Square};
+pub use visitor::{
+    Comment, CommentKind, Context, Error, ErrorKind, Move, MoveRef, NagForm, Tag, Visitor,
+};
+
+use crate::control::Status;
+
+/// Parses a whole input held in memory, with the default [`Config`].
+///
+/// Events borrow straight from `input` (only a token at the very end is copied). Returns
+/// [`Status::Stopped`] if a visitor stopped (the rest is then not read), else
+/// [`Status::NeedInput`] after the last game was delivered.
+pub fn parse<V: Visitor>(input: &[u8], visitor: &mut V) -> Status {
+    Parser::new().parse(input, visitor)
+}
+
+impl Parser {
+    /// Parses `input` as the whole rest of the stream: [`feed`](Parser::feed), then
+    /// [`finish`](Parser::finish) unless a visitor stopped.
+    pub fn parse<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Status {
+        let status = self.feed(input, visitor);
+        if status == Status::NeedInput {
+            self.finish(visitor);
+        }
+        status
+    }
+}

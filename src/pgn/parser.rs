@@ -1,0 +1,1238 @@
+//! The push parser: bytes in, visitor events out.
+//!
+//! # How it works (read this before changing it)
+//!
+//! [`Parser::feed`] takes chunks of any size. The state machine in [`Parser::run`] works on one
+//! slice at a time and only ever acts on *complete* tokens: when a token touches the end of the
+//! slice and more input may follow, `run` stops in front of it and reports how much it consumed.
+//! `feed` keeps that unfinished tail in `carry` (at most one token, bounded by [`Config`]), and on
+//! the next call completes it with the first bytes of the new chunk, runs over that small joined
+//! slice, and then goes on over the new chunk itself. So every event borrows from either the
+//! caller's chunk (the common, zero-copy case) or `carry`, and the events are the same whatever
+//! the chunking: every decision is taken on a complete token.
+//!
+//! Constructs that can be longer than any buffer (brace comments, `;` and `%` lines) are the
+//! exception: they are cut into pieces of at most [`Config::max_comment_piece`] bytes, at places
+//! that depend only on the text, and the parser remembers in `mode` that it is inside one.
+//!
+//! Game structure is a small phase machine:
+//!
+//! ```text
+//!   Idle --[tag / comment]--> Tags --[movetext token]--> Movetext --[result at depth 0]--> AfterResult
+//!    ^                         |  ^------[tag]------------------|                            |
+//!    |                         '--[movetext token]--> Movetext   (a tag ends the game: new game) |
+//!    '------------- game ends: next tag or movetext token, or end of input -----------------'
+//! ```
+//!
+//! Variations keep one counter and one ply per open level (`plies`, bounded by
+//! [`Config::max_depth`]); skipped parts keep only a nesting counter. Nothing recurses.
+
+use alloc::vec::Vec;
+
+use crate::control::{Control, Status};
+use crate::error::{Diagnostic, Severity};
+use crate::position::{Lines, Position};
+
+use super::lexer::{self, CLASS, NEWLINE, PUNCT, SPACE, Tok};
+use super::nag::Nag;
+use super::raw::{RawComment, RawTag};
+use super::visitor::{
+    Comment, CommentKind, Context, Error, ErrorKind, Move, MoveRef, NagForm, Tag, Visitor,
+};
+
+/// Limits of a [`Parser`]. Input beyond a limit becomes an error event and parsing goes on.
+///
+/// ```
+/// let config = kifu::pgn::Config { max_depth: 16, ..Default::default() };
+/// let parser = kifu::pgn::Parser::with_config(config);
+/// # let _ = parser;
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Longest movetext token and longest tag line (`[` to `]`), in bytes. Default 1024 (the
+    /// standard allows 255 characters of tag data; real files stay below 300 bytes). A longer
+    /// token is reported as [`ErrorKind::TokenTooLong`] and skipped. At least 32.
+    pub max_token_len: usize,
+    /// Longest comment piece, in bytes: longer comments arrive in pieces of at most this size.
+    /// Default 4096. At least 8.
+    pub max_comment_piece: usize,
+    /// Deepest variation nesting visited. Default 256. Deeper variations are reported as
+    /// [`ErrorKind::TooDeep`] and skipped with a counter, however deep they go.
+    pub max_depth: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_token_len: 1024,
+            max_comment_piece: 4096,
+            max_depth: 256,
+        }
+    }
+}
+
+/// Where the parser is inside a construct that spans calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Between tokens.
+    Normal,
+    /// Inside a brace comment whose first piece(s) went out; `start` is its `{`.
+    Brace { start: Position },
+    /// Inside a `;` or `%` line whose first piece(s) went out.
+    Line { kind: CommentKind },
+    /// Skipping the rest of a token that was too long.
+    SkipToken,
+    /// Skipping the rest of a tag line that was too long.
+    SkipLine,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Between games.
+    Idle,
+    /// In a game's tag section (comments before the tags count too).
+    Tags,
+    /// In the movetext.
+    Movetext,
+    /// After the game's result: comments still belong to the game.
+    AfterResult,
+}
+
+/// What is being skipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Skip {
+    /// Nothing.
+    No,
+    /// The variation open at the current depth, up to its `)`. `opened`: whether the visitor saw
+    /// its `on_tree` (false for a variation beyond the depth limit), so it gets `on_tree_end`.
+    Variation { opened: bool },
+    /// The rest of the game.
+    Game,
+}
+
+/// The outcome of one step of the state machine.
+enum Step {
+    /// Consumed up to this index.
+    To(usize),
+    /// Need more input to decide; nothing consumed from the current index.
+    Pending,
+}
+
+/// Unexpected text being collected into one error (consecutive words on a line).
+struct Garbage {
+    active: bool,
+    kind: ErrorKind,
+    pos: Position,
+    game: u64,
+    at: Option<MoveRef>,
+    /// Stream offset just after the last word collected.
+    end: u64,
+    len: usize,
+    truncated: bool,
+    buf: [u8; Error::TEXT_MAX],
+}
+
+impl Garbage {
+    fn push(&mut self, bytes: &[u8]) {
+        let room = self.buf.len() - self.len;
+        let n = bytes.len().min(room);
+        self.buf[self.len..self.len + n].copy_from_slice(&bytes[..n]);
+        self.len += n;
+        if n < bytes.len() {
+            self.truncated = true;
+        }
+    }
+}
+
+/// A push parser for PGN: feed it chunks, it drives a [`Visitor`].
+///
+/// ```
+/// use kifu::{Control, Status, pgn::{Context, Move, Parser, Visitor}};
+///
+/// #[derive(Default)]
+/// struct Count { moves: usize }
+/// impl Visitor for Count {
+///     fn on_move(&mut self, _: &Context, _: &Move<'_>) -> Control {
+///         self.moves += 1;
+///         Control::Continue
+///     }
+/// }
+///
+/// let mut parser = Parser::new();
+/// let mut count = Count::default();
+/// // chunks may split tokens anywhere
+/// for chunk in [&b"1. e4 e"[..], b"5 2. N", b"f3 *"] {
+///     assert_eq!(parser.feed(chunk, &mut count), Status::NeedInput);
+/// }
+/// parser.finish(&mut count);
+/// assert_eq!(count.moves, 3);
+/// ```
+pub struct Parser {
+    cfg: Config,
+    /// The unfinished token carried over from the previous chunk.
+    carry: Vec<u8>,
+    /// How many bytes of a new chunk are joined to `carry`.
+    look: usize,
+    /// Stream offset of the first byte of the slice being run.
+    base: u64,
+    lines: Lines,
+    mode: Mode,
+    phase: Phase,
+    /// Index of the current game (or of the next one, between games).
+    game: u64,
+    depth: u32,
+    /// Ply of the current line.
+    ply: u32,
+    /// Plies of the enclosing lines, one per open variation.
+    plies: Vec<u32>,
+    /// Ply before the first move (from a FEN tag).
+    start_ply: u32,
+    skip: Skip,
+    /// `(` met inside the skipped part, not yet closed.
+    skip_nest: u64,
+    /// The previous token was a move number (so `.` tokens are its periods).
+    after_number: bool,
+    garbage: Garbage,
+    stop: bool,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Parser::new()
+    }
+}
+
+impl core::fmt::Debug for Parser {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Parser")
+            .field("config", &self.cfg)
+            .field("offset", &self.base)
+            .field("game", &self.game)
+            .field("depth", &self.depth)
+            .finish_non_exhaustive()
+    }
+}
+
+#[inline]
+fn ctl_stop(c: Control) -> bool {
+    c == Control::Stop
+}
+
+impl Parser {
+    /// A parser with the default [`Config`].
+    pub fn new() -> Parser {
+        Parser::with_config(Config::default())
+    }
+
+    /// A parser with the given limits (raised to their minimums if below).
+    pub fn with_config(mut cfg: Config) -> Parser {
+        cfg.max_token_len = cfg.max_token_len.max(32);
+        cfg.max_comment_piece = cfg.max_comment_piece.max(8);
+        let look = cfg.max_token_len + cfg.max_comment_piece + 16;
+        Parser {
+            cfg,
+            carry: Vec::with_capacity(2 * look),
+            look,
+            base: 0,
+            lines: Lines::default(),
+            mode: Mode::Normal,
+            phase: Phase::Idle,
+            game: 0,
+            depth: 0,
+            ply: 0,
+            plies: Vec::new(),
+            start_ply: 0,
+            skip: Skip::No,
+            skip_nest: 0,
+            after_number: false,
+            garbage: Garbage {
+                active: false,
+                kind: ErrorKind::UnexpectedText,
+                pos: Position::default(),
+                game: 0,
+                at: None,
+                end: 0,
+                len: 0,
+                truncated: false,
+                buf: [0; Error::TEXT_MAX],
+            },
+            stop: false,
+        }
+    }
+
+    /// The limits in force.
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    /// Stream offset of the next byte the parser will read (bytes kept in the carry-over buffer
+    /// are not yet read).
+    pub fn offset(&self) -> u64 {
+        self.base + self.carry.len() as u64
+    }
+
+    /// Number of games started so far.
+    pub fn games(&self) -> u64 {
+        self.game + u64::from(self.phase != Phase::Idle)
+    }
+
+    /// Feeds the next chunk of input.
+    ///
+    /// Returns [`Status::NeedInput`] when the whole chunk was taken, or [`Status::Stopped`] when
+    /// the visitor returned [`Control::Stop`]; then feed `&chunk[consumed..]` to resume.
+    /// Chunks may be of any size, down to one byte, and may split tokens, line breaks and
+    /// UTF-8 sequences anywhere: the events do not depend on the chunking.
+    pub fn feed<V: Visitor>(&mut self, chunk: &[u8], v: &mut V) -> Status {
+        self.stop = false;
+        let mut rest = chunk;
+        if !self.carry.is_empty() {
+            let old = self.carry.len();
+            let take = rest.len().min(self.look);
+            self.carry.extend_from_slice(&rest[..take]);
+            let carry = core::mem::take(&mut self.carry);
+            let n = self.run(&carry, false, v);
+            self.carry = carry;
+            if n < old {
+                // still inside the carried token (the chunk was short), or stopped early
+                self.carry.drain(..n);
+                if self.stop {
+                    self.carry.truncate(old - n);
+                    return Status::Stopped { consumed: 0 };
+                }
+                debug_assert!(take == rest.len());
+                return Status::NeedInput;
+            }
+            self.carry.clear();
+            rest = &rest[n - old..];
+            if self.stop {
+                return Status::Stopped {
+                    consumed: chunk.len() - rest.len(),
+                };
+            }
+        }
+        let n = self.run(rest, false, v);
+        if self.stop {
+            return Status::Stopped {
+                consumed: chunk.len() - rest.len() + n,
+            };
+        }
+        self.carry.extend_from_slice(&rest[n..]);
+        Status::NeedInput
+    }
+
+    /// Ends the input: reads what is left in the carry-over buffer, closes the open game
+    /// (reporting what was left unfinished), and resets the parser for a new stream.
+    ///
+    /// A [`Control::Stop`] returned during `finish` is ignored: the last game is always
+    /// delivered whole.
+    pub fn finish<V: Visitor>(&mut self, v: &mut V) {
+        let carry = core::mem::take(&mut self.carry);
+        let mut i = 0;
+        while i < carry.len() {
+            self.stop = false;
+            let n = self.run(&carry[i..], true, v);
+            i += n;
+            if n == 0 && !self.stop {
+                break;
+            }
+        }
+        let end = self.base;
+        match self.mode {
+            Mode::Brace { start } => {
+                self.emit_error(ErrorKind::UnterminatedComment, b"", start, v);
+            }
+            Mode::Line { .. } | Mode::SkipLine | Mode::SkipToken | Mode::Normal => {}
+        }
+        self.mode = Mode::Normal;
+        if self.phase != Phase::Idle {
+            self.end_game(end, v);
+        } else {
+            self.flush_garbage(v);
+        }
+        let mut carry = carry;
+        carry.clear();
+        *self = Parser {
+            carry,
+            ..Parser::with_config(self.cfg)
+        };
+    }
+
+    // ----- the state machine ---------------------------------------------------------------
+
+    /// Runs over `input` (whose first byte is at stream offset `self.base`), raising events;
+    /// returns how many bytes were consumed. With `eof`, everything is consumed (unless a
+    /// visitor stops).
+    fn run<V: Visitor>(&mut self, input: &[u8], eof: bool, v: &mut V) -> usize {
+        let mut i = 0;
+        let n = input.len();
+        while i < n && !self.stop {
+            let step = match self.mode {
+                Mode::Normal => self.normal(input, i, eof, v),
+                Mode::Brace { start } => self.brace_body(input, i, start, false, eof, v),
+                Mode::Line { kind } => self.line_body(input, i, kind, false, eof, v),
+                Mode::SkipToken => {
+                    let j = lexer::token_end(input, i, n);
+                    if j < n {
+                        self.mode = Mode::Normal;
+                    }
+                    Step::To(j)
+                }
+                Mode::SkipLine => match memchr::memchr2(b'\n', b'\r', &input[i..]) {
+                    Some(p) => {
+                        self.mode = Mode::Normal;
+                        Step::To(i + p)
+                    }
+                    None => Step::To(n),
+                },
+            };
+            match step {
+                Step::To(j) => i = j,
+                Step::Pending => break,
+            }
+        }
+        self.base += i as u64;
+        i
+    }
+
+    #[inline]
+    fn pos(&self, i: usize) -> Position {
+        self.lines.at(self.base + i as u64)
+    }
+
+    #[inline]
+    fn ctx_at(&self, pos: Position) -> Context {
+        Context {
+            pos,
+            game: self.game,
+            depth: self.depth,
+            ply: self.ply,
+        }
+    }
+
+    #[inline]
+    fn skipping(&self) -> bool {
+        self.skip != Skip::No
+    }
+
+    /// One step between tokens.
+    #[inline]
+    fn normal<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
+        let n = input.len();
+        let b = input[i];
+        match CLASS[b as usize] {
+            SPACE => {
+                let mut j = i + 1;
+                while j < n && CLASS[input[j] as usize] == SPACE {
+                    j += 1;
+                }
+                Step::To(j)
+            }
+            NEWLINE => {
+                self.lines.brk(b, self.base + i as u64);
+                if self.garbage.active {
+                    self.flush_garbage(v);
+                }
+                Step::To(i + 1)
+            }
+            PUNCT => self.punct(input, i, eof, v),
+            _ => {
+                if b == b'%' && self.lines.at_line_start(self.base + i as u64) {
+                    self.after_number = false;
+                    return self.line_body(input, i + 1, CommentKind::Escape, true, eof, v);
+                }
+                self.token(input, i, eof, v)
+            }
+        }
+    }
+
+    fn punct<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
+        let b = input[i];
+        if b != b'.' {
+            self.after_number = false;
+        }
+        match b {
+            b'{' => {
+                let start = self.pos(i);
+                self.brace_body(input, i + 1, start, true, eof, v)
+            }
+            b';' => self.line_body(input, i + 1, CommentKind::Line, true, eof, v),
+            b'[' => self.bracket(input, i, eof, v),
+            b'(' => {
+                self.open_variation(i, v);
+                Step::To(i + 1)
+            }
+            b')' => {
+                self.close_variation(i, v);
+                Step::To(i + 1)
+            }
+            b'$' => self.nag(input, i, eof, v),
+            b'.' => {
+                if !self.after_number {
+                    self.add_garbage(i, &input[i..i + 1], ErrorKind::UnexpectedText, v);
+                }
+                Step::To(i + 1)
+            }
+            b'}' => {
+                self.add_garbage(i, b"}", ErrorKind::StrayBrace, v);
+                Step::To(i + 1)
+            }
+            _ => {
+                // `]` or `"` outside a tag
+                self.add_garbage(i, &input[i..i + 1], ErrorKind::UnexpectedText, v);
+                Step::To(i + 1)
+            }
+        }
+    }
+
+    /// A token: move, move number, result, glyph, or text that is not PGN.
+    fn token<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
+        let n = input.len();
+        let lim = self.cfg.max_token_len;
+        if input[i] == 0xEF {
+            const BOM: &[u8] = b"\xEF\xBB\xBF";
+            let avail = &input[i..n.min(i + 3)];
+            if avail == BOM {
+                return Step::To(i + 3);
+            }
+            if avail.len() < 3 && !eof && BOM.starts_with(avail) {
+                return Step::Pending;
+            }
+        }
+        let end = lexer::token_end(input, i, n.min(i + lim + 1));
+        if end - i > lim {
+            self.after_number = false;
+            self.add_garbage(
+                i,
+                &input[i..end.min(i + Error::TEXT_MAX)],
+                ErrorKind::TokenTooLong,
+                v,
+            );
+            self.flush_garbage(v);
+            self.mode = Mode::SkipToken;
+            return Step::To(end);
+        }
+        if end == n && !eof {
+            return Step::Pending;
+        }
+        let tok = &input[i..end];
+        let after_number = core::mem::replace(&mut self.after_number, false);
+        match lexer::classify(tok) {
+            Tok::Garbage => {
+                self.add_garbage(i, tok, ErrorKind::UnexpectedText, v);
+            }
+            Tok::Number(num) => {
+                self.movetext_token(i, v);
+                self.after_number = true;
+                if !self.skipping() && !after_number {
+                    let expected = self.ply / 2 + 1;
+                    if num != expected {
+                        let pos = self.pos(i);
+                        self.emit_error(ErrorKind::BadMoveNumber, tok, pos, v);
+                    }
+                }
+            }
+            Tok::Result(outcome) => {
+                self.movetext_token(i, v);
+                if self.skipping() {
+                    if self.skip_nest == 0 && self.depth == 0 {
+                        self.phase = Phase::AfterResult;
+                    }
+                } else {
+                    let c = v.on_result(&self.ctx_at(self.pos(i)), outcome);
+                    if self.depth == 0 {
+                        self.phase = Phase::AfterResult;
+                    }
+                    self.control(c);
+                }
+            }
+            Tok::Move(san, len, suffix) => {
+                self.movetext_token(i, v);
+                if !self.skipping() {
+                    self.ply += 1;
+                    let ctx = self.ctx_at(self.pos(i));
+                    let mv = Move {
+                        san,
+                        text: &tok[..len],
+                        raw: tok,
+                    };
+                    let c = v.on_move(&ctx, &mv);
+                    self.control(c);
+                    if let Some(nag) = suffix {
+                        if !self.skipping() {
+                            let c = v.on_nag(&ctx, nag, NagForm::Suffix);
+                            self.control(c);
+                        }
+                    }
+                }
+            }
+            Tok::Glyph(nag) => {
+                self.movetext_token(i, v);
+                if !self.skipping() {
+                    let c = v.on_nag(&self.ctx_at(self.pos(i)), nag, NagForm::Glyph);
+                    self.control(c);
+                }
+            }
+        }
+        Step::To(end)
+    }
+
+    /// `$n`.
+    fn nag<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
+        let n = input.len();
+        let lim = self.cfg.max_token_len;
+        let end = lexer::token_end(input, i + 1, n.min(i + 1 + lim + 1));
+        if end == n && !eof && end - i <= lim {
+            return Step::Pending;
+        }
+        let tok = &input[i..end];
+        let digits = &tok[1..];
+        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+            self.add_garbage(i, tok, ErrorKind::BadNag, v);
+            if end - i > lim {
+                self.mode = Mode::SkipToken;
+            }
+            return Step::To(end);
+        }
+        self.movetext_token(i, v);
+        if self.skipping() {
+            return Step::To(end);
+        }
+        let value = digits.iter().try_fold(0u32, |acc, &d| {
+            let acc = acc * 10 + (d - b'0') as u32;
+            if acc > 255 { None } else { Some(acc) }
+        });
+        let pos = self.pos(i);
+        match value {
+            Some(value) => {
+                let c = v.on_nag(&self.ctx_at(pos), Nag(value as u8), NagForm::Numeric);
+                self.control(c);
+            }
+            None => self.emit_error(ErrorKind::NagOutOfRange, tok, pos, v),
+        }
+        if end - i > lim {
+            self.mode = Mode::SkipToken;
+        }
+        Step::To(end)
+    }
+
+    /// A brace comment's text from `i` (just after `{`, or where the previous piece ended).
+    fn brace_body<V: Visitor>(
+        &mut self,
+        input: &[u8],
+        i: usize,
+        start: Position,
+        first: bool,
+        eof: bool,
+        v: &mut V,
+    ) -> Step {
+        let avail = &input[i..];
+        let lim = self.cfg.max_comment_piece;
+        let window = &avail[..avail.len().min(lim + 1)];
+        let at = if first { start } else { self.pos(i) };
+        let mut lines = self.lines;
+        let base = self.base + i as u64;
+        let mut j = 0;
+        while let Some(k) = memchr::memchr3(b'}', b'\n', b'\r', &window[j..]) {
+            let p = j + k;
+            let b = window[p];
+            if b == b'}' {
+                if first {
+                    self.comment_start();
+                }
+                self.lines = lines;
+                self.mode = Mode::Normal;
+                self.emit_comment(at, CommentKind::Brace, &avail[..p], first, true, v);
+                return Step::To(i + p + 1);
+            }
+            lines.brk(b, base + p as u64);
+            // A line that opens a tag pair inside an unclosed comment: the comment was never
+            // closed, and the next game starts here.
+            if avail.get(p + 1) == Some(&b'[') {
+                match lexer::is_tag_start(
+                    &avail[p + 1..avail.len().min(p + 1 + self.cfg.max_token_len)],
+                ) {
+                    Some(true) => {
+                        if first {
+                            self.comment_start();
+                        }
+                        self.lines = lines;
+                        self.mode = Mode::Normal;
+                        self.emit_comment(at, CommentKind::Brace, &avail[..p], first, true, v);
+                        self.emit_error(ErrorKind::UnterminatedComment, b"{", start, v);
+                        return Step::To(i + p + 1);
+                    }
+                    Some(false) => {}
+                    None if eof => {}
+                    None => return Step::Pending,
+                }
+            }
+            j = p + 1;
+        }
+        if avail.len() > lim {
+            let cut = lexer::utf8_cut(avail, lim);
+            if first {
+                self.comment_start();
+            }
+            self.lines.scan(&avail[..cut], base);
+            self.mode = Mode::Brace { start };
+            self.emit_comment(at, CommentKind::Brace, &avail[..cut], first, false, v);
+            return Step::To(i + cut);
+        }
+        if !eof {
+            return Step::Pending;
+        }
+        if first {
+            self.comment_start();
+        }
+        self.lines = lines;
+        self.mode = Mode::Normal;
+        self.emit_comment(at, CommentKind::Brace, avail, first, true, v);
+        self.emit_error(ErrorKind::UnterminatedComment, b"{", start, v);
+        Step::To(input.len())
+    }
+
+    /// A `;` or `%` line's text from `i` to the end of the line (the line break is left).
+    fn line_body<V: Visitor>(
+        &mut self,
+        input: &[u8],
+        i: usize,
+        kind: CommentKind,
+        first: bool,
+        eof: bool,
+        v: &mut V,
+    ) -> Step {
+        let avail = &input[i..];
+        let lim = self.cfg.max_comment_piece;
+        let at = if first { self.pos(i - 1) } else { self.pos(i) };
+        let window = &avail[..avail.len().min(lim + 1)];
+        let (text, last, to) = match memchr::memchr2(b'\n', b'\r', window) {
+            Some(p) => (&avail[..p], true, i + p),
+            None if avail.len() > lim => {
+                let cut = lexer::utf8_cut(avail, lim);
+                (&avail[..cut], false, i + cut)
+            }
+            None if eof => (avail, true, input.len()),
+            None => return Step::Pending,
+        };
+        if first && kind != CommentKind::Escape {
+            self.comment_start();
+        }
+        self.mode = if last {
+            Mode::Normal
+        } else {
+            Mode::Line { kind }
+        };
+        if kind == CommentKind::Escape && self.phase == Phase::Idle {
+            return Step::To(to); // escape lines between games belong to no game
+        }
+        self.emit_comment(at, kind, text, first, last, v);
+        Step::To(to)
+    }
+
+    /// The phase change a comment causes.
+    #[inline]
+    fn comment_start(&mut self) {
+        self.after_number = false;
+    }
+
+    /// `[`: a tag pair, or (in movetext) the start of the next game, or stray text.
+    fn bracket<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
+        let avail = &input[i..];
+        let lim = self.cfg.max_token_len;
+        if matches!(self.phase, Phase::Movetext | Phase::AfterResult) {
+            match lexer::is_tag_start(&avail[..avail.len().min(lim)]) {
+                Some(true) => {}
+                Some(false) => {
+                    self.add_garbage(i, b"[", ErrorKind::UnexpectedText, v);
+                    return Step::To(i + 1);
+                }
+                None if !eof && avail.len() < lim => return Step::Pending,
+                None => {
+                    self.add_garbage(i, b"[", ErrorKind::UnexpectedText, v);
+                    return Step::To(i + 1);
+                }
+            }
+        }
+        // the tag's line, or as much as the limit allows
+        let window = &avail[..avail.len().min(lim + 1)];
+        let (region, complete) = match memchr::memchr2(b'\n', b'\r', window) {
+            Some(p) => (&avail[..p], true),
+            None if eof => (avail, true),
+            None if avail.len() > lim => (&avail[..lim], false),
+            None => return Step::Pending,
+        };
+        // a tag pair starts (or continues) a game
+        self.flush_garbage(v);
+        match self.phase {
+            Phase::Idle => self.begin_game(self.pos(i), v),
+            Phase::Tags => {}
+            Phase::Movetext | Phase::AfterResult => {
+                self.end_game(self.base + i as u64, v);
+                self.begin_game(self.pos(i), v);
+            }
+        }
+        self.after_number = false;
+        let pos = self.pos(i);
+        match parse_tag(region, complete) {
+            TagParse::Ok {
+                name,
+                value,
+                end,
+                problem,
+            } => {
+                if !self.skipping() {
+                    if let Some(kind) = problem {
+                        self.emit_error(kind, &region[..end], pos, v);
+                    }
+                    if core::str::from_utf8(value).is_err() {
+                        self.emit_error(ErrorKind::InvalidUtf8, value, pos, v);
+                    }
+                    if name == b"FEN" {
+                        self.set_fen(value);
+                    }
+                    let tag = Tag {
+                        name,
+                        value: RawTag(value),
+                    };
+                    let c = v.on_property(&self.ctx_at(pos), &tag);
+                    self.control(c);
+                }
+                Step::To(i + end)
+            }
+            TagParse::Malformed { end } => {
+                if !self.skipping() {
+                    self.emit_error(ErrorKind::MalformedTag, &region[..end], pos, v);
+                }
+                Step::To(i + end)
+            }
+            TagParse::TooLong => {
+                if !self.skipping() {
+                    self.emit_error(ErrorKind::TokenTooLong, region, pos, v);
+                }
+                self.mode = Mode::SkipLine;
+                Step::To(i + region.len())
+            }
+        }
+    }
+
+    /// Sets the starting ply from a FEN's side to move and move number.
+    fn set_fen(&mut self, fen: &[u8]) {
+        let mut fields = fen.split(|&b| b == b' ').filter(|f| !f.is_empty());
+        let side = fields.nth(1);
+        let number = fields.nth(3);
+        let black = side == Some(b"b");
+        let number = number
+            .and_then(|n| core::str::from_utf8(n).ok())
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|&n| n >= 1 && n < 1 << 20)
+            .unwrap_or(1);
+        self.start_ply = 2 * (number - 1) + u32::from(black);
+        if self.phase == Phase::Tags && self.depth == 0 {
+            self.ply = self.start_ply;
+        }
+    }
+
+    fn open_variation<V: Visitor>(&mut self, i: usize, v: &mut V) {
+        self.movetext_token(i, v);
+        if self.skipping() {
+            self.skip_nest += 1;
+            return;
+        }
+        let pos = self.pos(i);
+        if self.depth >= self.cfg.max_depth {
+            self.emit_error(ErrorKind::TooDeep, b"(", pos, v);
+            self.skip = Skip::Variation { opened: false };
+            self.skip_nest = 0;
+            return;
+        }
+        if self.ply == self.start_ply_of_line() {
+            self.emit_error(ErrorKind::VariationBeforeMove, b"(", pos, v);
+        }
+        self.plies.push(self.ply);
+        self.ply = self.ply.saturating_sub(1).max(self.start_ply.min(self.ply));
+        self.depth += 1;
+        let c = v.on_tree(&self.ctx_at(pos));
+        self.control(c);
+    }
+
+    /// The ply at which the current line started.
+    fn start_ply_of_line(&self) -> u32 {
+        match self.plies.last() {
+            None => self.start_ply,
+            Some(&parent) => parent.saturating_sub(1).max(self.start_ply.min(parent)),
+        }
+    }
+
+    fn close_variation<V: Visitor>(&mut self, i: usize, v: &mut V) {
+        self.flush_garbage(v);
+        if self.phase == Phase::Tags {
+            self.movetext_token(i, v);
+        }
+        let pos = self.pos(i);
+        if self.skipping() {
+            if self.skip_nest > 0 {
+                self.skip_nest -= 1;
+                return;
+            }
+            match self.skip {
+                Skip::Variation { opened } => {
+                    self.skip = Skip::No;
+                    if opened {
+                        self.pop_variation(pos, v);
+                    }
+                }
+                Skip::Game => {
+                    if self.depth > 0 {
+                        self.pop_variation(pos, v);
+                    }
+                }
+                Skip::No => unreachable!(),
+            }
+            return;
+        }
+        if self.depth == 0 {
+            self.emit_error(ErrorKind::StrayParen, b")", pos, v);
+            return;
+        }
+        self.pop_variation(pos, v);
+    }
+
+    fn pop_variation<V: Visitor>(&mut self, pos: Position, v: &mut V) {
+        let c = v.on_tree_end(&self.ctx_at(pos));
+        self.depth -= 1;
+        self.ply = self.plies.pop().unwrap_or(self.start_ply);
+        self.control(c);
+    }
+
+    // ----- game structure ------------------------------------------------------------------
+
+    /// A movetext token at `i` is about to be handled: end the previous game or the tag section
+    /// as needed.
+    #[inline]
+    fn movetext_token<V: Visitor>(&mut self, i: usize, v: &mut V) {
+        if self.garbage.active {
+            self.flush_garbage(v);
+        }
+        if self.phase != Phase::Movetext {
+            self.enter_movetext(i, v);
+        }
+    }
+
+    #[cold]
+    fn enter_movetext<V: Visitor>(&mut self, i: usize, v: &mut V) {
+        match self.phase {
+            Phase::Idle => self.begin_game(self.pos(i), v),
+            Phase::AfterResult => {
+                self.end_game(self.base + i as u64, v);
+                self.begin_game(self.pos(i), v);
+            }
+            Phase::Tags | Phase::Movetext => {}
+        }
+        self.end_tags(i, v);
+    }
+
+    fn begin_game<V: Visitor>(&mut self, pos: Position, v: &mut V) {
+        self.phase = Phase::Tags;
+        self.depth = 0;
+        self.ply = 0;
+        self.start_ply = 0;
+        self.plies.clear();
+        self.skip = Skip::No;
+        self.skip_nest = 0;
+        let c = v.on_tree(&self.ctx_at(pos));
+        self.control(c);
+    }
+
+    fn end_tags<V: Visitor>(&mut self, i: usize, v: &mut V) {
+        if self.phase == Phase::Tags {
+            self.phase = Phase::Movetext;
+            if !self.skipping() {
+                let c = v.on_tags_end(&self.ctx_at(self.pos(i)));
+                self.control(c);
+            }
+        }
+    }
+
+    /// Ends the current game at stream offset `at`.
+    fn end_game<V: Visitor>(&mut self, at: u64, v: &mut V) {
+        self.flush_garbage(v);
+        let pos = self.lines.at(at);
+        if self.phase == Phase::Tags && !self.skipping() {
+            self.phase = Phase::Movetext;
+            let c = v.on_tags_end(&self.ctx_at(pos));
+            self.control(c);
+        }
+        if self.depth > 0 && !self.skipping() {
+            self.emit_error(ErrorKind::UnclosedVariation, b"", pos, v);
+        }
+        while self.depth > 0 {
+            let c = v.on_tree_end(&self.ctx_at(pos));
+            self.stop |= ctl_stop(c);
+            self.depth -= 1;
+            self.ply = self.plies.pop().unwrap_or(0);
+        }
+        let c = v.on_tree_end(&self.ctx_at(pos));
+        self.stop |= ctl_stop(c);
+        self.phase = Phase::Idle;
+        self.skip = Skip::No;
+        self.skip_nest = 0;
+        self.after_number = false;
+        self.game += 1;
+        self.ply = 0;
+        self.start_ply = 0;
+    }
+
+    /// Applies a visitor's answer.
+    #[inline]
+    fn control(&mut self, c: Control) {
+        match c {
+            Control::Continue => {}
+            Control::Stop => self.stop = true,
+            Control::Skip if self.depth > 0 => {
+                self.skip = Skip::Variation { opened: true };
+                self.skip_nest = 0;
+            }
+            Control::Skip | Control::SkipGame => {
+                if matches!(self.phase, Phase::Tags | Phase::Movetext) {
+                    self.skip = Skip::Game;
+                    self.skip_nest = 0;
+                }
+            }
+        }
+    }
+
+    // ----- events --------------------------------------------------------------------------
+
+    fn emit_comment<V: Visitor>(
+        &mut self,
+        pos: Position,
+        kind: CommentKind,
+        text: &[u8],
+        first: bool,
+        last: bool,
+        v: &mut V,
+    ) {
+        if self.garbage.active {
+            self.flush_garbage(v);
+        }
+        if self.phase == Phase::Idle {
+            if kind == CommentKind::Escape {
+                return;
+            }
+            // a comment before the tags opens the game
+            self.begin_game(pos, v);
+        }
+        if self.skipping() {
+            return;
+        }
+        let comment = Comment {
+            kind,
+            text: RawComment(text),
+            first,
+            last,
+        };
+        let c = v.on_comment(&self.ctx_at(pos), &comment);
+        self.control(c);
+    }
+
+    fn emit_error<V: Visitor>(&mut self, kind: ErrorKind, text: &[u8], pos: Position, v: &mut V) {
+        if self.skipping() && kind != ErrorKind::UnterminatedComment {
+            return;
+        }
+        let n = text.len().min(Error::TEXT_MAX);
+        let e = Diagnostic {
+            kind,
+            severity: kind.severity(),
+            text: &text[..n],
+            truncated: n < text.len(),
+            pos,
+            game: self.game,
+            at: MoveRef::from_ply(self.ply),
+        };
+        let c = v.on_error(&e);
+        self.stop |= ctl_stop(c);
+    }
+
+    /// Collects unexpected text; consecutive words on one line become one error.
+    fn add_garbage<V: Visitor>(&mut self, i: usize, text: &[u8], kind: ErrorKind, v: &mut V) {
+        self.after_number = false;
+        if self.skipping() {
+            return;
+        }
+        let at = self.base + i as u64;
+        let g = &mut self.garbage;
+        if g.active {
+            if at > g.end {
+                g.push(b" ");
+            }
+            if kind == ErrorKind::StrayBrace {
+                g.kind = kind;
+            }
+        } else {
+            g.active = true;
+            g.kind = kind;
+            g.pos = self.lines.at(at);
+            g.game = self.game;
+            g.at = MoveRef::from_ply(self.ply);
+            g.len = 0;
+            g.truncated = false;
+        }
+        g.push(text);
+        g.end = at + text.len() as u64;
+        if kind == ErrorKind::TokenTooLong {
+            g.truncated = true;
+        }
+        let _ = v;
+    }
+
+    fn flush_garbage<V: Visitor>(&mut self, v: &mut V) {
+        if !self.garbage.active {
+            return;
+        }
+        let g = &mut self.garbage;
+        g.active = false;
+        let buf = g.buf;
+        let e = Diagnostic {
+            kind: g.kind,
+            severity: Severity::Error,
+            text: &buf[..g.len],
+            truncated: g.truncated,
+            pos: g.pos,
+            game: g.game,
+            at: g.at,
+        };
+        let c = v.on_error(&e);
+        self.stop |= ctl_stop(c);
+    }
+}
+
+/// The result of reading one tag pair from its line.
+enum TagParse<'a> {
+    Ok {
+        name: &'a [u8],
+        value: &'a [u8],
+        end: usize,
+        problem: Option<ErrorKind>,
+    },
+    Malformed {
+        end: usize,
+    },
+    TooLong,
+}
+
+/// Reads `[Name "value"]` from `r` (which starts with `[` and holds the rest of its line, or
+/// `limit` bytes of it when `complete` is false).
+fn parse_tag(r: &[u8], complete: bool) -> TagParse<'_> {
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    let skip_blank = |mut j: usize| {
+        while j < r.len() && blank(r[j]) {
+            j += 1;
+        }
+        j
+    };
+    // where a malformed tag ends: through the next `]` on the line, else the whole line
+    let malformed = |from: usize| match memchr::memchr(b']', &r[from..]) {
+        Some(p) => TagParse::Malformed { end: from + p + 1 },
+        None if complete => TagParse::Malformed { end: r.len() },
+        None => TagParse::TooLong,
+    };
+    let mut j = skip_blank(1);
+    let name_start = j;
+    while j < r.len() && lexer::is_name_byte(r[j]) {
+        j += 1;
+    }
+    let name = &r[name_start..j];
+    j = skip_blank(j);
+    if name.is_empty() || r.get(j) != Some(&b'"') {
+        if j >= r.len() && !complete {
+            return TagParse::TooLong;
+        }
+        return malformed(j.min(r.len()));
+    }
+    let vstart = j + 1;
+    // the first unescaped quote
+    let mut k = vstart;
+    let close = loop {
+        match memchr::memchr2(b'"', b'\\', &r[k..]) {
+            None => break None,
+            Some(p) if r[k + p] == b'\\' => k += p + 2,
+            Some(p) => break Some(k + p),
+        }
+        if k >= r.len() {
+            break None;
+        }
+    };
+    // a quote followed by blanks and `]`
+    let closes_at = |q: usize| {
+        let a = skip_blank(q + 1);
+        if r.get(a) == Some(&b']') {
+            Some(a + 1)
+        } else {
+            None
+        }
+    };
+    match close {
+        Some(q) => {
+            if let Some(end) = closes_at(q) {
+                return TagParse::Ok {
+                    name,
+                    value: &r[vstart..q],
+                    end,
+                    problem: None,
+                };
+            }
+            // unescaped quotes inside the value: the value ends at a later quote followed by `]`
+            let mut from = q + 1;
+            while let Some(p) = memchr::memchr(b'"', &r[from..]) {
+                let q2 = from + p;
+                if let Some(end) = closes_at(q2) {
+                    return TagParse::Ok {
+                        name,
+                        value: &r[vstart..q2],
+                        end,
+                        problem: Some(ErrorKind::UnescapedQuote),
+                    };
+                }
+                from = q2 + 1;
+            }
+            if !complete {
+                return TagParse::TooLong;
+            }
+            // no `]`: keep the value, report the tag
+            let end = memchr::memchr(b']', &r[q..]).map_or(r.len(), |p| q + p + 1);
+            TagParse::Ok {
+                name,
+                value: &r[vstart..q],
+                end,
+                problem: Some(ErrorKind::MalformedTag),
+            }
+        }
+        None => {
+            if !complete {
+                return TagParse::TooLong;
+            }
+            // A backslash before the closing quote (`"C:\"]`): the last quote before `]` closes.
+            let trimmed = r.len() - r.iter().rev().take_while(|&&b| blank(b)).count();
+            let t = &r[..trimmed];
+            if t.len() >= vstart + 2 && t.ends_with(b"\"]") {
+                return TagParse::Ok {
+                    name,
+                    value: &r[vstart..t.len() - 2],
+                    end: r.len(),
+                    problem: Some(ErrorKind::UnescapedQuote),
+                };
+            }
+            let value_end = if t.ends_with(b"]") {
+                t.len() - 1
+            } else {
+                t.len()
+            };
+            TagParse::Ok {
+                name,
+                value: &r[vstart..value_end.max(vstart)],
+                end: r.len(),
+                problem: Some(ErrorKind::UnterminatedTag),
+            }
+        }
+    }
+}

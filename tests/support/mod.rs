@@ -1,0 +1,39 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// `../shared` beside the project root, if it is there.
+pub fn shared() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared");
+    if p.is_dir() { Some(p) } else { None }
+}
+
+/// A file under `../shared`, or `None` (with a note on stderr) when the folder is absent.
+pub fn shared_file(rel: &str) -> Option<Vec<u8>> {
+    match shared() {
+        Some(dir) => Some(std::fs::read(dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))),
+        None => {
+            eprintln!("../shared is absent: skipping the part that needs {rel}");
+            None
+        }
+    }
+}
+
+/// Every file below `dir` whose name ends with `ext` (case-insensitive), sorted.
+pub fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
