@@ -1,0 +1,339 @@
+//! `kifu json` and `kifu check`: visitors that write as the events come.
+
+use std::io::{self, Write};
+
+use kifu::Control;
+use kifu::pgn::{Comment, CommentKind, Context, Error, Move, Nag, NagForm, Outcome, Tag, Visitor};
+
+/// Appends `s` as a JSON string.
+fn push_str(out: &mut Vec<u8>, s: &str) {
+    serde_json::to_writer(&mut *out, s).expect("writing to a Vec cannot fail");
+}
+
+fn push_bytes(out: &mut Vec<u8>, b: &[u8]) {
+    push_str(out, &String::from_utf8_lossy(b));
+}
+
+/// A move whose annotations may still come.
+#[derive(Default)]
+struct PendingMove {
+    san: Vec<u8>,
+    nags: Vec<u8>,
+    comments: Vec<Vec<u8>>,
+    variations: Vec<Vec<u8>>,
+    comments_before: Vec<Vec<u8>>,
+}
+
+/// One line of moves (the main line or a variation) being written.
+#[derive(Default)]
+struct Line {
+    /// Finished moves, as JSON objects separated by commas.
+    moves: Vec<u8>,
+    pending: Option<PendingMove>,
+    /// Comments before the line's first move.
+    before: Vec<Vec<u8>>,
+}
+
+impl Line {
+    fn flush(&mut self) {
+        if let Some(m) = self.pending.take() {
+            if !self.moves.is_empty() {
+                self.moves.push(b',');
+            }
+            let o = &mut self.moves;
+            o.extend_from_slice(b"{\"san\":");
+            push_bytes(o, &m.san);
+            o.extend_from_slice(b",\"nags\":[");
+            o.extend_from_slice(&m.nags);
+            o.extend_from_slice(b"],\"comments\":[");
+            join(o, &m.comments);
+            o.extend_from_slice(b"],\"variations\":[");
+            join(o, &m.variations);
+            o.push(b']');
+            if !m.comments_before.is_empty() {
+                o.extend_from_slice(b",\"comments_before\":[");
+                join(o, &m.comments_before);
+                o.push(b']');
+            }
+            o.push(b'}');
+        }
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        self.flush();
+        let mut out = Vec::with_capacity(self.moves.len() + 2);
+        out.push(b'[');
+        out.extend_from_slice(&self.moves);
+        out.push(b']');
+        out
+    }
+}
+
+fn join(out: &mut Vec<u8>, items: &[Vec<u8>]) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(item);
+    }
+}
+
+/// Writes one JSON object per game.
+pub struct JsonGames<'w, W: Write> {
+    out: &'w mut W,
+    file: String,
+    failed: Option<io::Error>,
+    index: u64,
+    offset: u64,
+    tags: Vec<u8>,
+    lines: Vec<Line>,
+    result: Option<Outcome>,
+    errors: Vec<u8>,
+    /// The comment being assembled from pieces.
+    comment: Vec<u8>,
+}
+
+impl<'w, W: Write> JsonGames<'w, W> {
+    pub fn new(out: &'w mut W, file: String) -> Self {
+        JsonGames {
+            out,
+            file,
+            failed: None,
+            index: 0,
+            offset: 0,
+            tags: Vec::new(),
+            lines: Vec::new(),
+            result: None,
+            errors: Vec::new(),
+            comment: Vec::new(),
+        }
+    }
+
+    pub fn into_result(self) -> io::Result<()> {
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn line(&mut self) -> &mut Line {
+        if self.lines.is_empty() {
+            self.lines.push(Line::default());
+        }
+        self.lines.last_mut().expect("a line is open")
+    }
+
+    fn write_game(&mut self) -> io::Result<()> {
+        let main = self.lines.drain(..).next().unwrap_or_default();
+        let before = main.before.clone();
+        let moves = main.finish();
+        let mut o = Vec::with_capacity(moves.len() + self.tags.len() + 256);
+        o.extend_from_slice(b"{\"index\":");
+        o.extend_from_slice(self.index.to_string().as_bytes());
+        o.extend_from_slice(b",\"offset\":");
+        o.extend_from_slice(self.offset.to_string().as_bytes());
+        o.extend_from_slice(b",\"file\":");
+        push_str(&mut o, &self.file);
+        o.extend_from_slice(b",\"tags\":[");
+        o.extend_from_slice(&self.tags);
+        o.extend_from_slice(b"],\"comments\":[");
+        join(&mut o, &before);
+        o.extend_from_slice(b"],\"moves\":");
+        o.extend_from_slice(&moves);
+        o.extend_from_slice(b",\"result\":");
+        match self.result {
+            Some(r) => push_str(&mut o, r.as_str()),
+            None => o.extend_from_slice(b"null"),
+        }
+        o.extend_from_slice(b",\"errors\":[");
+        o.extend_from_slice(&self.errors);
+        o.extend_from_slice(b"]}\n");
+        self.out.write_all(&o)
+    }
+
+    fn fail(&mut self, r: io::Result<()>) -> Control {
+        match r {
+            Ok(()) => Control::Continue,
+            Err(e) => {
+                self.failed = Some(e);
+                Control::Stop
+            }
+        }
+    }
+}
+
+impl<W: Write> Visitor for JsonGames<'_, W> {
+    fn on_tree(&mut self, ctx: &Context) -> Control {
+        if ctx.depth == 0 {
+            self.index = ctx.game;
+            self.offset = ctx.pos.offset;
+            self.tags.clear();
+            self.lines.clear();
+            self.result = None;
+            self.errors.clear();
+        }
+        self.lines.push(Line::default());
+        Control::Continue
+    }
+
+    fn on_tree_end(&mut self, ctx: &Context) -> Control {
+        if ctx.depth == 0 {
+            let r = self.write_game();
+            return self.fail(r);
+        }
+        if self.lines.len() > 1 {
+            let line = self.lines.pop().expect("variation line");
+            let before = line.before.clone();
+            let mut json = line.finish();
+            if json == b"[]" && !before.is_empty() {
+                // a variation holding only comments: keep them
+                json = b"[{\"san\":null,\"nags\":[],\"comments\":[".to_vec();
+                join(&mut json, &before);
+                json.extend_from_slice(b"],\"variations\":[]}]");
+            }
+            if let Some(m) = self.line().pending.as_mut() {
+                m.variations.push(json);
+            }
+        }
+        Control::Continue
+    }
+
+    fn on_property(&mut self, _: &Context, tag: &Tag<'_>) -> Control {
+        if !self.tags.is_empty() {
+            self.tags.push(b',');
+        }
+        self.tags.push(b'[');
+        push_bytes(&mut self.tags, tag.name);
+        self.tags.push(b',');
+        push_str(&mut self.tags, &tag.value.decode_utf8_lossy());
+        self.tags.push(b']');
+        Control::Continue
+    }
+
+    fn on_move(&mut self, ctx: &Context, mv: &Move<'_>) -> Control {
+        let line = self.line();
+        line.flush();
+        let comments_before = if ctx.depth > 0 && line.moves.is_empty() {
+            std::mem::take(&mut line.before)
+        } else {
+            Vec::new()
+        };
+        line.pending = Some(PendingMove { san: mv.text.to_vec(), comments_before, ..Default::default() });
+        Control::Continue
+    }
+
+    fn on_nag(&mut self, _: &Context, nag: Nag, _: NagForm) -> Control {
+        if let Some(m) = self.line().pending.as_mut() {
+            if !m.nags.is_empty() {
+                m.nags.push(b',');
+            }
+            m.nags.extend_from_slice(nag.0.to_string().as_bytes());
+        }
+        Control::Continue
+    }
+
+    fn on_comment(&mut self, _: &Context, c: &Comment<'_>) -> Control {
+        if c.kind == CommentKind::Escape {
+            return Control::Continue;
+        }
+        if c.first {
+            self.comment.clear();
+        }
+        self.comment.extend_from_slice(c.text.as_bytes());
+        if c.last {
+            let mut s = Vec::new();
+            push_bytes(&mut s, &self.comment);
+            let line = self.line();
+            match line.pending.as_mut() {
+                Some(m) => m.comments.push(s),
+                None => line.before.push(s),
+            }
+        }
+        Control::Continue
+    }
+
+    fn on_result(&mut self, ctx: &Context, outcome: Outcome) -> Control {
+        if ctx.depth == 0 {
+            self.result = Some(outcome);
+        }
+        Control::Continue
+    }
+
+    fn on_error(&mut self, e: &Error<'_>) -> Control {
+        if !self.errors.is_empty() {
+            self.errors.push(b',');
+        }
+        let v = serde_json::json!({
+            "kind": e.kind.code(),
+            "severity": e.severity.as_str(),
+            "message": e.kind.to_string(),
+            "text": String::from_utf8_lossy(e.text),
+            "offset": e.pos.offset,
+            "line": e.pos.line,
+            "column": e.pos.column,
+            "move": e.at.map(|m| m.to_string()),
+        });
+        serde_json::to_writer(&mut self.errors, &v).expect("writing to a Vec cannot fail");
+        Control::Continue
+    }
+}
+
+/// Writes every problem as `FILE:LINE:COLUMN: game N, move M: message`.
+pub struct Check<'w, W: Write> {
+    out: &'w mut W,
+    file: String,
+    found: u64,
+    failed: Option<io::Error>,
+}
+
+impl<'w, W: Write> Check<'w, W> {
+    pub fn new(out: &'w mut W, file: String) -> Self {
+        Check { out, file, found: 0, failed: None }
+    }
+
+    /// How many problems were found.
+    pub fn into_result(self) -> io::Result<u64> {
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(self.found),
+        }
+    }
+}
+
+impl<W: Write> Visitor for Check<'_, W> {
+    fn on_error(&mut self, e: &Error<'_>) -> Control {
+        self.found += 1;
+        let at = match e.at {
+            Some(m) => format!(", move {m}"),
+            None => String::new(),
+        };
+        let severity = match e.severity {
+            kifu::Severity::Warning => "warning: ",
+            _ => "",
+        };
+        let text = if e.text.is_empty() {
+            String::new()
+        } else {
+            format!(": `{}`{}", String::from_utf8_lossy(e.text), if e.truncated { "…" } else { "" })
+        };
+        let r = writeln!(
+            self.out,
+            "{}:{}:{}: game {}{}: {}{}{}",
+            self.file,
+            e.pos.line,
+            e.pos.column,
+            e.game + 1,
+            at,
+            severity,
+            e.kind,
+            text
+        );
+        match r {
+            Ok(()) => Control::Continue,
+            Err(err) => {
+                self.failed = Some(err);
+                Control::Stop
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! `kifu stats`: counts over every event.
+
+use std::io::{self, Write};
+
+use kifu::Control;
+use kifu::pgn::{Comment, CommentKind, Context, Error, Move, Nag, NagForm, Tag, Visitor};
+
+/// Totals over all inputs.
+#[derive(Debug, Default)]
+pub struct Stats {
+    pub games: u64,
+    pub tags: u64,
+    pub mainline_moves: u64,
+    pub variation_moves: u64,
+    pub comments: u64,
+    pub nags: u64,
+    pub variations: u64,
+    pub errors: u64,
+    pub warnings: u64,
+    pub bytes: u64,
+}
+
+impl Visitor for Stats {
+    fn on_tree(&mut self, ctx: &Context) -> Control {
+        if ctx.depth > 0 {
+            self.variations += 1;
+        }
+        Control::Continue
+    }
+    fn on_tree_end(&mut self, ctx: &Context) -> Control {
+        if ctx.depth == 0 {
+            self.games += 1;
+        }
+        Control::Continue
+    }
+    fn on_property(&mut self, _: &Context, _: &Tag<'_>) -> Control {
+        self.tags += 1;
+        Control::Continue
+    }
+    fn on_move(&mut self, ctx: &Context, _: &Move<'_>) -> Control {
+        if ctx.depth == 0 {
+            self.mainline_moves += 1;
+        } else {
+            self.variation_moves += 1;
+        }
+        Control::Continue
+    }
+    fn on_nag(&mut self, _: &Context, _: Nag, _: NagForm) -> Control {
+        self.nags += 1;
+        Control::Continue
+    }
+    fn on_comment(&mut self, _: &Context, c: &Comment<'_>) -> Control {
+        if c.first && c.kind != CommentKind::Escape {
+            self.comments += 1;
+        }
+        Control::Continue
+    }
+    fn on_error(&mut self, e: &Error<'_>) -> Control {
+        if e.severity == kifu::Severity::Warning {
+            self.warnings += 1;
+        }
+        self.errors += 1;
+        Control::Continue
+    }
+}
+
+impl Stats {
+    fn mb_per_s(&self, seconds: f64) -> f64 {
+        if seconds > 0.0 { self.bytes as f64 / 1e6 / seconds } else { 0.0 }
+    }
+
+    pub fn to_json(&self, seconds: f64) -> serde_json::Value {
+        serde_json::json!({
+            "games": self.games,
+            "tags": self.tags,
+            "moves": self.mainline_moves + self.variation_moves,
+            "mainline_moves": self.mainline_moves,
+            "variation_moves": self.variation_moves,
+            "comments": self.comments,
+            "nags": self.nags,
+            "variations": self.variations,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "bytes": self.bytes,
+            "seconds": seconds,
+            "mb_per_s": self.mb_per_s(seconds),
+        })
+    }
+
+    pub fn write_text(&self, out: &mut impl Write, seconds: f64) -> io::Result<()> {
+        let moves = self.mainline_moves + self.variation_moves;
+        writeln!(out, "games       {:>14}", self.games)?;
+        writeln!(out, "tags        {:>14}", self.tags)?;
+        writeln!(
+            out,
+            "moves       {:>14}  ({} main line, {} in variations)",
+            moves, self.mainline_moves, self.variation_moves
+        )?;
+        writeln!(out, "comments    {:>14}", self.comments)?;
+        writeln!(out, "nags        {:>14}", self.nags)?;
+        writeln!(out, "variations  {:>14}", self.variations)?;
+        writeln!(out, "errors      {:>14}  ({} of them warnings)", self.errors, self.warnings)?;
+        writeln!(out, "bytes       {:>14}", self.bytes)?;
+        writeln!(out, "seconds     {:>14.3}", seconds)?;
+        writeln!(out, "MB/s        {:>14.1}", self.mb_per_s(seconds))?;
+        Ok(())
+    }
+}
