@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 /// `../shared` beside the project root, if it is there.
 pub fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("shared");
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared");
     if p.is_dir() { Some(p) } else { None }
 }
 

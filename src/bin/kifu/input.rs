@@ -29,7 +29,11 @@ pub struct Input {
 
 impl Input {
     fn new(source: Source, buffer_size: usize) -> Input {
-        Input { source, buffer_size, bytes: Cell::new(0) }
+        Input {
+            source,
+            buffer_size,
+            bytes: Cell::new(0),
+        }
     }
 
     /// The name used in reports.
@@ -50,16 +54,23 @@ impl Input {
     pub fn read_pgn<V: Visitor>(&self, v: &mut V) -> io::Result<()> {
         match &self.source {
             Source::File(p) => {
-                let f = File::open(p).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
+                let f = File::open(p)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
                 self.drive(f, v)
             }
-            Source::Stdin(head) => self.drive(io::Cursor::new(head.as_slice()).chain(io::stdin().lock()), v),
+            Source::Stdin(head) => self.drive(
+                io::Cursor::new(head.as_slice()).chain(io::stdin().lock()),
+                v,
+            ),
             Source::Sample => self.drive(SAMPLE, v),
         }
     }
 
     fn drive<R: Read, V: Visitor>(&self, r: R, v: &mut V) -> io::Result<()> {
-        let counter = Counting { inner: r, n: &self.bytes };
+        let counter = Counting {
+            inner: r,
+            n: &self.bytes,
+        };
         let mut reader = Reader::with_config(counter, self.buffer_size, Config::default());
         // the command's visitors stop only when their output failed; they report that themselves
         reader.read_all(v)?;
@@ -97,7 +108,11 @@ pub fn collect(args: &[PathBuf], buffer_size: usize) -> io::Result<Vec<Input>> {
                 }
             };
             head.truncate(n);
-            let source = if n == 0 { Source::Sample } else { Source::Stdin(head) };
+            let source = if n == 0 {
+                Source::Sample
+            } else {
+                Source::Stdin(head)
+            };
             out.push(Input::new(source, buffer_size));
         }
         return Ok(out);

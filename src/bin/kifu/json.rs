@@ -218,7 +218,11 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
         } else {
             Vec::new()
         };
-        line.pending = Some(PendingMove { san: mv.text.to_vec(), comments_before, ..Default::default() });
+        line.pending = Some(PendingMove {
+            san: mv.text.to_vec(),
+            comments_before,
+            ..Default::default()
+        });
         Control::Continue
     }
 
@@ -288,7 +292,12 @@ pub struct Check<'w, W: Write> {
 
 impl<'w, W: Write> Check<'w, W> {
     pub fn new(out: &'w mut W, file: String) -> Self {
-        Check { out, file, found: 0, failed: None }
+        Check {
+            out,
+            file,
+            found: 0,
+            failed: None,
+        }
     }
 
     /// How many problems were found.
@@ -314,7 +323,11 @@ impl<W: Write> Visitor for Check<'_, W> {
         let text = if e.text.is_empty() {
             String::new()
         } else {
-            format!(": `{}`{}", String::from_utf8_lossy(e.text), if e.truncated { "…" } else { "" })
+            format!(
+                ": `{}`{}",
+                String::from_utf8_lossy(e.text),
+                if e.truncated { "…" } else { "" }
+            )
         };
         let r = writeln!(
             self.out,

@@ -68,7 +68,10 @@ pub enum Format {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let command = cli.command.unwrap_or(Command::Stats { common: Common::default(), json: false });
+    let command = cli.command.unwrap_or(Command::Stats {
+        common: Common::default(),
+        json: false,
+    });
     let result = match command {
         Command::Stats { common, json } => run_stats(&common, json),
         Command::Json { common } => run_json(&common),
@@ -85,7 +88,11 @@ fn main() -> ExitCode {
 }
 
 fn open_all(common: &Common) -> io::Result<Vec<Input>> {
-    let buffer = if common.buffer_size == 0 { 64 * 1024 } else { common.buffer_size as usize };
+    let buffer = if common.buffer_size == 0 {
+        64 * 1024
+    } else {
+        common.buffer_size as usize
+    };
     input::collect(&common.files, buffer)
 }
 
@@ -141,5 +148,9 @@ fn run_check(common: &Common) -> io::Result<ExitCode> {
         found += c.into_result()?;
     }
     out.flush()?;
-    Ok(if found > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if found > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

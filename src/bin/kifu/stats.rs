@@ -66,7 +66,11 @@ impl Visitor for Stats {
 
 impl Stats {
     fn mb_per_s(&self, seconds: f64) -> f64 {
-        if seconds > 0.0 { self.bytes as f64 / 1e6 / seconds } else { 0.0 }
+        if seconds > 0.0 {
+            self.bytes as f64 / 1e6 / seconds
+        } else {
+            0.0
+        }
     }
 
     pub fn to_json(&self, seconds: f64) -> serde_json::Value {
@@ -99,7 +103,11 @@ impl Stats {
         writeln!(out, "comments    {:>14}", self.comments)?;
         writeln!(out, "nags        {:>14}", self.nags)?;
         writeln!(out, "variations  {:>14}", self.variations)?;
-        writeln!(out, "errors      {:>14}  ({} of them warnings)", self.errors, self.warnings)?;
+        writeln!(
+            out,
+            "errors      {:>14}  ({} of them warnings)",
+            self.errors, self.warnings
+        )?;
         writeln!(out, "bytes       {:>14}", self.bytes)?;
         writeln!(out, "seconds     {:>14.3}", seconds)?;
         writeln!(out, "MB/s        {:>14.1}", self.mb_per_s(seconds))?;

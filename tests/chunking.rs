@@ -1,0 +1,144 @@
+//! The chunking property: whatever the chunk boundaries, the events are the same.
+
+mod support;
+
+use kifu::Status;
+use kifu::pgn::{self, Config, EventLog, Parser};
+use proptest::prelude::*;
+
+/// Inputs that put tokens, comments, CRLF, UTF-8 and structure at awkward places.
+const CASES: &[&[u8]] = &[
+    b"[Event \"a \\\"b\\\" c\"]\r\n[White \"Caf\xc3\xa9\"]\r\n\r\n1. e4 {\xc3\xa9t\xc3\xa9 long comment} e5 2. Nf3!? $14 (2. f4 exf4 (2... d5)) Nc6 1-0\r\n",
+    b"\xef\xbb\xbf[Event \"x\"]\n1. d4 ; rest of line\n% escape\n1... d5 2 . c4 oh? the end }\n*\n\xef\xbb\xbf[Event \"y\"]\n1. e4 \xc2\xbd-\xc2\xbd",
+    b"1. e4 e5 {unterminated comment\n[Event \"next\"]\n1. d4 *",
+    b"1. e4 ((((( e5 ))))) ) $256 $ Z0 -- 0-0 0-0-0+ e8=Q# 12. 1/2-1/2\r2. Nf3\r[Event \"cr\"]\r1. c4 1-0",
+    b"[Event \"The \"Big\" Open\"]\n[Site \"C:\\\"]\n[Bad tag]\n[Unterminated \"x\n\n1. e4 {",
+    b"{pre-game comment}\n\n[Event \"x\"]\n\n{before move 1}\n1. e4 e5 1-0 {after the result}\n\n1. d4",
+];
+
+fn log_of(input: &[u8], cuts: &[usize], config: Config) -> EventLog {
+    let mut log = EventLog::default();
+    let mut p = Parser::with_config(config);
+    let mut last = 0;
+    for &c in cuts.iter().chain(std::iter::once(&input.len())) {
+        let c = c.clamp(last, input.len());
+        assert_eq!(p.feed(&input[last..c], &mut log), Status::NeedInput);
+        last = c;
+    }
+    p.finish(&mut log);
+    log
+}
+
+fn small_config() -> Config {
+    // small limits so that comment pieces and over-long tokens occur in short inputs
+    Config {
+        max_token_len: 32,
+        max_comment_piece: 8,
+        max_depth: 3,
+    }
+}
+
+#[test]
+fn byte_by_byte_equals_whole() {
+    for config in [Config::default(), small_config()] {
+        for input in CASES {
+            let whole = log_of(input, &[], config);
+            let cuts: Vec<usize> = (1..input.len()).collect();
+            assert_eq!(
+                log_of(input, &cuts, config),
+                whole,
+                "input {:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+}
+
+#[test]
+fn every_two_way_split_equals_whole() {
+    for config in [Config::default(), small_config()] {
+        for input in CASES {
+            let whole = log_of(input, &[], config);
+            for cut in 0..=input.len() {
+                assert_eq!(log_of(input, &[cut], config), whole, "cut at {cut}");
+            }
+        }
+    }
+}
+
+#[test]
+fn seed_fixture_any_split() {
+    let Some(input) = support::shared_file("fixtures/seed-kasparov-kramnik-2001.pgn") else {
+        return;
+    };
+    for config in [Config::default(), small_config()] {
+        let whole = log_of(&input, &[], config);
+        for cut in 0..=input.len() {
+            assert_eq!(log_of(&input, &[cut], config), whole, "cut at {cut}");
+        }
+        let cuts: Vec<usize> = (1..input.len()).collect();
+        assert_eq!(log_of(&input, &cuts, config), whole);
+    }
+}
+
+fn arb_pgnish() -> impl Strategy<Value = Vec<u8>> {
+    // random sequences of PGN-ish pieces, including broken ones
+    let piece = prop_oneof![
+        Just(&b"[Event \"x\"]\n"[..]),
+        Just(&b"[A \"q\\\"q\"]"[..]),
+        Just(&b"1. "[..]),
+        Just(&b"12... "[..]),
+        Just(&b"e4 "[..]),
+        Just(&b"Nbxd7+!? "[..]),
+        Just(&b"O-O-O "[..]),
+        Just(&b"{c\xc3\xa9 }"[..]),
+        Just(&b"{"[..]),
+        Just(&b"}"[..]),
+        Just(&b"; line\n"[..]),
+        Just(&b"\n% esc\n"[..]),
+        Just(&b"("[..]),
+        Just(&b")"[..]),
+        Just(&b"$12 "[..]),
+        Just(&b"$999"[..]),
+        Just(&b"1-0\n\n"[..]),
+        Just(&b"*"[..]),
+        Just(&b"\r\n"[..]),
+        Just(&b"\r"[..]),
+        Just(&b"\xef\xbb\xbf"[..]),
+        Just(&b"garbage "[..]),
+        Just(&b"\xff\xfe"[..]),
+        Just(&b"[Event \"unterminated\n"[..]),
+    ];
+    proptest::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_splits_give_identical_events(
+        input in arb_pgnish(),
+        cuts in proptest::collection::vec(any::<proptest::sample::Index>(), 0..12),
+        small in any::<bool>(),
+    ) {
+        let config = if small { small_config() } else { Config::default() };
+        let mut cuts: Vec<usize> = cuts.iter().map(|i| i.index(input.len() + 1)).collect();
+        cuts.sort();
+        let whole = log_of(&input, &[], config);
+        prop_assert_eq!(log_of(&input, &cuts, config), whole.clone());
+        // and the slice entry point agrees
+        let mut direct = EventLog::default();
+        let _ = Parser::with_config(config).parse(&input, &mut direct);
+        prop_assert_eq!(direct, whole);
+    }
+
+    #[test]
+    fn random_bytes_never_panic(input in proptest::collection::vec(any::<u8>(), 0..512), cut in any::<proptest::sample::Index>()) {
+        let c = cut.index(input.len() + 1);
+        let a = log_of(&input, &[c], small_config());
+        let b = log_of(&input, &[], small_config());
+        prop_assert_eq!(a, b);
+        let mut log = EventLog::default();
+        let _ = pgn::parse(&input, &mut log);
+    }
+}
