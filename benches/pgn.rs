@@ -1,1 +1,291 @@
-fn main() {}
+//! PGN throughput: kifu beside pgn-reader 0.29, same bytes, same work.
+//!
+//! Two kinds of work on each collection of `../shared/corpus/pgn`:
+//! - `visit_all`: every token visited (tags, moves, NAGs, comments, variations, results);
+//! - `headers`: tags only, the movetext skipped.
+//!
+//! Both parsers read the same in-memory bytes: kifu through its zero-copy slice entry point
+//! (`kifu_slice`) and through its `Read` driver with a 64 KiB buffer (`kifu_read`), pgn-reader
+//! through its `Read` driver (its only entry point). Run: `cargo bench --bench pgn`.
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use kifu::Control;
+use kifu::pgn as k;
+
+#[derive(Default, Debug, PartialEq, Eq)]
+struct Counts {
+    games: u64,
+    tags: u64,
+    moves: u64,
+    nags: u64,
+    comments: u64,
+    variations: u64,
+    outcomes: u64,
+    bytes: u64,
+}
+
+// ---- kifu visitors ----
+
+#[derive(Default)]
+struct KifuAll(Counts);
+
+impl k::Visitor for KifuAll {
+    fn on_tree(&mut self, ctx: &k::Context) -> Control {
+        if ctx.depth > 0 {
+            self.0.variations += 1;
+        }
+        Control::Continue
+    }
+    fn on_tree_end(&mut self, ctx: &k::Context) -> Control {
+        if ctx.depth == 0 {
+            self.0.games += 1;
+        }
+        Control::Continue
+    }
+    fn on_property(&mut self, _: &k::Context, tag: &k::Tag<'_>) -> Control {
+        self.0.tags += 1;
+        self.0.bytes += (tag.name.len() + tag.value.0.len()) as u64;
+        Control::Continue
+    }
+    fn on_move(&mut self, _: &k::Context, mv: &k::Move<'_>) -> Control {
+        self.0.moves += 1;
+        self.0.bytes += mv.san.to.map_or(0, |s| s.file as u64);
+        Control::Continue
+    }
+    fn on_nag(&mut self, _: &k::Context, _: k::Nag, _: k::NagForm) -> Control {
+        self.0.nags += 1;
+        Control::Continue
+    }
+    fn on_comment(&mut self, _: &k::Context, c: &k::Comment<'_>) -> Control {
+        if c.first && c.kind == k::CommentKind::Brace {
+            self.0.comments += 1;
+        }
+        self.0.bytes += c.text.0.len() as u64;
+        Control::Continue
+    }
+    fn on_result(&mut self, _: &k::Context, _: k::Outcome) -> Control {
+        self.0.outcomes += 1;
+        Control::Continue
+    }
+}
+
+#[derive(Default)]
+struct KifuHeaders(Counts);
+
+impl k::Visitor for KifuHeaders {
+    fn on_tree_end(&mut self, ctx: &k::Context) -> Control {
+        if ctx.depth == 0 {
+            self.0.games += 1;
+        }
+        Control::Continue
+    }
+    fn on_property(&mut self, _: &k::Context, tag: &k::Tag<'_>) -> Control {
+        self.0.tags += 1;
+        self.0.bytes += (tag.name.len() + tag.value.0.len()) as u64;
+        Control::Continue
+    }
+    fn on_tags_end(&mut self, _: &k::Context) -> Control {
+        Control::Skip
+    }
+}
+
+// ---- pgn-reader visitors ----
+
+#[derive(Default)]
+struct ReaderAll(Counts);
+
+impl pgn_reader::Visitor for ReaderAll {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+    fn tag(&mut self, _: &mut (), name: &[u8], value: pgn_reader::RawTag<'_>) -> ControlFlow<()> {
+        self.0.tags += 1;
+        self.0.bytes += (name.len() + value.as_bytes().len()) as u64;
+        ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+    fn san(&mut self, _: &mut (), san: pgn_reader::SanPlus) -> ControlFlow<()> {
+        self.0.moves += 1;
+        if let shakmaty::san::San::Normal { to, .. } = san.san {
+            self.0.bytes += u64::from(to.file() as u8);
+        }
+        ControlFlow::Continue(())
+    }
+    fn nag(&mut self, _: &mut (), _: pgn_reader::Nag) -> ControlFlow<()> {
+        self.0.nags += 1;
+        ControlFlow::Continue(())
+    }
+    fn partial_comment(&mut self, _: &mut (), c: pgn_reader::RawComment<'_>) -> ControlFlow<()> {
+        self.0.bytes += c.as_bytes().len() as u64;
+        ControlFlow::Continue(())
+    }
+    fn comment(&mut self, _: &mut (), c: pgn_reader::RawComment<'_>) -> ControlFlow<()> {
+        self.0.comments += 1;
+        self.0.bytes += c.as_bytes().len() as u64;
+        ControlFlow::Continue(())
+    }
+    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), pgn_reader::Skip> {
+        self.0.variations += 1;
+        ControlFlow::Continue(pgn_reader::Skip(false))
+    }
+    fn outcome(&mut self, _: &mut (), _: pgn_reader::Outcome) -> ControlFlow<()> {
+        self.0.outcomes += 1;
+        ControlFlow::Continue(())
+    }
+    fn end_game(&mut self, _: ()) {
+        self.0.games += 1;
+    }
+}
+
+#[derive(Default)]
+struct ReaderHeaders(Counts);
+
+impl pgn_reader::Visitor for ReaderHeaders {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+    fn tag(&mut self, _: &mut (), name: &[u8], value: pgn_reader::RawTag<'_>) -> ControlFlow<()> {
+        self.0.tags += 1;
+        self.0.bytes += (name.len() + value.as_bytes().len()) as u64;
+        ControlFlow::Continue(())
+    }
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+        // Break skips the movetext; end_game is then not called, so count the game here
+        self.0.games += 1;
+        ControlFlow::Break(())
+    }
+    fn end_game(&mut self, _: ()) {}
+}
+
+// ---- inputs ----
+
+fn corpus() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/pgn");
+    p.is_dir().then_some(p)
+}
+
+fn concat(dir: &Path) -> Vec<u8> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pgn")) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        out.extend(std::fs::read(f).unwrap());
+        out.push(b'\n');
+    }
+    out
+}
+
+/// The collections, by name.
+pub fn inputs() -> Vec<(&'static str, Vec<u8>)> {
+    let Some(root) = corpus() else {
+        eprintln!("../shared/corpus is absent: the PGN benchmarks have nothing to read");
+        return Vec::new();
+    };
+    vec![
+        (
+            "stockfish-books",
+            concat(&root.join("large/stockfish-books")),
+        ),
+        (
+            "notnil-chess-history",
+            concat(&root.join("large/notnil-chess-history")),
+        ),
+        ("small", concat(&root.join("small"))),
+        ("tcec", concat(&root.join("large/tcec"))),
+    ]
+}
+
+fn kifu_slice<V: k::Visitor>(data: &[u8], v: &mut V) {
+    let _ = k::parse(data, v);
+}
+
+fn kifu_read<V: k::Visitor>(data: &[u8], v: &mut V) {
+    let mut r = k::Reader::with_config(data, 64 * 1024, k::Config::default());
+    r.read_all(v).unwrap();
+}
+
+fn reader<V: pgn_reader::Visitor<Output = ()>>(data: &[u8], v: &mut V) {
+    let mut r = pgn_reader::Reader::new(data);
+    r.visit_all_games(v).unwrap();
+}
+
+fn bench(c: &mut Criterion) {
+    for (name, data) in inputs() {
+        let mut g = c.benchmark_group(format!("pgn/visit_all/{name}"));
+        g.throughput(Throughput::Bytes(data.len() as u64));
+        g.sample_size(10);
+        g.bench_function(BenchmarkId::from_parameter("kifu_slice"), |b| {
+            b.iter(|| {
+                let mut v = KifuAll::default();
+                kifu_slice(&data, &mut v);
+                v.0
+            })
+        });
+        g.bench_function(BenchmarkId::from_parameter("kifu_read"), |b| {
+            b.iter(|| {
+                let mut v = KifuAll::default();
+                kifu_read(&data, &mut v);
+                v.0
+            })
+        });
+        g.bench_function(BenchmarkId::from_parameter("pgn_reader"), |b| {
+            b.iter(|| {
+                let mut v = ReaderAll::default();
+                reader(&data, &mut v);
+                v.0
+            })
+        });
+        g.finish();
+
+        let mut g = c.benchmark_group(format!("pgn/headers/{name}"));
+        g.throughput(Throughput::Bytes(data.len() as u64));
+        g.sample_size(10);
+        g.bench_function(BenchmarkId::from_parameter("kifu_slice"), |b| {
+            b.iter(|| {
+                let mut v = KifuHeaders::default();
+                kifu_slice(&data, &mut v);
+                v.0
+            })
+        });
+        g.bench_function(BenchmarkId::from_parameter("kifu_read"), |b| {
+            b.iter(|| {
+                let mut v = KifuHeaders::default();
+                kifu_read(&data, &mut v);
+                v.0
+            })
+        });
+        g.bench_function(BenchmarkId::from_parameter("pgn_reader"), |b| {
+            b.iter(|| {
+                let mut v = ReaderHeaders::default();
+                reader(&data, &mut v);
+                v.0
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

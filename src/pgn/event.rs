@@ -64,7 +64,7 @@ pub enum Event {
 /// use kifu::pgn::{self, Event, EventLog};
 /// let mut log = EventLog::default();
 /// pgn::parse(b"1. e4 {best} *", &mut log);
-/// assert!(matches!(&log.events[4], Event::Comment { text, .. } if text == b"best"));
+/// assert!(matches!(&log.events[3], Event::Comment { text, .. } if text == b"best"));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EventLog {

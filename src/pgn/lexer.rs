@@ -32,6 +32,32 @@ pub(crate) static CLASS: [u8; 256] = {
     t
 };
 
+/// Bytes that may start a SAN move (tried before the generic token path).
+pub(crate) static SAN_START: [bool; 256] = {
+    let mut t = [false; 256];
+    let s = b"abcdefghNBRQKOPZ-@";
+    let mut i = 0;
+    while i < s.len() {
+        t[s[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// Bytes the skipping scanner stops at: everything that can change the structure of a skipped
+/// game (comments, variations, tags, escape lines) and the bytes every result contains
+/// (`*`, `-`, and the lead bytes of `½` and of the Unicode dashes).
+pub(crate) static SKIP_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let s = b"{};()[]%*-\xC2\xE2";
+    let mut i = 0;
+    while i < s.len() {
+        t[s[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// Whether `b` may appear in a tag name (python-chess's set, a superset of the standard's).
 #[inline]
 pub(crate) fn is_name_byte(b: u8) -> bool {

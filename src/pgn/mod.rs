@@ -35,7 +35,7 @@
 //! let mut stats = Stats::default();
 //! pgn::parse(pgn, &mut stats);
 //! assert_eq!((stats.games, stats.moves), (2, 5));
-//! assert_eq!(stats.errors, ["3:16: move 2w: unexpected text"]);
+//! assert_eq!(stats.errors, ["3:17: move 2w: unexpected text"]);
 //! ```
 
 mod event;

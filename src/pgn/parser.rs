@@ -36,6 +36,7 @@ use crate::position::{Lines, Position};
 use super::lexer::{self, CLASS, NEWLINE, PUNCT, SPACE, Tok};
 use super::nag::Nag;
 use super::raw::{RawComment, RawTag};
+use super::san::San;
 use super::visitor::{
     Comment, CommentKind, Context, Error, ErrorKind, Move, MoveRef, NagForm, Tag, Visitor,
 };
@@ -116,6 +117,8 @@ enum Step {
     To(usize),
     /// Need more input to decide; nothing consumed from the current index.
     Pending,
+    /// Need more input to decide; consumed up to this index.
+    Stall(usize),
 }
 
 /// Unexpected text being collected into one error (consecutive words on a line).
@@ -367,7 +370,7 @@ impl Parser {
         let n = input.len();
         while i < n && !self.stop {
             let step = match self.mode {
-                Mode::Normal => self.normal(input, i, eof, v),
+                Mode::Normal => self.normal_loop(input, i, eof, v),
                 Mode::Brace { start } => self.brace_body(input, i, start, false, eof, v),
                 Mode::Line { kind } => self.line_body(input, i, kind, false, eof, v),
                 Mode::SkipToken => {
@@ -388,6 +391,10 @@ impl Parser {
             match step {
                 Step::To(j) => i = j,
                 Step::Pending => break,
+                Step::Stall(j) => {
+                    i = j;
+                    break;
+                }
             }
         }
         self.base += i as u64;
@@ -414,35 +421,80 @@ impl Parser {
         self.skip != Skip::No
     }
 
-    /// One step between tokens.
+    /// Tokens, until the input ends, a construct spans the end, the mode changes or a visitor
+    /// stops.
     #[inline]
-    fn normal<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
+    fn normal_loop<V: Visitor>(
+        &mut self,
+        input: &[u8],
+        mut i: usize,
+        eof: bool,
+        v: &mut V,
+    ) -> Step {
         let n = input.len();
-        let b = input[i];
-        match CLASS[b as usize] {
-            SPACE => {
-                let mut j = i + 1;
-                while j < n && CLASS[input[j] as usize] == SPACE {
-                    j += 1;
+        while i < n {
+            if self.skip != Skip::No && self.phase == Phase::Movetext {
+                i = self.skip_fast(input, i, eof);
+                if i >= n {
+                    break;
                 }
-                Step::To(j)
             }
-            NEWLINE => {
-                self.lines.brk(b, self.base + i as u64);
-                if self.garbage.active {
-                    self.flush_garbage(v);
+            let b = input[i];
+            let step = match CLASS[b as usize] {
+                SPACE => {
+                    i += 1;
+                    continue;
                 }
-                Step::To(i + 1)
+                NEWLINE => {
+                    self.lines.brk(b, self.base + i as u64);
+                    if self.garbage.active {
+                        self.flush_garbage(v);
+                    }
+                    i += 1;
+                    continue;
+                }
+                PUNCT => self.punct(input, i, eof, v),
+                _ => {
+                    if b == b'%' && self.lines.at_line_start(self.base + i as u64) {
+                        self.after_number = false;
+                        self.line_body(input, i + 1, CommentKind::Escape, true, eof, v)
+                    } else {
+                        self.token(input, i, eof, v)
+                    }
+                }
+            };
+            match step {
+                Step::To(j) => i = j,
+                Step::Pending | Step::Stall(_) => return Step::Stall(i),
             }
-            PUNCT => self.punct(input, i, eof, v),
-            _ => {
-                if b == b'%' && self.lines.at_line_start(self.base + i as u64) {
-                    self.after_number = false;
-                    return self.line_body(input, i + 1, CommentKind::Escape, true, eof, v);
-                }
-                self.token(input, i, eof, v)
+            if self.mode != Mode::Normal || self.stop {
+                break;
             }
         }
+        Step::To(i)
+    }
+
+    /// Skipping movetext: jumps over everything that cannot matter while skipping (moves,
+    /// move numbers, NAGs, glyphs, spaces) to the next byte that may: a comment, a variation
+    /// bracket, a tag, an escape line, or a token that may be a result. Line breaks jumped over
+    /// are counted. Returns where the normal loop goes on: at that byte (for a token, at the
+    /// token's start), or at the start of the unfinished token at the end of the input.
+    #[inline]
+    fn skip_fast(&mut self, input: &[u8], i: usize, eof: bool) -> usize {
+        let n = input.len();
+        let mut j = i;
+        while j < n && !lexer::SKIP_STOP[input[j] as usize] {
+            j += 1;
+        }
+        // back to the start of the token holding the stop byte (or the unfinished last token)
+        let mut t = j;
+        if j < n && CLASS[input[j] as usize] == lexer::TOKEN || j == n && !eof {
+            while t > i && CLASS[input[t - 1] as usize] == lexer::TOKEN {
+                t -= 1;
+            }
+        }
+        self.lines.scan(&input[i..t], self.base + i as u64);
+        t
     }
 
     fn punct<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
@@ -498,6 +550,47 @@ impl Parser {
                 return Step::Pending;
             }
         }
+        let b = input[i];
+        if b.is_ascii_digit() {
+            // a move number, unless more token bytes follow (a result, `0-0`, text)
+            let mut j = i + 1;
+            while j < n && input[j].is_ascii_digit() {
+                j += 1;
+            }
+            if j == n && !eof {
+                return Step::Pending;
+            }
+            if (j == n || CLASS[input[j] as usize] != lexer::TOKEN) && j - i <= 9 {
+                let mut num = 0u32;
+                for &d in &input[i..j] {
+                    num = num * 10 + (d - b'0') as u32;
+                }
+                self.number(i, j, num, input, v);
+                return Step::To(j);
+            }
+        } else if lexer::SAN_START[b as usize] && !self.skipping() {
+            if let Some((san, len)) = San::parse_prefix(&input[i..n.min(i + 12)]) {
+                let mut end = i + len;
+                let mut k = 0;
+                while k < 2 && end < n && (input[end] == b'!' || input[end] == b'?') {
+                    end += 1;
+                    k += 1;
+                }
+                if end == n && !eof {
+                    return Step::Pending;
+                }
+                if end == n || CLASS[input[end] as usize] != lexer::TOKEN {
+                    let suffix = if k > 0 {
+                        Nag::from_glyph(&input[i + len..end])
+                    } else {
+                        None
+                    };
+                    self.after_number = false;
+                    self.do_move(i, san, &input[i..i + len], &input[i..end], suffix, v);
+                    return Step::To(end);
+                }
+            }
+        }
         let end = lexer::token_end(input, i, n.min(i + lim + 1));
         if end - i > lim {
             self.after_number = false;
@@ -521,15 +614,8 @@ impl Parser {
                 self.add_garbage(i, tok, ErrorKind::UnexpectedText, v);
             }
             Tok::Number(num) => {
-                self.movetext_token(i, v);
-                self.after_number = true;
-                if !self.skipping() && !after_number {
-                    let expected = self.ply / 2 + 1;
-                    if num != expected {
-                        let pos = self.pos(i);
-                        self.emit_error(ErrorKind::BadMoveNumber, tok, pos, v);
-                    }
-                }
+                self.after_number = after_number;
+                self.number(i, end, num, input, v);
             }
             Tok::Result(outcome) => {
                 self.movetext_token(i, v);
@@ -574,6 +660,45 @@ impl Parser {
             }
         }
         Step::To(end)
+    }
+
+    /// A move number `num` at `i..end`.
+    #[inline]
+    fn number<V: Visitor>(&mut self, i: usize, end: usize, num: u32, input: &[u8], v: &mut V) {
+        let after_number = self.after_number;
+        self.movetext_token(i, v);
+        self.after_number = true;
+        if !self.skipping() && !after_number && num != self.ply / 2 + 1 {
+            let pos = self.pos(i);
+            self.emit_error(ErrorKind::BadMoveNumber, &input[i..end], pos, v);
+        }
+    }
+
+    /// A move at `i`.
+    #[inline]
+    fn do_move<V: Visitor>(
+        &mut self,
+        i: usize,
+        san: San,
+        text: &[u8],
+        raw: &[u8],
+        suffix: Option<Nag>,
+        v: &mut V,
+    ) {
+        self.movetext_token(i, v);
+        if self.skipping() {
+            return;
+        }
+        self.ply += 1;
+        let ctx = self.ctx_at(self.pos(i));
+        let c = v.on_move(&ctx, &Move { san, text, raw });
+        self.control(c);
+        if let Some(nag) = suffix {
+            if !self.skipping() {
+                let c = v.on_nag(&ctx, nag, NagForm::Suffix);
+                self.control(c);
+            }
+        }
     }
 
     /// `$n`.
@@ -647,6 +772,9 @@ impl Parser {
             lines.brk(b, base + p as u64);
             // A line that opens a tag pair inside an unclosed comment: the comment was never
             // closed, and the next game starts here.
+            if p + 1 == avail.len() && !eof {
+                return Step::Pending; // the next line may open a tag pair
+            }
             if avail.get(p + 1) == Some(&b'[') {
                 match lexer::is_tag_start(
                     &avail[p + 1..avail.len().min(p + 1 + self.cfg.max_token_len)],

@@ -158,25 +158,54 @@ impl San {
 
     /// Parses SAN at the start of `s`: the move and its check marker. Returns the move and the
     /// number of bytes it took; the rest (annotation glyphs like `!?`) is the caller's.
+    #[inline]
     pub fn parse_prefix(s: &[u8]) -> Option<(San, usize)> {
-        let (mut san, mut i) = parse_body(s)?;
-        match s.get(i) {
-            Some(b'+') => {
-                if s.get(i + 1) == Some(&b'+') {
-                    san.check = Check::Mate;
-                    i += 2;
-                } else {
-                    san.check = Check::Check;
-                    i += 1;
-                }
+        // Work on a zero-padded copy: every index below is in bounds, and a 0 byte matches
+        // nothing, so the end of `s` ends the move.
+        let mut b = [0u8; 12];
+        let k = s.len().min(12);
+        b[..k].copy_from_slice(&s[..k]);
+        let (mut san, mut i) = match b[0] {
+            b'a'..=b'h' => pawn(&b)?,
+            b'N' | b'B' | b'R' | b'Q' | b'K' if b[1] == b'@' => {
+                let to = sq(&b, 2)?;
+                let piece = Piece::from_upper(b[0])?;
+                (
+                    San {
+                        kind: SanKind::Drop,
+                        piece,
+                        to: Some(to),
+                        ..San::EMPTY
+                    },
+                    4,
+                )
             }
-            Some(b'#') => {
+            b'N' | b'B' | b'R' | b'Q' | b'K' => {
+                let (mut san, i) = piece_move(&b, 1)?;
+                san.piece = Piece::from_upper(b[0])?;
+                (san, i)
+            }
+            _ => other(&b)?,
+        };
+        if i > k {
+            return None;
+        }
+        match b[i] {
+            b'+' if b[i + 1] == b'+' => {
+                san.check = Check::Mate;
+                i += 2;
+            }
+            b'+' => {
+                san.check = Check::Check;
+                i += 1;
+            }
+            b'#' => {
                 san.check = Check::Mate;
                 i += 1;
             }
             _ => {}
         }
-        Some((san, i))
+        if i > k { None } else { Some((san, i)) }
     }
 }
 
@@ -198,184 +227,172 @@ fn rank(b: u8) -> Option<u8> {
     }
 }
 
-fn castle(s: &[u8], o: u8) -> Option<(San, usize)> {
-    // O-O or O-O-O (o is 'O' or '0')
-    if s.len() >= 3 && s[0] == o && s[1] == b'-' && s[2] == o {
-        let long = s.len() >= 5 && s[3] == b'-' && s[4] == o;
-        let side = if long {
-            CastlingSide::QueenSide
-        } else {
-            CastlingSide::KingSide
-        };
-        let n = if long { 5 } else { 3 };
-        let san = San {
-            kind: SanKind::Castle(side),
-            piece: Piece::King,
-            ..San::EMPTY
-        };
-        return Some((san, n));
-    }
-    None
+#[inline]
+fn sq(b: &[u8; 12], i: usize) -> Option<Square> {
+    Some(Square {
+        file: file(b[i])?,
+        rank: rank(b[i + 1])?,
+    })
 }
 
-fn parse_body(s: &[u8]) -> Option<(San, usize)> {
-    let first = *s.first()?;
-    match first {
-        b'O' | b'0' => {
-            if let Some(r) = castle(s, first) {
-                return Some(r);
-            }
-            if s.starts_with(b"0000") {
-                return Some((
-                    San {
-                        kind: SanKind::Null,
-                        ..San::EMPTY
-                    },
-                    4,
-                ));
-            }
-            return None;
-        }
-        b'-' => {
-            return if s.starts_with(b"--") {
-                Some((
-                    San {
-                        kind: SanKind::Null,
-                        ..San::EMPTY
-                    },
-                    2,
-                ))
-            } else {
-                None
-            };
-        }
-        b'Z' => {
-            return if s.starts_with(b"Z0") {
-                Some((
-                    San {
-                        kind: SanKind::Null,
-                        ..San::EMPTY
-                    },
-                    2,
-                ))
-            } else {
-                None
-            };
-        }
-        b'@' => {
-            if s.starts_with(b"@@@@") {
-                return Some((
-                    San {
-                        kind: SanKind::Null,
-                        ..San::EMPTY
-                    },
-                    4,
-                ));
-            }
-            // pawn drop written "@e4"
-            let to = square(s, 1)?;
-            return Some((
-                San {
-                    kind: SanKind::Drop,
-                    to: Some(to),
-                    ..San::EMPTY
-                },
-                3,
-            ));
-        }
-        _ => {}
-    }
+/// A pawn move: `e4`, `exd5`, `e8=Q`, long algebraic `e2-e4`, `e2xd3`, `e2e4`, `e7e8q`.
+#[inline]
+fn pawn(b: &[u8; 12]) -> Option<(San, usize)> {
+    let f = b[0] - b'a';
     let mut san = San::EMPTY;
-    let mut i = 0;
-    if let Some(p) = Piece::from_upper(first) {
-        san.piece = p;
-        i = 1;
-        if s.get(1) == Some(&b'@') {
-            let to = square(s, 2)?;
-            san.kind = SanKind::Drop;
-            san.to = Some(to);
-            return Some((san, 4));
-        }
-    }
-    // Collect up to two squares' worth of file/rank characters with optional capture/dash.
-    // Forms: [f][r][x|:|-]fr[=P|P]
-    let mut files = [0u8; 2];
-    let mut ranks = [0u8; 2];
-    let mut nf = 0;
-    let mut nr = 0;
-    // first coordinate group
-    if let Some(f) = s.get(i).and_then(|&b| file(b)) {
-        files[0] = f;
-        nf = 1;
-        i += 1;
-    }
-    if let Some(r) = s.get(i).and_then(|&b| rank(b)) {
-        ranks[0] = r;
-        nr = 1;
-        i += 1;
-    }
-    match s.get(i) {
-        Some(b'x') | Some(b':') => {
-            san.capture = true;
-            i += 1;
-        }
-        Some(b'-') if nf == 1 && nr == 1 => {
-            i += 1; // long algebraic e2-e4
-        }
-        _ => {}
-    }
-    // second square
-    let second = match (
-        s.get(i).and_then(|&b| file(b)),
-        s.get(i + 1).and_then(|&b| rank(b)),
-    ) {
-        (Some(f), Some(r)) => Some(Square { file: f, rank: r }),
-        _ => None,
-    };
-    match second {
-        Some(sq) => {
-            i += 2;
-            san.to = Some(sq);
-            if nf == 1 {
-                san.from_file = Some(files[0]);
-            }
-            if nr == 1 {
-                san.from_rank = Some(ranks[0]);
-            }
-        }
-        None => {
-            // the first group was the target square
-            if nf == 1 && nr == 1 && !san.capture {
-                san.to = Some(Square {
-                    file: files[0],
-                    rank: ranks[0],
-                });
-            } else {
-                return None;
-            }
-        }
-    }
-    // promotion
-    if san.piece == Piece::Pawn {
-        let j = if s.get(i) == Some(&b'=') { i + 1 } else { i };
-        if let Some(&b) = s.get(j) {
-            let p = Piece::from_upper(b.to_ascii_uppercase()).filter(|p| *p != Piece::Pawn);
-            if let Some(p) = p {
-                if b.is_ascii_uppercase() || j > i {
-                    san.promotion = Some(p);
-                    i = j + 1;
+    let i = match b[1] {
+        b'1'..=b'8' => {
+            let here = Square {
+                file: f,
+                rank: b[1] - b'1',
+            };
+            match b[2] {
+                b'-' | b'x' | b':' if sq(b, 3).is_some() => {
+                    san.capture = b[2] != b'-';
+                    san.from_file = Some(f);
+                    san.from_rank = Some(here.rank);
+                    san.to = sq(b, 3);
+                    5
+                }
+                b'a'..=b'h' if rank(b[3]).is_some() => {
+                    san.from_file = Some(f);
+                    san.from_rank = Some(here.rank);
+                    san.to = sq(b, 2);
+                    4
+                }
+                _ => {
+                    san.to = Some(here);
+                    2
                 }
             }
         }
-    }
-    Some((san, i))
+        b'x' | b':' => {
+            san.capture = true;
+            san.from_file = Some(f);
+            san.to = Some(sq(b, 2)?);
+            4
+        }
+        _ => return None,
+    };
+    Some(promotion(b, san, i))
 }
 
-fn square(s: &[u8], i: usize) -> Option<Square> {
-    Some(Square {
-        file: file(*s.get(i)?)?,
-        rank: rank(*s.get(i + 1)?)?,
-    })
+/// A promotion after a pawn move to the last rank: `=Q`, `Q`, `=q`, `q`.
+#[inline]
+fn promotion(b: &[u8; 12], mut san: San, i: usize) -> (San, usize) {
+    let last_rank = matches!(san.to, Some(Square { rank: 0 | 7, .. }));
+    if !last_rank {
+        return (san, i);
+    }
+    let j = if b[i] == b'=' { i + 1 } else { i };
+    match Piece::from_upper(b[j].to_ascii_uppercase()) {
+        Some(p) if p != Piece::Pawn => {
+            san.promotion = Some(p);
+            (san, j + 1)
+        }
+        _ => (san, i),
+    }
+}
+
+/// The part of a piece move after its letter, from `i`: `f3`, `xf3`, `bd7`, `1d2`, `bxd7`,
+/// `b1d2`, `b1xd2`, `g1-f3`.
+#[inline]
+fn piece_move(b: &[u8; 12], i: usize) -> Option<(San, usize)> {
+    let mut san = San::EMPTY;
+    let mut j = i;
+    if let Some(f) = file(b[j]) {
+        if let Some(r) = rank(b[j + 1]) {
+            // a square: the target, or a full from-square
+            match b[j + 2] {
+                b'x' | b':' | b'-' if sq(b, j + 3).is_some() => {
+                    san.capture = b[j + 2] != b'-';
+                    san.from_file = Some(f);
+                    san.from_rank = Some(r);
+                    san.to = sq(b, j + 3);
+                    return Some((san, j + 5));
+                }
+                b'a'..=b'h' if rank(b[j + 3]).is_some() => {
+                    san.from_file = Some(f);
+                    san.from_rank = Some(r);
+                    san.to = sq(b, j + 2);
+                    return Some((san, j + 4));
+                }
+                _ => {
+                    san.to = Some(Square { file: f, rank: r });
+                    return Some((san, j + 2));
+                }
+            }
+        }
+        san.from_file = Some(f);
+        j += 1;
+    } else if let Some(r) = rank(b[j]) {
+        san.from_rank = Some(r);
+        j += 1;
+    }
+    if b[j] == b'x' || b[j] == b':' {
+        san.capture = true;
+        j += 1;
+    }
+    san.to = Some(sq(b, j)?);
+    Some((san, j + 2))
+}
+
+/// Castling, null moves, drops, `P`-prefixed pawn moves.
+#[cold]
+fn other(b: &[u8; 12]) -> Option<(San, usize)> {
+    let null = San {
+        kind: SanKind::Null,
+        ..San::EMPTY
+    };
+    match b[0] {
+        c @ (b'O' | b'0') => {
+            if b[1] == b'-' && b[2] == c {
+                let long = b[3] == b'-' && b[4] == c;
+                let side = if long {
+                    CastlingSide::QueenSide
+                } else {
+                    CastlingSide::KingSide
+                };
+                let san = San {
+                    kind: SanKind::Castle(side),
+                    piece: Piece::King,
+                    ..San::EMPTY
+                };
+                return Some((san, if long { 5 } else { 3 }));
+            }
+            if &b[..4] == b"0000" {
+                Some((null, 4))
+            } else {
+                None
+            }
+        }
+        b'-' if b[1] == b'-' => Some((null, 2)),
+        b'Z' if b[1] == b'0' => Some((null, 2)),
+        b'@' if &b[..4] == b"@@@@" => Some((null, 4)),
+        b'@' => Some((
+            San {
+                kind: SanKind::Drop,
+                to: Some(sq(b, 1)?),
+                ..San::EMPTY
+            },
+            3,
+        )),
+        b'P' if b[1] == b'@' => Some((
+            San {
+                kind: SanKind::Drop,
+                to: Some(sq(b, 2)?),
+                ..San::EMPTY
+            },
+            4,
+        )),
+        b'P' if file(b[1]).is_some() => {
+            let mut c = [0u8; 12];
+            c[..11].copy_from_slice(&b[1..]);
+            let (san, i) = pawn(&c)?;
+            Some((san, i + 1))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
