@@ -159,6 +159,47 @@ pub(crate) fn is_tag_start(s: &[u8]) -> Option<bool> {
     }
 }
 
+/// A well-formed tag pair at the start of `s` (`[Name "value"]`, blanks allowed between the
+/// parts, no backslash and no line break in the value): its name, value and length. `None` for
+/// anything else, including a tag that `s` cuts off: the careful path then decides.
+#[inline]
+pub(crate) fn quick_tag(s: &[u8]) -> Option<(&[u8], &[u8], usize)> {
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    let mut j = 1;
+    while j < s.len() && blank(s[j]) {
+        j += 1;
+    }
+    let name_start = j;
+    if !s.get(j)?.is_ascii_alphabetic() {
+        return None;
+    }
+    while j < s.len() && is_name_byte(s[j]) {
+        j += 1;
+    }
+    let name = &s[name_start..j];
+    while j < s.len() && blank(s[j]) {
+        j += 1;
+    }
+    if s.get(j) != Some(&b'"') {
+        return None;
+    }
+    let v = j + 1;
+    // values are short: a plain loop beats a vectorised search here
+    let mut q = v;
+    while q < s.len() && !matches!(s[q], b'"' | b'\\' | b'\n' | b'\r') {
+        q += 1;
+    }
+    if s.get(q) != Some(&b'"') {
+        return None;
+    }
+    let value = &s[v..q];
+    let mut k = q + 1;
+    while k < s.len() && blank(s[k]) {
+        k += 1;
+    }
+    if s.get(k) == Some(&b']') { Some((name, value, k + 1)) } else { None }
+}
+
 /// The largest `cut <= limit` that does not split a UTF-8 sequence of `s` (if `s` is UTF-8 at
 /// all); never 0 when `limit > 0`.
 pub(crate) fn utf8_cut(s: &[u8], limit: usize) -> usize {

@@ -483,7 +483,24 @@ impl Parser {
     fn skip_fast(&mut self, input: &[u8], i: usize, eof: bool) -> usize {
         let n = input.len();
         let mut j = i;
-        while j < n && !lexer::SKIP_STOP[input[j] as usize] {
+        let stop = &lexer::SKIP_STOP;
+        // eight bytes at a time while none of them is a stop byte
+        while j + 8 <= n {
+            let c = &input[j..j + 8];
+            let any = stop[c[0] as usize]
+                | stop[c[1] as usize]
+                | stop[c[2] as usize]
+                | stop[c[3] as usize]
+                | stop[c[4] as usize]
+                | stop[c[5] as usize]
+                | stop[c[6] as usize]
+                | stop[c[7] as usize];
+            if any {
+                break;
+            }
+            j += 8;
+        }
+        while j < n && !stop[input[j] as usize] {
             j += 1;
         }
         // back to the start of the token holding the stop byte (or the unfinished last token)
@@ -867,7 +884,8 @@ impl Parser {
     fn bracket<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
         let avail = &input[i..];
         let lim = self.cfg.max_token_len;
-        if matches!(self.phase, Phase::Movetext | Phase::AfterResult) {
+        let quick = lexer::quick_tag(&avail[..avail.len().min(lim)]);
+        if quick.is_none() && matches!(self.phase, Phase::Movetext | Phase::AfterResult) {
             match lexer::is_tag_start(&avail[..avail.len().min(lim)]) {
                 Some(true) => {}
                 Some(false) => {
@@ -880,6 +898,31 @@ impl Parser {
                     return Step::To(i + 1);
                 }
             }
+        }
+        // the common case first: `[Name "value"]` complete on its line, without escapes
+        if let Some((name, value, end)) = quick {
+            self.flush_garbage(v);
+            match self.phase {
+                Phase::Idle => self.begin_game(self.pos(i), v),
+                Phase::Tags => {}
+                Phase::Movetext | Phase::AfterResult => {
+                    self.end_game(self.base + i as u64, v);
+                    self.begin_game(self.pos(i), v);
+                }
+            }
+            self.after_number = false;
+            if !self.skipping() {
+                let pos = self.pos(i);
+                if !value.is_ascii() && core::str::from_utf8(value).is_err() {
+                    self.emit_error(ErrorKind::InvalidUtf8, value, pos, v);
+                }
+                if name == b"FEN" {
+                    self.set_fen(value);
+                }
+                let c = v.on_property(&self.ctx_at(pos), &Tag { name, value: RawTag(value) });
+                self.control(c);
+            }
+            return Step::To(i + end);
         }
         // the tag's line, or as much as the limit allows
         let window = &avail[..avail.len().min(lim + 1)];
@@ -912,7 +955,7 @@ impl Parser {
                     if let Some(kind) = problem {
                         self.emit_error(kind, &region[..end], pos, v);
                     }
-                    if core::str::from_utf8(value).is_err() {
+                    if !value.is_ascii() && core::str::from_utf8(value).is_err() {
                         self.emit_error(ErrorKind::InvalidUtf8, value, pos, v);
                     }
                     if name == b"FEN" {
