@@ -334,3 +334,41 @@ fn stop_and_resume() {
     assert_eq!(v.0, 4);
     assert_eq!(stops, 3);
 }
+
+#[test]
+fn tag_only_games_are_split_at_a_repeated_roster_tag() {
+    let input =
+        b"[Event \"a\"]\n[Round \"1.1\"]\n\n[Round \"1.2\"]\n[White \"x\"]\n\n[Round \"1.3\"]\n";
+    assert_eq!(log(input).games(), 3);
+    // a blank line between tags of one game (a ChessBase quirk) does not split it
+    assert_eq!(
+        log(b"[Event \"a\"]\n\n[Date \"2000.01.01\"]\n\n1. e4 *").games(),
+        1
+    );
+}
+
+#[test]
+fn fen_games_may_number_from_one() {
+    let input = b"[FEN \"r2qk1nr/ppp3pp/2n1bp2/2p1p3/2P1P3/3P1N2/PP2BPPP/RN1Q1RK1 b kq - 0 8\"]\n[SetUp \"1\"]\n\n1... Nge7 2. Nc3 O-O 3. Nd5 *";
+    assert_eq!(errors(input), vec![]);
+    let input = b"[FEN \"r2qk1nr/ppp3pp/2n1bp2/2p1p3/2P1P3/3P1N2/PP2BPPP/RN1Q1RK1 b kq - 0 8\"]\n\n8... Nge7 9. Nc3 *";
+    assert_eq!(errors(input), vec![]);
+    // without a FEN, the numbers must follow the moves
+    assert_eq!(errors(b"5. e4 e5 *")[0].0, BadMoveNumber);
+}
+
+#[test]
+fn long_algebraic_and_uci_moves() {
+    assert_eq!(
+        moves(b"1. e2-e4 e7e5 2. Ng1-f3 Nb8xc6 3. d7d8q *"),
+        ["e2-e4", "e7e5", "Ng1-f3", "Nb8xc6", "d7d8q"]
+    );
+}
+
+#[test]
+fn a_tag_without_its_bracket_is_not_a_tag() {
+    let l = log(b"[kj90trkm\"sdfsdf\"yl]\ng(erg)");
+    assert!(!l.events.iter().any(|e| matches!(e, Event::Property { .. })));
+    // the malformed tag, `g`, a variation before any move, `erg`
+    assert_eq!(l.errors().count(), 4);
+}

@@ -197,7 +197,11 @@ pub(crate) fn quick_tag(s: &[u8]) -> Option<(&[u8], &[u8], usize)> {
     while k < s.len() && blank(s[k]) {
         k += 1;
     }
-    if s.get(k) == Some(&b']') { Some((name, value, k + 1)) } else { None }
+    if s.get(k) == Some(&b']') {
+        Some((name, value, k + 1))
+    } else {
+        None
+    }
 }
 
 /// The largest `cut <= limit` that does not split a UTF-8 sequence of `s` (if `s` is UTF-8 at

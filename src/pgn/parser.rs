@@ -190,6 +190,10 @@ pub struct Parser {
     plies: Vec<u32>,
     /// Ply before the first move (from a FEN tag).
     start_ply: u32,
+    /// A FEN tag was read in this game.
+    fen: bool,
+    /// The Seven Tag Roster names met in this game's tag section (see [`roster_bit`]).
+    roster: u8,
     skip: Skip,
     /// `(` met inside the skipped part, not yet closed.
     skip_nest: u64,
@@ -245,6 +249,8 @@ impl Parser {
             ply: 0,
             plies: Vec::new(),
             start_ply: 0,
+            fen: false,
+            roster: 0,
             skip: Skip::No,
             skip_nest: 0,
             after_number: false,
@@ -685,6 +691,14 @@ impl Parser {
         let after_number = self.after_number;
         self.movetext_token(i, v);
         self.after_number = true;
+        if self.fen && self.depth == 0 && self.ply == self.start_ply && (1..1 << 20).contains(&num)
+        {
+            // Many programs number a game from a FEN position from 1 (or from their own count),
+            // whatever the FEN says: the first move number of the main line sets the count.
+            self.ply = 2 * (num - 1) + (self.ply & 1);
+            self.start_ply = self.ply;
+            return;
+        }
         if !self.skipping() && !after_number && num != self.ply / 2 + 1 {
             let pos = self.pos(i);
             self.emit_error(ErrorKind::BadMoveNumber, &input[i..end], pos, v);
@@ -900,51 +914,47 @@ impl Parser {
             }
         }
         // the common case first: `[Name "value"]` complete on its line, without escapes
-        if let Some((name, value, end)) = quick {
-            self.flush_garbage(v);
-            match self.phase {
-                Phase::Idle => self.begin_game(self.pos(i), v),
-                Phase::Tags => {}
-                Phase::Movetext | Phase::AfterResult => {
-                    self.end_game(self.base + i as u64, v);
-                    self.begin_game(self.pos(i), v);
-                }
+        let (parsed, region): (TagParse<'_>, &[u8]) = match quick {
+            Some((name, value, end)) => (
+                TagParse::Ok {
+                    name,
+                    value,
+                    end,
+                    problem: None,
+                },
+                avail,
+            ),
+            None => {
+                // the tag's line, or as much as the limit allows
+                let window = &avail[..avail.len().min(lim + 1)];
+                let (region, complete) = match memchr::memchr2(b'\n', b'\r', window) {
+                    Some(p) => (&avail[..p], true),
+                    None if eof => (avail, true),
+                    None if avail.len() > lim => (&avail[..lim], false),
+                    None => return Step::Pending,
+                };
+                (parse_tag(region, complete), region)
             }
-            self.after_number = false;
-            if !self.skipping() {
-                let pos = self.pos(i);
-                if !value.is_ascii() && core::str::from_utf8(value).is_err() {
-                    self.emit_error(ErrorKind::InvalidUtf8, value, pos, v);
-                }
-                if name == b"FEN" {
-                    self.set_fen(value);
-                }
-                let c = v.on_property(&self.ctx_at(pos), &Tag { name, value: RawTag(value) });
-                self.control(c);
-            }
-            return Step::To(i + end);
-        }
-        // the tag's line, or as much as the limit allows
-        let window = &avail[..avail.len().min(lim + 1)];
-        let (region, complete) = match memchr::memchr2(b'\n', b'\r', window) {
-            Some(p) => (&avail[..p], true),
-            None if eof => (avail, true),
-            None if avail.len() > lim => (&avail[..lim], false),
-            None => return Step::Pending,
         };
-        // a tag pair starts (or continues) a game
+        // a tag pair starts a game, continues the tag section, or (after movetext, or when it
+        // repeats a Seven Tag Roster name) ends the game before it and starts the next
         self.flush_garbage(v);
+        let roster = match &parsed {
+            TagParse::Ok { name, .. } => roster_bit(name),
+            _ => 0,
+        };
         match self.phase {
             Phase::Idle => self.begin_game(self.pos(i), v),
-            Phase::Tags => {}
-            Phase::Movetext | Phase::AfterResult => {
+            Phase::Tags if self.roster & roster == 0 => {}
+            Phase::Tags | Phase::Movetext | Phase::AfterResult => {
                 self.end_game(self.base + i as u64, v);
                 self.begin_game(self.pos(i), v);
             }
         }
+        self.roster |= roster;
         self.after_number = false;
         let pos = self.pos(i);
-        match parse_tag(region, complete) {
+        match parsed {
             TagParse::Ok {
                 name,
                 value,
@@ -961,11 +971,13 @@ impl Parser {
                     if name == b"FEN" {
                         self.set_fen(value);
                     }
-                    let tag = Tag {
-                        name,
-                        value: RawTag(value),
-                    };
-                    let c = v.on_property(&self.ctx_at(pos), &tag);
+                    let c = v.on_property(
+                        &self.ctx_at(pos),
+                        &Tag {
+                            name,
+                            value: RawTag(value),
+                        },
+                    );
                     self.control(c);
                 }
                 Step::To(i + end)
@@ -998,6 +1010,7 @@ impl Parser {
             .filter(|&n| n >= 1 && n < 1 << 20)
             .unwrap_or(1);
         self.start_ply = 2 * (number - 1) + u32::from(black);
+        self.fen = true;
         if self.phase == Phase::Tags && self.depth == 0 {
             self.ply = self.start_ply;
         }
@@ -1107,6 +1120,8 @@ impl Parser {
         self.depth = 0;
         self.ply = 0;
         self.start_ply = 0;
+        self.fen = false;
+        self.roster = 0;
         self.plies.clear();
         self.skip = Skip::No;
         self.skip_nest = 0;
@@ -1277,6 +1292,21 @@ impl Parser {
     }
 }
 
+/// The bit of a Seven Tag Roster name, 0 for other names. A roster name met twice in one tag
+/// section starts a new game: tag-only games (broadcast dumps) are separated by nothing else.
+fn roster_bit(name: &[u8]) -> u8 {
+    match name {
+        b"Event" => 1,
+        b"Site" => 2,
+        b"Date" => 4,
+        b"Round" => 8,
+        b"White" => 16,
+        b"Black" => 32,
+        b"Result" => 64,
+        _ => 0,
+    }
+}
+
 /// The result of reading one tag pair from its line.
 enum TagParse<'a> {
     Ok {
@@ -1369,14 +1399,9 @@ fn parse_tag(r: &[u8], complete: bool) -> TagParse<'_> {
             if !complete {
                 return TagParse::TooLong;
             }
-            // no `]`: keep the value, report the tag
+            // no `]` after the value: not a tag pair
             let end = memchr::memchr(b']', &r[q..]).map_or(r.len(), |p| q + p + 1);
-            TagParse::Ok {
-                name,
-                value: &r[vstart..q],
-                end,
-                problem: Some(ErrorKind::MalformedTag),
-            }
+            TagParse::Malformed { end }
         }
         None => {
             if !complete {
