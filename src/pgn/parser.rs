@@ -473,7 +473,7 @@ impl Parser {
                 Step::To(j) => i = j,
                 Step::Pending | Step::Stall(_) => return Step::Stall(i),
             }
-            if self.mode != Mode::Normal || self.stop {
+            if !matches!(self.mode, Mode::Normal) || self.stop {
                 break;
             }
         }
@@ -589,6 +589,10 @@ impl Parser {
                     num = num * 10 + (d - b'0') as u32;
                 }
                 self.number(i, j, num, input, v);
+                // its periods
+                while j < n && input[j] == b'.' {
+                    j += 1;
+                }
                 return Step::To(j);
             }
         } else if lexer::SAN_START[b as usize] && !self.skipping() {

@@ -160,53 +160,68 @@ impl San {
     /// number of bytes it took; the rest (annotation glyphs like `!?`) is the caller's.
     #[inline]
     pub fn parse_prefix(s: &[u8]) -> Option<(San, usize)> {
-        // Work on a zero-padded copy: every index below is in bounds, and a 0 byte matches
-        // nothing, so the end of `s` ends the move.
-        let mut b = [0u8; 12];
-        let k = s.len().min(12);
-        b[..k].copy_from_slice(&s[..k]);
-        let (mut san, mut i) = match b[0] {
-            b'a'..=b'h' => pawn(&b)?,
-            b'N' | b'B' | b'R' | b'Q' | b'K' if b[1] == b'@' => {
-                let to = sq(&b, 2)?;
-                let piece = Piece::from_upper(b[0])?;
-                (
-                    San {
-                        kind: SanKind::Drop,
-                        piece,
-                        to: Some(to),
-                        ..San::EMPTY
-                    },
-                    4,
-                )
-            }
-            b'N' | b'B' | b'R' | b'Q' | b'K' => {
-                let (mut san, i) = piece_move(&b, 1)?;
-                san.piece = Piece::from_upper(b[0])?;
-                (san, i)
-            }
-            _ => other(&b)?,
-        };
-        if i > k {
-            return None;
+        match s.first_chunk::<12>() {
+            Some(window) => parse_window(window, 12),
+            None => parse_short(s),
         }
-        match b[i] {
-            b'+' if b[i + 1] == b'+' => {
-                san.check = Check::Mate;
-                i += 2;
-            }
-            b'+' => {
-                san.check = Check::Check;
-                i += 1;
-            }
-            b'#' => {
-                san.check = Check::Mate;
-                i += 1;
-            }
-            _ => {}
-        }
-        if i > k { None } else { Some((san, i)) }
     }
+}
+
+/// [`San::parse_prefix`] on fewer than 12 bytes: pad with zeros, which match nothing.
+#[cold]
+#[inline(never)]
+fn parse_short(s: &[u8]) -> Option<(San, usize)> {
+    let mut b = [0u8; 12];
+    b[..s.len()].copy_from_slice(s);
+    parse_window(&b, s.len())
+}
+
+/// Parses SAN at the start of a 12-byte window of which the first `k` bytes are input.
+/// Every index below is in bounds; bytes after the move end it (the caller checks that they
+/// are a delimiter).
+#[inline]
+fn parse_window(b: &[u8; 12], k: usize) -> Option<(San, usize)> {
+    let (mut san, mut i) = match b[0] {
+        b'a'..=b'h' => pawn(b)?,
+        b'N' | b'B' | b'R' | b'Q' | b'K' if b[1] == b'@' => {
+            let to = sq(b, 2)?;
+            let piece = Piece::from_upper(b[0])?;
+            (
+                San {
+                    kind: SanKind::Drop,
+                    piece,
+                    to: Some(to),
+                    ..San::EMPTY
+                },
+                4,
+            )
+        }
+        b'N' | b'B' | b'R' | b'Q' | b'K' => {
+            let (mut san, i) = piece_move(b, 1)?;
+            san.piece = Piece::from_upper(b[0])?;
+            (san, i)
+        }
+        _ => other(b)?,
+    };
+    if i > k {
+        return None;
+    }
+    match b[i] {
+        b'+' if b[i + 1] == b'+' => {
+            san.check = Check::Mate;
+            i += 2;
+        }
+        b'+' => {
+            san.check = Check::Check;
+            i += 1;
+        }
+        b'#' => {
+            san.check = Check::Mate;
+            i += 1;
+        }
+        _ => {}
+    }
+    if i > k { None } else { Some((san, i)) }
 }
 
 #[inline]
