@@ -740,7 +740,7 @@ impl Parser {
     fn nag<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
         let n = input.len();
         let lim = self.cfg.max_token_len;
-        let end = lexer::token_end(input, i + 1, n.min(i + 1 + lim + 1));
+        let end = lexer::token_end(input, i + 1, n.min(i + lim + 1));
         if end == n && !eof && end - i <= lim {
             return Step::Pending;
         }
