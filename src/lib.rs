@@ -54,3 +54,8 @@ pub mod pgn;
 pub use control::{Control, Status};
 pub use error::{Diagnostic, Severity};
 pub use position::Position;
+
+/// The examples of README.md, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,0 +1,693 @@
+//! The `kifu` binary, run as a user would: the embedded sample, `stats --json`, `json`, `check`
+//! and its exit status, buffer sizes, stdin, and directories.
+
+mod support;
+
+use std::ffi::OsStr;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+// ----- running the binary --------------------------------------------------------------------
+
+/// Runs `kifu` with `args`; stdin is empty (`None`: `/dev/null`) or the given bytes (piped).
+fn kifu<S: AsRef<OsStr>>(args: &[S], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kifu"));
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    match stdin {
+        None => {
+            cmd.stdin(Stdio::null());
+            cmd.output().expect("kifu runs")
+        }
+        Some(bytes) => {
+            cmd.stdin(Stdio::piped());
+            let mut child = cmd.spawn().expect("kifu runs");
+            let mut pipe = child.stdin.take().expect("stdin is piped");
+            let bytes = bytes.to_vec();
+            // write from another thread so that a full stdout pipe cannot block us both
+            let writer = std::thread::spawn(move || {
+                let _ = pipe.write_all(&bytes);
+            });
+            let out = child.wait_with_output().expect("kifu ends");
+            writer.join().unwrap();
+            out
+        }
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts exit status 0 and returns stdout.
+fn ok(o: &Output) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "kifu failed; stderr: {}",
+        stderr(o)
+    );
+    stdout(o)
+}
+
+/// The seed fixture, or `None` with a note when `../shared/fixtures` is absent.
+fn fixture() -> Option<PathBuf> {
+    let p = support::shared()?
+        .join("fixtures")
+        .join("seed-kasparov-kramnik-2001.pgn");
+    if p.is_file() {
+        Some(p)
+    } else {
+        eprintln!("{} is absent: skipped", p.display());
+        None
+    }
+}
+
+fn fixture_or_skip(test: &str) -> Option<PathBuf> {
+    let f = fixture();
+    if f.is_none() {
+        eprintln!("{test}: the seed fixture is absent: skipped");
+    }
+    f
+}
+
+/// A fresh directory under the system's temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let p =
+            std::env::temp_dir().join(format!("kifu-cli-{}-{name}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+
+    fn file(&self, rel: &str, content: &[u8]) -> PathBuf {
+        let p = self.0.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, content).unwrap();
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A path as `kifu json` writes it in `"file"`.
+fn json_name(p: &Path) -> String {
+    json_string(&p.display().to_string())
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+// ----- a minimal JSON reader (serde_json is no dev-dependency) -------------------------------
+
+#[derive(Clone, Debug, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn parse(s: &str) -> Json {
+        let mut p = JsonParser {
+            b: s.as_bytes(),
+            i: 0,
+        };
+        let v = p.value();
+        p.ws();
+        assert_eq!(
+            p.i,
+            p.b.len(),
+            "trailing text after the JSON value in {s:?}"
+        );
+        v
+    }
+
+    fn get(&self, key: &str) -> &Json {
+        match self {
+            Json::Obj(fields) => {
+                &fields
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .unwrap_or_else(|| panic!("no key {key:?} in {self:?}"))
+                    .1
+            }
+            _ => panic!("not an object: {self:?}"),
+        }
+    }
+
+    fn keys(&self) -> Vec<&str> {
+        match self {
+            Json::Obj(fields) => fields.iter().map(|(k, _)| k.as_str()).collect(),
+            _ => panic!("not an object: {self:?}"),
+        }
+    }
+
+    fn arr(&self) -> &[Json] {
+        match self {
+            Json::Arr(a) => a,
+            _ => panic!("not an array: {self:?}"),
+        }
+    }
+
+    fn str(&self) -> &str {
+        match self {
+            Json::Str(s) => s,
+            _ => panic!("not a string: {self:?}"),
+        }
+    }
+
+    fn num(&self) -> f64 {
+        match self {
+            Json::Num(n) => *n,
+            _ => panic!("not a number: {self:?}"),
+        }
+    }
+}
+
+struct JsonParser<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl JsonParser<'_> {
+    fn ws(&mut self) {
+        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) {
+        self.ws();
+        assert_eq!(
+            self.b.get(self.i),
+            Some(&c),
+            "expected {:?} at byte {}",
+            c as char,
+            self.i
+        );
+        self.i += 1;
+    }
+
+    fn peek(&mut self) -> u8 {
+        self.ws();
+        *self.b.get(self.i).expect("JSON ends too early")
+    }
+
+    fn value(&mut self) -> Json {
+        match self.peek() {
+            b'{' => {
+                self.i += 1;
+                let mut fields = Vec::new();
+                if self.peek() == b'}' {
+                    self.i += 1;
+                    return Json::Obj(fields);
+                }
+                loop {
+                    let k = self.string();
+                    self.eat(b':');
+                    let v = self.value();
+                    fields.push((k, v));
+                    match self.peek() {
+                        b',' => self.i += 1,
+                        b'}' => {
+                            self.i += 1;
+                            return Json::Obj(fields);
+                        }
+                        c => panic!("unexpected {:?} in an object", c as char),
+                    }
+                }
+            }
+            b'[' => {
+                self.i += 1;
+                let mut items = Vec::new();
+                if self.peek() == b']' {
+                    self.i += 1;
+                    return Json::Arr(items);
+                }
+                loop {
+                    items.push(self.value());
+                    match self.peek() {
+                        b',' => self.i += 1,
+                        b']' => {
+                            self.i += 1;
+                            return Json::Arr(items);
+                        }
+                        c => panic!("unexpected {:?} in an array", c as char),
+                    }
+                }
+            }
+            b'"' => Json::Str(self.string()),
+            b't' => self.word("true", Json::Bool(true)),
+            b'f' => self.word("false", Json::Bool(false)),
+            b'n' => self.word("null", Json::Null),
+            _ => {
+                let start = self.i;
+                while self.i < self.b.len()
+                    && matches!(
+                        self.b[self.i],
+                        b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
+                    )
+                {
+                    self.i += 1;
+                }
+                let t = std::str::from_utf8(&self.b[start..self.i]).unwrap();
+                Json::Num(t.parse().unwrap_or_else(|_| panic!("bad number {t:?}")))
+            }
+        }
+    }
+
+    fn word(&mut self, w: &str, v: Json) -> Json {
+        assert!(self.b[self.i..].starts_with(w.as_bytes()), "bad literal");
+        self.i += w.len();
+        v
+    }
+
+    fn hex4(&mut self) -> u32 {
+        let h = std::str::from_utf8(&self.b[self.i..self.i + 4]).unwrap();
+        self.i += 4;
+        u32::from_str_radix(h, 16).unwrap()
+    }
+
+    fn string(&mut self) -> String {
+        self.eat(b'"');
+        let mut out = Vec::new();
+        loop {
+            let c = self.b[self.i];
+            self.i += 1;
+            match c {
+                b'"' => return String::from_utf8(out).expect("UTF-8 string"),
+                b'\\' => {
+                    let e = self.b[self.i];
+                    self.i += 1;
+                    let ch = match e {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => {
+                            let mut u = self.hex4();
+                            if (0xD800..0xDC00).contains(&u) && self.b[self.i..].starts_with(b"\\u")
+                            {
+                                self.i += 2;
+                                let lo = self.hex4();
+                                u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                            }
+                            char::from_u32(u).unwrap_or('\u{fffd}')
+                        }
+                        _ => panic!("bad escape \\{}", e as char),
+                    };
+                    let mut buf = [0; 4];
+                    out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                }
+                c => out.push(c),
+            }
+        }
+    }
+}
+
+#[test]
+fn the_json_reader_reads_json() {
+    let v =
+        Json::parse(r#" {"a": [1, -2.5e1, true, null], "b\"\u00e9\ud83d\ude00": {"c": "x\ny"}} "#);
+    assert_eq!(v.keys(), ["a", "b\"é😀"]);
+    assert_eq!(v.get("a").arr()[1].num(), -25.0);
+    assert_eq!(v.get("a").arr()[3], Json::Null);
+    assert_eq!(v.get("b\"é😀").get("c").str(), "x\ny");
+}
+
+// ----- (a) the embedded sample ---------------------------------------------------------------
+
+/// The number on the `games` line of `kifu stats`'s text output.
+fn games_line(text: &str) -> u64 {
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("games"))
+        .unwrap_or_else(|| panic!("no games line in {text:?}"));
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn stats_without_input_reads_the_sample() {
+    let no_args: &[&str] = &[];
+    for args in [&["stats"][..], no_args] {
+        let o = kifu(args, None);
+        let out = ok(&o);
+        let err = stderr(&o);
+        assert!(
+            err.contains("no input given") && err.contains("embedded sample"),
+            "kifu {args:?}: stderr {err:?}"
+        );
+        assert_eq!(games_line(&out), 3, "kifu {args:?}: {out}");
+    }
+    // the same sample, as JSON
+    let o = kifu(&["stats", "--json"], None);
+    let v = Json::parse(ok(&o).trim_end());
+    assert_eq!(v.get("games").num(), 3.0);
+    assert!(stderr(&o).contains("embedded sample"));
+}
+
+// ----- (b) stats --json ----------------------------------------------------------------------
+
+const STATS_KEYS: [&str; 9] = [
+    "games",
+    "tags",
+    "moves",
+    "comments",
+    "nags",
+    "variations",
+    "errors",
+    "bytes",
+    "seconds",
+];
+
+fn stats_json(file: &Path) -> Json {
+    let o = kifu(
+        &[OsStr::new("stats"), OsStr::new("--json"), file.as_os_str()],
+        None,
+    );
+    let out = ok(&o);
+    assert_eq!(out.lines().count(), 1, "one line expected: {out:?}");
+    assert!(out.ends_with('\n'));
+    let v = Json::parse(out.trim_end());
+    let keys = v.keys();
+    for k in STATS_KEYS {
+        assert!(keys.contains(&k), "key {k:?} missing from {out}");
+        assert!(
+            matches!(v.get(k), Json::Num(n) if *n >= 0.0),
+            "{k} in {out}"
+        );
+    }
+    v
+}
+
+#[test]
+fn stats_json_has_every_count() {
+    let dir = TempDir::new("stats");
+    let text = b"[Event \"x\"]\n[Site \"y\"]\n\n1. e4 e5 {good} 2. Nf3 $1 (2. f4 exf4) oh 1-0\n\n1. d4 *\n";
+    let file = dir.file("two.pgn", text);
+    let v = stats_json(&file);
+    let n = |k: &str| v.get(k).num() as u64;
+    assert_eq!(n("games"), 2);
+    assert_eq!(n("tags"), 2);
+    assert_eq!(n("moves"), 6); // e4 e5 Nf3 f4 exf4 d4
+    assert_eq!(n("comments"), 1);
+    assert_eq!(n("nags"), 1);
+    assert_eq!(n("variations"), 1);
+    assert_eq!(n("errors"), 1); // `oh`
+    assert_eq!(n("bytes"), text.len() as u64);
+
+    if let Some(seed) = fixture_or_skip("stats_json_has_every_count") {
+        let v = stats_json(&seed);
+        let n = |k: &str| v.get(k).num() as u64;
+        assert_eq!(n("games"), 1);
+        assert_eq!(n("tags"), 12);
+        assert_eq!(n("variations"), 4);
+        assert_eq!(n("errors"), 3);
+        assert_eq!(n("bytes"), std::fs::metadata(&seed).unwrap().len());
+    }
+}
+
+// ----- (c) json on the seed fixture ----------------------------------------------------------
+
+const SEED_MAIN_LINE: &str = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Nxe4 d4 b5 Bb3 d5 dxe5 Be6 Be3 Bc5 \
+     Qd3 O-O Nc3 Nb4 Qe2 Nxc3 bxc3 Bxe3 Qxe3 Nc6 a4 Na5 axb5 axb5 Nd4 Qe8 f4 c5 Nxe6";
+
+#[test]
+fn json_of_the_seed_game() {
+    let Some(seed) = fixture_or_skip("json_of_the_seed_game") else {
+        return;
+    };
+    let out = ok(&kifu(&[OsStr::new("json"), seed.as_os_str()], None));
+    assert_eq!(out.lines().count(), 1, "one game, one line: {out}");
+    assert!(out.ends_with('\n'));
+    let g = Json::parse(out.trim_end());
+    assert_eq!(g.get("index").num(), 0.0);
+    assert_eq!(g.get("file").str(), seed.display().to_string());
+    assert_eq!(g.get("tags").arr().len(), 12);
+    assert_eq!(g.get("result").str(), "1/2-1/2");
+    let sans: Vec<&str> = g
+        .get("moves")
+        .arr()
+        .iter()
+        .map(|m| m.get("san").str())
+        .collect();
+    let expected: Vec<&str> = SEED_MAIN_LINE.split_whitespace().collect();
+    assert_eq!(expected.len(), 37);
+    assert_eq!(sans, expected);
+    let errors = g.get("errors").arr();
+    let at: Vec<&str> = errors.iter().map(|e| e.get("move").str()).collect();
+    assert_eq!(at, ["14b", "15b", "19w"]);
+    let texts: Vec<&str> = errors.iter().map(|e| e.get("text").str()).collect();
+    assert_eq!(texts, ["comment}", "oh?", "the end"]);
+    // the same facts by plain string matching, in case the reader above is too lenient
+    for m in ["\"move\":\"14b\"", "\"move\":\"15b\"", "\"move\":\"19w\""] {
+        assert_eq!(out.matches(m).count(), 1, "{m} in {out}");
+    }
+}
+
+// ----- (d) check -----------------------------------------------------------------------------
+
+/// 1-based (line, byte column) of byte offset `at` in `text`.
+fn line_col(text: &[u8], at: usize) -> (usize, usize) {
+    let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
+    let start = text[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    (line, at - start + 1)
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> usize {
+    hay.windows(needle.len())
+        .position(|w| w == needle)
+        .unwrap_or_else(|| panic!("{:?} not found", String::from_utf8_lossy(needle)))
+}
+
+#[test]
+fn check_reports_each_problem_and_sets_the_exit_status() {
+    if let Some(seed) = fixture_or_skip("check_reports_each_problem_and_sets_the_exit_status") {
+        let o = kifu(&[OsStr::new("check"), seed.as_os_str()], None);
+        assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        let text = std::fs::read(&seed).unwrap();
+        let places = [
+            (find(&text, b"} comment}") + 2, "14b"),
+            (find(&text, b"oh?"), "15b"),
+            (find(&text, b"the end"), "19w"),
+        ];
+        let name = seed.display().to_string();
+        for (line, (at, mv)) in lines.iter().zip(places) {
+            let (l, c) = line_col(&text, at);
+            let prefix = format!("{name}:{l}:{c}: game 1, move {mv}: ");
+            assert!(
+                line.starts_with(&prefix) && line.len() > prefix.len(),
+                "{line:?} does not start with {prefix:?}"
+            );
+        }
+    }
+
+    let dir = TempDir::new("check");
+    let clean = dir.file("clean.pgn", b"[Event \"x\"]\n\n1. e4 e5 1-0\n");
+    let o = kifu(&[OsStr::new("check"), clean.as_os_str()], None);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(o.stdout.is_empty(), "{}", stdout(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+}
+
+// ----- (e) buffer sizes ----------------------------------------------------------------------
+
+/// Small corpus files with comments, variations, odd tags, CRLF, BOM, Latin-1 and garbage.
+const SMALL_CORPUS_PICKS: &[&str] = &[
+    "chess-library/backslash_header.pgn",
+    "chess-library/corrupted.pgn",
+    "chess-library/comment_before_moves.pgn",
+    "chess-library/empty_body.pgn",
+    "chess-library/variations.pgn",
+    "chess.js/__tests__/pgn/0.pgn",
+    "pgn-extract/infiles/nested-comment.pgn",
+    "pgn.net/examples/ReadPgnFile/Tarrasch.pgn",
+    "pychess/testing/gamefiles/annotated.pgn",
+    "pychess/testing/gamefiles/badpgn.pgn",
+    "python-chess/utf8-bom.pgn",
+];
+
+#[test]
+fn buffer_size_one_gives_the_same_output() {
+    let mut files: Vec<PathBuf> = fixture().into_iter().collect();
+    match support::shared() {
+        Some(shared) => {
+            let small = shared.join("corpus").join("pgn").join("small");
+            for rel in SMALL_CORPUS_PICKS {
+                let p = small.join(rel);
+                if p.is_file() {
+                    files.push(p);
+                } else {
+                    eprintln!("{} is absent: skipped", p.display());
+                }
+            }
+        }
+        None => eprintln!("../shared is absent: only the generated file is checked"),
+    }
+    let dir = TempDir::new("buffer");
+    files.push(dir.file(
+        "mixed.pgn",
+        b"\xef\xbb\xbf[Event \"A \\\"q\\\"\"]\r\n[White \"Caf\xe9\"]\r\n\r\n{pre} 1. e4 {long \
+          comment}  e5 (1... c5 (1... e6) 2. Nf3) 2. Nf3!? $14 oh ; line\r\n% escape\r\n2... Nc6 1-0\r\n\r\n1. d4 (",
+    ));
+    for f in &files {
+        let whole = ok(&kifu(&[OsStr::new("json"), f.as_os_str()], None));
+        assert!(!whole.is_empty(), "{}: no output", f.display());
+        for size in ["1", "7"] {
+            let args = [
+                OsStr::new("json"),
+                OsStr::new("--buffer-size"),
+                OsStr::new(size),
+                f.as_os_str(),
+            ];
+            let small = ok(&kifu(&args, None));
+            assert!(
+                small == whole,
+                "{}: --buffer-size {size} differs from the default",
+                f.display()
+            );
+        }
+    }
+}
+
+// ----- (f) stdin -----------------------------------------------------------------------------
+
+#[test]
+fn stdin_dash_reads_the_same_as_the_file() {
+    let dir = TempDir::new("stdin");
+    let mut files = vec![dir.file(
+        "g.pgn",
+        b"[Event \"x\"]\n\n1. e4 e5 {c} 2. Nf3 oh (2. f4) 1-0\n\n1. d4 d5 *\n",
+    )];
+    files.extend(fixture());
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let from_file = ok(&kifu(&[OsStr::new("json"), f.as_os_str()], None));
+        let from_stdin = ok(&kifu(&["json", "-"], Some(&bytes)));
+        let expected = from_file.replace(&format!("\"file\":{}", json_name(f)), "\"file\":\"-\"");
+        assert_ne!(
+            expected, from_file,
+            "the file name was not found in the output"
+        );
+        assert_eq!(from_stdin, expected, "{}", f.display());
+        // no file argument at all, input on stdin
+        assert_eq!(ok(&kifu(&["json"], Some(&bytes))), expected);
+        // stats and check agree too (counts, and problems named by `-`)
+        let stats = |o: &Output| {
+            let v = Json::parse(ok(o).trim_end());
+            ["games", "tags", "moves", "errors", "bytes"].map(|k| v.get(k).num())
+        };
+        assert_eq!(
+            stats(&kifu(&["stats", "--json", "-"], Some(&bytes))),
+            stats(&kifu(
+                &[OsStr::new("stats"), OsStr::new("--json"), f.as_os_str()],
+                None
+            ))
+        );
+        let check_file = kifu(&[OsStr::new("check"), f.as_os_str()], None);
+        let check_stdin = kifu(&["check", "-"], Some(&bytes));
+        assert_eq!(check_stdin.status.code(), check_file.status.code());
+        assert_eq!(
+            stdout(&check_stdin),
+            stdout(&check_file).replace(&format!("{}:", f.display()), "-:")
+        );
+    }
+}
+
+// ----- (g) directories -----------------------------------------------------------------------
+
+#[test]
+fn a_directory_expands_to_its_pgn_files_in_order() {
+    let dir = TempDir::new("dir");
+    let b = dir.file("b.pgn", b"[Event \"b\"]\n\n1. e4 *\n");
+    let a = dir.file(
+        "a.pgn",
+        b"[Event \"a\"]\n\n1. d4 *\n\n[Event \"a2\"]\n\n1. c4 *\n",
+    );
+    let c = dir.file("sub/c.PGN", b"1. Nf3 1-0\n");
+    dir.file("notes.txt", b"[Event \"not read\"]\n\n1. f4 *\n");
+    dir.file("sub/d.pgn.bak", b"[Event \"not read either\"]\n\n1. g4 *\n");
+
+    let out = ok(&kifu(&[OsStr::new("json"), dir.0.as_os_str()], None));
+    let games: Vec<Json> = out.lines().map(Json::parse).collect();
+    let seen: Vec<(String, String)> = games
+        .iter()
+        .map(|g| {
+            let event = g
+                .get("tags")
+                .arr()
+                .iter()
+                .find(|t| t.arr()[0].str() == "Event")
+                .map_or(String::new(), |t| t.arr()[1].str().to_string());
+            (g.get("file").str().to_string(), event)
+        })
+        .collect();
+    let name = |p: &Path| p.display().to_string();
+    assert_eq!(
+        seen,
+        [
+            (name(&a), "a".to_string()),
+            (name(&a), "a2".to_string()),
+            (name(&b), "b".to_string()),
+            (name(&c), String::new()),
+        ]
+    );
+    // the same as naming the files one by one
+    let listed = ok(&kifu(
+        &[
+            OsStr::new("json"),
+            a.as_os_str(),
+            b.as_os_str(),
+            c.as_os_str(),
+        ],
+        None,
+    ));
+    assert_eq!(out, listed);
+    // and stats count every game of every file
+    let v = Json::parse(
+        ok(&kifu(
+            &[OsStr::new("stats"), OsStr::new("--json"), dir.0.as_os_str()],
+            None,
+        ))
+        .trim_end(),
+    );
+    assert_eq!(v.get("games").num(), 4.0);
+}
