@@ -58,10 +58,32 @@ pub(crate) static SKIP_STOP: [bool; 256] = {
     t
 };
 
+/// Bytes that may appear in a tag name (python-chess's set, a superset of the standard's).
+static NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'#' | b'=' | b':' | b'-');
+        b += 1;
+    }
+    t
+};
+
+/// Bytes that end the quick scan of a tag value.
+static VALUE_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 /// Whether `b` may appear in a tag name (python-chess's set, a superset of the standard's).
 #[inline]
 pub(crate) fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
+    NAME[b as usize]
 }
 
 /// The end of the token starting at `i` (first byte that is not a token byte), scanning at most
@@ -186,7 +208,7 @@ pub(crate) fn quick_tag(s: &[u8]) -> Option<(&[u8], &[u8], usize)> {
     let v = j + 1;
     // values are short: a plain loop beats a vectorised search here
     let mut q = v;
-    while q < s.len() && !matches!(s[q], b'"' | b'\\' | b'\n' | b'\r') {
+    while q < s.len() && !VALUE_STOP[s[q] as usize] {
         q += 1;
     }
     if s.get(q) != Some(&b'"') {

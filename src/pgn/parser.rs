@@ -438,13 +438,10 @@ impl Parser {
         v: &mut V,
     ) -> Step {
         let n = input.len();
+        if self.skip != Skip::No && self.phase == Phase::Movetext {
+            i = self.skip_fast(input, i, eof);
+        }
         while i < n {
-            if self.skip != Skip::No && self.phase == Phase::Movetext {
-                i = self.skip_fast(input, i, eof);
-                if i >= n {
-                    break;
-                }
-            }
             let b = input[i];
             let step = match CLASS[b as usize] {
                 SPACE => {
@@ -475,6 +472,9 @@ impl Parser {
             }
             if !matches!(self.mode, Mode::Normal) || self.stop {
                 break;
+            }
+            if !matches!(self.skip, Skip::No) && self.phase == Phase::Movetext {
+                i = self.skip_fast(input, i, eof);
             }
         }
         Step::To(i)
@@ -588,12 +588,16 @@ impl Parser {
                 for &d in &input[i..j] {
                     num = num * 10 + (d - b'0') as u32;
                 }
-                self.number(i, j, num, input, v);
                 // its periods
-                while j < n && input[j] == b'.' {
-                    j += 1;
+                let mut k = j;
+                while k < n && input[k] == b'.' {
+                    k += 1;
                 }
-                return Step::To(j);
+                if k == n && !eof && k - j < 2 {
+                    return Step::Pending; // a second period may follow (`N...` is Black's move)
+                }
+                self.number(i, j, num, k - j, input, v);
+                return Step::To(k);
             }
         } else if lexer::SAN_START[b as usize] && !self.skipping() {
             if let Some((san, len)) = San::parse_prefix(&input[i..n.min(i + 12)]) {
@@ -642,7 +646,7 @@ impl Parser {
             }
             Tok::Number(num) => {
                 self.after_number = after_number;
-                self.number(i, end, num, input, v);
+                self.number(i, end, num, 0, input, v);
             }
             Tok::Result(outcome) => {
                 self.movetext_token(i, v);
@@ -691,7 +695,15 @@ impl Parser {
 
     /// A move number `num` at `i..end`.
     #[inline]
-    fn number<V: Visitor>(&mut self, i: usize, end: usize, num: u32, input: &[u8], v: &mut V) {
+    fn number<V: Visitor>(
+        &mut self,
+        i: usize,
+        end: usize,
+        num: u32,
+        dots: usize,
+        input: &[u8],
+        v: &mut V,
+    ) {
         let after_number = self.after_number;
         self.movetext_token(i, v);
         self.after_number = true;
@@ -706,6 +718,11 @@ impl Parser {
         if !self.skipping() && !after_number && num != self.ply / 2 + 1 {
             let pos = self.pos(i);
             self.emit_error(ErrorKind::BadMoveNumber, &input[i..end], pos, v);
+            // Follow the written numbers from here (`N...` is Black's move), so that one lost
+            // move does not make every later number an error.
+            if (1..1 << 20).contains(&num) {
+                self.ply = 2 * (num - 1) + u32::from(dots >= 2);
+            }
         }
     }
 
