@@ -27,7 +27,6 @@ pub enum Control {
 }
 
 /// What a call to `feed` did.
-#[must_use]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
     /// The whole chunk was taken (an unfinished token at its end is kept inside the parser,

@@ -291,6 +291,7 @@ impl Parser {
     /// the visitor returned [`Control::Stop`]; then feed `&chunk[consumed..]` to resume.
     /// Chunks may be of any size, down to one byte, and may split tokens, line breaks and
     /// UTF-8 sequences anywhere: the events do not depend on the chunking.
+    #[must_use = "a stopped parser has not taken the whole chunk"]
     pub fn feed<V: Visitor>(&mut self, chunk: &[u8], v: &mut V) -> Status {
         self.stop = false;
         let mut rest = chunk;
@@ -1028,7 +1029,7 @@ impl Parser {
         let number = number
             .and_then(|n| core::str::from_utf8(n).ok())
             .and_then(|n| n.parse::<u32>().ok())
-            .filter(|&n| n >= 1 && n < 1 << 20)
+            .filter(|n| (1..1 << 20).contains(n))
             .unwrap_or(1);
         self.start_ply = 2 * (number - 1) + u32::from(black);
         self.fen = true;
