@@ -52,7 +52,7 @@ impl k::Visitor for KifuAll {
     }
     fn on_move(&mut self, _: &k::Context, mv: &k::Move<'_>) -> Control {
         self.0.moves += 1;
-        self.0.bytes += mv.san.to.map_or(0, |s| s.file as u64);
+        self.0.bytes += mv.san.to().map_or(0, |s| s.file as u64);
         Control::Continue
     }
     fn on_nag(&mut self, _: &k::Context, _: k::Nag, _: k::NagForm) -> Control {

@@ -25,18 +25,6 @@ pub enum Piece {
 }
 
 impl Piece {
-    fn from_upper(b: u8) -> Option<Piece> {
-        Some(match b {
-            b'P' => Piece::Pawn,
-            b'N' => Piece::Knight,
-            b'B' => Piece::Bishop,
-            b'R' => Piece::Rook,
-            b'Q' => Piece::Queen,
-            b'K' => Piece::King,
-            _ => return None,
-        })
-    }
-
     /// The SAN letter (`'P'` for a pawn).
     pub fn char(self) -> char {
         match self {
@@ -106,47 +94,185 @@ pub enum SanKind {
 
 /// A move as written in SAN, parsed for syntax.
 ///
+/// Packed in one `u32` (so that a move travels in a register, not through memory); read it
+/// with the accessors.
+///
 /// ```
 /// use kifu::pgn::{San, SanKind, Piece, Check};
 /// let san = San::parse(b"Nbxd7+").unwrap();
-/// assert_eq!(san.kind, SanKind::Normal);
-/// assert_eq!(san.piece, Piece::Knight);
-/// assert_eq!(san.from_file, Some(1));
-/// assert!(san.capture);
-/// assert_eq!(san.to.unwrap().to_string(), "d7");
-/// assert_eq!(san.check, Check::Check);
+/// assert_eq!(san.kind(), SanKind::Normal);
+/// assert_eq!(san.piece(), Piece::Knight);
+/// assert_eq!(san.from_file(), Some(1));
+/// assert!(san.capture());
+/// assert_eq!(san.to().unwrap().to_string(), "d7");
+/// assert_eq!(san.check(), Check::Check);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct San {
-    /// Normal move, castling, null move or drop.
-    pub kind: SanKind,
-    /// The moving (or dropped) piece; [`Piece::King`] for castling, [`Piece::Pawn`] for null moves.
-    pub piece: Piece,
-    /// The from-file hint (0-based), if written.
-    pub from_file: Option<u8>,
-    /// The from-rank hint (0-based), if written.
-    pub from_rank: Option<u8>,
-    /// Whether a capture mark (`x` or `:`) was written.
-    pub capture: bool,
-    /// The target square (none for castling and null moves).
-    pub to: Option<Square>,
-    /// The promotion piece, if any.
-    pub promotion: Option<Piece>,
-    /// The check marker.
-    pub check: Check,
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct San(u32);
+
+// Bit layout of `San`: kind 0..3, piece 3..6, from-file 6..10 (8 = none), from-rank 10..14
+// (8 = none), capture 14, target 15..22 (64 = none), promotion 22..25 (0 = none, else piece + 1),
+// check 25..27.
+const KIND_NORMAL: u32 = 0;
+const KIND_CASTLE_K: u32 = 1;
+const KIND_CASTLE_Q: u32 = 2;
+const KIND_NULL: u32 = 3;
+const KIND_DROP: u32 = 4;
+const NONE8: u32 = 8;
+const NO_SQUARE: u32 = 64;
+
+/// The fields of a [`San`] while it is being parsed (kept in registers).
+#[derive(Clone, Copy)]
+struct Parts {
+    kind: u32,
+    piece: u32,
+    ff: u32,
+    fr: u32,
+    capture: bool,
+    to: u32,
+    promo: u32,
+    check: u32,
+}
+
+impl Parts {
+    const EMPTY: Parts = Parts {
+        kind: KIND_NORMAL,
+        piece: 0,
+        ff: NONE8,
+        fr: NONE8,
+        capture: false,
+        to: NO_SQUARE,
+        promo: 0,
+        check: 0,
+    };
+
+    #[inline(always)]
+    fn pack(self) -> San {
+        San(self.kind
+            | self.piece << 3
+            | self.ff << 6
+            | self.fr << 10
+            | (self.capture as u32) << 14
+            | self.to << 15
+            | self.promo << 22
+            | self.check << 25)
+    }
+}
+
+fn piece_of(n: u32) -> Piece {
+    match n {
+        0 => Piece::Pawn,
+        1 => Piece::Knight,
+        2 => Piece::Bishop,
+        3 => Piece::Rook,
+        4 => Piece::Queen,
+        _ => Piece::King,
+    }
 }
 
 impl San {
-    const EMPTY: San = San {
-        kind: SanKind::Normal,
-        piece: Piece::Pawn,
-        from_file: None,
-        from_rank: None,
-        capture: false,
-        to: None,
-        promotion: None,
-        check: Check::None,
-    };
+    /// Builds a `San` from its parts (for programs that write PGN).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        kind: SanKind,
+        piece: Piece,
+        from_file: Option<u8>,
+        from_rank: Option<u8>,
+        capture: bool,
+        to: Option<Square>,
+        promotion: Option<Piece>,
+        check: Check,
+    ) -> San {
+        Parts {
+            kind: match kind {
+                SanKind::Normal => KIND_NORMAL,
+                SanKind::Castle(CastlingSide::KingSide) => KIND_CASTLE_K,
+                SanKind::Castle(CastlingSide::QueenSide) => KIND_CASTLE_Q,
+                SanKind::Null => KIND_NULL,
+                SanKind::Drop => KIND_DROP,
+            },
+            piece: piece as u32,
+            ff: from_file.map_or(NONE8, |f| u32::from(f & 7)),
+            fr: from_rank.map_or(NONE8, |r| u32::from(r & 7)),
+            capture,
+            to: to.map_or(NO_SQUARE, |s| {
+                u32::from(s.rank & 7) * 8 + u32::from(s.file & 7)
+            }),
+            promo: promotion.map_or(0, |p| p as u32 + 1),
+            check: check as u32,
+        }
+        .pack()
+    }
+
+    /// Normal move, castling, null move or drop.
+    #[inline]
+    pub fn kind(self) -> SanKind {
+        match self.0 & 7 {
+            KIND_CASTLE_K => SanKind::Castle(CastlingSide::KingSide),
+            KIND_CASTLE_Q => SanKind::Castle(CastlingSide::QueenSide),
+            KIND_NULL => SanKind::Null,
+            KIND_DROP => SanKind::Drop,
+            _ => SanKind::Normal,
+        }
+    }
+
+    /// The moving (or dropped) piece; [`Piece::King`] for castling, [`Piece::Pawn`] for null
+    /// moves.
+    #[inline]
+    pub fn piece(self) -> Piece {
+        piece_of(self.0 >> 3 & 7)
+    }
+
+    /// The from-file hint (0-based), if written.
+    #[inline]
+    pub fn from_file(self) -> Option<u8> {
+        let f = self.0 >> 6 & 15;
+        if f < 8 { Some(f as u8) } else { None }
+    }
+
+    /// The from-rank hint (0-based), if written.
+    #[inline]
+    pub fn from_rank(self) -> Option<u8> {
+        let r = self.0 >> 10 & 15;
+        if r < 8 { Some(r as u8) } else { None }
+    }
+
+    /// Whether a capture mark (`x` or `:`) was written.
+    #[inline]
+    pub fn capture(self) -> bool {
+        self.0 >> 14 & 1 == 1
+    }
+
+    /// The target square (none for castling and null moves).
+    #[inline]
+    pub fn to(self) -> Option<Square> {
+        let t = self.0 >> 15 & 127;
+        if t < 64 {
+            Some(Square {
+                file: (t & 7) as u8,
+                rank: (t >> 3) as u8,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// The promotion piece, if any.
+    #[inline]
+    pub fn promotion(self) -> Option<Piece> {
+        let p = self.0 >> 22 & 7;
+        if p == 0 { None } else { Some(piece_of(p - 1)) }
+    }
+
+    /// The check marker.
+    #[inline]
+    pub fn check(self) -> Check {
+        match self.0 >> 25 & 3 {
+            1 => Check::Check,
+            2 => Check::Mate,
+            _ => Check::None,
+        }
+    }
 
     /// Parses a whole token as SAN (with an optional `+`/`#` marker, without `!`/`?` suffixes).
     pub fn parse(s: &[u8]) -> Option<San> {
@@ -158,12 +284,27 @@ impl San {
 
     /// Parses SAN at the start of `s`: the move and its check marker. Returns the move and the
     /// number of bytes it took; the rest (annotation glyphs like `!?`) is the caller's.
-    #[inline]
+    #[inline(always)]
     pub fn parse_prefix(s: &[u8]) -> Option<(San, usize)> {
         match s.first_chunk::<12>() {
             Some(window) => parse_window(window, 12),
             None => parse_short(s),
         }
+    }
+}
+
+impl core::fmt::Debug for San {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("San")
+            .field("kind", &self.kind())
+            .field("piece", &self.piece())
+            .field("from_file", &self.from_file())
+            .field("from_rank", &self.from_rank())
+            .field("capture", &self.capture())
+            .field("to", &self.to())
+            .field("promotion", &self.promotion())
+            .field("check", &self.check())
+            .finish()
     }
 }
 
@@ -179,26 +320,25 @@ fn parse_short(s: &[u8]) -> Option<(San, usize)> {
 /// Parses SAN at the start of a 12-byte window of which the first `k` bytes are input.
 /// Every index below is in bounds; bytes after the move end it (the caller checks that they
 /// are a delimiter).
-#[inline]
+#[inline(always)]
 fn parse_window(b: &[u8; 12], k: usize) -> Option<(San, usize)> {
     let (mut san, mut i) = match b[0] {
         b'a'..=b'h' => pawn(b)?,
         b'N' | b'B' | b'R' | b'Q' | b'K' if b[1] == b'@' => {
             let to = sq(b, 2)?;
-            let piece = Piece::from_upper(b[0])?;
             (
-                San {
-                    kind: SanKind::Drop,
-                    piece,
-                    to: Some(to),
-                    ..San::EMPTY
+                Parts {
+                    kind: KIND_DROP,
+                    piece: piece_letter(b[0])?,
+                    to,
+                    ..Parts::EMPTY
                 },
                 4,
             )
         }
         b'N' | b'B' | b'R' | b'Q' | b'K' => {
             let (mut san, i) = piece_move(b, 1)?;
-            san.piece = Piece::from_upper(b[0])?;
+            san.piece = piece_letter(b[0])?;
             (san, i)
         }
         _ => other(b)?,
@@ -208,83 +348,92 @@ fn parse_window(b: &[u8; 12], k: usize) -> Option<(San, usize)> {
     }
     match b[i] {
         b'+' if b[i + 1] == b'+' => {
-            san.check = Check::Mate;
+            san.check = 2;
             i += 2;
         }
         b'+' => {
-            san.check = Check::Check;
+            san.check = 1;
             i += 1;
         }
         b'#' => {
-            san.check = Check::Mate;
+            san.check = 2;
             i += 1;
         }
         _ => {}
     }
-    if i > k { None } else { Some((san, i)) }
+    if i > k { None } else { Some((san.pack(), i)) }
 }
 
+/// The piece of an upper-case letter (`P` included).
 #[inline]
-fn file(b: u8) -> Option<u8> {
-    if (b'a'..=b'h').contains(&b) {
-        Some(b - b'a')
-    } else {
-        None
-    }
-}
-
-#[inline]
-fn rank(b: u8) -> Option<u8> {
-    if (b'1'..=b'8').contains(&b) {
-        Some(b - b'1')
-    } else {
-        None
-    }
-}
-
-#[inline]
-fn sq(b: &[u8; 12], i: usize) -> Option<Square> {
-    Some(Square {
-        file: file(b[i])?,
-        rank: rank(b[i + 1])?,
+fn piece_letter(b: u8) -> Option<u32> {
+    Some(match b {
+        b'P' => 0,
+        b'N' => 1,
+        b'B' => 2,
+        b'R' => 3,
+        b'Q' => 4,
+        b'K' => 5,
+        _ => return None,
     })
+}
+
+#[inline]
+fn file(b: u8) -> Option<u32> {
+    if (b'a'..=b'h').contains(&b) {
+        Some(u32::from(b - b'a'))
+    } else {
+        None
+    }
+}
+
+#[inline]
+fn rank(b: u8) -> Option<u32> {
+    if (b'1'..=b'8').contains(&b) {
+        Some(u32::from(b - b'1'))
+    } else {
+        None
+    }
+}
+
+/// The square at `b[i..i + 2]`, as `rank * 8 + file`.
+#[inline]
+fn sq(b: &[u8; 12], i: usize) -> Option<u32> {
+    Some(rank(b[i + 1])? * 8 + file(b[i])?)
 }
 
 /// A pawn move: `e4`, `exd5`, `e8=Q`, long algebraic `e2-e4`, `e2xd3`, `e2e4`, `e7e8q`.
 #[inline]
-fn pawn(b: &[u8; 12]) -> Option<(San, usize)> {
-    let f = b[0] - b'a';
-    let mut san = San::EMPTY;
+fn pawn(b: &[u8; 12]) -> Option<(Parts, usize)> {
+    let f = u32::from(b[0] - b'a');
+    let mut san = Parts::EMPTY;
     let i = match b[1] {
         b'1'..=b'8' => {
-            let here = Square {
-                file: f,
-                rank: b[1] - b'1',
-            };
+            let r = u32::from(b[1] - b'1');
             match b[2] {
                 b'-' | b'x' | b':' if sq(b, 3).is_some() => {
                     san.capture = b[2] != b'-';
-                    san.from_file = Some(f);
-                    san.from_rank = Some(here.rank);
-                    san.to = sq(b, 3);
+                    san.ff = f;
+                    san.fr = r;
+                    san.to = sq(b, 3)?;
                     5
                 }
                 b'a'..=b'h' if rank(b[3]).is_some() => {
-                    san.from_file = Some(f);
-                    san.from_rank = Some(here.rank);
-                    san.to = sq(b, 2);
+                    san.ff = f;
+                    san.fr = r;
+                    san.to = sq(b, 2)?;
                     4
                 }
                 _ => {
-                    san.to = Some(here);
+                    san.to = r * 8 + f;
                     2
                 }
             }
         }
         b'x' | b':' => {
             san.capture = true;
-            san.from_file = Some(f);
-            san.to = Some(sq(b, 2)?);
+            san.ff = f;
+            san.to = sq(b, 2)?;
             4
         }
         _ => return None,
@@ -294,15 +443,15 @@ fn pawn(b: &[u8; 12]) -> Option<(San, usize)> {
 
 /// A promotion after a pawn move to the last rank: `=Q`, `Q`, `=q`, `q`.
 #[inline]
-fn promotion(b: &[u8; 12], mut san: San, i: usize) -> (San, usize) {
-    let last_rank = matches!(san.to, Some(Square { rank: 0 | 7, .. }));
-    if !last_rank {
+fn promotion(b: &[u8; 12], mut san: Parts, i: usize) -> (Parts, usize) {
+    let rank = san.to >> 3;
+    if rank != 0 && rank != 7 {
         return (san, i);
     }
     let j = if b[i] == b'=' { i + 1 } else { i };
-    match Piece::from_upper(b[j].to_ascii_uppercase()) {
-        Some(p) if p != Piece::Pawn => {
-            san.promotion = Some(p);
+    match piece_letter(b[j].to_ascii_uppercase()) {
+        Some(p) if p != 0 => {
+            san.promo = p + 1;
             (san, j + 1)
         }
         _ => (san, i),
@@ -312,8 +461,8 @@ fn promotion(b: &[u8; 12], mut san: San, i: usize) -> (San, usize) {
 /// The part of a piece move after its letter, from `i`: `f3`, `xf3`, `bd7`, `1d2`, `bxd7`,
 /// `b1d2`, `b1xd2`, `g1-f3`.
 #[inline]
-fn piece_move(b: &[u8; 12], i: usize) -> Option<(San, usize)> {
-    let mut san = San::EMPTY;
+fn piece_move(b: &[u8; 12], i: usize) -> Option<(Parts, usize)> {
+    let mut san = Parts::EMPTY;
     let mut j = i;
     if let Some(f) = file(b[j]) {
         if let Some(r) = rank(b[j + 1]) {
@@ -321,57 +470,53 @@ fn piece_move(b: &[u8; 12], i: usize) -> Option<(San, usize)> {
             match b[j + 2] {
                 b'x' | b':' | b'-' if sq(b, j + 3).is_some() => {
                     san.capture = b[j + 2] != b'-';
-                    san.from_file = Some(f);
-                    san.from_rank = Some(r);
-                    san.to = sq(b, j + 3);
+                    san.ff = f;
+                    san.fr = r;
+                    san.to = sq(b, j + 3)?;
                     return Some((san, j + 5));
                 }
                 b'a'..=b'h' if rank(b[j + 3]).is_some() => {
-                    san.from_file = Some(f);
-                    san.from_rank = Some(r);
-                    san.to = sq(b, j + 2);
+                    san.ff = f;
+                    san.fr = r;
+                    san.to = sq(b, j + 2)?;
                     return Some((san, j + 4));
                 }
                 _ => {
-                    san.to = Some(Square { file: f, rank: r });
+                    san.to = r * 8 + f;
                     return Some((san, j + 2));
                 }
             }
         }
-        san.from_file = Some(f);
+        san.ff = f;
         j += 1;
     } else if let Some(r) = rank(b[j]) {
-        san.from_rank = Some(r);
+        san.fr = r;
         j += 1;
     }
     if b[j] == b'x' || b[j] == b':' {
         san.capture = true;
         j += 1;
     }
-    san.to = Some(sq(b, j)?);
+    san.to = sq(b, j)?;
     Some((san, j + 2))
 }
 
 /// Castling, null moves, drops, `P`-prefixed pawn moves.
 #[cold]
-fn other(b: &[u8; 12]) -> Option<(San, usize)> {
-    let null = San {
-        kind: SanKind::Null,
-        ..San::EMPTY
+fn other(b: &[u8; 12]) -> Option<(Parts, usize)> {
+    let null = Parts {
+        kind: KIND_NULL,
+        ..Parts::EMPTY
     };
     match b[0] {
         c @ (b'O' | b'0') => {
             if b[1] == b'-' && b[2] == c {
                 let long = b[3] == b'-' && b[4] == c;
-                let side = if long {
-                    CastlingSide::QueenSide
-                } else {
-                    CastlingSide::KingSide
-                };
-                let san = San {
-                    kind: SanKind::Castle(side),
-                    piece: Piece::King,
-                    ..San::EMPTY
+                let kind = if long { KIND_CASTLE_Q } else { KIND_CASTLE_K };
+                let san = Parts {
+                    kind,
+                    piece: 5,
+                    ..Parts::EMPTY
                 };
                 return Some((san, if long { 5 } else { 3 }));
             }
@@ -385,18 +530,18 @@ fn other(b: &[u8; 12]) -> Option<(San, usize)> {
         b'Z' if b[1] == b'0' => Some((null, 2)),
         b'@' if &b[..4] == b"@@@@" => Some((null, 4)),
         b'@' => Some((
-            San {
-                kind: SanKind::Drop,
-                to: Some(sq(b, 1)?),
-                ..San::EMPTY
+            Parts {
+                kind: KIND_DROP,
+                to: sq(b, 1)?,
+                ..Parts::EMPTY
             },
             3,
         )),
         b'P' if b[1] == b'@' => Some((
-            San {
-                kind: SanKind::Drop,
-                to: Some(sq(b, 2)?),
-                ..San::EMPTY
+            Parts {
+                kind: KIND_DROP,
+                to: sq(b, 2)?,
+                ..Parts::EMPTY
             },
             4,
         )),
@@ -422,35 +567,41 @@ mod tests {
     fn normal_moves() {
         let m = ok("e4");
         assert_eq!(
-            (m.piece, m.to, m.capture),
+            (m.piece(), m.to(), m.capture()),
             (Piece::Pawn, Some(Square { file: 4, rank: 3 }), false)
         );
         let m = ok("exd5");
-        assert_eq!((m.from_file, m.capture), (Some(4), true));
+        assert_eq!((m.from_file(), m.capture()), (Some(4), true));
         let m = ok("Qh4xe1#");
         assert_eq!(
-            (m.piece, m.from_file, m.from_rank, m.check),
+            (m.piece(), m.from_file(), m.from_rank(), m.check()),
             (Piece::Queen, Some(7), Some(3), Check::Mate)
         );
         let m = ok("R1a3");
-        assert_eq!((m.from_file, m.from_rank), (None, Some(0)));
+        assert_eq!((m.from_file(), m.from_rank()), (None, Some(0)));
         let m = ok("e8=Q+");
-        assert_eq!((m.promotion, m.check), (Some(Piece::Queen), Check::Check));
-        assert_eq!(ok("e8Q").promotion, Some(Piece::Queen));
-        assert_eq!(ok("e8=n").promotion, Some(Piece::Knight));
-        assert_eq!(ok("e2-e4").from_file, Some(4));
-        assert_eq!(ok("Pe4").piece, Piece::Pawn);
+        assert_eq!(
+            (m.promotion(), m.check()),
+            (Some(Piece::Queen), Check::Check)
+        );
+        assert_eq!(ok("e8Q").promotion(), Some(Piece::Queen));
+        assert_eq!(ok("e8=n").promotion(), Some(Piece::Knight));
+        assert_eq!(ok("e2-e4").from_file(), Some(4));
+        assert_eq!(ok("Pe4").piece(), Piece::Pawn);
     }
 
     #[test]
     fn castles_nulls_drops() {
-        assert_eq!(ok("O-O").kind, SanKind::Castle(CastlingSide::KingSide));
-        assert_eq!(ok("0-0-0+").kind, SanKind::Castle(CastlingSide::QueenSide));
+        assert_eq!(ok("O-O").kind(), SanKind::Castle(CastlingSide::KingSide));
+        assert_eq!(
+            ok("0-0-0+").kind(),
+            SanKind::Castle(CastlingSide::QueenSide)
+        );
         for s in ["--", "Z0", "0000", "@@@@"] {
-            assert_eq!(ok(s).kind, SanKind::Null, "{s}");
+            assert_eq!(ok(s).kind(), SanKind::Null, "{s}");
         }
         let d = ok("N@f3");
-        assert_eq!((d.kind, d.piece), (SanKind::Drop, Piece::Knight));
+        assert_eq!((d.kind(), d.piece()), (SanKind::Drop, Piece::Knight));
     }
 
     #[test]
