@@ -136,9 +136,12 @@ fn heads_of_log(log: &EventLog) -> Vec<Head> {
         .iter()
         .filter_map(|e| match e {
             Event::Tree(c) if c.depth == 0 => Some(Head::Tree(c.game, c.pos)),
-            Event::Property { ctx, name, value } => {
-                Some(Head::Property(ctx.game, ctx.pos, name.clone(), value.clone()))
-            }
+            Event::Property { ctx, name, value } => Some(Head::Property(
+                ctx.game,
+                ctx.pos,
+                name.clone(),
+                value.clone(),
+            )),
             Event::TagsEnd(c) => Some(Head::TagsEnd(c.game, c.pos)),
             Event::TreeEnd(c) if c.depth == 0 => Some(Head::TreeEnd(c.game)),
             _ => None,
@@ -151,9 +154,12 @@ fn heads_of_headers(h: &HeadersOnly) -> Vec<Head> {
         .iter()
         .filter_map(|e| match e {
             H::Tree(c) if c.depth == 0 => Some(Head::Tree(c.game, c.pos)),
-            H::Property { ctx, name, value } => {
-                Some(Head::Property(ctx.game, ctx.pos, name.clone(), value.clone()))
-            }
+            H::Property { ctx, name, value } => Some(Head::Property(
+                ctx.game,
+                ctx.pos,
+                name.clone(),
+                value.clone(),
+            )),
             H::TagsEnd(c) => Some(Head::TagsEnd(c.game, c.pos)),
             H::TreeEnd(c) if c.depth == 0 => Some(Head::TreeEnd(c.game)),
             _ => None,
@@ -172,16 +178,23 @@ fn assert_same<T: PartialEq + core::fmt::Debug>(what: &str, got: &[T], want: &[T
         .position(|(a, b)| a != b)
         .unwrap_or(got.len().min(want.len()));
     let from = i.saturating_sub(2);
+    let show = |events: &[T]| {
+        let mut s = String::new();
+        for (k, e) in events.iter().enumerate().skip(from).take(i + 3 - from) {
+            s.push_str(&format!("\n  [{k}] {e:?}"));
+        }
+        s
+    };
     panic!(
         "{what}: first difference at event {i} (got {} events, want {})\n\
          input: {:?}\n\
-         got  [{from}..]: {:#?}\n\
-         want [{from}..]: {:#?}",
+         got:{}\n\
+         want:{}",
         got.len(),
         want.len(),
         String::from_utf8_lossy(input),
-        &got[from..got.len().min(i + 3)],
-        &want[from..want.len().min(i + 3)],
+        show(got),
+        show(want),
     );
 }
 
