@@ -133,7 +133,11 @@ proptest! {
         // and the slice entry point agrees
         let mut direct = EventLog::default();
         let _ = Parser::with_config(config).parse(&input, &mut direct);
-        prop_assert_eq!(direct, whole);
+        prop_assert_eq!(&direct, &whole);
+        // and skipping every movetext finds the same games
+        let mut h = HeadersOnly(0);
+        let _ = Parser::with_config(config).parse(&input, &mut h);
+        prop_assert_eq!(h.0, whole.games());
     }
 
     #[test]
@@ -144,5 +148,60 @@ proptest! {
         prop_assert_eq!(a, b);
         let mut log = EventLog::default();
         let _ = pgn::parse(&input, &mut log);
+    }
+}
+
+/// Inputs found by the fuzzers (fuzz/), each with the configuration and chunking that broke it.
+#[test]
+fn fuzz_regressions() {
+    let small = small_config();
+    let cases: &[(&[u8], Config, &[usize])] = &[
+        // A: a run of digits longer than the carry-over buffer, split after its first byte
+        (
+            b"777777777777777777777777777777777777777777777777777777777 e4 *\n",
+            small,
+            &[1],
+        ),
+        // B: an unclosed `{`, then a line opening `[` with a name longer than the limit
+        (
+            b"{\n[ccccccccccccccccccccccccccccccccccccccccccccccccccccccc\"v\"]\n1. d4 *",
+            small,
+            &[1],
+        ),
+        // C: `$*` is a bad NAG, not a result, also for the skipping scanner
+        (b"1. e4 $* e5", Config::default(), &[]),
+        (b"e4 $1-0 e5", Config::default(), &[]),
+        // D: an over-long NAG cut at a chunk boundary
+        (b"1. e4 $000000000000000000000000000000005 *", small, &[39]),
+    ];
+    for &(input, config, cuts) in cases {
+        let whole = log_of(input, &[], config);
+        assert_eq!(
+            log_of(input, cuts, config),
+            whole,
+            "{:?}",
+            String::from_utf8_lossy(input)
+        );
+        let every: Vec<usize> = (1..input.len()).collect();
+        assert_eq!(log_of(input, &every, config), whole);
+        // skipping every movetext finds the same games
+        let mut h = HeadersOnly(0);
+        let mut p = Parser::with_config(config);
+        let _ = p.parse(input, &mut h);
+        assert_eq!(h.0, whole.games(), "{:?}", String::from_utf8_lossy(input));
+    }
+}
+
+struct HeadersOnly(usize);
+
+impl kifu::pgn::Visitor for HeadersOnly {
+    fn on_tags_end(&mut self, _: &kifu::pgn::Context) -> kifu::Control {
+        kifu::Control::Skip
+    }
+    fn on_tree_end(&mut self, ctx: &kifu::pgn::Context) -> kifu::Control {
+        if ctx.depth == 0 {
+            self.0 += 1;
+        }
+        kifu::Control::Continue
     }
 }

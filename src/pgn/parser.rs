@@ -309,7 +309,13 @@ impl Parser {
                     self.carry.truncate(old - n);
                     return Status::Stopped { consumed: 0 };
                 }
+                // The carried token always completes within `look` bytes (every pending
+                // construct is bounded by the limits), so the whole short chunk was taken.
                 debug_assert!(take == rest.len());
+                if take < rest.len() {
+                    // never lose input, should that bound ever be broken
+                    self.carry.extend_from_slice(&rest[take..]);
+                }
                 return Status::NeedInput;
             }
             self.carry.clear();
@@ -516,6 +522,10 @@ impl Parser {
             while t > i && CLASS[input[t - 1] as usize] == lexer::TOKEN {
                 t -= 1;
             }
+            // a token right after `$` is that NAG's (`$*` is a bad NAG, not a result)
+            if t > i && input[t - 1] == b'$' {
+                t -= 1;
+            }
         }
         self.lines.scan(&input[i..t], self.base + i as u64);
         t
@@ -578,10 +588,11 @@ impl Parser {
         if b.is_ascii_digit() {
             // a move number, unless more token bytes follow (a result, `0-0`, text)
             let mut j = i + 1;
-            while j < n && input[j].is_ascii_digit() {
+            let end = n.min(i + lim + 1);
+            while j < end && input[j].is_ascii_digit() {
                 j += 1;
             }
-            if j == n && !eof {
+            if j == n && !eof && j - i <= lim {
                 return Step::Pending;
             }
             if (j == n || CLASS[input[j] as usize] != lexer::TOKEN) && j - i <= 9 {
@@ -843,7 +854,8 @@ impl Parser {
                         return Step::To(i + p + 1);
                     }
                     Some(false) => {}
-                    None if eof => {}
+                    // a window full of name is no tag start (the name is too long)
+                    None if eof || avail.len() - (p + 1) >= self.cfg.max_token_len => {}
                     None => return Step::Pending,
                 }
             }
