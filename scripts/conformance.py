@@ -22,6 +22,8 @@ logging.disable(logging.CRITICAL)
 import pgn_oracle  # noqa: E402
 
 SUFFIX = re.compile(r'[+#!?]+$')
+CUT = 'python-chess cut a game at a blank line after its tags or opening comment'
+last_kind = {}
 
 
 def norm_san(s):
@@ -34,8 +36,8 @@ def key_kifu(g):
 
 
 def key_oracle(g):
-    tags = [[a, re.sub(r'\\(["\\])', r'\1', b)] for a, b in g['tags']]
-    return (json.dumps(tags), tuple(norm_san(m) for m in g['moves_raw']))
+    tags = [[a, re.sub(r'\\(["\\])', r'\1', b)] for a, b in g.get('tags', [])]
+    return (json.dumps(tags), tuple(norm_san(m) for m in g.get('moves_raw', [])))
 
 
 def oracle(path):
@@ -83,12 +85,18 @@ def main(argv):
                 aligned += 1
                 continue
             tags, moves = key_oracle(g)
+            prev_cut = i > 0 and last_kind.get(p) == (i - 1, CUT)
             if tags == '[]' and not moves:
                 kind = 'python-chess made an empty game of a comment or a lone result cut off by a blank line'
-            elif tags != '[]' and not moves and g['termination'] is None and i + 1 < len(ref) and json.loads(key_oracle(ref[i + 1])[0]) == []:
-                kind = 'python-chess cut a game at a blank line after its tags or opening comment'
+            elif tags != '[]' and not moves and g.get('termination') is None and i + 1 < len(ref) and json.loads(key_oracle(ref[i + 1])[0]) == []:
+                kind = CUT
+            elif tags == '[]' and prev_cut:
+                kind = 'the moves of that game, which python-chess reads as a game without tags'
+            elif len(mine) > len(ref) and not moves and g.get('termination') is None:
+                kind = 'python-chess merged tag-only games separated by single blank lines into one'
             else:
                 kind = 'tags or main line differ'
+            last_kind[p] = (i, kind)
             kinds[kind] = kinds.get(kind, 0) + 1
             if shown < show:
                 shown += 1
