@@ -372,3 +372,15 @@ fn a_tag_without_its_bracket_is_not_a_tag() {
     // the malformed tag, `g`, a variation before any move, `erg`
     assert_eq!(l.errors().count(), 4);
 }
+
+#[test]
+fn an_unreadable_move_is_one_error_not_a_cascade_of_move_numbers() {
+    let e = errors(b"1. e4 e5 2. Nf3/E Nc6 3. Bb5 a6 4. Ba4/H Nf6 5. O-O *");
+    assert_eq!(
+        e.iter().map(|e| e.0).collect::<Vec<_>>(),
+        [UnexpectedText, UnexpectedText]
+    );
+    // a real numbering mistake is still reported, once
+    let e = errors(b"1. e4 e5 3. Nf3 Nc6 4. Bb5 *");
+    assert_eq!(e.iter().map(|e| e.0).collect::<Vec<_>>(), [BadMoveNumber]);
+}

@@ -199,6 +199,9 @@ pub struct Parser {
     skip_nest: u64,
     /// The previous token was a move number (so `.` tokens are its periods).
     after_number: bool,
+    /// Unexpected text came since the last move number: it may have been a move, so the next
+    /// move number is taken as written instead of being reported as out of sequence.
+    text_since_number: bool,
     garbage: Garbage,
     stop: bool,
 }
@@ -254,6 +257,7 @@ impl Parser {
             skip: Skip::No,
             skip_nest: 0,
             after_number: false,
+            text_since_number: false,
             garbage: Garbage {
                 active: false,
                 kind: ErrorKind::UnexpectedText,
@@ -727,9 +731,12 @@ impl Parser {
             self.start_ply = self.ply;
             return;
         }
+        let text_since_number = core::mem::replace(&mut self.text_since_number, false);
         if !self.skipping() && !after_number && num != self.ply / 2 + 1 {
-            let pos = self.pos(i);
-            self.emit_error(ErrorKind::BadMoveNumber, &input[i..end], pos, v);
+            if !text_since_number {
+                let pos = self.pos(i);
+                self.emit_error(ErrorKind::BadMoveNumber, &input[i..end], pos, v);
+            }
             // Follow the written numbers from here (`N...` is Black's move), so that one lost
             // move does not make every later number an error.
             if (1..1 << 20).contains(&num) {
@@ -1151,6 +1158,7 @@ impl Parser {
 
     fn begin_game<V: Visitor>(&mut self, pos: Position, v: &mut V) {
         self.phase = Phase::Tags;
+        self.text_since_number = false;
         self.depth = 0;
         self.ply = 0;
         self.start_ply = 0;
@@ -1276,6 +1284,7 @@ impl Parser {
     /// Collects unexpected text; consecutive words on one line become one error.
     fn add_garbage<V: Visitor>(&mut self, i: usize, text: &[u8], kind: ErrorKind, v: &mut V) {
         self.after_number = false;
+        self.text_since_number = true;
         if self.skipping() {
             return;
         }
