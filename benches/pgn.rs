@@ -168,6 +168,17 @@ impl pgn_reader::Visitor for ReaderHeaders {
     fn end_game(&mut self, _: ()) {}
 }
 
+macro_rules! into_counts {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Counts {
+            fn from(v: $t) -> Counts {
+                v.0
+            }
+        }
+    )*};
+}
+into_counts!(KifuAll, KifuHeaders, ReaderAll, ReaderHeaders);
+
 // ---- inputs ----
 
 fn corpus() -> Option<PathBuf> {
@@ -231,59 +242,44 @@ fn reader<V: pgn_reader::Visitor<Output = ()>>(data: &[u8], v: &mut V) {
     r.visit_all_games(v).unwrap();
 }
 
+/// One group: the same bytes through kifu (slice and `Read`) and pgn-reader, with visitors that
+/// do the same work.
+fn group<K, R>(c: &mut Criterion, work: &str, name: &str, data: &[u8])
+where
+    K: k::Visitor + Default + Into<Counts>,
+    R: pgn_reader::Visitor<Output = ()> + Default + Into<Counts>,
+{
+    let mut g = c.benchmark_group(format!("pgn/{work}/{name}"));
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    g.sample_size(10);
+    g.bench_function(BenchmarkId::from_parameter("kifu_slice"), |b| {
+        b.iter(|| {
+            let mut v = K::default();
+            kifu_slice(data, &mut v);
+            v.into()
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("kifu_read"), |b| {
+        b.iter(|| {
+            let mut v = K::default();
+            kifu_read(data, &mut v);
+            v.into()
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("pgn_reader"), |b| {
+        b.iter(|| {
+            let mut v = R::default();
+            reader(data, &mut v);
+            v.into()
+        })
+    });
+    g.finish();
+}
+
 fn bench(c: &mut Criterion) {
     for (name, data) in inputs() {
-        let mut g = c.benchmark_group(format!("pgn/visit_all/{name}"));
-        g.throughput(Throughput::Bytes(data.len() as u64));
-        g.sample_size(10);
-        g.bench_function(BenchmarkId::from_parameter("kifu_slice"), |b| {
-            b.iter(|| {
-                let mut v = KifuAll::default();
-                kifu_slice(&data, &mut v);
-                v.0
-            })
-        });
-        g.bench_function(BenchmarkId::from_parameter("kifu_read"), |b| {
-            b.iter(|| {
-                let mut v = KifuAll::default();
-                kifu_read(&data, &mut v);
-                v.0
-            })
-        });
-        g.bench_function(BenchmarkId::from_parameter("pgn_reader"), |b| {
-            b.iter(|| {
-                let mut v = ReaderAll::default();
-                reader(&data, &mut v);
-                v.0
-            })
-        });
-        g.finish();
-
-        let mut g = c.benchmark_group(format!("pgn/headers/{name}"));
-        g.throughput(Throughput::Bytes(data.len() as u64));
-        g.sample_size(10);
-        g.bench_function(BenchmarkId::from_parameter("kifu_slice"), |b| {
-            b.iter(|| {
-                let mut v = KifuHeaders::default();
-                kifu_slice(&data, &mut v);
-                v.0
-            })
-        });
-        g.bench_function(BenchmarkId::from_parameter("kifu_read"), |b| {
-            b.iter(|| {
-                let mut v = KifuHeaders::default();
-                kifu_read(&data, &mut v);
-                v.0
-            })
-        });
-        g.bench_function(BenchmarkId::from_parameter("pgn_reader"), |b| {
-            b.iter(|| {
-                let mut v = ReaderHeaders::default();
-                reader(&data, &mut v);
-                v.0
-            })
-        });
-        g.finish();
+        group::<KifuAll, ReaderAll>(c, "visit_all", name, &data);
+        group::<KifuHeaders, ReaderHeaders>(c, "headers", name, &data);
     }
 }
 

@@ -832,9 +832,6 @@ impl Parser {
             let p = j + k;
             let b = window[p];
             if b == b'}' {
-                if first {
-                    self.comment_start();
-                }
                 self.lines = lines;
                 self.mode = Mode::Normal;
                 self.emit_comment(at, CommentKind::Brace, &avail[..p], first, true, v);
@@ -851,9 +848,6 @@ impl Parser {
                     &avail[p + 1..avail.len().min(p + 1 + self.cfg.max_token_len)],
                 ) {
                     Some(true) => {
-                        if first {
-                            self.comment_start();
-                        }
                         self.lines = lines;
                         self.mode = Mode::Normal;
                         self.emit_comment(at, CommentKind::Brace, &avail[..p], first, true, v);
@@ -870,9 +864,6 @@ impl Parser {
         }
         if avail.len() > lim {
             let cut = lexer::utf8_cut(avail, lim);
-            if first {
-                self.comment_start();
-            }
             self.lines.scan(&avail[..cut], base);
             self.mode = Mode::Brace { start };
             self.emit_comment(at, CommentKind::Brace, &avail[..cut], first, false, v);
@@ -880,9 +871,6 @@ impl Parser {
         }
         if !eof {
             return Step::Pending;
-        }
-        if first {
-            self.comment_start();
         }
         self.lines = lines;
         self.mode = Mode::Normal;
@@ -914,9 +902,6 @@ impl Parser {
             None if eof => (avail, true, input.len()),
             None => return Step::Pending,
         };
-        if first && kind != CommentKind::Escape {
-            self.comment_start();
-        }
         self.mode = if last {
             Mode::Normal
         } else {
@@ -927,12 +912,6 @@ impl Parser {
         }
         self.emit_comment(at, kind, text, first, last, v);
         Step::To(to)
-    }
-
-    /// The phase change a comment causes.
-    #[inline]
-    fn comment_start(&mut self) {
-        self.after_number = false;
     }
 
     /// `[`: a tag pair, or (in movetext) the start of the next game, or stray text.
@@ -1242,6 +1221,9 @@ impl Parser {
     ) {
         if self.garbage.active {
             self.flush_garbage(v);
+        }
+        if kind != CommentKind::Escape {
+            self.after_number = false; // `12 {x} .` is no move number's period
         }
         if self.phase == Phase::Idle {
             if kind == CommentKind::Escape {
