@@ -501,24 +501,32 @@ impl Parser {
         let n = input.len();
         let mut j = i;
         let stop = &lexer::SKIP_STOP;
-        // eight bytes at a time while none of them is a stop byte
-        while j + 8 <= n {
-            let c = &input[j..j + 8];
-            let any = stop[c[0] as usize]
-                | stop[c[1] as usize]
-                | stop[c[2] as usize]
-                | stop[c[3] as usize]
-                | stop[c[4] as usize]
-                | stop[c[5] as usize]
-                | stop[c[6] as usize]
-                | stop[c[7] as usize];
-            if any {
-                break;
+        loop {
+            // eight bytes at a time while none of them is a stop byte
+            while j + 8 <= n {
+                let c = &input[j..j + 8];
+                let any = stop[c[0] as usize]
+                    | stop[c[1] as usize]
+                    | stop[c[2] as usize]
+                    | stop[c[3] as usize]
+                    | stop[c[4] as usize]
+                    | stop[c[5] as usize]
+                    | stop[c[6] as usize]
+                    | stop[c[7] as usize];
+                if any {
+                    break;
+                }
+                j += 8;
             }
-            j += 8;
-        }
-        while j < n && !stop[input[j] as usize] {
-            j += 1;
+            while j < n && !stop[input[j] as usize] {
+                j += 1;
+            }
+            // the `-` of castling (`O-O`): no result has an `O`, so scan on
+            if j < n && input[j] == b'-' && j > i && input[j - 1] == b'O' {
+                j += 1;
+                continue;
+            }
+            break;
         }
         // back to the start of the token holding the stop byte (or the unfinished last token)
         let mut t = j;
