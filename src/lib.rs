@@ -1,11 +1,13 @@
 //! # kifu: game records as a stream of events
 //!
-//! kifu reads chess games in **PGN** as a stream of events, in constant memory, from input
-//! of any size fed in chunks of any size. Bad input never panics and never stops the stream:
-//! every problem becomes an [`on_error`](pgn::Visitor::on_error) event with a byte offset,
-//! line, column, game index and move reference, and parsing goes on. No game is ever lost.
+//! kifu reads chess games in **PGN** and Go (and other) games in **SGF** as a stream of events,
+//! in constant memory, from input of any size fed in chunks of any size. Bad input never panics
+//! and never stops the stream: every problem becomes an `on_error` event
+//! ([`pgn::Visitor::on_error`], [`sgf::Visitor::on_error`]) with a byte offset, line, column,
+//! game index and place in the game (move or node), and parsing goes on. No game is ever lost.
 //!
 //! - [`pgn`]: the PGN push parser, its visitor and value helpers.
+//! - [`sgf`]: the SGF push parser, its visitor and value decoders, with SGFC-style diagnostics.
 //! - [`Control`]: what a visitor answers (go on, skip this variation, skip the game, stop).
 //! - [`Position`], [`Severity`], [`Diagnostic`]: shared by every format.
 //!
@@ -33,7 +35,7 @@
 //!
 //! # Crate features
 //!
-//! - `std` (default): [`pgn::Reader`] over [`std::io::Read`]. Without it the crate is
+//! - `std` (default): [`pgn::Reader`] and [`sgf::Reader`] over [`std::io::Read`]. Without it the crate is
 //!   `no_std` + `alloc`: the parsers and visitors need nothing else.
 //! - `cli`: the `kifu` command-line tool (`stats`, `json`, `check`) and its dependencies
 //!   (clap, serde_json). A library user never compiles them.
@@ -50,6 +52,7 @@ mod error;
 mod position;
 
 pub mod pgn;
+pub mod sgf;
 
 pub use control::{Control, Status};
 pub use error::{Diagnostic, Severity};

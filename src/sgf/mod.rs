@@ -1,0 +1,109 @@
+//! SGF: Go (and other) game records in Smart Game Format `FF[1]–FF[4]`, read as a stream of
+//! events.
+//!
+//! - [`Parser`]: the push parser. Feed it chunks of any size with [`Parser::feed`], end with
+//!   [`Parser::finish`]; it drives your [`Visitor`]. Memory stays bounded by [`Config`], however
+//!   long the values and however deep the nesting (nothing recurses).
+//! - [`parse`]: the whole input as one slice (the zero-copy fast path).
+//! - [`Reader`] (feature `std`): reads from any [`std::io::Read`].
+//! - [`Visitor`]: the events, each with a [`Context`] (position, game, depth, node, variation).
+//! - [`RawValue`]: a value as written, with decoders for every `FF[4]` value type (Number, Real,
+//!   Double, Color, SimpleText, Text, Point, Move, compose, compressed point lists).
+//! - [`EventLog`]: a visitor that records owned [`Event`]s, for tests and debugging.
+//!
+//! # Flow
+//!
+//! For each game tree `(;…)` of the collection:
+//! 1. `on_tree` (depth 0).
+//! 2. Per node `;`: `on_node`; per property `on_property` (identifier, `FF[4]` name and raw
+//!    spelling), then per value `on_value` (long values in pieces), a `B`/`W` value followed by
+//!    `on_move`, a `C` value by `on_comment`; then `on_node_end`.
+//! 3. Per variation: `on_tree` (depth ≥ 1) … `on_tree_end`.
+//! 4. `on_tree_end` (depth 0).
+//!
+//! `on_error` can come anywhere, located (offset, line, column, game, node). A broken game tree
+//! never hides the ones after it; text outside game trees is skipped and reported.
+//!
+//! # Example: moves of the main line, game information, errors with their place
+//!
+//! ```
+//! use kifu::{Control, sgf::{self, Context, Error, Move, Property, Value, Visitor}};
+//!
+//! #[derive(Default)]
+//! struct Game { players: Vec<String>, moves: Vec<String>, errors: Vec<String>, prop: Vec<u8> }
+//!
+//! impl Visitor for Game {
+//!     fn on_tree(&mut self, ctx: &Context) -> Control {
+//!         // variations are visited by default: keep to the main line
+//!         if ctx.variation > 0 { Control::Skip } else { Control::Continue }
+//!     }
+//!     fn on_property(&mut self, _: &Context, p: &Property<'_>) -> Control {
+//!         self.prop = p.name.to_vec();
+//!         Control::Continue
+//!     }
+//!     fn on_value(&mut self, _: &Context, v: &Value<'_>) -> Control {
+//!         if v.name == b"PB" || v.name == b"PW" {
+//!             self.players.push(String::from_utf8_lossy(&v.raw.simple_text()).into_owned());
+//!         }
+//!         Control::Continue
+//!     }
+//!     fn on_move(&mut self, _: &Context, mv: &Move<'_>) -> Control {
+//!         self.moves.push(mv.point.map_or("pass".to_string(), |p| p.to_string()));
+//!         Control::Continue
+//!     }
+//!     fn on_error(&mut self, e: &Error<'_>) -> Control {
+//!         self.errors.push(format!("{}: {} {}", e.pos, e.kind.code(), e.kind));
+//!         Control::Continue
+//!     }
+//! }
+//!
+//! let sgf = b"(;GM[1]SZ[9]PB[Honinbo\\] Shusaku]PW[Gennan]\n;B[ee];W[cc](;B[gc];W[])(;B[gg]))";
+//! let mut g = Game::default();
+//! sgf::parse(sgf, &mut g);
+//! assert_eq!(g.players, ["Honinbo] Shusaku", "Gennan"]);
+//! assert_eq!(g.moves, ["ee", "cc", "gc", "pass"]);
+//! assert!(g.errors.is_empty());
+//!
+//! let mut g = Game::default();
+//! sgf::parse(b"(;SZ[9];B[ee]W[jj])", &mut g);
+//! assert_eq!(g.errors, ["1:14: E37 black and white move in one node", "1:15: E14 illegal point"]);
+//! ```
+
+mod event;
+mod lexer;
+mod parser;
+mod props;
+mod raw;
+#[cfg(feature = "std")]
+mod reader;
+mod visitor;
+
+pub use event::{Event, EventLog};
+pub use parser::{Config, Parser};
+pub use raw::{BoardSize, Color, Double, Point, Points, RawValue};
+#[cfg(feature = "std")]
+pub use reader::Reader;
+pub use visitor::{Comment, Context, Error, ErrorKind, Move, NodeRef, Property, Value, Visitor};
+
+use crate::control::Status;
+
+/// Parses a whole input held in memory, with the default [`Config`].
+///
+/// Events borrow straight from `input` (only a token at the very end is copied). Returns
+/// [`Status::Stopped`] if a visitor stopped (the rest is then not read), else
+/// [`Status::NeedInput`] after the last game tree was delivered.
+pub fn parse<V: Visitor>(input: &[u8], visitor: &mut V) -> Status {
+    Parser::new().parse(input, visitor)
+}
+
+impl Parser {
+    /// Parses `input` as the whole rest of the stream: [`feed`](Parser::feed), then
+    /// [`finish`](Parser::finish) unless a visitor stopped.
+    pub fn parse<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Status {
+        let status = self.feed(input, visitor);
+        if status == Status::NeedInput {
+            self.finish(visitor);
+        }
+        status
+    }
+}
