@@ -62,3 +62,8 @@ pub use position::Position;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The examples of docs/sgf.md, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/sgf.md")]
+pub struct SgfDocDoctests;
