@@ -34,8 +34,9 @@ impl core::fmt::Display for Severity {
 
 /// A located problem, as delivered to a visitor's `on_error`.
 ///
-/// `K` is the format's error kind ([`crate::pgn::ErrorKind`]), `A` where in the game it
-/// happened ([`crate::pgn::MoveRef`] for PGN). The offending text is borrowed from the parser and
+/// `K` is the format's error kind ([`crate::pgn::ErrorKind`], [`crate::sgf::ErrorKind`]), `A`
+/// where in the game it happened (the last move played, [`crate::pgn::MoveRef`], for PGN; the
+/// node, [`crate::sgf::NodeRef`], for SGF). The offending text is borrowed from the parser and
 /// bounded: at most [`Diagnostic::TEXT_MAX`] bytes are kept, `truncated` says if more were seen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Diagnostic<'a, K, A> {
