@@ -691,3 +691,59 @@ fn a_directory_expands_to_its_pgn_files_in_order() {
     );
     assert_eq!(v.get("games").num(), 4.0);
 }
+
+/// SGF through `stats` (extension and sniffing) and `check`.
+#[test]
+fn sgf_stats_and_check() {
+    let Some(dir) = support::shared() else {
+        eprintln!("../shared is absent: skipping the SGF CLI test");
+        return;
+    };
+    let seed = dir.join("fixtures/seed-takemiya-cho-meijin-1996.sgf");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["stats", "--json"])
+        .arg(&seed)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for want in [
+        "\"games\":1",
+        "\"nodes\":142",
+        "\"variations\":6",
+        "\"errors\":0",
+    ] {
+        assert!(text.contains(want), "{want} missing in {text}");
+    }
+    // the same bytes on stdin are recognised as SGF
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["stats", "--json", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(&std::fs::read(&seed).unwrap()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("\"nodes\":142")
+    );
+    // check: SGFC-style lines, exit 1
+    let test = dir.join("corpus/sgf/small/sgfc/test.sgf");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .arg("check")
+        .arg(&test)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(first.contains(":1:1: warning W06: "), "{first}");
+}

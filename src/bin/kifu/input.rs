@@ -5,7 +5,9 @@ use std::fs::File;
 use std::io::{self, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
-use kifu::pgn::{Config, Reader, Visitor};
+use kifu::{pgn, sgf};
+
+use crate::Format;
 
 /// The sample read when no input is given: three games, one of them sloppy on purpose.
 pub const SAMPLE: &[u8] = include_bytes!("sample.pgn");
@@ -50,31 +52,94 @@ impl Input {
         self.bytes.get()
     }
 
-    /// Reads the whole input as PGN into `v`.
-    pub fn read_pgn<V: Visitor>(&self, v: &mut V) -> io::Result<()> {
-        match &self.source {
+    /// The input's format: its extension (`.pgn`, `.sgf`), else `forced` (`--format`), else
+    /// a look at its first bytes (SGF starts with `(`).
+    pub fn format(&self, forced: Option<Format>) -> io::Result<Format> {
+        let head = match &self.source {
+            Source::Sample => return Ok(Format::Pgn),
             Source::File(p) => {
-                let f = File::open(p)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
-                self.drive(f, v)
+                let ext = p
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .map(str::to_ascii_lowercase);
+                match ext.as_deref() {
+                    Some("pgn") => return Ok(Format::Pgn),
+                    Some("sgf") => return Ok(Format::Sgf),
+                    _ => {}
+                }
+                if let Some(f) = forced {
+                    return Ok(f);
+                }
+                let mut head = vec![0u8; 256];
+                let n = File::open(p)
+                    .and_then(|mut f| f.read(&mut head))
+                    .map_err(|e| named(p, e))?;
+                head.truncate(n);
+                head
             }
-            Source::Stdin(head) => self.drive(
-                io::Cursor::new(head.as_slice()).chain(io::stdin().lock()),
-                v,
-            ),
-            Source::Sample => self.drive(SAMPLE, v),
-        }
+            Source::Stdin(head) => {
+                if let Some(f) = forced {
+                    return Ok(f);
+                }
+                head.clone()
+            }
+        };
+        Ok(sniff(&head))
     }
 
-    fn drive<R: Read, V: Visitor>(&self, r: R, v: &mut V) -> io::Result<()> {
-        let counter = Counting {
-            inner: r,
-            n: &self.bytes,
-        };
-        let mut reader = Reader::with_config(counter, self.buffer_size, Config::default());
-        // the command's visitors stop only when their output failed; they report that themselves
-        reader.read_all(v)?;
-        Ok(())
+    /// Reads the whole input as PGN into `v`.
+    pub fn read_pgn<V: pgn::Visitor>(&self, v: &mut V) -> io::Result<()> {
+        // the command's visitors stop only when their output failed; they report that
+        self.with_source(|r| {
+            pgn::Reader::with_config(r, self.buffer_size, pgn::Config::default())
+                .read_all(v)
+                .map(drop)
+        })
+    }
+
+    /// Reads the whole input as SGF into `v`.
+    pub fn read_sgf<V: sgf::Visitor>(&self, v: &mut V) -> io::Result<()> {
+        self.with_source(|r| {
+            sgf::Reader::with_config(r, self.buffer_size, sgf::Config::default())
+                .read_all(v)
+                .map(drop)
+        })
+    }
+
+    fn with_source(&self, f: impl FnOnce(&mut dyn Read) -> io::Result<()>) -> io::Result<()> {
+        match &self.source {
+            Source::File(p) => {
+                let file = File::open(p).map_err(|e| named(p, e))?;
+                f(&mut Counting {
+                    inner: file,
+                    n: &self.bytes,
+                })
+            }
+            Source::Stdin(head) => {
+                let r = io::Cursor::new(head.as_slice()).chain(io::stdin().lock());
+                f(&mut Counting {
+                    inner: r,
+                    n: &self.bytes,
+                })
+            }
+            Source::Sample => f(&mut Counting {
+                inner: SAMPLE,
+                n: &self.bytes,
+            }),
+        }
+    }
+}
+
+fn named(p: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", p.display()))
+}
+
+/// SGF if the first byte after blanks (and a UTF-8 BOM) is `(`, else PGN.
+fn sniff(head: &[u8]) -> Format {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    match head.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'(') => Format::Sgf,
+        _ => Format::Pgn,
     }
 }
 
@@ -91,7 +156,8 @@ impl<R: Read> Read for Counting<'_, R> {
     }
 }
 
-/// The inputs named on the command line, directories expanded (every `.pgn` below, sorted).
+/// The inputs named on the command line, directories expanded (every `.pgn` and `.sgf` below,
+/// sorted).
 pub fn collect(args: &[PathBuf], buffer_size: usize) -> io::Result<Vec<Input>> {
     let mut out = Vec::new();
     if args.is_empty() {
@@ -99,15 +165,8 @@ pub fn collect(args: &[PathBuf], buffer_size: usize) -> io::Result<Vec<Input>> {
         if stdin.is_terminal() {
             out.push(Input::new(Source::Sample, buffer_size));
         } else {
-            let mut head = vec![0u8; buffer_size.clamp(1, 1 << 16)];
-            let n = loop {
-                match stdin.lock().read(&mut head) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(e),
-                }
-            };
-            head.truncate(n);
+            let head = read_head(buffer_size)?;
+            let n = head.len();
             let source = if n == 0 {
                 Source::Sample
             } else {
@@ -119,7 +178,11 @@ pub fn collect(args: &[PathBuf], buffer_size: usize) -> io::Result<Vec<Input>> {
     }
     for a in args {
         if a.as_os_str() == "-" {
-            out.push(Input::new(Source::Stdin(Vec::new()), buffer_size));
+            // the first bytes, read now, tell the format
+            out.push(Input::new(
+                Source::Stdin(read_head(buffer_size)?),
+                buffer_size,
+            ));
         } else if a.is_dir() {
             for p in walk(a)? {
                 out.push(Input::new(Source::File(p), buffer_size));
@@ -131,6 +194,26 @@ pub fn collect(args: &[PathBuf], buffer_size: usize) -> io::Result<Vec<Input>> {
     Ok(out)
 }
 
+/// The first bytes of stdin (up to 64 KiB).
+fn read_head(buffer_size: usize) -> io::Result<Vec<u8>> {
+    let mut head = vec![0u8; buffer_size.clamp(256, 1 << 16)];
+    let mut n = 0;
+    // a pipe may deliver a few bytes at a time: read until a full head or the end
+    while n < head.len() {
+        match io::stdin().lock().read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        if n >= 256 {
+            break;
+        }
+    }
+    head.truncate(n);
+    Ok(head)
+}
+
 fn walk(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -139,7 +222,10 @@ fn walk(dir: &Path) -> io::Result<Vec<PathBuf>> {
             let p = entry?.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn")) {
+            } else if p
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn") || e.eq_ignore_ascii_case("sgf"))
+            {
                 found.push(p);
             }
         }

@@ -2,8 +2,8 @@
 
 use std::io::{self, Write};
 
-use kifu::Control;
 use kifu::pgn::{Comment, CommentKind, Context, Error, Move, Nag, NagForm, Outcome, Tag, Visitor};
+use kifu::{Control, sgf};
 
 /// Appends `s` as a JSON string.
 fn push_str(out: &mut Vec<u8>, s: &str) {
@@ -339,6 +339,41 @@ impl<W: Write> Visitor for Check<'_, W> {
             at,
             severity,
             e.kind,
+            text
+        );
+        match r {
+            Ok(()) => Control::Continue,
+            Err(err) => {
+                self.failed = Some(err);
+                Control::Stop
+            }
+        }
+    }
+}
+
+impl<W: Write> sgf::Visitor for Check<'_, W> {
+    fn on_error(&mut self, e: &sgf::Error<'_>) -> Control {
+        self.found += 1;
+        let text = if e.text.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ": `{}`{}",
+                String::from_utf8_lossy(e.text),
+                if e.truncated { "…" } else { "" }
+            )
+        };
+        let r = writeln!(
+            self.out,
+            "{}:{}:{}: {} {}: {} (game {}{}){}",
+            self.file,
+            e.pos.line,
+            e.pos.column,
+            e.severity,
+            e.kind.code(),
+            e.kind,
+            e.game + 1,
+            e.at.map(|n| format!(", {n}")).unwrap_or_default(),
             text
         );
         match r {

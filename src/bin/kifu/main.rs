@@ -1,4 +1,4 @@
-//! `kifu`: statistics, JSON and error reports for PGN game records.
+//! `kifu`: statistics, JSON and error reports for PGN (and, for stats and check, SGF) game records.
 //!
 //! ```text
 //! kifu [stats|json|check] [FILE|DIR|-]... [--buffer-size BYTES] [--format pgn]
@@ -40,7 +40,8 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Print every problem as FILE:LINE:COLUMN: game N, move M: message; exit 1 if any.
+    /// Print every problem (PGN: FILE:LINE:COLUMN: game N, move M: message; SGF:
+    /// FILE:LINE:COLUMN: warning W28: message); exit 1 if any.
     Check {
         #[command(flatten)]
         common: Common,
@@ -49,7 +50,7 @@ enum Command {
 
 #[derive(clap::Args, Debug, Default)]
 struct Common {
-    /// Files or directories (every .pgn below, sorted); `-` for stdin.
+    /// Files or directories (every .pgn and .sgf below, sorted); `-` for stdin.
     files: Vec<std::path::PathBuf>,
     /// Bytes read at a time (down to 1).
     #[arg(long, default_value_t = 64 * 1024, value_parser = clap::value_parser!(u64).range(1..))]
@@ -64,6 +65,8 @@ struct Common {
 pub enum Format {
     /// Portable Game Notation (chess).
     Pgn,
+    /// Smart Game Format (Go and other games).
+    Sgf,
 }
 
 fn main() -> ExitCode {
@@ -104,7 +107,10 @@ fn run_stats(common: &Common, as_json: bool) -> io::Result<ExitCode> {
         if matches!(input.source, Source::Sample) {
             eprintln!("kifu: no input given: reading the embedded sample (3 games)");
         }
-        input.read_pgn(&mut total)?;
+        match input.format(common.format)? {
+            Format::Pgn => input.read_pgn(&mut total)?,
+            Format::Sgf => input.read_sgf(&mut total)?,
+        }
         total.bytes += input.bytes_read();
     }
     let seconds = start.elapsed().as_secs_f64();
@@ -126,6 +132,16 @@ fn run_json(common: &Common) -> io::Result<ExitCode> {
         if matches!(input.source, Source::Sample) {
             eprintln!("kifu: no input given: reading the embedded sample (3 games)");
         }
+        if input.format(common.format)? == Format::Sgf {
+            // the SGF schema of `kifu json` is not written yet
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!(
+                    "{}: `kifu json` reads PGN only so far (SGF: use stats or check)",
+                    input.name()
+                ),
+            ));
+        }
         let mut w = json::JsonGames::new(&mut out, input.name());
         input.read_pgn(&mut w)?;
         w.into_result()?;
@@ -144,7 +160,10 @@ fn run_check(common: &Common) -> io::Result<ExitCode> {
             eprintln!("kifu: no input given: checking the embedded sample (3 games)");
         }
         let mut c = json::Check::new(&mut out, input.name());
-        input.read_pgn(&mut c)?;
+        match input.format(common.format)? {
+            Format::Pgn => input.read_pgn(&mut c)?,
+            Format::Sgf => input.read_sgf(&mut c)?,
+        }
         found += c.into_result()?;
     }
     out.flush()?;

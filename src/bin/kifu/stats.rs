@@ -2,8 +2,8 @@
 
 use std::io::{self, Write};
 
-use kifu::Control;
 use kifu::pgn::{Comment, CommentKind, Context, Error, Move, Nag, NagForm, Tag, Visitor};
+use kifu::{Control, sgf};
 
 /// Totals over all inputs.
 #[derive(Debug, Default)]
@@ -18,6 +18,55 @@ pub struct Stats {
     pub errors: u64,
     pub warnings: u64,
     pub bytes: u64,
+    /// SGF only.
+    pub nodes: u64,
+    /// SGF only (for PGN, tag pairs are `tags`).
+    pub properties: u64,
+}
+
+impl sgf::Visitor for Stats {
+    fn on_tree(&mut self, ctx: &sgf::Context) -> Control {
+        // an alternative (the first subtree of a branching continues the line it branches from)
+        if ctx.variation > 0 {
+            self.variations += 1;
+        }
+        Control::Continue
+    }
+    fn on_tree_end(&mut self, ctx: &sgf::Context) -> Control {
+        if ctx.depth == 0 {
+            self.games += 1;
+        }
+        Control::Continue
+    }
+    fn on_node(&mut self, _: &sgf::Context) -> Control {
+        self.nodes += 1;
+        Control::Continue
+    }
+    fn on_property(&mut self, _: &sgf::Context, _: &sgf::Property<'_>) -> Control {
+        self.properties += 1;
+        Control::Continue
+    }
+    fn on_move(&mut self, ctx: &sgf::Context, _: &sgf::Move<'_>) -> Control {
+        if ctx.main_line {
+            self.mainline_moves += 1;
+        } else {
+            self.variation_moves += 1;
+        }
+        Control::Continue
+    }
+    fn on_comment(&mut self, _: &sgf::Context, c: &sgf::Comment<'_>) -> Control {
+        if c.first {
+            self.comments += 1;
+        }
+        Control::Continue
+    }
+    fn on_error(&mut self, e: &sgf::Error<'_>) -> Control {
+        if e.severity == kifu::Severity::Warning {
+            self.warnings += 1;
+        }
+        self.errors += 1;
+        Control::Continue
+    }
 }
 
 impl Visitor for Stats {
@@ -85,6 +134,8 @@ impl Stats {
             "variations": self.variations,
             "errors": self.errors,
             "warnings": self.warnings,
+            "nodes": self.nodes,
+            "properties": self.properties,
             "bytes": self.bytes,
             "seconds": seconds,
             "mb_per_s": self.mb_per_s(seconds),
@@ -103,6 +154,10 @@ impl Stats {
         writeln!(out, "comments    {:>14}", self.comments)?;
         writeln!(out, "nags        {:>14}", self.nags)?;
         writeln!(out, "variations  {:>14}", self.variations)?;
+        if self.nodes > 0 {
+            writeln!(out, "nodes       {:>14}  (SGF)", self.nodes)?;
+            writeln!(out, "properties  {:>14}  (SGF)", self.properties)?;
+        }
         writeln!(
             out,
             "errors      {:>14}  ({} of them warnings)",
