@@ -1,0 +1,103 @@
+//! SGF throughput: kifu beside sgf-parse 4.2.8 on the same bytes.
+//!
+//! The large SGF folders of `../shared/corpus` concatenated into one collection; kifu visits
+//! every property value (`visit_all`) or reads the root node only (`root_only`), sgf-parse
+//! builds its tree (its only mode; it needs `&str`, so the bytes are made UTF-8 first, outside
+//! the timing). Run: `cargo bench --bench sgf`.
+
+use std::path::{Path, PathBuf};
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use kifu::Control;
+use kifu::sgf as k;
+
+#[derive(Default)]
+struct All(u64);
+
+impl k::Visitor for All {
+    fn on_node(&mut self, _: &k::Context) -> Control {
+        self.0 += 1;
+        Control::Continue
+    }
+    fn on_value(&mut self, _: &k::Context, v: &k::Value<'_>) -> Control {
+        self.0 += v.raw.as_bytes().len() as u64;
+        Control::Continue
+    }
+}
+
+#[derive(Default)]
+struct RootOnly(u64);
+
+impl k::Visitor for RootOnly {
+    fn on_value(&mut self, _: &k::Context, v: &k::Value<'_>) -> Control {
+        self.0 += v.raw.as_bytes().len() as u64;
+        Control::Continue
+    }
+    fn on_node_end(&mut self, _: &k::Context) -> Control {
+        Control::SkipGame // the root node is all a game-info scan needs
+    }
+}
+
+fn collection() -> Option<Vec<u8>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/sgf/large");
+    if !root.is_dir() {
+        eprintln!("../shared/corpus is absent: the SGF benchmarks have nothing to read");
+        return None;
+    }
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut stack = vec![root];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        out.extend(std::fs::read(f).unwrap());
+        out.push(b'\n');
+    }
+    Some(out)
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(data) = collection() else { return };
+    let text = String::from_utf8_lossy(&data).into_owned();
+    let mut g = c.benchmark_group("sgf/collection");
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    g.sample_size(10);
+    g.bench_function(BenchmarkId::from_parameter("kifu_visit_all"), |b| {
+        b.iter(|| {
+            let mut v = All::default();
+            let _ = k::parse(&data, &mut v);
+            v.0
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("kifu_root_only"), |b| {
+        b.iter(|| {
+            let mut v = RootOnly::default();
+            let _ = k::parse(&data, &mut v);
+            v.0
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("sgf_parse_tree"), |b| {
+        b.iter(|| {
+            let opts = sgf_parse::ParseOptions {
+                lenient: true,
+                ..Default::default()
+            };
+            sgf_parse::parse_with_options(&text, &opts)
+                .map(|t| t.len())
+                .unwrap_or(0)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
