@@ -47,6 +47,7 @@
 
 extern crate alloc;
 
+mod carry;
 mod control;
 mod error;
 mod position;

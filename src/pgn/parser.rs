@@ -5,7 +5,8 @@
 //! [`Parser::feed`] takes chunks of any size. The state machine in [`Parser::run`] works on one
 //! slice at a time and only ever acts on *complete* tokens: when a token touches the end of the
 //! slice and more input may follow, `run` stops in front of it and reports how much it consumed.
-//! `feed` keeps that unfinished tail in `carry` (at most one token, bounded by [`Config`]), and on
+//! `feed` keeps that unfinished tail in `carry` (`crate::carry`, shared with SGF; at most one
+//! token, bounded by [`Config`]), and on
 //! the next call completes it with the first bytes of the new chunk, runs over that small joined
 //! slice, and then goes on over the new chunk itself. So every event borrows from either the
 //! caller's chunk (the common, zero-copy case) or `carry`, and the events are the same whatever
@@ -39,6 +40,7 @@
 
 use alloc::vec::Vec;
 
+use crate::carry::Carry;
 use crate::control::{Control, Status};
 use crate::error::{Diagnostic, Severity};
 use crate::position::{Lines, Position};
@@ -183,9 +185,7 @@ impl Garbage {
 pub struct Parser {
     cfg: Config,
     /// The unfinished token carried over from the previous chunk.
-    carry: Vec<u8>,
-    /// How many bytes of a new chunk are joined to `carry`.
-    look: usize,
+    carry: Carry,
     /// Stream offset of the first byte of the slice being run.
     base: u64,
     lines: Lines,
@@ -251,8 +251,7 @@ impl Parser {
         let look = cfg.max_token_len + cfg.max_comment_piece + 16;
         Parser {
             cfg,
-            carry: Vec::with_capacity(2 * look),
-            look,
+            carry: Carry::new(look),
             base: 0,
             lines: Lines::default(),
             mode: Mode::Normal,
@@ -308,46 +307,10 @@ impl Parser {
     #[must_use = "a stopped parser has not taken the whole chunk"]
     pub fn feed<V: Visitor>(&mut self, chunk: &[u8], v: &mut V) -> Status {
         self.stop = false;
-        let mut rest = chunk;
-        if !self.carry.is_empty() {
-            let old = self.carry.len();
-            let take = rest.len().min(self.look);
-            self.carry.extend_from_slice(&rest[..take]);
-            let carry = core::mem::take(&mut self.carry);
-            let n = self.run(&carry, false, v);
-            self.carry = carry;
-            if n < old {
-                // still inside the carried token (the chunk was short), or stopped early
-                self.carry.drain(..n);
-                if self.stop {
-                    self.carry.truncate(old - n);
-                    return Status::Stopped { consumed: 0 };
-                }
-                // The carried token always completes within `look` bytes (every pending
-                // construct is bounded by the limits), so the whole short chunk was taken.
-                debug_assert!(take == rest.len());
-                if take < rest.len() {
-                    // never lose input, should that bound ever be broken
-                    self.carry.extend_from_slice(&rest[take..]);
-                }
-                return Status::NeedInput;
-            }
-            self.carry.clear();
-            rest = &rest[n - old..];
-            if self.stop {
-                return Status::Stopped {
-                    consumed: chunk.len() - rest.len(),
-                };
-            }
-        }
-        let n = self.run(rest, false, v);
-        if self.stop {
-            return Status::Stopped {
-                consumed: chunk.len() - rest.len() + n,
-            };
-        }
-        self.carry.extend_from_slice(&rest[n..]);
-        Status::NeedInput
+        let mut carry = core::mem::take(&mut self.carry);
+        let status = carry.feed(chunk, |input| (self.run(input, false, v), self.stop));
+        self.carry = carry;
+        status
     }
 
     /// Ends the input: reads what is left in the carry-over buffer, closes the open game
@@ -356,16 +319,11 @@ impl Parser {
     /// A [`Control::Stop`] returned during `finish` is ignored: the last game is always
     /// delivered whole.
     pub fn finish<V: Visitor>(&mut self, v: &mut V) {
-        let carry = core::mem::take(&mut self.carry);
-        let mut i = 0;
-        while i < carry.len() {
+        let mut carry = core::mem::take(&mut self.carry);
+        carry.finish(|input| {
             self.stop = false;
-            let n = self.run(&carry[i..], true, v);
-            i += n;
-            if n == 0 && !self.stop {
-                break;
-            }
-        }
+            self.run(input, true, v)
+        });
         let end = self.base;
         match self.mode {
             Mode::Brace { start } => {
@@ -379,8 +337,6 @@ impl Parser {
         } else {
             self.flush_garbage(v);
         }
-        let mut carry = carry;
-        carry.clear();
         *self = Parser {
             carry,
             ..Parser::with_config(self.cfg)

@@ -31,6 +31,7 @@
 
 use alloc::vec::Vec;
 
+use crate::carry::Carry;
 use crate::control::{Control, Status};
 use crate::error::Diagnostic;
 use crate::position::{Lines, Position};
@@ -220,8 +221,8 @@ impl Garbage {
 /// ```
 pub struct Parser {
     cfg: Config,
-    carry: Vec<u8>,
-    look: usize,
+    /// The unfinished token carried over from the previous chunk (see `crate::carry`).
+    carry: Carry,
     base: u64,
     lines: Lines,
     mode: Mode,
@@ -294,8 +295,7 @@ impl Parser {
         let look = 2 * cfg.max_ident_len + cfg.max_value_piece + 96;
         Parser {
             cfg,
-            carry: Vec::with_capacity(2 * look),
-            look,
+            carry: Carry::new(look),
             base: 0,
             lines: Lines::default(),
             mode: Mode::Normal,
@@ -369,42 +369,10 @@ impl Parser {
     #[must_use = "a stopped parser has not taken the whole chunk"]
     pub fn feed<V: Visitor>(&mut self, chunk: &[u8], v: &mut V) -> Status {
         self.stop = false;
-        let mut rest = chunk;
-        if !self.carry.is_empty() {
-            let old = self.carry.len();
-            let take = rest.len().min(self.look);
-            self.carry.extend_from_slice(&rest[..take]);
-            let carry = core::mem::take(&mut self.carry);
-            let n = self.run(&carry, false, v);
-            self.carry = carry;
-            if n < old {
-                self.carry.drain(..n);
-                if self.stop {
-                    self.carry.truncate(old - n);
-                    return Status::Stopped { consumed: 0 };
-                }
-                debug_assert!(take == rest.len());
-                if take < rest.len() {
-                    self.carry.extend_from_slice(&rest[take..]);
-                }
-                return Status::NeedInput;
-            }
-            self.carry.clear();
-            rest = &rest[n - old..];
-            if self.stop {
-                return Status::Stopped {
-                    consumed: chunk.len() - rest.len(),
-                };
-            }
-        }
-        let n = self.run(rest, false, v);
-        if self.stop {
-            return Status::Stopped {
-                consumed: chunk.len() - rest.len() + n,
-            };
-        }
-        self.carry.extend_from_slice(&rest[n..]);
-        Status::NeedInput
+        let mut carry = core::mem::take(&mut self.carry);
+        let status = carry.feed(chunk, |input| (self.run(input, false, v), self.stop));
+        self.carry = carry;
+        status
     }
 
     /// Ends the input: reads what is left in the carry-over buffer, closes the open value and
@@ -413,16 +381,11 @@ impl Parser {
     /// A [`Control::Stop`] returned during `finish` is ignored: the last game tree is always
     /// delivered whole.
     pub fn finish<V: Visitor>(&mut self, v: &mut V) {
-        let carry = core::mem::take(&mut self.carry);
-        let mut i = 0;
-        while i < carry.len() {
+        let mut carry = core::mem::take(&mut self.carry);
+        carry.finish(|input| {
             self.stop = false;
-            let n = self.run(&carry[i..], true, v);
-            i += n;
-            if n == 0 && !self.stop {
-                break;
-            }
-        }
+            self.run(input, true, v)
+        });
         if self.mode == Mode::Value {
             // the input ended right after a piece
             self.deliver(&[], 0, PieceEnd::Eof, false, v);
@@ -453,8 +416,6 @@ impl Parser {
                 }
             }
         }
-        let mut carry = carry;
-        carry.clear();
         *self = Parser {
             carry,
             ..Parser::with_config(self.cfg)
