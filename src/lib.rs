@@ -51,6 +51,8 @@ mod carry;
 mod control;
 mod error;
 mod position;
+#[cfg(feature = "std")]
+mod read_buf;
 
 pub mod pgn;
 pub mod sgf;

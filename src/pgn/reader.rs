@@ -2,9 +2,8 @@
 
 use std::io::{self, Read};
 
-use alloc::vec::Vec;
-
 use crate::control::Status;
+use crate::read_buf::ReadBuf;
 
 use super::parser::{Config, Parser};
 use super::visitor::Visitor;
@@ -25,9 +24,7 @@ use super::visitor::Visitor;
 pub struct Reader<R> {
     inner: R,
     parser: Parser,
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
+    buf: ReadBuf,
 }
 
 impl<R: Read> Reader<R> {
@@ -44,9 +41,7 @@ impl<R: Read> Reader<R> {
         Reader {
             inner,
             parser: Parser::with_config(config),
-            buf: vec![0; buffer_size.max(1)],
-            start: 0,
-            end: 0,
+            buf: ReadBuf::new(buffer_size),
         }
     }
 
@@ -61,28 +56,14 @@ impl<R: Read> Reader<R> {
     /// Any I/O error of the source except [`io::ErrorKind::Interrupted`], which is retried.
     /// Bad PGN is never an `Err`: it reaches [`Visitor::on_error`].
     pub fn read_all<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<bool> {
-        loop {
-            if self.start == self.end {
-                let n = match self.inner.read(&mut self.buf) {
-                    Ok(n) => n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(e),
-                };
-                if n == 0 {
-                    self.parser.finish(visitor);
-                    return Ok(true);
-                }
-                self.start = 0;
-                self.end = n;
+        let parser = &mut self.parser;
+        self.buf.read_all(&mut self.inner, |chunk| match chunk {
+            Some(chunk) => parser.feed(chunk, visitor),
+            None => {
+                parser.finish(visitor);
+                Status::NeedInput
             }
-            match self.parser.feed(&self.buf[self.start..self.end], visitor) {
-                Status::NeedInput => self.start = self.end,
-                Status::Stopped { consumed } => {
-                    self.start += consumed;
-                    return Ok(false);
-                }
-            }
-        }
+        })
     }
 
     /// The parser (for its [`offset`](Parser::offset) and game count).
