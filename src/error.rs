@@ -56,7 +56,42 @@ pub struct Diagnostic<'a, K, A> {
     pub at: A,
 }
 
+const TEXT_MAX: usize = 64;
+
 impl<K, A> Diagnostic<'_, K, A> {
     /// The longest offending text a diagnostic carries.
-    pub const TEXT_MAX: usize = 64;
+    pub const TEXT_MAX: usize = TEXT_MAX;
+}
+
+/// A bounded copy of offending text, collected word by word for one diagnostic: at most
+/// [`Diagnostic::TEXT_MAX`] bytes, and whether more were seen.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Excerpt {
+    buf: [u8; TEXT_MAX],
+    len: usize,
+    /// More text was seen than kept.
+    pub(crate) truncated: bool,
+}
+
+impl Excerpt {
+    pub(crate) const EMPTY: Excerpt = Excerpt {
+        buf: [0; TEXT_MAX],
+        len: 0,
+        truncated: false,
+    };
+
+    /// Appends `bytes`, as much as fits.
+    pub(crate) fn push(&mut self, bytes: &[u8]) {
+        let n = bytes.len().min(self.buf.len() - self.len);
+        self.buf[self.len..self.len + n].copy_from_slice(&bytes[..n]);
+        self.len += n;
+        if n < bytes.len() {
+            self.truncated = true;
+        }
+    }
+
+    /// The text kept.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
 }

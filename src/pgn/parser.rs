@@ -42,7 +42,7 @@ use alloc::vec::Vec;
 
 use crate::carry::Carry;
 use crate::control::{Control, Status};
-use crate::error::{Diagnostic, Severity};
+use crate::error::{Diagnostic, Excerpt, Severity};
 use crate::position::{Lines, Position};
 
 use super::lexer::{self, CLASS, NEWLINE, PUNCT, SPACE, Tok};
@@ -142,21 +142,7 @@ struct Garbage {
     at: Option<MoveRef>,
     /// Stream offset just after the last word collected.
     end: u64,
-    len: usize,
-    truncated: bool,
-    buf: [u8; Error::TEXT_MAX],
-}
-
-impl Garbage {
-    fn push(&mut self, bytes: &[u8]) {
-        let room = self.buf.len() - self.len;
-        let n = bytes.len().min(room);
-        self.buf[self.len..self.len + n].copy_from_slice(&bytes[..n]);
-        self.len += n;
-        if n < bytes.len() {
-            self.truncated = true;
-        }
-    }
+    text: Excerpt,
 }
 
 /// A push parser for PGN: feed it chunks, it drives a [`Visitor`].
@@ -274,9 +260,7 @@ impl Parser {
                 game: 0,
                 at: None,
                 end: 0,
-                len: 0,
-                truncated: false,
-                buf: [0; Error::TEXT_MAX],
+                text: Excerpt::EMPTY,
             },
             stop: false,
         }
@@ -1248,7 +1232,7 @@ impl Parser {
         let g = &mut self.garbage;
         if g.active {
             if at > g.end {
-                g.push(b" ");
+                g.text.push(b" ");
             }
             if kind == ErrorKind::StrayBrace {
                 g.kind = kind;
@@ -1259,13 +1243,12 @@ impl Parser {
             g.pos = self.lines.at(at);
             g.game = self.game;
             g.at = MoveRef::from_ply(self.ply);
-            g.len = 0;
-            g.truncated = false;
+            g.text = Excerpt::EMPTY;
         }
-        g.push(text);
+        g.text.push(text);
         g.end = at + text.len() as u64;
         if kind == ErrorKind::TokenTooLong {
-            g.truncated = true;
+            g.text.truncated = true;
         }
         let _ = v;
     }
@@ -1276,12 +1259,12 @@ impl Parser {
         }
         let g = &mut self.garbage;
         g.active = false;
-        let buf = g.buf;
+        let text = g.text;
         let e = Diagnostic {
             kind: g.kind,
             severity: Severity::Error,
-            text: &buf[..g.len],
-            truncated: g.truncated,
+            text: text.as_bytes(),
+            truncated: text.truncated,
             pos: g.pos,
             game: g.game,
             at: g.at,

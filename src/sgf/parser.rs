@@ -33,7 +33,7 @@ use alloc::vec::Vec;
 
 use crate::carry::Carry;
 use crate::control::{Control, Status};
-use crate::error::Diagnostic;
+use crate::error::{Diagnostic, Excerpt};
 use crate::position::{Lines, Position};
 
 use super::lexer::{self, CLASS, NEWLINE, OTHER, PUNCT, SPACE, Start};
@@ -179,21 +179,7 @@ struct Garbage {
     pos: Position,
     at: Option<NodeRef>,
     end: u64,
-    len: usize,
-    truncated: bool,
-    buf: [u8; Error::TEXT_MAX],
-}
-
-impl Garbage {
-    fn push(&mut self, bytes: &[u8]) {
-        let room = self.buf.len() - self.len;
-        let n = bytes.len().min(room);
-        self.buf[self.len..self.len + n].copy_from_slice(&bytes[..n]);
-        self.len += n;
-        if n < bytes.len() {
-            self.truncated = true;
-        }
-    }
+    text: Excerpt,
 }
 
 /// A push parser for SGF: feed it chunks, it drives a [`Visitor`].
@@ -336,9 +322,7 @@ impl Parser {
                 pos: Position::default(),
                 at: None,
                 end: 0,
-                len: 0,
-                truncated: false,
-                buf: [0; Error::TEXT_MAX],
+                text: Excerpt::EMPTY,
             },
             stop: false,
         }
@@ -1436,17 +1420,16 @@ impl Parser {
         let g = &mut self.garbage;
         if g.active {
             if at > g.end {
-                g.push(b" ");
+                g.text.push(b" ");
             }
         } else {
             g.active = true;
             g.kind = kind;
             g.pos = self.lines.at(at);
             g.at = at_ref;
-            g.len = 0;
-            g.truncated = false;
+            g.text = Excerpt::EMPTY;
         }
-        g.push(text);
+        g.text.push(text);
         g.end = at + text.len() as u64;
     }
 
@@ -1456,12 +1439,12 @@ impl Parser {
         }
         let g = &mut self.garbage;
         g.active = false;
-        let buf = g.buf;
+        let text = g.text;
         let e = Diagnostic {
             kind: g.kind,
             severity: g.kind.severity(),
-            text: &buf[..g.len],
-            truncated: g.truncated,
+            text: text.as_bytes(),
+            truncated: text.truncated,
             pos: g.pos,
             game: self.game,
             at: g.at,
