@@ -122,3 +122,16 @@ pub(crate) fn bit(name: &[u8]) -> Option<usize> {
 
 /// Words of the seen-identifier set (702 bits).
 pub(crate) const SEEN_WORDS: usize = 11;
+
+/// Whether `name` holds Text (`Some(false)`) or SimpleText (`Some(true)`) values; `None` for
+/// every other type, compose values and unknown properties.
+pub(crate) fn text_kind(name: &[u8]) -> Option<bool> {
+    match name {
+        b"C" | b"GC" => Some(false),
+        b"AN" | b"BR" | b"BT" | b"CP" | b"DT" | b"EV" | b"GN" | b"ON" | b"OT" | b"PB" | b"PC"
+        | b"PW" | b"RE" | b"RO" | b"RU" | b"SO" | b"US" | b"WR" | b"WT" | b"N" | b"CA" => {
+            Some(true)
+        }
+        _ => None,
+    }
+}

@@ -280,6 +280,27 @@ impl<'a> RawValue<'a> {
         }
     }
 
+    /// The value decoded for property `name` (its `FF[4]` identifier) as `kifu json` shows it:
+    /// Text properties (`C`, `GC`) through [`text`](Self::text), SimpleText properties (`PB`,
+    /// `GN`, `RE`, `N`, …) through [`simple_text`](Self::simple_text), everything else as written
+    /// (points, numbers, compose values like `LB[dd:A]` and `AP[x\:y:1]` keep their escapes so
+    /// that the `:` stays unambiguous; unknown properties are kept as written). Borrows when
+    /// nothing changes.
+    ///
+    /// ```
+    /// use kifu::sgf::RawValue;
+    /// assert_eq!(RawValue(b"a\\]b\nc").decoded(b"C").as_ref(), b"a]b\nc");
+    /// assert_eq!(RawValue(b"Cho\nChikun").decoded(b"PW").as_ref(), b"Cho Chikun");
+    /// assert_eq!(RawValue(br"dd:A\]").decoded(b"LB").as_ref(), br"dd:A\]");
+    /// ```
+    pub fn decoded(&self, name: &[u8]) -> Cow<'a, [u8]> {
+        match super::props::text_kind(name) {
+            Some(false) => self.text(),
+            Some(true) => self.simple_text(),
+            None => Cow::Borrowed(self.0),
+        }
+    }
+
     /// Splits a compose value `a:b` at its first `:` not escaped by `\`; both parts keep their
     /// escapes. `None` when there is no such `:`.
     ///
