@@ -747,3 +747,93 @@ fn sgf_stats_and_check() {
     let first = text.lines().next().unwrap();
     assert!(first.contains(":1:1: warning W06: "), "{first}");
 }
+
+// ----- `kifu json` on SGF --------------------------------------------------------------------
+
+/// Nodes, and variations beyond the first child of each branch point, over a `kifu json` tree.
+fn sgf_tree_counts(tree: &Json) -> (usize, usize) {
+    let (mut nodes, mut variations) = (0, 0);
+    let mut stack = vec![tree];
+    while let Some(t) = stack.pop() {
+        nodes += t.get("nodes").arr().len();
+        let v = t.get("variations").arr();
+        variations += v.len().saturating_sub(1);
+        stack.extend(v);
+    }
+    (nodes, variations)
+}
+
+fn sgf_json_lines(input: &[u8]) -> Vec<Json> {
+    let out = kifu(&["json", "--format", "sgf", "-"], Some(input));
+    ok(&out).lines().map(Json::parse).collect()
+}
+
+#[test]
+fn sgf_json_of_the_seed_game() {
+    let Some(dir) = support::shared() else {
+        eprintln!("../shared is absent: skipping sgf_json_of_the_seed_game");
+        return;
+    };
+    let seed = dir.join("fixtures/seed-takemiya-cho-meijin-1996.sgf");
+    let out = ok(&kifu(&[OsStr::new("json"), seed.as_os_str()], None));
+    let games: Vec<Json> = out.lines().map(Json::parse).collect();
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(g.get("index").num(), 0.0);
+    assert_eq!(g.get("offset").num(), 0.0);
+    assert_eq!(g.get("errors").arr().len(), 0);
+    assert_eq!(sgf_tree_counts(g.get("tree")), (142, 6));
+    let root = &g.get("tree").get("nodes").arr()[0];
+    let props = root.get("props").arr();
+    let pw = props
+        .iter()
+        .find(|p| p.arr()[0].str() == "PW")
+        .expect("PW in the root");
+    assert_eq!(pw.arr()[1].arr()[0].str(), "Cho Chikun");
+}
+
+#[test]
+fn sgf_json_sequences_follow_single_children_and_values_are_decoded() {
+    let games = sgf_json_lines(
+        b"(;FF[4](;B[aa](;W[bb])))garbage\n(;GN[x\\]y\nz]C[a\\\nb\\\\]LB[dd:A\\]](;B[cc])(;B[dd]))",
+    );
+    assert_eq!(games.len(), 2);
+    // `(;a(;b(;c)))` is the sequence a;b;c
+    let t = games[0].get("tree");
+    assert_eq!(t.get("nodes").arr().len(), 3);
+    assert_eq!(t.get("variations").arr().len(), 0);
+    // text after a game tree's `)` belongs to that game tree
+    let errors = games[0].get("errors").arr();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].get("code").str(), "W06");
+    assert_eq!(errors[0].get("text").str(), "garbage");
+    assert_eq!(errors[0].get("line").num(), 1.0);
+    assert_eq!(errors[0].get("node"), &Json::Null);
+    // SimpleText and Text decoded, compose values as written
+    let t = games[1].get("tree");
+    let props = t.get("nodes").arr()[0].get("props").arr();
+    let value = |i: usize| props[i].arr()[1].arr()[0].str().to_string();
+    assert_eq!(props[0].arr()[0].str(), "GN");
+    assert_eq!(value(0), "x]y z");
+    assert_eq!(value(1), "ab\\");
+    assert_eq!(value(2), "dd:A\\]");
+    assert_eq!(t.get("variations").arr().len(), 2);
+    assert_eq!(games[1].get("index").num(), 1.0);
+    assert_eq!(games[1].get("errors").arr().len(), 0);
+}
+
+#[test]
+fn sgf_json_of_a_deep_chain_stays_flat() {
+    // OGS and Fox files nest one level per move (below the default depth limit of 10,000)
+    let depth = 9_000;
+    let mut sgf = Vec::new();
+    for i in 0..depth {
+        sgf.extend_from_slice(if i % 2 == 0 { b"(;B[aa]" } else { b"(;W[bb]" });
+    }
+    sgf.extend(std::iter::repeat_n(b')', depth));
+    let games = sgf_json_lines(&sgf);
+    assert_eq!(games.len(), 1);
+    let t = games[0].get("tree");
+    assert_eq!(t.get("nodes").arr().len(), depth);
+    assert_eq!(t.get("variations").arr().len(), 0);
+}

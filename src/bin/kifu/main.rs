@@ -8,6 +8,7 @@
 
 mod input;
 mod json;
+mod sgf_json;
 mod stats;
 
 use std::io::{self, Write};
@@ -132,19 +133,18 @@ fn run_json(common: &Common) -> io::Result<ExitCode> {
         if matches!(input.source, Source::Sample) {
             eprintln!("kifu: no input given: reading the embedded sample (3 games)");
         }
-        if input.format(common.format)? == Format::Sgf {
-            // the SGF schema of `kifu json` is not written yet
-            return Err(io::Error::new(
-                io::ErrorKind::Unsupported,
-                format!(
-                    "{}: `kifu json` reads PGN only so far (SGF: use stats or check)",
-                    input.name()
-                ),
-            ));
+        match input.format(common.format)? {
+            Format::Pgn => {
+                let mut w = json::JsonGames::new(&mut out, input.name());
+                input.read_pgn(&mut w)?;
+                w.into_result()?;
+            }
+            Format::Sgf => {
+                let mut w = sgf_json::SgfJson::new(&mut out, input.name());
+                input.read_sgf(&mut w)?;
+                w.finish()?;
+            }
         }
-        let mut w = json::JsonGames::new(&mut out, input.name());
-        input.read_pgn(&mut w)?;
-        w.into_result()?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,303 @@
+//! `kifu json` for SGF: one object per game tree, written from the events.
+//!
+//! The nodes of a game tree are kept in a small arena (each node's properties already written
+//! as JSON) until the tree ends; then the tree is written in the grammar's shape without
+//! recursion: a tree's `nodes` follow single children, a node with two or more children ends the
+//! sequence and each child opens a tree in `variations`. `(;a(;b))` and `(;a;b)` are the same
+//! game tree (FF\[4\] §3) and are written alike, so the JSON nests only as deep as the game
+//! branches (the Fox files that put every move in its own subtree stay flat).
+
+use std::io::{self, Write};
+
+use kifu::Control;
+use kifu::sgf::{Context, Error, Property, Value, Visitor};
+
+fn push_str(out: &mut Vec<u8>, s: &str) {
+    serde_json::to_writer(&mut *out, s).expect("writing to a Vec cannot fail");
+}
+
+/// One node: its properties as JSON (`[ident,[values]]` items separated by commas) and its
+/// children.
+#[derive(Default)]
+struct Node {
+    props: Vec<u8>,
+    children: Vec<u32>,
+}
+
+/// Writes one JSON object per SGF game tree.
+pub struct SgfJson<'w, W: Write> {
+    out: &'w mut W,
+    file: String,
+    failed: Option<io::Error>,
+    /// The nodes of the game tree being read.
+    nodes: Vec<Node>,
+    /// Nodes without a parent (one, unless the tree opens with variations).
+    roots: Vec<u32>,
+    /// The current node, or `None` before the first node of the game tree.
+    current: Option<u32>,
+    /// The current node where each open variation started (restored at its `)`).
+    saved: Vec<Option<u32>>,
+    in_game: bool,
+    /// A property is open (its `]]` not yet written).
+    prop_open: bool,
+    /// The open property has a value written already.
+    prop_values: bool,
+    /// The value being assembled from pieces (decoded).
+    value: Vec<u8>,
+    index: u64,
+    offset: u64,
+    errors: Vec<u8>,
+    /// Errors met outside game trees before the first one.
+    early: Vec<u8>,
+    /// The last game tree written except its errors, which stay open for text after its `)`.
+    pending: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+impl<'w, W: Write> SgfJson<'w, W> {
+    pub fn new(out: &'w mut W, file: String) -> Self {
+        SgfJson {
+            out,
+            file,
+            failed: None,
+            nodes: Vec::new(),
+            roots: Vec::new(),
+            current: None,
+            saved: Vec::new(),
+            in_game: false,
+            prop_open: false,
+            prop_values: false,
+            value: Vec::new(),
+            index: 0,
+            offset: 0,
+            errors: Vec::new(),
+            early: Vec::new(),
+            pending: None,
+        }
+    }
+
+    /// Writes the last game tree; call after the input ended.
+    pub fn finish(mut self) -> io::Result<()> {
+        if self.failed.is_none() {
+            let r = self.flush_pending();
+            let _ = self.record(r);
+        }
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn record(&mut self, r: io::Result<()>) -> Control {
+        match r {
+            Ok(()) => Control::Continue,
+            Err(e) => {
+                self.failed = Some(e);
+                Control::Stop
+            }
+        }
+    }
+
+    fn flush_pending(&mut self) -> io::Result<()> {
+        if let Some((mut head, errors)) = self.pending.take() {
+            head.extend_from_slice(&errors);
+            head.extend_from_slice(b"]}\n");
+            self.out.write_all(&head)?;
+        }
+        Ok(())
+    }
+
+    fn close_prop(&mut self) {
+        if self.prop_open {
+            if let Some(n) = self.current {
+                self.nodes[n as usize].props.extend_from_slice(b"]]");
+            }
+            self.prop_open = false;
+        }
+    }
+
+    /// The game tree as JSON, written with an explicit stack.
+    fn tree_json(&self, out: &mut Vec<u8>) {
+        enum Step {
+            Tree(u32),
+            Comma,
+            Close,
+        }
+        let mut stack = Vec::new();
+        match self.roots.as_slice() {
+            [] => {
+                out.extend_from_slice(b"{\"nodes\":[],\"variations\":[]}");
+                return;
+            }
+            [root] => stack.push(Step::Tree(*root)),
+            roots => {
+                // variations with no node before them: a tree of no nodes
+                out.extend_from_slice(b"{\"nodes\":[],\"variations\":[");
+                stack.push(Step::Close);
+                for (i, &r) in roots.iter().enumerate().rev() {
+                    stack.push(Step::Tree(r));
+                    if i > 0 {
+                        stack.push(Step::Comma);
+                    }
+                }
+            }
+        }
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Comma => out.push(b','),
+                Step::Close => out.extend_from_slice(b"]}"),
+                Step::Tree(mut n) => {
+                    out.extend_from_slice(b"{\"nodes\":[");
+                    loop {
+                        let node = &self.nodes[n as usize];
+                        out.extend_from_slice(b"{\"props\":[");
+                        out.extend_from_slice(&node.props);
+                        out.extend_from_slice(b"]}");
+                        match node.children.as_slice() {
+                            [only] => {
+                                out.push(b',');
+                                n = *only;
+                            }
+                            _ => break,
+                        }
+                    }
+                    out.extend_from_slice(b"],\"variations\":[");
+                    stack.push(Step::Close);
+                    let children = &self.nodes[n as usize].children;
+                    for (i, &c) in children.iter().enumerate().rev() {
+                        stack.push(Step::Tree(c));
+                        if i > 0 {
+                            stack.push(Step::Comma);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn end_game(&mut self) {
+        self.close_prop();
+        let mut head =
+            Vec::with_capacity(256 + self.nodes.iter().map(|n| n.props.len() + 16).sum::<usize>());
+        head.extend_from_slice(b"{\"index\":");
+        head.extend_from_slice(self.index.to_string().as_bytes());
+        head.extend_from_slice(b",\"offset\":");
+        head.extend_from_slice(self.offset.to_string().as_bytes());
+        head.extend_from_slice(b",\"file\":");
+        push_str(&mut head, &self.file);
+        head.extend_from_slice(b",\"tree\":");
+        self.tree_json(&mut head);
+        head.extend_from_slice(b",\"errors\":[");
+        self.pending = Some((head, std::mem::take(&mut self.errors)));
+        self.nodes.clear();
+        self.roots.clear();
+        self.saved.clear();
+        self.current = None;
+        self.in_game = false;
+    }
+}
+
+impl<W: Write> Visitor for SgfJson<'_, W> {
+    fn on_tree(&mut self, ctx: &Context) -> Control {
+        self.close_prop();
+        if ctx.depth == 0 {
+            let r = self.flush_pending();
+            if self.record(r) == Control::Stop {
+                return Control::Stop;
+            }
+            self.index = ctx.game;
+            self.offset = ctx.pos.offset;
+            self.in_game = true;
+            self.errors = std::mem::take(&mut self.early);
+        } else {
+            self.saved.push(self.current);
+        }
+        Control::Continue
+    }
+
+    fn on_tree_end(&mut self, ctx: &Context) -> Control {
+        if ctx.depth == 0 {
+            self.end_game();
+        } else {
+            self.close_prop();
+            self.current = self.saved.pop().flatten();
+        }
+        Control::Continue
+    }
+
+    fn on_node(&mut self, _: &Context) -> Control {
+        self.close_prop();
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node::default());
+        match self.current {
+            Some(p) => self.nodes[p as usize].children.push(id),
+            None => self.roots.push(id),
+        }
+        self.current = Some(id);
+        Control::Continue
+    }
+
+    fn on_node_end(&mut self, _: &Context) -> Control {
+        self.close_prop();
+        Control::Continue
+    }
+
+    fn on_property(&mut self, _: &Context, prop: &Property<'_>) -> Control {
+        self.close_prop();
+        if let Some(n) = self.current {
+            let props = &mut self.nodes[n as usize].props;
+            if !props.is_empty() {
+                props.push(b',');
+            }
+            props.push(b'[');
+            push_str(props, &String::from_utf8_lossy(prop.name));
+            props.extend_from_slice(b",[");
+            self.prop_open = true;
+            self.prop_values = false;
+        }
+        Control::Continue
+    }
+
+    fn on_value(&mut self, _: &Context, value: &Value<'_>) -> Control {
+        if value.first {
+            self.value.clear();
+        }
+        self.value.extend_from_slice(&value.raw.decoded(value.name));
+        if value.last && self.prop_open {
+            if let Some(n) = self.current {
+                let props = &mut self.nodes[n as usize].props;
+                if self.prop_values {
+                    props.push(b',');
+                }
+                self.prop_values = true;
+                push_str(props, &String::from_utf8_lossy(&self.value));
+            }
+        }
+        Control::Continue
+    }
+
+    fn on_error(&mut self, e: &Error<'_>) -> Control {
+        let target = if self.in_game {
+            &mut self.errors
+        } else if let Some((_, errors)) = self.pending.as_mut() {
+            errors
+        } else {
+            &mut self.early
+        };
+        if !target.is_empty() {
+            target.push(b',');
+        }
+        let v = serde_json::json!({
+            "code": e.kind.code(),
+            "severity": e.severity.as_str(),
+            "message": e.kind.to_string(),
+            "text": String::from_utf8_lossy(e.text),
+            "offset": e.pos.offset,
+            "line": e.pos.line,
+            "column": e.pos.column,
+            "node": e.at.map(|n| n.node),
+            "depth": e.at.map(|n| n.depth),
+        });
+        serde_json::to_writer(&mut *target, &v).expect("writing to a Vec cannot fail");
+        Control::Continue
+    }
+}
