@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
-# Peak resident memory of `kifu stats` on a ~1 GB PGN stream against a ~1 MB one, both piped
-# through stdin. The stream is the PGN corpus in ../shared/corpus concatenated repeatedly.
-# Usage: scripts/memory.sh [GB]   (default 1)
+# Peak resident memory of `kifu stats` on a ~1 GB stream against a ~1 MB one, both piped
+# through stdin. The stream is the PGN (or SGF) corpus in ../shared/corpus concatenated repeatedly.
+# Usage: scripts/memory.sh [GB] [pgn|sgf]   (defaults: 1 pgn; KIFU_CORPUS=DIR reads another directory)
 set -eu
 cd "$(dirname "$0")/.."
-corpus=../shared/corpus/pgn
-[ -d "$corpus" ] || { echo "no $corpus: nothing to measure"; exit 0; }
 gb=${1:-1}
+format=${2:-pgn}
+corpus=${KIFU_CORPUS:-../shared/corpus/$format}
+[ -d "$corpus" ] || { echo "no $corpus: nothing to measure"; exit 0; }
 cargo build --release --features cli -q
 kifu=target/release/kifu
 all=$(mktemp)
 trap 'rm -f "$all"' EXIT
-find "$corpus" -name '*.pgn' -print0 | LC_ALL=C sort -z | xargs -0 cat > "$all"
+find "$corpus" -name "*.$format" -print0 | LC_ALL=C sort -z | xargs -0 cat > "$all"
 one_pass=$(wc -c < "$all")
 stream() { # $1 = bytes wanted
     local want=$1 sent=0
     while [ "$sent" -lt "$want" ]; do cat "$all"; sent=$((sent + one_pass)); done | head -c "$want"
 }
 measure() { # $1 = bytes
-    stream "$1" | /usr/bin/time -f '%M' "$kifu" stats --json 2>/tmp/kifu-mem.$$ >/tmp/kifu-out.$$
+    stream "$1" | /usr/bin/time -f '%M' "$kifu" stats --json --format "$format" - 2>/tmp/kifu-mem.$$ >/tmp/kifu-out.$$
     local rss; rss=$(tail -n 1 /tmp/kifu-mem.$$)
     local games; games=$(sed -E 's/.*"games":([0-9]+).*/\1/' /tmp/kifu-out.$$)
     echo "$1 bytes, $games games: peak RSS ${rss} KiB"

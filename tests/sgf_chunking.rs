@@ -172,3 +172,25 @@ proptest! {
         let _ = sgf::parse(&input, &mut log);
     }
 }
+
+/// Found by the `sgf_chunks` fuzz target: an empty `()` beyond the depth limit left the parser
+/// after a variation (so the next `;` opened an implicit tree) where the skip scanner of a
+/// root-only reader saw a node still open; the two then disagreed on where the game ended.
+#[test]
+fn root_only_agrees_with_full_reading_past_the_depth_limit() {
+    for input in [&b"(;(W();))(;"[..], b"(;(;B[aa]()C[x]))(;B[bb])"] {
+        let config = Config {
+            max_depth: 1,
+            ..Config::default()
+        };
+        let whole = log_of(input, &[], config);
+        let mut r = RootOnly(0);
+        let _ = Parser::with_config(config).parse(input, &mut r);
+        assert_eq!(
+            r.0,
+            whole.games(),
+            "input {:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+}

@@ -900,7 +900,14 @@ impl Parser {
                     if opened {
                         self.close_tree(pos, v);
                     } else {
-                        self.level = Level::Children;
+                        // a tree beyond the depth limit: skipped like any other, so an empty
+                        // `()` leaves the node open for more, as the skip scanner does
+                        self.level = match self.level {
+                            Level::Pending {
+                                children: false, ..
+                            } => Level::AfterNode,
+                            _ => Level::Children,
+                        };
                     }
                 }
                 Skip::Game => self.close_tree(pos, v),
