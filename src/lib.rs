@@ -54,6 +54,8 @@ mod position;
 #[cfg(feature = "std")]
 mod read_buf;
 
+#[cfg(feature = "encoding")]
+pub mod encoding;
 pub mod pgn;
 pub mod sgf;
 

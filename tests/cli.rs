@@ -837,3 +837,49 @@ fn sgf_json_of_a_deep_chain_stays_flat() {
     assert_eq!(t.get("nodes").arr().len(), depth);
     assert_eq!(t.get("variations").arr().len(), 0);
 }
+
+#[test]
+fn sgf_json_decodes_the_charset() {
+    // CA names GBK: 古力
+    let games = sgf_json_lines(b"(;CA[GB2312]PB[\xb9\xc5\xc1\xa6];B[aa])");
+    let props = games[0].get("tree").get("nodes").arr()[0]
+        .get("props")
+        .arr();
+    assert_eq!(props[1].arr()[1].arr()[0].str(), "古力");
+    // no CA, UTF-8 with a byte lost to `?` (as in the Fox files): read as UTF-8
+    let games = sgf_json_lines(
+        "(;PB[风暴雷霆]PW[龙星无\u{FFFD}])"
+            .replace('\u{FFFD}', "")
+            .as_bytes(),
+    );
+    let props = games[0].get("tree").get("nodes").arr()[0]
+        .get("props")
+        .arr();
+    assert_eq!(props[0].arr()[1].arr()[0].str(), "风暴雷霆");
+    let mut damaged = "(;PB[风暴雷霆]PW[龙星无双])".as_bytes().to_vec();
+    let at = damaged.len() - 4; // the middle byte of 双
+    damaged[at] = b'?';
+    let games = sgf_json_lines(&damaged);
+    let props = games[0].get("tree").get("nodes").arr()[0]
+        .get("props")
+        .arr();
+    assert_eq!(props[0].arr()[1].arr()[0].str(), "风暴雷霆");
+    assert!(
+        props[1].arr()[1].arr()[0]
+            .str()
+            .starts_with("龙星无\u{FFFD}")
+    );
+    // UTF-16 with a byte order mark, sniffed as SGF on stdin
+    let utf16: Vec<u8> = "\u{feff}(;PB[柯洁];B[pd])"
+        .encode_utf16()
+        .flat_map(|u| u.to_le_bytes())
+        .collect();
+    let out = ok(&kifu(&["json", "-"], Some(&utf16)));
+    assert!(out.contains("\"柯洁\""), "{out}");
+    // --charset forces one
+    let out = ok(&kifu(
+        &["json", "--format", "sgf", "--charset", "latin1", "-"],
+        Some(b"(;PB[Jos\xe9])"),
+    ));
+    assert!(out.contains("\"José\""), "{out}");
+}

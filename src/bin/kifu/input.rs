@@ -91,6 +91,7 @@ impl Input {
     pub fn read_pgn<V: pgn::Visitor>(&self, v: &mut V) -> io::Result<()> {
         // the command's visitors stop only when their output failed; they report that
         self.with_source(|r| {
+            let r = kifu::encoding::Utf16Reader::new(r);
             pgn::Reader::with_config(r, self.buffer_size, pgn::Config::default())
                 .read_all(v)
                 .map(drop)
@@ -100,6 +101,7 @@ impl Input {
     /// Reads the whole input as SGF into `v`.
     pub fn read_sgf<V: sgf::Visitor>(&self, v: &mut V) -> io::Result<()> {
         self.with_source(|r| {
+            let r = kifu::encoding::Utf16Reader::new(r);
             sgf::Reader::with_config(r, self.buffer_size, sgf::Config::default())
                 .read_all(v)
                 .map(drop)
@@ -134,10 +136,14 @@ fn named(p: &Path, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {e}", p.display()))
 }
 
-/// SGF if the first byte after blanks (and a UTF-8 BOM) is `(`, else PGN.
+/// SGF if the first byte after blanks (and a byte order mark; zero bytes of UTF-16 skipped too)
+/// is `(`, else PGN.
 fn sniff(head: &[u8]) -> Format {
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    match head.iter().find(|b| !b.is_ascii_whitespace()) {
+    let head = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"]
+        .iter()
+        .find_map(|bom| head.strip_prefix(*bom))
+        .unwrap_or(head);
+    match head.iter().find(|b| !b.is_ascii_whitespace() && **b != 0) {
         Some(b'(') => Format::Sgf,
         _ => Format::Pgn,
     }

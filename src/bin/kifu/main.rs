@@ -40,6 +40,10 @@ enum Command {
     Json {
         #[command(flatten)]
         common: Common,
+        /// SGF text encoding: `auto` (the charset CA names, else UTF-8, else a guess per game
+        /// tree) or a charset name (`utf-8`, `gbk`, `shift_jis`, …) for every game tree.
+        #[arg(long, default_value = "auto")]
+        charset: String,
     },
     /// Print every problem (PGN: FILE:LINE:COLUMN: game N, move M: message; SGF:
     /// FILE:LINE:COLUMN: warning W28: message); exit 1 if any.
@@ -78,7 +82,7 @@ fn main() -> ExitCode {
     });
     let result = match command {
         Command::Stats { common, json } => run_stats(&common, json),
-        Command::Json { common } => run_json(&common),
+        Command::Json { common, charset } => run_json(&common, &charset),
         Command::Check { common } => run_check(&common),
     };
     match result {
@@ -125,7 +129,20 @@ fn run_stats(common: &Common, as_json: bool) -> io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_json(common: &Common) -> io::Result<ExitCode> {
+fn run_json(common: &Common, charset: &str) -> io::Result<ExitCode> {
+    let choice = if charset.eq_ignore_ascii_case("auto") {
+        sgf_json::CharsetChoice::Auto
+    } else {
+        match kifu::encoding::for_charset(charset.as_bytes()) {
+            Some(e) => sgf_json::CharsetChoice::Fixed(e),
+            None => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("unknown charset `{charset}`"),
+                ));
+            }
+        }
+    };
     let inputs = open_all(common)?;
     let out = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, out.lock());
@@ -140,7 +157,7 @@ fn run_json(common: &Common) -> io::Result<ExitCode> {
                 w.into_result()?;
             }
             Format::Sgf => {
-                let mut w = sgf_json::SgfJson::new(&mut out, input.name());
+                let mut w = sgf_json::SgfJson::new(&mut out, input.name()).with_charset(choice);
                 input.read_sgf(&mut w)?;
                 w.finish()?;
             }

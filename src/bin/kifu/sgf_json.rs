@@ -10,18 +10,28 @@
 use std::io::{self, Write};
 
 use kifu::Control;
+use kifu::encoding::{Charset, Encoding};
 use kifu::sgf::{Context, Error, Property, Value, Visitor};
 
 fn push_str(out: &mut Vec<u8>, s: &str) {
     serde_json::to_writer(&mut *out, s).expect("writing to a Vec cannot fail");
 }
 
-/// One node: its properties as JSON (`[ident,[values]]` items separated by commas) and its
-/// children.
+/// One node: its properties (FF\[4\] identifier, values decoded by type but still bytes) and
+/// its children.
 #[derive(Default)]
 struct Node {
-    props: Vec<u8>,
+    props: Vec<(Vec<u8>, Vec<Vec<u8>>)>,
     children: Vec<u32>,
+}
+
+/// How text is turned from bytes into JSON strings.
+#[derive(Clone, Copy, Debug)]
+pub enum CharsetChoice {
+    /// Per game tree: the charset `CA` names, else UTF-8, else a guess (`kifu::encoding::Charset`).
+    Auto,
+    /// Always this one.
+    Fixed(&'static Encoding),
 }
 
 /// Writes one JSON object per SGF game tree.
@@ -38,10 +48,10 @@ pub struct SgfJson<'w, W: Write> {
     /// The current node where each open variation started (restored at its `)`).
     saved: Vec<Option<u32>>,
     in_game: bool,
-    /// A property is open (its `]]` not yet written).
+    /// A property is open: values go to the last property of the current node.
     prop_open: bool,
-    /// The open property has a value written already.
-    prop_values: bool,
+    choice: CharsetChoice,
+    charset: Charset,
     /// The value being assembled from pieces (decoded).
     value: Vec<u8>,
     index: u64,
@@ -65,7 +75,8 @@ impl<'w, W: Write> SgfJson<'w, W> {
             saved: Vec::new(),
             in_game: false,
             prop_open: false,
-            prop_values: false,
+            choice: CharsetChoice::Auto,
+            charset: Charset::default(),
             value: Vec::new(),
             index: 0,
             offset: 0,
@@ -73,6 +84,12 @@ impl<'w, W: Write> SgfJson<'w, W> {
             early: Vec::new(),
             pending: None,
         }
+    }
+
+    /// Decodes text as `choice` says (default: [`CharsetChoice::Auto`]).
+    pub fn with_charset(mut self, choice: CharsetChoice) -> Self {
+        self.choice = choice;
+        self
     }
 
     /// Writes the last game tree; call after the input ended.
@@ -107,16 +124,36 @@ impl<'w, W: Write> SgfJson<'w, W> {
     }
 
     fn close_prop(&mut self) {
-        if self.prop_open {
-            if let Some(n) = self.current {
-                self.nodes[n as usize].props.extend_from_slice(b"]]");
+        self.prop_open = false;
+    }
+
+    /// A node's properties as JSON, text decoded with `encoding`.
+    fn node_json(node: &Node, encoding: &'static Encoding, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"props\":[");
+        for (i, (name, values)) in node.props.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
             }
-            self.prop_open = false;
+            out.push(b'[');
+            push_str(out, &String::from_utf8_lossy(name));
+            out.extend_from_slice(b",[");
+            for (k, v) in values.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                push_str(out, &kifu::encoding::decode(v, encoding));
+            }
+            out.extend_from_slice(b"]]");
         }
+        out.extend_from_slice(b"]}");
     }
 
     /// The game tree as JSON, written with an explicit stack.
     fn tree_json(&self, out: &mut Vec<u8>) {
+        let encoding = match self.choice {
+            CharsetChoice::Auto => self.charset.encoding(),
+            CharsetChoice::Fixed(e) => e,
+        };
         enum Step {
             Tree(u32),
             Comma,
@@ -149,9 +186,7 @@ impl<'w, W: Write> SgfJson<'w, W> {
                     out.extend_from_slice(b"{\"nodes\":[");
                     loop {
                         let node = &self.nodes[n as usize];
-                        out.extend_from_slice(b"{\"props\":[");
-                        out.extend_from_slice(&node.props);
-                        out.extend_from_slice(b"]}");
+                        Self::node_json(node, encoding, out);
                         match node.children.as_slice() {
                             [only] => {
                                 out.push(b',');
@@ -193,6 +228,7 @@ impl<'w, W: Write> SgfJson<'w, W> {
         self.saved.clear();
         self.current = None;
         self.in_game = false;
+        self.charset.clear();
     }
 }
 
@@ -244,15 +280,10 @@ impl<W: Write> Visitor for SgfJson<'_, W> {
     fn on_property(&mut self, _: &Context, prop: &Property<'_>) -> Control {
         self.close_prop();
         if let Some(n) = self.current {
-            let props = &mut self.nodes[n as usize].props;
-            if !props.is_empty() {
-                props.push(b',');
-            }
-            props.push(b'[');
-            push_str(props, &String::from_utf8_lossy(prop.name));
-            props.extend_from_slice(b",[");
+            self.nodes[n as usize]
+                .props
+                .push((prop.name.to_vec(), Vec::new()));
             self.prop_open = true;
-            self.prop_values = false;
         }
         Control::Continue
     }
@@ -264,12 +295,13 @@ impl<W: Write> Visitor for SgfJson<'_, W> {
         self.value.extend_from_slice(&value.raw.decoded(value.name));
         if value.last && self.prop_open {
             if let Some(n) = self.current {
-                let props = &mut self.nodes[n as usize].props;
-                if self.prop_values {
-                    props.push(b',');
+                if value.name == b"CA" && n == 0 {
+                    self.charset.declare(&self.value);
                 }
-                self.prop_values = true;
-                push_str(props, &String::from_utf8_lossy(&self.value));
+                self.charset.sample(&self.value);
+                if let Some((_, values)) = self.nodes[n as usize].props.last_mut() {
+                    values.push(self.value.clone());
+                }
             }
         }
         Control::Continue

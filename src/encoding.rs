@@ -1,0 +1,455 @@
+//! Text encodings (feature `encoding`): what SGF's `CA` names, a guess where it names nothing, and
+//! a reader that turns UTF-16 files into UTF-8 before parsing.
+//!
+//! The parsers keep bytes: values and comments arrive as written, and `CA[…]` is an ordinary
+//! property. This module decodes them afterwards:
+//!
+//! - [`for_charset`]: the [`Encoding`] a `CA` value names (`GB2312`, `GBK`, `GB18030`,
+//!   `Shift_JIS`, `EUC-KR`, `Big5`, `ISO-8859-x`, `UTF-8`, and the usual aliases such as `CP936`
+//!   or `SJIS`), through [encoding_rs](https://docs.rs/encoding_rs).
+//! - [`guess`]: the encoding of text that came without `CA` (the Fox Go server's files have none
+//!   and are mostly GBK): UTF-8 when the bytes are valid UTF-8, else the guess of
+//!   [chardetng](https://docs.rs/chardetng), Firefox's detector for legacy CJK and single-byte
+//!   encodings.
+//! - [`decode`]: bytes to text, borrowing when nothing changes.
+//! - [`Charset`]: the choice for one game tree, from its `CA` and its text.
+//! - [`Utf16Reader`] (feature `std`): a `Read` adapter that recognises UTF-16 (by its byte order
+//!   mark, or by `(` followed or preceded by a zero byte) and hands the parser UTF-8; other input
+//!   passes through untouched. Byte offsets in events are then offsets in the UTF-8 text.
+//!
+//! ```
+//! use kifu::encoding::{decode, for_charset, guess, Charset};
+//!
+//! let gbk = for_charset(b"GB2312").unwrap();
+//! assert_eq!(gbk.name(), "GBK");
+//! assert_eq!(decode(b"\xb9\xc5\xc1\xa6", gbk), "古力");
+//! assert_eq!(for_charset(b" sjis ").unwrap().name(), "Shift_JIS");
+//! assert_eq!(guess(b"plain ASCII").name(), "UTF-8");
+//!
+//! // a game tree without CA whose names are GBK
+//! let mut cs = Charset::default();
+//! cs.sample(b"\xb3\xa3\xea\xbb\xd3\xee \xb6\xd4 \xbd\xad\xce\xac\xbd\xdc");
+//! assert_eq!(cs.encoding().name(), "GBK");
+//! assert_eq!(cs.decode(b"\xb9\xc5\xc1\xa6"), "古力");
+//! ```
+
+use alloc::borrow::Cow;
+
+pub use encoding_rs::Encoding;
+
+/// How many bytes of text [`Charset`] keeps for its guess.
+const SAMPLE_MAX: usize = 16 * 1024;
+
+/// The encoding a charset label names (`CA[…]` in SGF), white space and case ignored; `None` for
+/// a label neither the WHATWG Encoding Standard nor the usual Windows code-page aliases know.
+///
+/// As in web browsers, `ISO-8859-1` and `US-ASCII` name windows-1252 (a superset), `GB2312`
+/// names GBK, and `UTF-16` names UTF-16LE.
+///
+/// ```
+/// use kifu::encoding::for_charset;
+/// assert_eq!(for_charset(b"UTF-8").unwrap().name(), "UTF-8");
+/// assert_eq!(for_charset(b"cp936").unwrap().name(), "GBK");
+/// assert_eq!(for_charset(b"ks_c_5601-1987").unwrap().name(), "EUC-KR");
+/// assert!(for_charset(b"klingon").is_none());
+/// ```
+pub fn for_charset(label: &[u8]) -> Option<&'static Encoding> {
+    if let Some(e) = Encoding::for_label(label) {
+        return Some(e);
+    }
+    let trimmed = label.trim_ascii();
+    let mut lower = [0u8; 16];
+    let n = trimmed.len();
+    if n > lower.len() {
+        return None;
+    }
+    for (d, s) in lower.iter_mut().zip(trimmed) {
+        *d = s.to_ascii_lowercase();
+    }
+    Some(match &lower[..n] {
+        b"cp936" | b"ms936" | b"936" | b"gb_2312" | b"euc-cn" | b"euccn" => encoding_rs::GBK,
+        b"cp932" | b"ms932" | b"932" | b"shift-jis" | b"sjis-win" => encoding_rs::SHIFT_JIS,
+        b"cp949" | b"ms949" | b"949" | b"uhc" | b"euckr" => encoding_rs::EUC_KR,
+        b"cp950" | b"ms950" | b"950" | b"big-5" | b"big5-hkscs" => encoding_rs::BIG5,
+        b"utf8" | b"utf_8" => encoding_rs::UTF_8,
+        b"eucjp" => encoding_rs::EUC_JP,
+        b"ascii" | b"ansi" | b"latin-1" | b"latin1" => encoding_rs::WINDOWS_1252,
+        _ => return None,
+    })
+}
+
+/// The encoding of `text` that came without a charset: UTF-8 when it is valid UTF-8 (ASCII
+/// included), else chardetng's guess.
+pub fn guess(text: &[u8]) -> &'static Encoding {
+    if core::str::from_utf8(text).is_ok() {
+        return encoding_rs::UTF_8;
+    }
+    let mut det = chardetng::EncodingDetector::new();
+    det.feed(text, true);
+    det.guess(None, true)
+}
+
+/// `bytes` decoded with `encoding`, malformed sequences replaced by U+FFFD; borrows when the text
+/// is valid UTF-8 already (for UTF-8, or ASCII in an ASCII-compatible encoding).
+pub fn decode<'a>(bytes: &'a [u8], encoding: &'static Encoding) -> Cow<'a, str> {
+    encoding.decode_without_bom_handling(bytes).0
+}
+
+/// Chooses the encoding of one game tree (or one file): the charset its `CA` names when that
+/// decodes the text without error, else UTF-8 when the text is valid UTF-8, else a guess from
+/// the text (at most the first 16 KiB of non-UTF-8 text is kept for it).
+///
+/// Feed it the `CA` value with [`declare`](Self::declare) and the text values with
+/// [`sample`](Self::sample), then ask [`encoding`](Self::encoding).
+#[derive(Clone, Debug, Default)]
+pub struct Charset {
+    declared: Option<&'static Encoding>,
+    /// Non-UTF-8 text seen, for the guess (bounded).
+    sample: alloc::vec::Vec<u8>,
+    /// Some text was not valid UTF-8.
+    not_utf8: bool,
+    /// Some text does not decode in the declared charset.
+    declared_fails: bool,
+    /// Well-formed non-ASCII UTF-8 characters, and malformed UTF-8 sequences, in all the text.
+    utf8_chars: u64,
+    utf8_errors: u64,
+}
+
+/// Well-formed non-ASCII characters and malformed sequences of `text` read as UTF-8.
+fn utf8_counts(mut text: &[u8]) -> (u64, u64) {
+    let (mut chars, mut errors) = (0, 0);
+    let count = |s: &[u8]| s.iter().filter(|&&b| b >= 0xC0).count() as u64;
+    loop {
+        match core::str::from_utf8(text) {
+            Ok(_) => return (chars + count(text), errors),
+            Err(e) => {
+                let p = e.valid_up_to();
+                chars += count(&text[..p]);
+                // A sequence cut short by `?` is UTF-8 that went through a lossy conversion (the
+                // Fox files: bytes 0x81 0x8D 0x8F 0x90 0x9D, undefined in windows-1252, became
+                // `?`): evidence for UTF-8, not against it.
+                let cut_by_question_mark = matches!(text[p], 0xC2..=0xF4)
+                    && e.error_len()
+                        .is_some_and(|n| text.get(p + n) == Some(&b'?'));
+                if cut_by_question_mark {
+                    chars += 1;
+                } else {
+                    errors += 1;
+                }
+                let skip = e.valid_up_to() + e.error_len().unwrap_or(text.len() - e.valid_up_to());
+                text = &text[skip..];
+            }
+        }
+    }
+}
+
+impl Charset {
+    /// Records the `CA` value (ignored when it names no known charset).
+    pub fn declare(&mut self, label: &[u8]) {
+        self.declared = for_charset(label);
+    }
+
+    /// The charset `CA` named, if it named a known one.
+    pub fn declared(&self) -> Option<&'static Encoding> {
+        self.declared
+    }
+
+    /// Looks at some text of the game tree.
+    pub fn sample(&mut self, text: &[u8]) {
+        if core::str::from_utf8(text).is_ok() {
+            self.utf8_chars += text.iter().filter(|&&b| b >= 0xC0).count() as u64;
+            if let Some(d) = self.declared {
+                // ASCII-compatible charsets read UTF-8's ASCII alike; only non-ASCII can fail
+                if !text.is_ascii() && d != encoding_rs::UTF_8 {
+                    self.check_declared(d, text);
+                }
+            }
+            return;
+        }
+        self.not_utf8 = true;
+        let (chars, errors) = utf8_counts(text);
+        self.utf8_chars += chars;
+        self.utf8_errors += errors;
+        if let Some(d) = self.declared {
+            self.check_declared(d, text);
+        }
+        let room = SAMPLE_MAX.saturating_sub(self.sample.len());
+        self.sample.extend_from_slice(&text[..text.len().min(room)]);
+        if room > 0 && !self.sample.is_empty() {
+            self.sample.push(b' ');
+        }
+    }
+
+    fn check_declared(&mut self, d: &'static Encoding, text: &[u8]) {
+        if d.decode_without_bom_handling_and_without_replacement(text)
+            .is_none()
+        {
+            self.declared_fails = true;
+        }
+    }
+
+    /// The encoding to decode the game tree's text with.
+    ///
+    /// Text that is mostly well-formed UTF-8 (at least three well-formed non-ASCII characters per
+    /// malformed sequence) counts as damaged UTF-8, not as a legacy encoding: the Fox server wrote
+    /// many files in UTF-8 with single bytes replaced by `?`.
+    pub fn encoding(&self) -> &'static Encoding {
+        match self.declared {
+            Some(d) if !self.declared_fails => d,
+            _ if !self.not_utf8 => encoding_rs::UTF_8,
+            _ if self.utf8_chars >= 3 * self.utf8_errors => encoding_rs::UTF_8,
+            _ => guess(&self.sample),
+        }
+    }
+
+    /// `bytes` decoded with [`encoding`](Self::encoding).
+    pub fn decode<'a>(&self, bytes: &'a [u8]) -> Cow<'a, str> {
+        decode(bytes, self.encoding())
+    }
+
+    /// Forgets everything (for the next game tree).
+    pub fn clear(&mut self) {
+        self.declared = None;
+        self.sample.clear();
+        self.not_utf8 = false;
+        self.declared_fails = false;
+        self.utf8_chars = 0;
+        self.utf8_errors = 0;
+    }
+}
+
+#[cfg(feature = "std")]
+pub use reader::Utf16Reader;
+
+#[cfg(feature = "std")]
+mod reader {
+    use std::io::{self, Read};
+
+    use encoding_rs::{CoderResult, Decoder, Encoding};
+
+    /// A [`Read`] adapter that hands out UTF-8 for UTF-16 input and passes anything else through.
+    ///
+    /// UTF-16 is recognised by a byte order mark (`FF FE` little endian, `FE FF` big endian), or,
+    /// without one, by the text starting with `(` or `[` next to a zero byte (`( \0` little endian,
+    /// `\0 (` big endian), which no SGF or PGN file in another encoding does. The mark is dropped;
+    /// unpaired surrogates become U+FFFD. A UTF-8 byte order mark is passed through (the parsers
+    /// skip it).
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use kifu::encoding::Utf16Reader;
+    ///
+    /// let utf16: Vec<u8> = "\u{feff}(;C[碁])".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    /// let mut text = String::new();
+    /// Utf16Reader::new(&utf16[..]).read_to_string(&mut text).unwrap();
+    /// assert_eq!(text, "(;C[碁])");
+    ///
+    /// let mut plain = Vec::new();
+    /// Utf16Reader::new(&b"(;C[x])"[..]).read_to_end(&mut plain).unwrap();
+    /// assert_eq!(plain, b"(;C[x])");
+    /// ```
+    pub struct Utf16Reader<R> {
+        inner: R,
+        /// The first bytes, read to decide; handed on before anything else.
+        head: [u8; 2],
+        head_len: usize,
+        decided: bool,
+        decoder: Option<Decoder>,
+        /// Raw bytes read from `inner`, not yet decoded.
+        raw: Box<[u8]>,
+        raw_start: usize,
+        raw_end: usize,
+        eof: bool,
+        /// Decoded bytes that did not fit a caller's tiny buffer.
+        pend: [u8; 4],
+        pend_start: usize,
+        pend_len: usize,
+    }
+
+    impl<R> core::fmt::Debug for Utf16Reader<R> {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.debug_struct("Utf16Reader")
+                .field("utf16", &self.decoder.as_ref().map(|d| d.encoding().name()))
+                .finish_non_exhaustive()
+        }
+    }
+
+    impl<R: Read> Utf16Reader<R> {
+        /// Wraps `inner`.
+        pub fn new(inner: R) -> Self {
+            Utf16Reader {
+                inner,
+                head: [0; 2],
+                head_len: 0,
+                decided: false,
+                decoder: None,
+                raw: Box::default(),
+                raw_start: 0,
+                raw_end: 0,
+                eof: false,
+                pend: [0; 4],
+                pend_start: 0,
+                pend_len: 0,
+            }
+        }
+
+        /// The UTF-16 flavour found (`UTF-16LE` or `UTF-16BE`), or `None` for input passed
+        /// through (also before the first read).
+        pub fn utf16(&self) -> Option<&'static Encoding> {
+            self.decoder.as_ref().map(|d| d.encoding())
+        }
+
+        /// Gives back the wrapped reader.
+        pub fn into_inner(self) -> R {
+            self.inner
+        }
+
+        fn decide(&mut self) -> io::Result<()> {
+            while self.head_len < 2 {
+                let n = self.inner.read(&mut self.head[self.head_len..])?;
+                if n == 0 {
+                    break;
+                }
+                self.head_len += n;
+            }
+            self.decided = true;
+            let found = match &self.head[..self.head_len] {
+                [0xFF, 0xFE] => Some((encoding_rs::UTF_16LE, true)),
+                [0xFE, 0xFF] => Some((encoding_rs::UTF_16BE, true)),
+                [b'(' | b'[', 0] => Some((encoding_rs::UTF_16LE, false)),
+                [0, b'(' | b'['] => Some((encoding_rs::UTF_16BE, false)),
+                _ => None,
+            };
+            if let Some((enc, bom)) = found {
+                self.decoder = Some(enc.new_decoder_without_bom_handling());
+                self.raw = vec![0; 64 * 1024].into_boxed_slice();
+                if !bom {
+                    self.raw[..2].copy_from_slice(&self.head);
+                    self.raw_end = 2;
+                }
+                self.head_len = 0;
+            }
+            Ok(())
+        }
+    }
+
+    impl<R: Read> Read for Utf16Reader<R> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if !self.decided {
+                self.decide()?;
+            }
+            let Some(decoder) = self.decoder.as_mut() else {
+                if self.head_len > 0 {
+                    let n = self.head_len.min(buf.len());
+                    buf[..n].copy_from_slice(&self.head[..n]);
+                    self.head.copy_within(n..self.head_len, 0);
+                    self.head_len -= n;
+                    return Ok(n);
+                }
+                return self.inner.read(buf);
+            };
+            if self.pend_len > 0 {
+                let n = self.pend_len.min(buf.len());
+                buf[..n].copy_from_slice(&self.pend[self.pend_start..self.pend_start + n]);
+                self.pend_start += n;
+                self.pend_len -= n;
+                return Ok(n);
+            }
+            if buf.len() < 4 {
+                // the decoder needs room for a whole character: decode into `pend`
+                let mut four = [0u8; 4];
+                let n = self.read(&mut four)?;
+                let k = n.min(buf.len());
+                buf[..k].copy_from_slice(&four[..k]);
+                self.pend[..n - k].copy_from_slice(&four[k..n]);
+                self.pend_start = 0;
+                self.pend_len = n - k;
+                return Ok(k);
+            }
+            loop {
+                if self.raw_start == self.raw_end && !self.eof {
+                    self.raw_start = 0;
+                    self.raw_end = self.inner.read(&mut self.raw)?;
+                    self.eof = self.raw_end == 0;
+                }
+                let (result, read, written, _) =
+                    decoder.decode_to_utf8(&self.raw[self.raw_start..self.raw_end], buf, self.eof);
+                self.raw_start += read;
+                if written > 0 || self.eof {
+                    return Ok(written);
+                }
+                if result == CoderResult::OutputFull {
+                    return Ok(written);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn utf16(s: &str, be: bool, bom: bool) -> Vec<u8> {
+        let mut units: Vec<u16> = s.encode_utf16().collect();
+        if bom {
+            units.insert(0, 0xFEFF);
+        }
+        units
+            .iter()
+            .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
+            .collect()
+    }
+
+    #[test]
+    fn utf16_in_every_flavour_and_chunk_size() {
+        let text = "(;FF[4]CA[UTF-16]PB[柯洁]C[一二三 four])";
+        for be in [false, true] {
+            for bom in [false, true] {
+                let bytes = utf16(text, be, bom);
+                for size in [1, 2, 3, 4, 5, 7, 64] {
+                    let mut r = Utf16Reader::new(&bytes[..]);
+                    let mut out = Vec::new();
+                    let mut buf = vec![0; size];
+                    loop {
+                        let n = r.read(&mut buf).unwrap();
+                        if n == 0 {
+                            break;
+                        }
+                        out.extend_from_slice(&buf[..n]);
+                    }
+                    assert_eq!(String::from_utf8(out).unwrap(), text, "be {be} bom {bom}");
+                    assert!(r.utf16().is_some());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn other_input_passes_through() {
+        for input in [&b""[..], b"(", b"\xef\xbb\xbf(;)", b"[Event \"x\"]\n1. e4"] {
+            let mut out = Vec::new();
+            let mut r = Utf16Reader::new(input);
+            r.read_to_end(&mut out).unwrap();
+            assert_eq!(out, input);
+            assert!(r.utf16().is_none());
+        }
+    }
+
+    #[test]
+    fn charset_prefers_a_declared_charset_that_fits() {
+        let mut cs = Charset::default();
+        cs.declare(b"Shift_JIS");
+        cs.sample(b"\x96\x7b\x88\xf6\x96\x56"); // 本因坊 in Shift_JIS
+        assert_eq!(cs.encoding(), encoding_rs::SHIFT_JIS);
+        assert_eq!(cs.decode(b"\x96\x7b\x88\xf6\x96\x56"), "本因坊");
+        let mut cs = Charset::default();
+        cs.declare(b"UTF-8");
+        cs.sample(b"\xc4\xe3\xba\xc3 \xca\xc0\xbd\xe7"); // GBK, though CA says UTF-8
+        assert_eq!(cs.encoding(), encoding_rs::GBK);
+        let mut cs = Charset::default();
+        cs.sample(b"ASCII only");
+        assert_eq!(cs.encoding(), encoding_rs::UTF_8);
+    }
+}
