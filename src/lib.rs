@@ -63,12 +63,7 @@ pub use control::{Control, Status};
 pub use error::{Diagnostic, Severity};
 pub use position::Position;
 
-/// The examples of README.md, compiled and run as doctests.
-#[cfg(doctest)]
+/// The examples of README.md, compiled and run as doctests (they use every feature).
+#[cfg(all(doctest, feature = "encoding"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
-
-/// The examples of docs/sgf.md, compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/sgf.md")]
-pub struct SgfDocDoctests;
