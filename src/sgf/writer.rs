@@ -249,6 +249,10 @@ impl Writer {
                     continue 'walk;
                 }
                 stack.pop();
+                if self.layout != Layout::Compact && out.col() >= self.width {
+                    // a long run of `)` closing deep variations: wrapped
+                    out.newline(self.indent(stack.len()));
+                }
                 out.buf.push(b')');
             }
             break;
