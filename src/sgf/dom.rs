@@ -119,6 +119,11 @@ impl OwnedError {
     pub fn code(&self) -> &'static str {
         self.kind.code()
     }
+
+    /// The message of the kind (`illegal point`).
+    pub fn message(&self) -> String {
+        alloc::string::ToString::to_string(&self.kind)
+    }
 }
 
 impl core::fmt::Display for OwnedError {

@@ -339,3 +339,66 @@ impl Writer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sgf::{NodeId, game_trees};
+
+    fn value(raw: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_value(raw, &mut out);
+        out
+    }
+
+    #[test]
+    fn values_are_made_safe() {
+        assert_eq!(value(br"a\]b"), br"[a\]b]");
+        assert_eq!(value(b"a]b"), br"[a\]b]");
+        assert_eq!(value(br"ab\"), br"[ab\\]");
+        assert_eq!(value(br"a\\"), br"[a\\]");
+        assert_eq!(value(b""), b"[]");
+    }
+
+    #[test]
+    fn raw_values_read_back() {
+        let mut t = GameTree::new();
+        t.add_raw_property(NodeId::ROOT, "XX", [&b"x]y\\"[..], b"]", b"\\"]);
+        let out = Writer::new().to_vec(&t);
+        let back = game_trees(&out).next().unwrap();
+        assert!(!back.has_errors(), "{:?}", back.errors()); // W35 unknown property only
+        let texts: Vec<Vec<u8>> = back
+            .root()
+            .get(b"XX")
+            .unwrap()
+            .values()
+            .map(|v| v.text().into_owned())
+            .collect();
+        assert_eq!(texts, [b"x]y\\".to_vec(), b"]".to_vec(), b"\\".to_vec()]);
+    }
+
+    #[test]
+    fn lines_wrap_at_the_width_and_after_multiline_nodes() {
+        let mut t = GameTree::new();
+        t.add_property(NodeId::ROOT, "GM", ["1"]);
+        let mut cur = NodeId::ROOT;
+        for i in 0..40 {
+            cur = t.add_node(cur);
+            t.add_property(cur, if i % 2 == 0 { "B" } else { "W" }, ["dd"]);
+            if i == 20 {
+                t.add_property(cur, "C", ["two\nlines"]);
+            }
+        }
+        let s = Writer::new().width(30).to_string(&t);
+        assert!(s.lines().all(|l| l.len() <= 30), "{s}");
+        assert!(s.contains("\n;"), "{s}");
+        let one = Writer::new().layout(Layout::NodePerLine).to_string(&t);
+        assert_eq!(one.lines().count(), 42); // 41 nodes, one comment of two lines
+        for w in [
+            Writer::new().width(30),
+            Writer::new().layout(Layout::Compact),
+        ] {
+            assert_eq!(game_trees(&w.to_vec(&t)).next().unwrap(), t);
+        }
+    }
+}
