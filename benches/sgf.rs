@@ -3,7 +3,9 @@
 //! The large SGF folders of `../shared/corpus` concatenated into one collection; kifu visits
 //! every property value (`visit_all`) or reads the root node only (`root_only`), sgf-parse
 //! builds its tree (its only mode; it needs `&str`, so the bytes are made UTF-8 first, outside
-//! the timing). Run: `cargo bench --bench sgf`.
+//! the timing). The `sgf/dom` group builds kifu's `GameTree`s (full, main line, root only)
+//! and writes them back, beside the streaming visit and sgf-parse's tree on the same bytes.
+//! Run: `cargo bench --bench sgf` (`-- sgf/dom` for the DOM group alone).
 
 use std::path::{Path, PathBuf};
 
@@ -94,6 +96,54 @@ fn bench(c: &mut Criterion) {
             sgf_parse::parse_with_options(&text, &opts)
                 .map(|t| t.len())
                 .unwrap_or(0)
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("sgf/dom");
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    g.sample_size(10);
+    g.bench_function(BenchmarkId::from_parameter("kifu_visit_all"), |b| {
+        b.iter(|| {
+            let mut v = All::default();
+            let _ = k::parse(&data, &mut v);
+            v.0
+        })
+    });
+    for (name, scope) in [
+        ("kifu_game_trees", k::Scope::Full),
+        ("kifu_game_trees_main_line", k::Scope::MainLine),
+        ("kifu_game_trees_root_only", k::Scope::RootOnly),
+    ] {
+        g.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| {
+                k::GameTrees::with_config(&data, scope, k::Config::default())
+                    .map(|t| t.len())
+                    .sum::<usize>()
+            })
+        });
+    }
+    g.bench_function(BenchmarkId::from_parameter("sgf_parse_tree"), |b| {
+        b.iter(|| {
+            let opts = sgf_parse::ParseOptions {
+                lenient: true,
+                ..Default::default()
+            };
+            sgf_parse::parse_with_options(&text, &opts)
+                .map(|t| t.len())
+                .unwrap_or(0)
+        })
+    });
+    let trees: Vec<k::GameTree> = k::game_trees(&data).collect();
+    g.bench_function(BenchmarkId::from_parameter("kifu_write"), |b| {
+        let w = k::Writer::new();
+        let mut out = Vec::with_capacity(data.len() * 2);
+        b.iter(|| {
+            out.clear();
+            for t in &trees {
+                w.write_to_vec(t, &mut out);
+            }
+            out.len()
         })
     });
     g.finish();

@@ -69,6 +69,8 @@
 //! assert_eq!(g.errors, ["1:14: E37 black and white move in one node", "1:15: E14 illegal point"]);
 //! ```
 
+mod builder;
+mod dom;
 mod event;
 mod lexer;
 mod parser;
@@ -77,13 +79,21 @@ mod raw;
 #[cfg(feature = "std")]
 mod reader;
 mod visitor;
+mod writer;
 
+#[cfg(feature = "std")]
+pub use builder::TreeReader;
+pub use builder::{GameTrees, Scope, TreeBuilder, game_trees};
+pub use dom::{
+    Children, GameTree, MainLine, Node, NodeId, OwnedError, Prop, SERDE_MAX_DEPTH, escape,
+};
 pub use event::{Event, EventLog};
 pub use parser::{Config, Parser};
 pub use raw::{BoardSize, Color, Double, Point, Points, RawValue};
 #[cfg(feature = "std")]
 pub use reader::Reader;
 pub use visitor::{Comment, Context, Error, ErrorKind, Move, NodeRef, Property, Value, Visitor};
+pub use writer::{Layout, Writer};
 
 use crate::control::Status;
 
