@@ -37,8 +37,12 @@
 //!
 //! - `std` (default): [`pgn::Reader`] and [`sgf::Reader`] over [`std::io::Read`]. Without it the crate is
 //!   `no_std` + `alloc`: the parsers and visitors need nothing else.
-//! - `cli`: the `kifu` command-line tool (`stats`, `json`, `check`) and its dependencies
+//! - `cli`: the `kifu` command-line tool (`stats`, `json`, `check`, `fmt`) and its dependencies
 //!   (clap, serde_json). A library user never compiles them.
+//! - `serde`: `serde::Serialize` for the game values ([`pgn::Game`], [`sgf::GameTree`]), in the
+//!   shape `kifu json` writes.
+//! - `encoding`: [`encoding`](crate::encoding) — text in the charset SGF's `CA` names, a guess where
+//!   it names none, UTF-16 input (encoding_rs, chardetng).
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
@@ -67,3 +71,8 @@ pub use position::Position;
 #[cfg(all(doctest, feature = "encoding"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The examples of docs/sgf-dom.md, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/sgf-dom.md")]
+pub struct SgfDomDoctests;

@@ -308,28 +308,40 @@ impl<W: Write> Visitor for SgfJson<'_, W> {
     }
 
     fn on_error(&mut self, e: &Error<'_>) -> Control {
+        // outside game trees (no node): the game tree before; a game tree's own problem raised
+        // before its first node (`(` without `;`): that game tree
         let target = if self.in_game {
             &mut self.errors
-        } else if let Some((_, errors)) = self.pending.as_mut() {
-            errors
         } else {
-            &mut self.early
+            match self.pending.as_mut() {
+                Some((_, errors)) if e.at.is_none() => errors,
+                _ => &mut self.early,
+            }
         };
         if !target.is_empty() {
             target.push(b',');
         }
-        let v = serde_json::json!({
-            "code": e.kind.code(),
-            "severity": e.severity.as_str(),
-            "message": e.kind.to_string(),
-            "text": String::from_utf8_lossy(e.text),
-            "offset": e.pos.offset,
-            "line": e.pos.line,
-            "column": e.pos.column,
-            "node": e.at.map(|n| n.node),
-            "depth": e.at.map(|n| n.depth),
-        });
-        serde_json::to_writer(&mut *target, &v).expect("writing to a Vec cannot fail");
+        // keys in the documented order (the DOM's serialization writes the same bytes)
+        target.extend_from_slice(b"{\"code\":");
+        push_str(target, e.kind.code());
+        target.extend_from_slice(b",\"severity\":");
+        push_str(target, e.severity.as_str());
+        target.extend_from_slice(b",\"message\":");
+        push_str(target, &e.kind.to_string());
+        target.extend_from_slice(b",\"text\":");
+        push_str(target, &String::from_utf8_lossy(e.text));
+        let num = |v: Option<u64>| v.map_or("null".to_string(), |n| n.to_string());
+        let fields = [
+            ("offset", Some(e.pos.offset)),
+            ("line", Some(e.pos.line)),
+            ("column", Some(u64::from(e.pos.column))),
+            ("node", e.at.map(|n| u64::from(n.node))),
+            ("depth", e.at.map(|n| u64::from(n.depth))),
+        ];
+        for (key, value) in fields {
+            target.extend_from_slice(format!(",\"{key}\":{}", num(value)).as_bytes());
+        }
+        target.push(b'}');
         Control::Continue
     }
 }
