@@ -24,8 +24,9 @@
 //!
 //! A comment holding `}` cannot be written in braces: when it has no line break it is written as
 //! a `;` comment, to the end of its line, which keeps it exactly; otherwise each `}` becomes `)`.
-//! A line of a comment that would start with `[` (which a reader might take for the tags of a
-//! next game) is indented by one space.
+//! A line of a comment that would start like a tag pair (`[Name "`, which a reader may take for
+//! the tags of a next game) is indented by one space (exact comments), or not started there
+//! (wrapped comments).
 //!
 //! The writer never recurses: variations are written from an explicit stack.
 //!
@@ -187,6 +188,12 @@ impl Writer {
     }
 }
 
+/// Whether `s` starts with a tag pair's beginning, `[Name "` (a reader meeting it at the start of
+/// a line inside a comment takes the comment for unclosed), or may (`s` ends too soon to say).
+fn tag_like(s: &str) -> bool {
+    s.starts_with('[') && super::lexer::is_tag_start(s.as_bytes()) != Some(false)
+}
+
 /// One line of moves being written.
 struct Frame<'g> {
     moves: &'g [Node],
@@ -286,8 +293,12 @@ impl Movetext<'_> {
                 if words.peek().is_none() {
                     tok.push('}');
                 }
-                // a line starting with `[` inside a comment could read as the next game's tags
-                self.token_at(&tok, first || !word.starts_with('['));
+                // a line starting with `[Name` inside a comment could read as the next game's tags
+                let starts_tag = word.starts_with('[') && {
+                    let next = words.peek().copied().unwrap_or("");
+                    tag_like(&alloc::format!("{word} {next}"))
+                };
+                self.token_at(&tok, first || !starts_tag);
                 first = false;
             }
             return;
@@ -299,7 +310,7 @@ impl Movetext<'_> {
         while let Some(p) = rest.find(['\n', '\r']) {
             tok.push_str(&rest[..=p]);
             rest = &rest[p + 1..];
-            if rest.starts_with('[') {
+            if tag_like(rest) {
                 tok.push(' ');
             }
         }
