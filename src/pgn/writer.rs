@@ -16,7 +16,7 @@
 //!
 //! A comment is written in braces. By default ([`wrap_comments`](Writer::wrap_comments)) its
 //! words are laid out like other tokens, so a long comment is broken over lines at its white
-//! space: the words stay, white space between them may change (a space may become a line break,
+//! space (never inside a `[%…]` command): the words stay, white space between them may change (a space may become a line break,
 //! runs of white space become one, leading and trailing white space goes). That is why
 //! [`Game::same_content`] compares comments up to white space. With `wrap_comments(false)` the
 //! text is written exactly as it is (a line may then be longer than the width), and a game read
@@ -283,6 +283,7 @@ impl Movetext<'_> {
                 return;
             }
             let mut first = true;
+            let mut in_command = false;
             let mut tok = String::new();
             while let Some(word) = words.next() {
                 tok.clear();
@@ -298,7 +299,13 @@ impl Movetext<'_> {
                     let next = words.peek().copied().unwrap_or("");
                     tag_like(&alloc::format!("{word} {next}"))
                 };
-                self.token_at(&tok, first || !starts_tag);
+                // a command (`[%clk 0:01:00]`) stays on one line
+                self.token_at(&tok, first || !(starts_tag || in_command));
+                if let Some(p) = word.rfind("[%") {
+                    in_command = !word[p..].contains(']');
+                } else if word.contains(']') {
+                    in_command = false;
+                }
                 first = false;
             }
             return;
