@@ -1,34 +1,4 @@
 //! Comment commands: the de facto `[%name args]` data inside PGN comments.
-//!
-//! Clocks, evaluations and board markup travel inside comments
-//! (`{[%clk 0:09:59.9] [%eval 0.31] a good move}`), as the PGN Specification Supplement (2001)
-//! describes and lichess, chess.com and ChessBase write them. [`Commands`] reads them from a
-//! comment's text without allocating: each [`Command`] borrows from the text, and the square and
-//! arrow lists of `%csl` / `%cal` are iterators over it.
-//!
-//! | command | meaning | yields |
-//! |---|---|---|
-//! | `[%clk 1:02:03.4]` | clock time left after the move | [`Command::Clock`] |
-//! | `[%emt 0:00:07]` | time the move took | [`Command::Elapsed`] |
-//! | `[%eval 0.31]`, `[%eval #-3]`, `[%eval 0.31,20]` | evaluation (pawns or mate in N, optional depth) | [`Command::Eval`] |
-//! | `[%csl Ra1,Gb2]` | coloured squares | [`Command::Squares`] |
-//! | `[%cal Ge2e4,Rd8d1]` | coloured arrows | [`Command::Arrows`] |
-//! | anything else, or a known command whose arguments do not read | | [`Command::Other`] |
-//!
-//! ```
-//! use kifu::pgn::{Command, Commands, Eval, Score, strip_commands};
-//!
-//! let text = "[%clk 0:09:59.9][%eval #-3] White is toast [%cal Ge2e4,Rd8d1] [%timestamp 1]";
-//! let mut cmds = Commands::new(text);
-//! assert!(matches!(cmds.next(), Some(Command::Clock(d)) if d.as_millis() == 599_900));
-//! assert_eq!(cmds.next(), Some(Command::Eval(Eval { score: Score::Mate(-3), depth: None })));
-//! let Some(Command::Arrows(arrows)) = cmds.next() else { panic!() };
-//! let arrows: Vec<String> = arrows.map(|a| format!("{:?} {}{}", a.color, a.from, a.to)).collect();
-//! assert_eq!(arrows, ["Green e2e4", "Red d8d1"]);
-//! assert_eq!(cmds.next(), Some(Command::Other { name: "timestamp", args: "1" }));
-//! assert_eq!(cmds.next(), None);
-//! assert_eq!(strip_commands(text), "White is toast");
-//! ```
 
 use alloc::borrow::Cow;
 use alloc::string::String;
@@ -278,7 +248,37 @@ impl<'a> Command<'a> {
     }
 }
 
-/// The commands of a comment's text, in order; see the [module docs](self). Allocates nothing.
+/// The commands of a comment's text, in order. Allocates nothing.
+///
+/// Clocks, evaluations and board markup travel inside comments
+/// (`{[%clk 0:09:59.9] [%eval 0.31] a good move}`), as the PGN Specification Supplement (2001)
+/// describes and lichess, chess.com and ChessBase write them. [`Commands`] reads them from a
+/// comment's text without allocating: each [`Command`] borrows from the text, and the square and
+/// arrow lists of `%csl` / `%cal` are iterators over it.
+///
+/// | command | meaning | yields |
+/// |---|---|---|
+/// | `[%clk 1:02:03.4]` | clock time left after the move | [`Command::Clock`] |
+/// | `[%emt 0:00:07]` | time the move took | [`Command::Elapsed`] |
+/// | `[%eval 0.31]`, `[%eval #-3]`, `[%eval 0.31,20]` | evaluation (pawns or mate in N, optional depth) | [`Command::Eval`] |
+/// | `[%csl Ra1,Gb2]` | coloured squares | [`Command::Squares`] |
+/// | `[%cal Ge2e4,Rd8d1]` | coloured arrows | [`Command::Arrows`] |
+/// | anything else, or a known command whose arguments do not read | | [`Command::Other`] |
+///
+/// ```
+/// use kifu::pgn::{Command, Commands, Eval, Score, strip_commands};
+///
+/// let text = "[%clk 0:09:59.9][%eval #-3] White is toast [%cal Ge2e4,Rd8d1] [%timestamp 1]";
+/// let mut cmds = Commands::new(text);
+/// assert!(matches!(cmds.next(), Some(Command::Clock(d)) if d.as_millis() == 599_900));
+/// assert_eq!(cmds.next(), Some(Command::Eval(Eval { score: Score::Mate(-3), depth: None })));
+/// let Some(Command::Arrows(arrows)) = cmds.next() else { panic!() };
+/// let arrows: Vec<String> = arrows.map(|a| format!("{:?} {}{}", a.color, a.from, a.to)).collect();
+/// assert_eq!(arrows, ["Green e2e4", "Red d8d1"]);
+/// assert_eq!(cmds.next(), Some(Command::Other { name: "timestamp", args: "1" }));
+/// assert_eq!(cmds.next(), None);
+/// assert_eq!(strip_commands(text), "White is toast");
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Commands<'a> {
     rest: &'a str,

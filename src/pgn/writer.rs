@@ -1,46 +1,4 @@
-//! [`Writer`]: a [`Game`] in the PGN export format (standard §8.1 and §8.2).
-//!
-//! - Tags: the Seven Tag Roster first, in its order, a missing one written with its default
-//!   (`?`, `????.??.??` for `Date`, the game's [termination](Game::termination) for `Result`),
-//!   then the other tags in file order (see [`Game::export_tags`]); one per line, values with
-//!   `"` and `\` escaped (a line break or tab inside a value, which PGN cannot hold, is written as
-//!   a space). Then an empty line.
-//! - Movetext: tokens separated by one space on lines of at most [`line_width`](Writer::line_width)
-//!   characters (79 by default: the standard asks for fewer than 80), or on one line
-//!   ([`compact`](Writer::compact)). White's moves get `N.`, Black's get `N...` when they start
-//!   the game or a variation, or follow a comment or a variation. Numbers follow the `FEN` tag's
-//!   move number and side to move. NAGs as `$n`, variations in `( … )`, then the result and an
-//!   empty line.
-//!
-//! # Comments
-//!
-//! A comment is written in braces. By default ([`wrap_comments`](Writer::wrap_comments)) its
-//! words are laid out like other tokens, so a long comment is broken over lines at its white
-//! space (never inside a `[%…]` command): the words stay, white space between them may change (a space may become a line break,
-//! runs of white space become one, leading and trailing white space goes). That is why
-//! [`Game::same_content`] compares comments up to white space. With `wrap_comments(false)` the
-//! text is written exactly as it is (a line may then be longer than the width), and a game read
-//! back is `==`-equal in its tags, moves and comments.
-//!
-//! A comment holding `}` cannot be written in braces: when it has no line break it is written as
-//! a `;` comment, to the end of its line, which keeps it exactly; otherwise each `}` becomes `)`.
-//! A line of a comment that would start like a tag pair (`[Name "`, which a reader may take for
-//! the tags of a next game) is indented by one space (exact comments), or not started there
-//! (wrapped comments).
-//!
-//! The writer never recurses: variations are written from an explicit stack.
-//!
-//! ```
-//! use kifu::pgn::{Games, Writer};
-//!
-//! let pgn = b"[White \"Tal\"]\n1.e4 {good} e5 2.Nf3!? (2.f4) Nc6 1-0";
-//! let game = Games::new(pgn).next().unwrap();
-//! assert_eq!(
-//!     Writer::new().to_string(&game),
-//!     "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Tal\"]\n\
-//!      [Black \"?\"]\n[Result \"1-0\"]\n\n1. e4 {good} 1... e5 2. Nf3 $5 (2. f4) 2... Nc6 1-0\n\n"
-//! );
-//! ```
+//! [`Writer`]: a [`Game`] in the PGN export format.
 
 use alloc::string::String;
 use alloc::vec;
@@ -48,11 +6,58 @@ use core::fmt::Write as _;
 
 use super::dom::{Game, Node, san_text};
 
-/// Writes [`Game`]s in the PGN export format; see the [module docs](self) for the layout.
+/// Writes [`Game`]s in the PGN export format (standard §8.1 and §8.2).
 ///
 /// A `Writer` is a small set of options (cheap to copy); it writes to a [`String`]
 /// ([`write_to_string`](Writer::write_to_string)) or to any [`std::io::Write`]
 /// ([`write`](Writer::write), feature `std`).
+///
+/// # Layout
+///
+/// - Tags: the Seven Tag Roster first, in its order, a missing one written with its default
+///   (`?`, `????.??.??` for `Date`, the game's [termination](Game::termination) for `Result`),
+///   then the other tags in file order (see [`Game::export_tags`]); one per line, values with
+///   `"` and `\` escaped (a line break or tab inside a value, which PGN cannot hold, is written as
+///   a space). Then an empty line.
+/// - Movetext: tokens separated by one space on lines of at most [`line_width`](Writer::line_width)
+///   characters (79 by default: the standard asks for fewer than 80), or on one line
+///   ([`compact`](Writer::compact)). White's moves get `N.`, Black's get `N...` when they start
+///   the game or a variation, or follow a comment or a variation. Numbers follow the `FEN` tag's
+///   move number and side to move. NAGs as `$n`, variations in `( … )`, then the result and an
+///   empty line.
+///
+/// # Comments
+///
+/// A comment is written in braces. By default ([`wrap_comments`](Writer::wrap_comments)) its
+/// words are laid out like other tokens, so a long comment is broken over lines at its white
+/// space (never inside a `[%…]` command): the words stay, white space between them may change
+/// (a space may become a line break, runs of white space become one, leading and trailing white
+/// space goes). That is why
+/// [`Game::same_content`] compares comments up to white space. With `wrap_comments(false)` the
+/// text is written exactly as it is (a line may then be longer than the width), and a game read
+/// back is `==`-equal in its tags, moves and comments.
+///
+/// A comment holding `}` cannot be written in braces: when it has no line break it is written as
+/// a `;` comment, to the end of its line, which keeps it exactly; otherwise each `}` becomes `)`.
+/// A line of a comment that would start like a tag pair (`[Name "`, which a reader may take for
+/// the tags of a next game) is indented by one space (exact comments), or not started there
+/// (wrapped comments).
+///
+/// The writer never recurses: variations are written from an explicit stack.
+///
+/// ```
+/// use kifu::pgn::{Games, Writer};
+///
+/// let pgn = b"[White \"Tal\"]\n1.e4 {good} e5 2.Nf3!? (2.f4) Nc6 1-0";
+/// let game = Games::new(pgn).next().unwrap();
+/// assert_eq!(
+///     Writer::new().to_string(&game),
+///     "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Tal\"]\n\
+///      [Black \"?\"]\n[Result \"1-0\"]\n\n1. e4 {good} 1... e5 2. Nf3 $5 (2. f4) 2... Nc6 1-0\n\n"
+/// );
+/// ```
+///
+/// # Options
 ///
 /// ```
 /// use kifu::pgn::{Games, Writer};
@@ -123,7 +128,7 @@ impl Writer {
     }
 
     /// Whether to lay long comments out over lines at their white space (default: yes); without
-    /// it comments are written exactly. See the [module docs](self#comments).
+    /// it comments are written exactly. See [Comments](Writer#comments).
     pub const fn wrap_comments(mut self, yes: bool) -> Writer {
         self.wrap_comments = yes;
         self
