@@ -38,6 +38,8 @@
 //! assert_eq!(stats.errors, ["3:17: move 2w: unexpected text"]);
 //! ```
 
+mod commands;
+mod dom;
 mod event;
 mod lexer;
 mod nag;
@@ -47,7 +49,14 @@ mod raw;
 mod reader;
 mod san;
 mod visitor;
+mod writer;
 
+pub use commands::{
+    Arrow, Arrows, Color, Command, Commands, Eval, Highlight, Score, Squares, strip_commands,
+};
+#[cfg(feature = "std")]
+pub use dom::ReadGames;
+pub use dom::{Game, GameBuilder, GameError, Games, Keep, Node, Variation};
 pub use event::{Event, EventLog};
 pub use nag::{Nag, Outcome};
 pub use parser::{Config, Parser};
@@ -58,6 +67,7 @@ pub use san::{CastlingSide, Check, Piece, San, SanKind, Square};
 pub use visitor::{
     Comment, CommentKind, Context, Error, ErrorKind, Move, MoveRef, NagForm, Tag, Visitor,
 };
+pub use writer::Writer;
 
 use crate::control::Status;
 

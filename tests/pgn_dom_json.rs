@@ -1,0 +1,85 @@
+//! `serde::Serialize` of [`kifu::pgn::Game`] against the `kifu json` binary: for the seed and a
+//! sample of the corpus, each line `kifu json` writes, without its `"file"` key, is byte for byte
+//! `serde_json::to_string(&game)`.
+#![cfg(all(feature = "cli", feature = "serde"))]
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use kifu::pgn::{Game, Games};
+
+/// Compares `kifu json FILE` with the DOM of `FILE`; returns the number of games.
+fn compare(path: &Path) -> usize {
+    let out = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .arg("json")
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "kifu json {}", path.display());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let data = std::fs::read(path).unwrap();
+    let games: Vec<Game> = Games::new(&data).collect();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), games.len(), "{}", path.display());
+    let file = format!(
+        ",\"file\":{}",
+        serde_json::to_string(&path.display().to_string()).unwrap()
+    );
+    for (line, game) in lines.iter().zip(&games) {
+        let expected = line.replacen(&file, "", 1);
+        let got = serde_json::to_string(game).unwrap();
+        assert!(
+            got == expected,
+            "{} game {}:\nkifu json: {expected}\nserde:     {got}",
+            path.display(),
+            game.index
+        );
+        // and as values
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v.as_object_mut().unwrap().remove("file");
+        assert_eq!(v, serde_json::to_value(game).unwrap());
+    }
+    games.len()
+}
+
+#[test]
+fn seed_as_kifu_json() {
+    let Some(shared) = support::shared() else {
+        eprintln!("../shared is absent: skipped");
+        return;
+    };
+    assert_eq!(
+        compare(&shared.join("fixtures/seed-kasparov-kramnik-2001.pgn")),
+        1
+    );
+}
+
+#[test]
+fn corpus_sample_as_kifu_json() {
+    let Some(shared) = support::shared() else {
+        eprintln!("../shared is absent: skipped");
+        return;
+    };
+    let root = shared.join("corpus").join("pgn");
+    if !root.is_dir() {
+        eprintln!("{} is absent: skipped", root.display());
+        return;
+    }
+    // every small file (they hold the odd cases), and one large file in eight; every file with
+    // KIFU_JSON_ALL=1
+    let all = std::env::var_os("KIFU_JSON_ALL").is_some();
+    let files = support::files_with_ext(&root, "pgn");
+    let mut games = 0;
+    let mut n = 0;
+    for (i, path) in files.iter().enumerate() {
+        let small = path.starts_with(root.join("small"));
+        let size = std::fs::metadata(path).unwrap().len();
+        if all || (small && size < 2_000_000) || (i % 8 == 0 && size < 3_000_000) {
+            games += compare(path);
+            n += 1;
+        }
+    }
+    eprintln!("kifu json = serde on {n} files, {games} games");
+}
