@@ -41,7 +41,7 @@
 //!   (clap, serde_json). A library user never compiles them.
 //! - `serde`: `serde::Serialize` for the game values ([`pgn::Game`], [`sgf::GameTree`]), in the
 //!   shape `kifu json` writes.
-//! - `encoding`: [`encoding`](crate::encoding) — text in the charset SGF's `CA` names, a guess where
+//! - `encoding`: [`encoding`] — text in the charset SGF's `CA` names, a guess where
 //!   it names none, UTF-16 input (encoding_rs, chardetng).
 
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -71,6 +71,11 @@ pub use position::Position;
 #[cfg(all(doctest, feature = "encoding"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The examples of docs/pgn-dom.md, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/pgn-dom.md")]
+pub struct PgnDomDoctests;
 
 /// The examples of docs/sgf-dom.md, compiled and run as doctests.
 #[cfg(doctest)]
