@@ -883,3 +883,112 @@ fn sgf_json_decodes_the_charset() {
     ));
     assert!(out.contains("\"José\""), "{out}");
 }
+
+// ----- `kifu fmt` ------------------------------------------------------------------------------
+
+#[test]
+fn fmt_rewrites_pgn_in_export_form_and_is_idempotent() {
+    let Some(seed) = fixture_or_skip("fmt_rewrites_pgn_in_export_form_and_is_idempotent") else {
+        return;
+    };
+    let out = kifu(&[OsStr::new("fmt"), seed.as_os_str()], None);
+    assert_eq!(out.status.code(), Some(0));
+    // the three problems of the seed go to stderr, in `kifu check`'s form
+    assert_eq!(stderr(&out).lines().count(), 3, "{}", stderr(&out));
+    let once = stdout(&out);
+    assert!(once.starts_with("[Event \"Botvinnik Memorial\"]\n[Site \"Moscow\"]\n"));
+    assert!(once.lines().all(|l| l.chars().count() <= 80), "{once}");
+    // formatting the output again changes nothing and finds nothing wrong
+    let again = kifu(&["fmt", "--format", "pgn", "-"], Some(once.as_bytes()));
+    assert_eq!(stderr(&again), "");
+    assert_eq!(ok(&again), once);
+    // the same tags and moves as the original
+    let json = |text: &[u8]| {
+        let out = ok(&kifu(&["json", "--format", "pgn", "-"], Some(text)));
+        let g = Json::parse(out.lines().next().unwrap());
+        let sans: Vec<String> = g
+            .get("moves")
+            .arr()
+            .iter()
+            .map(|m| m.get("san").str().to_string())
+            .collect();
+        (g.get("tags").clone(), sans, g.get("result").clone())
+    };
+    assert_eq!(json(once.as_bytes()), json(&std::fs::read(&seed).unwrap()));
+    // stripped and compact: one movetext line, no comment, variation or NAG
+    let out = kifu(
+        &[
+            OsStr::new("fmt"),
+            OsStr::new("--compact"),
+            OsStr::new("--strip"),
+            OsStr::new("comments,variations,nags"),
+            seed.as_os_str(),
+        ],
+        None,
+    );
+    let text = stdout(&out);
+    let movetext: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('[') && !l.is_empty())
+        .collect();
+    assert_eq!(movetext.len(), 1, "{text}");
+    assert!(
+        !movetext[0].contains(['{', '(', '$', ';']),
+        "{}",
+        movetext[0]
+    );
+    assert!(
+        movetext[0].starts_with("1. e4 e5 2. Nf3") && movetext[0].ends_with("19. Nxe6 1/2-1/2")
+    );
+}
+
+#[test]
+fn fmt_rewrites_sgf_and_keeps_the_tree() {
+    let Some(dir) = support::shared() else {
+        eprintln!("../shared is absent: skipping fmt_rewrites_sgf_and_keeps_the_tree");
+        return;
+    };
+    let seed = dir.join("fixtures/seed-takemiya-cho-meijin-1996.sgf");
+    let tmp = TempDir::new("fmt-sgf");
+    let written = tmp.0.join("out.sgf");
+    let out = kifu(
+        &[
+            OsStr::new("fmt"),
+            seed.as_os_str(),
+            OsStr::new("-o"),
+            written.as_os_str(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    let once = std::fs::read(&written).unwrap();
+    // the same game tree: the same `kifu json` but for offsets and file names
+    let tree = |text: &[u8]| {
+        let out = ok(&kifu(&["json", "--format", "sgf", "-"], Some(text)));
+        Json::parse(out.lines().next().unwrap()).get("tree").clone()
+    };
+    assert_eq!(tree(&once), tree(&std::fs::read(&seed).unwrap()));
+    let again = ok(&kifu(&["fmt", "--format", "sgf", "-"], Some(&once)));
+    assert_eq!(again.as_bytes(), &once[..]);
+    // variations and comments stripped: the main line only, no C
+    let out = ok(&kifu(
+        &[
+            OsStr::new("fmt"),
+            OsStr::new("--strip"),
+            OsStr::new("variations,comments"),
+            OsStr::new("--node-per-line"),
+            seed.as_os_str(),
+        ],
+        None,
+    ));
+    let t = tree(out.as_bytes());
+    assert_eq!(sgf_tree_counts(&t).1, 0);
+    assert!(!out.contains("C["), "{out}");
+    assert!(
+        out.lines()
+            .filter(|l| l.starts_with(";B[") || l.starts_with(";W["))
+            .count()
+            > 100
+    );
+}

@@ -108,6 +108,44 @@ impl Input {
         })
     }
 
+    /// Reads the input as PGN, one game at a time (the DOM), into `f`.
+    pub fn for_each_game(
+        &self,
+        keep: pgn::Keep,
+        mut f: impl FnMut(pgn::Game) -> io::Result<()>,
+    ) -> io::Result<()> {
+        self.with_source(|r| {
+            let r = kifu::encoding::Utf16Reader::new(r);
+            let games = pgn::ReadGames::with_config(
+                r,
+                self.buffer_size,
+                pgn::Config::default(),
+                pgn::GameBuilder::with_keep(keep),
+            );
+            for game in games {
+                f(game?)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Reads the input as SGF, one game tree at a time (the DOM), into `f`.
+    pub fn for_each_tree(
+        &self,
+        scope: sgf::Scope,
+        mut f: impl FnMut(sgf::GameTree) -> io::Result<()>,
+    ) -> io::Result<()> {
+        self.with_source(|r| {
+            let r = kifu::encoding::Utf16Reader::new(r);
+            let trees =
+                sgf::TreeReader::with_config(r, scope, self.buffer_size, sgf::Config::default());
+            for tree in trees {
+                f(tree?)?;
+            }
+            Ok(())
+        })
+    }
+
     fn with_source(&self, f: impl FnOnce(&mut dyn Read) -> io::Result<()>) -> io::Result<()> {
         match &self.source {
             Source::File(p) => {

@@ -6,6 +6,7 @@
 //!
 //! With no file and nothing on stdin, it runs on an embedded sample and says so.
 
+mod fmt;
 mod input;
 mod json;
 mod sgf_json;
@@ -45,12 +46,41 @@ enum Command {
         #[arg(long, default_value = "auto")]
         charset: String,
     },
+    /// Rewrite the games in the standard form: PGN in the export format (Seven Tag Roster first,
+    /// lines of at most 79 characters), SGF as FF[4]. Problems met while reading go to stderr
+    /// as `kifu check` prints them; the games are written as read (repaired where the reader
+    /// repairs).
+    Fmt {
+        #[command(flatten)]
+        common: Common,
+        /// Write to FILE instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
+        /// Leave out any of: comments, variations, nags (comma-separated). For SGF, comments
+        /// are C and GC, nags the annotation properties (BM DO IT TE DM GB GW UC HO).
+        #[arg(long, value_delimiter = ',', value_enum)]
+        strip: Vec<StripWhat>,
+        /// PGN: each game's movetext on one line; SGF: each game tree on one line.
+        #[arg(long)]
+        compact: bool,
+        /// SGF: one node per line.
+        #[arg(long, conflicts_with = "compact")]
+        node_per_line: bool,
+    },
     /// Print every problem (PGN: FILE:LINE:COLUMN: game N, move M: message; SGF:
     /// FILE:LINE:COLUMN: warning W28: message); exit 1 if any.
     Check {
         #[command(flatten)]
         common: Common,
     },
+}
+
+/// What `kifu fmt --strip` can leave out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum StripWhat {
+    Comments,
+    Variations,
+    Nags,
 }
 
 #[derive(clap::Args, Debug, Default)]
@@ -83,6 +113,24 @@ fn main() -> ExitCode {
     let result = match command {
         Command::Stats { common, json } => run_stats(&common, json),
         Command::Json { common, charset } => run_json(&common, &charset),
+        Command::Fmt {
+            common,
+            output,
+            strip,
+            compact,
+            node_per_line,
+        } => {
+            let opts = fmt::Options {
+                strip: fmt::Strip {
+                    comments: strip.contains(&StripWhat::Comments),
+                    variations: strip.contains(&StripWhat::Variations),
+                    nags: strip.contains(&StripWhat::Nags),
+                },
+                compact,
+                node_per_line,
+            };
+            run_fmt(&common, output.as_deref(), &opts)
+        }
         Command::Check { common } => run_check(&common),
     };
     match result {
@@ -161,6 +209,53 @@ fn run_json(common: &Common, charset: &str) -> io::Result<ExitCode> {
                 input.read_sgf(&mut w)?;
                 w.finish()?;
             }
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_fmt(
+    common: &Common,
+    output: Option<&std::path::Path>,
+    opts: &fmt::Options,
+) -> io::Result<ExitCode> {
+    let inputs = open_all(common)?;
+    let mut out: Box<dyn Write> = match output {
+        Some(p) => Box::new(io::BufWriter::with_capacity(
+            1 << 16,
+            std::fs::File::create(p)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?,
+        )),
+        None => Box::new(io::BufWriter::with_capacity(1 << 16, io::stdout().lock())),
+    };
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    let mut problems = fmt::Problems {
+        err: &mut err,
+        found: 0,
+    };
+    let pgn_writer = fmt::pgn_writer(opts);
+    let sgf_writer = fmt::sgf_writer(opts);
+    for input in inputs {
+        if matches!(input.source, Source::Sample) {
+            eprintln!("kifu: no input given: formatting the embedded sample (3 games)");
+        }
+        let name = input.name();
+        match input.format(common.format)? {
+            Format::Pgn => input.for_each_game(fmt::pgn_keep(opts), |game| {
+                fmt::write_pgn(&game, &pgn_writer, &name, &mut out, &mut problems)
+            })?,
+            Format::Sgf => input.for_each_tree(fmt::sgf_scope(opts), |tree| {
+                fmt::write_sgf(
+                    &tree,
+                    &sgf_writer,
+                    &opts.strip,
+                    &name,
+                    &mut out,
+                    &mut problems,
+                )
+            })?,
         }
     }
     out.flush()?;
