@@ -893,8 +893,20 @@ fn fmt_rewrites_pgn_in_export_form_and_is_idempotent() {
     };
     let out = kifu(&[OsStr::new("fmt"), seed.as_os_str()], None);
     assert_eq!(out.status.code(), Some(0));
-    // the three problems of the seed go to stderr, in `kifu check`'s form
-    assert_eq!(stderr(&out).lines().count(), 3, "{}", stderr(&out));
+    // the three problems of the seed go to stderr, in `kifu check`'s form, and a summary
+    let check = stdout(&kifu(&[OsStr::new("check"), seed.as_os_str()], None));
+    let err = stderr(&out);
+    assert_eq!(
+        err.lines().take(3).collect::<Vec<_>>(),
+        check.lines().collect::<Vec<_>>()
+    );
+    assert!(
+        err.lines()
+            .nth(3)
+            .unwrap()
+            .starts_with("kifu fmt: 3 problem(s)"),
+        "{err}"
+    );
     let once = stdout(&out);
     assert!(once.starts_with("[Event \"Botvinnik Memorial\"]\n[Site \"Moscow\"]\n"));
     assert!(once.lines().all(|l| l.chars().count() <= 80), "{once}");

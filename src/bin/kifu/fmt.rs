@@ -30,10 +30,9 @@ pub struct Problems<'e, E: Write> {
 }
 
 impl<E: Write> Problems<'_, E> {
-    fn report(&mut self, line: std::fmt::Arguments<'_>) -> io::Result<()> {
+    fn report(&mut self, line: &str) -> io::Result<()> {
         self.found += 1;
-        self.err.write_fmt(line)?;
-        self.err.write_all(b"\n")
+        writeln!(self.err, "{line}")
     }
 }
 
@@ -62,24 +61,17 @@ pub fn write_pgn<W: Write, E: Write>(
     problems: &mut Problems<'_, E>,
 ) -> io::Result<()> {
     for e in &game.errors {
-        problems.report(format_args!(
-            "{file}:{}:{}: game {}{}: {}{}{}",
-            e.pos.line,
-            e.pos.column,
-            game.index + 1,
-            e.at.map(|m| format!(", move {m}")).unwrap_or_default(),
-            if e.severity == kifu::Severity::Warning {
-                "warning: "
-            } else {
-                ""
-            },
-            e.kind,
-            if e.text.is_empty() {
-                String::new()
-            } else {
-                format!(": `{}`", e.text)
-            }
-        ))?;
+        let line = crate::json::pgn_check_line(
+            file,
+            e.pos,
+            game.index,
+            e.at,
+            e.severity,
+            &e.kind,
+            &e.text,
+            e.truncated,
+        );
+        problems.report(&line)?;
     }
     writer.write(game, out)
 }
@@ -154,21 +146,17 @@ pub fn write_sgf<W: Write, E: Write>(
     problems: &mut Problems<'_, E>,
 ) -> io::Result<()> {
     for e in tree.errors() {
-        problems.report(format_args!(
-            "{file}:{}:{}: {} {}: {} (game {}{}){}",
-            e.pos.line,
-            e.pos.column,
+        let line = crate::json::sgf_check_line(
+            file,
+            e.pos,
             e.severity,
-            e.code(),
             e.kind,
-            e.game + 1,
-            e.at.map(|n| format!(", {n}")).unwrap_or_default(),
-            if e.text.is_empty() {
-                String::new()
-            } else {
-                format!(": `{}`", String::from_utf8_lossy(&e.text))
-            }
-        ))?;
+            e.game,
+            e.at,
+            &String::from_utf8_lossy(&e.text),
+            e.truncated,
+        );
+        problems.report(&line)?;
     }
     if strip.comments || strip.nags {
         writer.write(&strip_tree(tree, strip), &mut *out)

@@ -300,6 +300,17 @@ impl<'w, W: Write> Check<'w, W> {
         }
     }
 
+    fn write_line(&mut self, line: &str) -> Control {
+        self.found += 1;
+        match writeln!(self.out, "{line}") {
+            Ok(()) => Control::Continue,
+            Err(err) => {
+                self.failed = Some(err);
+                Control::Stop
+            }
+        }
+    }
+
     /// How many problems were found.
     pub fn into_result(self) -> io::Result<u64> {
         match self.failed {
@@ -311,77 +322,92 @@ impl<'w, W: Write> Check<'w, W> {
 
 impl<W: Write> Visitor for Check<'_, W> {
     fn on_error(&mut self, e: &Error<'_>) -> Control {
-        self.found += 1;
-        let at = match e.at {
-            Some(m) => format!(", move {m}"),
-            None => String::new(),
-        };
-        let severity = match e.severity {
-            kifu::Severity::Warning => "warning: ",
-            _ => "",
-        };
-        let text = if e.text.is_empty() {
-            String::new()
-        } else {
-            format!(
-                ": `{}`{}",
-                String::from_utf8_lossy(e.text),
-                if e.truncated { "…" } else { "" }
-            )
-        };
-        let r = writeln!(
-            self.out,
-            "{}:{}:{}: game {}{}: {}{}{}",
-            self.file,
-            e.pos.line,
-            e.pos.column,
-            e.game + 1,
-            at,
-            severity,
-            e.kind,
-            text
+        let line = pgn_check_line(
+            &self.file,
+            e.pos,
+            e.game,
+            e.at,
+            e.severity,
+            &e.kind,
+            &String::from_utf8_lossy(e.text),
+            e.truncated,
         );
-        match r {
-            Ok(()) => Control::Continue,
-            Err(err) => {
-                self.failed = Some(err);
-                Control::Stop
-            }
-        }
+        self.write_line(&line)
     }
 }
 
 impl<W: Write> sgf::Visitor for Check<'_, W> {
     fn on_error(&mut self, e: &sgf::Error<'_>) -> Control {
-        self.found += 1;
-        let text = if e.text.is_empty() {
-            String::new()
-        } else {
-            format!(
-                ": `{}`{}",
-                String::from_utf8_lossy(e.text),
-                if e.truncated { "…" } else { "" }
-            )
-        };
-        let r = writeln!(
-            self.out,
-            "{}:{}:{}: {} {}: {} (game {}{}){}",
-            self.file,
-            e.pos.line,
-            e.pos.column,
+        let line = sgf_check_line(
+            &self.file,
+            e.pos,
             e.severity,
-            e.kind.code(),
             e.kind,
-            e.game + 1,
-            e.at.map(|n| format!(", {n}")).unwrap_or_default(),
-            text
+            e.game,
+            e.at,
+            &String::from_utf8_lossy(e.text),
+            e.truncated,
         );
-        match r {
-            Ok(()) => Control::Continue,
-            Err(err) => {
-                self.failed = Some(err);
-                Control::Stop
-            }
-        }
+        self.write_line(&line)
     }
+}
+
+/// ``: `text`…`` after a message, or nothing when there is no text.
+fn quoted(text: &str, truncated: bool) -> String {
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!(": `{text}`{}", if truncated { "…" } else { "" })
+    }
+}
+
+/// A PGN problem as `kifu check` prints it: `FILE:LINE:COLUMN: game N, move M: message`.
+#[allow(clippy::too_many_arguments)]
+pub fn pgn_check_line(
+    file: &str,
+    pos: kifu::Position,
+    game: u64,
+    at: Option<kifu::pgn::MoveRef>,
+    severity: kifu::Severity,
+    kind: &dyn std::fmt::Display,
+    text: &str,
+    truncated: bool,
+) -> String {
+    format!(
+        "{file}:{}:{}: game {}{}: {}{kind}{}",
+        pos.line,
+        pos.column,
+        game + 1,
+        at.map(|m| format!(", move {m}")).unwrap_or_default(),
+        if severity == kifu::Severity::Warning {
+            "warning: "
+        } else {
+            ""
+        },
+        quoted(text, truncated)
+    )
+}
+
+/// An SGF problem as `kifu check` prints it: `FILE:LINE:COLUMN: warning W35: message (game N,
+/// node …)`.
+#[allow(clippy::too_many_arguments)]
+pub fn sgf_check_line(
+    file: &str,
+    pos: kifu::Position,
+    severity: kifu::Severity,
+    kind: sgf::ErrorKind,
+    game: u64,
+    at: Option<sgf::NodeRef>,
+    text: &str,
+    truncated: bool,
+) -> String {
+    format!(
+        "{file}:{}:{}: {severity} {}: {kind} (game {}{}){}",
+        pos.line,
+        pos.column,
+        kind.code(),
+        game + 1,
+        at.map(|n| format!(", {n}")).unwrap_or_default(),
+        quoted(text, truncated)
+    )
 }

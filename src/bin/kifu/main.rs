@@ -259,6 +259,13 @@ fn run_fmt(
         }
     }
     out.flush()?;
+    if problems.found > 0 {
+        let _ = writeln!(
+            problems.err,
+            "kifu fmt: {} problem(s) met while reading; the games were written as repaired",
+            problems.found
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
