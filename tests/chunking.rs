@@ -173,6 +173,16 @@ fn fuzz_regressions() {
         (b"e4 $1-0 e5", Config::default(), &[]),
         // D: an over-long NAG cut at a chunk boundary
         (b"1. e4 $000000000000000000000000000000005 *", small, &[39]),
+        // E: an over-long word inside a skipped (too deep) variation, cut by chunk ends, must
+        // not count as text before the next move number (which the whole input reports as bad)
+        (
+            b"((aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa)0",
+            Config {
+                max_depth: 1,
+                ..small
+            },
+            &[1, 2, 3],
+        ),
     ];
     for &(input, config, cuts) in cases {
         let whole = log_of(input, &[], config);

@@ -20,9 +20,8 @@
 
 use kifu::pgn::{Config, Context, Event, EventLog, Parser, Tag, Visitor};
 use kifu::{Control, Status};
+use kifu_fuzz::{chunks, split_of};
 use libfuzzer_sys::fuzz_target;
-
-const HEADER: usize = 4;
 
 fn config_of(data: &[u8]) -> Config {
     let b = |i: usize| data.get(i).copied().unwrap_or(0) as usize;
@@ -35,34 +34,6 @@ fn config_of(data: &[u8]) -> Config {
             max_depth: 1 + (b(2) % 8) as u32,
         }
     }
-}
-
-/// The chunk lengths and where the PGN text starts.
-fn split_of(data: &[u8]) -> (Vec<usize>, usize) {
-    let k = 1 + data.get(3).copied().unwrap_or(0) as usize % 8;
-    let start = (HEADER + k).min(data.len());
-    let mut lens: Vec<usize> = (0..k)
-        .map(|i| data.get(HEADER + i).copied().unwrap_or(0) as usize)
-        .collect();
-    if lens.iter().all(|&l| l == 0) {
-        lens = vec![1];
-    }
-    (lens, start)
-}
-
-/// `input` cut into chunks of the given lengths, in turn.
-fn chunks<'a>(input: &'a [u8], lens: &[usize]) -> Vec<&'a [u8]> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    for &len in lens.iter().cycle() {
-        if at >= input.len() {
-            break;
-        }
-        let end = (at + len).min(input.len());
-        out.push(&input[at..end]);
-        at = end;
-    }
-    out
 }
 
 fn run<V: Visitor>(config: Config, pieces: &[&[u8]], v: &mut V) {

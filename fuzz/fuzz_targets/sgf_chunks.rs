@@ -17,9 +17,8 @@
 
 use kifu::sgf::{Config, Context, Event, EventLog, Parser, Visitor};
 use kifu::{Control, Status};
+use kifu_fuzz::{chunks, split_of};
 use libfuzzer_sys::fuzz_target;
-
-const HEADER: usize = 4;
 
 fn config_of(data: &[u8]) -> Config {
     let b = |i: usize| data.get(i).copied().unwrap_or(0) as usize;
@@ -34,32 +33,6 @@ fn config_of(data: &[u8]) -> Config {
         c.max_depth = 1 + (b(2) % 8) as u32;
         c
     }
-}
-
-fn split_of(data: &[u8]) -> (Vec<usize>, usize) {
-    let k = 1 + data.get(3).copied().unwrap_or(0) as usize % 8;
-    let start = (HEADER + k).min(data.len());
-    let mut lens: Vec<usize> = (0..k)
-        .map(|i| data.get(HEADER + i).copied().unwrap_or(0) as usize)
-        .collect();
-    if lens.iter().all(|&l| l == 0) {
-        lens = vec![1];
-    }
-    (lens, start)
-}
-
-fn chunks<'a>(input: &'a [u8], lens: &[usize]) -> Vec<&'a [u8]> {
-    let mut out = Vec::new();
-    let mut at = 0;
-    for &len in lens.iter().cycle() {
-        if at >= input.len() {
-            break;
-        }
-        let end = (at + len).min(input.len());
-        out.push(&input[at..end]);
-        at = end;
-    }
-    out
 }
 
 fn run<V: Visitor>(config: Config, pieces: &[&[u8]], v: &mut V) {
@@ -143,7 +116,12 @@ fuzz_target!(|data: &[u8]| {
     for pieces in [&[input][..], &pieces[..]] {
         let mut root = RootOnly::default();
         run(config, pieces, &mut root);
-        assert_eq!(root.starts, games, "root-only game trees; input {:?}", String::from_utf8_lossy(input));
+        assert_eq!(
+            root.starts,
+            games,
+            "root-only game trees; input {:?}",
+            String::from_utf8_lossy(input)
+        );
         assert_eq!(root.ends, games, "root-only tree ends");
     }
 });

@@ -1223,11 +1223,13 @@ impl Parser {
 
     /// Collects unexpected text; consecutive words on one line become one error.
     fn add_garbage<V: Visitor>(&mut self, i: usize, text: &[u8], kind: ErrorKind, v: &mut V) {
-        self.after_number = false;
-        self.text_since_number = true;
         if self.skipping() {
+            // skipped text changes nothing, as when `skip_fast` jumps over it (whether it does
+            // depends on where a chunk ends: an over-long word cut by a chunk end comes here)
             return;
         }
+        self.after_number = false;
+        self.text_since_number = true;
         let at = self.base + i as u64;
         let g = &mut self.garbage;
         if g.active {
