@@ -71,9 +71,11 @@ pub struct TreeBuilder {
     max_game_bytes: usize,
     /// The open tree reached the limit: the rest of it is skipped.
     full: bool,
-    /// The estimate of the errors the open tree started with (met before it): they have a
-    /// budget of their own.
-    before: usize,
+    /// The estimate of what the open tree holds, besides the errors it started with (met
+    /// before it, which have a budget of their own).
+    used: usize,
+    /// What `used` may reach: the limit, 0 once the tree is full.
+    budget: usize,
     /// The problems outside game trees after the last finished tree (or before the first) reached
     /// the limit: the rest are dropped.
     outside_full: bool,
@@ -105,7 +107,8 @@ impl TreeBuilder {
             stop_on_release: false,
             max_game_bytes: Self::DEFAULT_MAX_GAME_BYTES,
             full: false,
-            before: 0,
+            used: 0,
+            budget: 0,
             outside_full: false,
         }
     }
@@ -185,25 +188,41 @@ impl TreeBuilder {
 
     /// Whether `extra` more bytes fit the open tree. If not, the tree is full: the error that
     /// says so is added (once).
+    #[inline(always)]
     fn fits(&mut self, ctx: &Context, extra: usize) -> bool {
-        self.fits_at(ctx.pos, ctx.game, Some(ctx.node_ref()), extra)
+        let used = self.used.saturating_add(extra);
+        if used <= self.budget {
+            self.used = used;
+            return true;
+        }
+        self.cut(ctx.pos, ctx.game, Some(ctx.node_ref()));
+        false
     }
 
     fn fits_at(&mut self, pos: Position, game: u64, at: Option<NodeRef>, extra: usize) -> bool {
-        let Some(t) = self.open.as_mut() else {
+        let used = self.used.saturating_add(extra);
+        if used <= self.budget {
+            self.used = used;
             return true;
-        };
-        if self.full {
-            return false;
         }
-        let used = t.estimated_bytes() - self.before;
-        if used.saturating_add(extra) <= self.max_game_bytes {
-            return true;
+        self.cut(pos, game, at);
+        false
+    }
+
+    /// The open tree reached the limit.
+    #[cold]
+    #[inline(never)]
+    fn cut(&mut self, pos: Position, game: u64, at: Option<NodeRef>) {
+        self.budget = 0;
+        if self.full {
+            return;
         }
         self.full = true;
         let node = (self.cur != NONE).then_some(NodeId(self.cur));
-        t.errors.push(too_large(pos, game, at, node));
-        false
+        if let Some(t) = self.open.as_mut() {
+            t.errors.push(too_large(pos, game, at, node));
+            self.used += ERROR_BYTES;
+        }
     }
 
     /// Keeps an error met outside game trees in `errors` (holding `others` bytes besides), or
@@ -239,7 +258,8 @@ impl Visitor for TreeBuilder {
             let released = self.release();
             let mut t = GameTree::empty(ctx.game, ctx.pos);
             t.errors = core::mem::take(&mut self.pending);
-            self.before = t.estimated_bytes();
+            self.used = 0;
+            self.budget = self.max_game_bytes;
             self.open = Some(t);
             self.cur = NONE;
             self.stack.clear();
@@ -283,6 +303,9 @@ impl Visitor for TreeBuilder {
         }
         if let Some(t) = self.open.as_mut() {
             self.cur = t.push_node(self.cur);
+            if root {
+                self.used += NODE_BYTES;
+            }
         }
         if self.full {
             Control::SkipGame
@@ -355,6 +378,9 @@ impl Visitor for TreeBuilder {
                 self.fits_at(e.pos, e.game, e.at, ERROR_BYTES)
             };
             if keep {
+                if self.full {
+                    self.used += ERROR_BYTES;
+                }
                 if let Some(t) = self.open.as_mut() {
                     t.errors.push(OwnedError::new(e, node));
                 }
@@ -744,6 +770,35 @@ mod tests {
         assert_eq!(trees[0].len(), 2);
         assert!(trees[0].errors().len() <= 21);
         assert_eq!(too_large(&trees[0]).len(), 1);
+    }
+
+    #[test]
+    fn the_builder_counts_what_estimated_bytes_counts() {
+        let long = "y".repeat(5_000);
+        for (input, limit) in [
+            (
+                alloc::format!("(;GM[1]C[{long}]AB[aa][bb];B[zz](;W[cc]AddBlack[dd])(;W[dd]))"),
+                usize::MAX,
+            ),
+            (
+                alloc::format!("(;GM[1]C[{long}]AB[aa][bb];B[zz](;W[cc])(;W[dd]))"),
+                3_000,
+            ),
+            (alloc::format!("(;GM[1];B[aa](;W[bb]C[{long}"), 1_000),
+            (alloc::format!("(;GM[1];B[aa](;W[bb]C[{long}"), usize::MAX),
+        ] {
+            let mut b = TreeBuilder::new(Scope::Full).with_max_game_bytes(limit);
+            let cfg = Config {
+                max_value_piece: 100,
+                ..Config::default()
+            };
+            let mut p = Parser::with_config(cfg);
+            let _ = p.feed(input.as_bytes(), &mut b);
+            p.finish(&mut b);
+            let used = b.used;
+            let t = b.into_trees().remove(0);
+            assert_eq!(used, t.estimated_bytes(), "{input:.40}");
+        }
     }
 
     #[test]
