@@ -114,9 +114,18 @@ fn million_deep_line() {
     assert_eq!(t.main_line().count(), DEEP + 1);
     let out = Writer::new().to_vec(&t);
     assert!(out.split(|&b| b == b'\n').all(|l| l.len() <= 80));
-    let back = one(&out);
+    // about 83 MB estimated: past the builder's default limit (64 MiB)
+    let unlimited = TreeBuilder::new(Scope::Full).with_max_game_bytes(usize::MAX);
+    let back = sgf::GameTrees::with_builder(&out, Config::default(), unlimited)
+        .next()
+        .unwrap();
     assert!(back.errors().is_empty());
     assert_eq!(back, t);
+    let cut = one(&out);
+    assert_eq!(cut.errors()[0].kind, sgf::ErrorKind::GameTooLarge);
+    assert!(
+        cut.len() > DEEP / 2 && cut.estimated_bytes() <= TreeBuilder::DEFAULT_MAX_GAME_BYTES + 200
+    );
     drop(back);
     drop(t);
     eprintln!("10^6-node line: {:?}", start.elapsed());
@@ -144,7 +153,8 @@ fn million_deep_variations() {
         max_depth: 2 * DEEP as u32,
         ..Config::default()
     };
-    let back = sgf::GameTrees::with_config(&out, Scope::Full, cfg)
+    let unlimited = TreeBuilder::new(Scope::Full).with_max_game_bytes(usize::MAX);
+    let back = sgf::GameTrees::with_builder(&out, cfg, unlimited)
         .next()
         .unwrap();
     assert!(back.errors().is_empty(), "{:?}", &back.errors()[..1]);
