@@ -5,7 +5,10 @@
 //! builds its tree (its only mode; it needs `&str`, so the bytes are made UTF-8 first, outside
 //! the timing). The `sgf/dom` group builds kifu's `GameTree`s (full, main line, root only)
 //! and writes them back, beside the streaming visit and sgf-parse's tree on the same bytes.
-//! Run: `cargo bench --bench sgf` (`-- sgf/dom` for the DOM group alone).
+//! The `sgf/per_file` group reads the same files held as separate buffers, each parsed on its
+//! own (kifu visit-all, root only, `game_trees`; sgf-parse on `String`s made beforehand):
+//! throughput in bytes over all files, so the cost per file (parser set-up, small inputs) shows.
+//! Run: `cargo bench --bench sgf` (`-- sgf/dom` or `-- sgf/per_file` for one group).
 
 use std::path::{Path, PathBuf};
 
@@ -40,7 +43,8 @@ impl k::Visitor for RootOnly {
     }
 }
 
-fn collection() -> Option<Vec<u8>> {
+/// The files of the large corpus folders, sorted by path, each in its own buffer.
+fn files() -> Option<Vec<Vec<u8>>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/sgf/large");
     if !root.is_dir() {
         eprintln!("../shared/corpus is absent: the SGF benchmarks have nothing to read");
@@ -59,16 +63,32 @@ fn collection() -> Option<Vec<u8>> {
         }
     }
     files.sort();
+    Some(files.iter().map(|f| std::fs::read(f).unwrap()).collect())
+}
+
+/// The files concatenated into one collection (a line break after each).
+fn collection(files: &[Vec<u8>]) -> Vec<u8> {
     let mut out = Vec::new();
     for f in files {
-        out.extend(std::fs::read(f).unwrap());
+        out.extend_from_slice(f);
         out.push(b'\n');
     }
-    Some(out)
+    out
+}
+
+fn sgf_parse_lenient(text: &str) -> usize {
+    let opts = sgf_parse::ParseOptions {
+        lenient: true,
+        ..Default::default()
+    };
+    sgf_parse::parse_with_options(text, &opts)
+        .map(|t| t.len())
+        .unwrap_or(0)
 }
 
 fn bench(c: &mut Criterion) {
-    let Some(data) = collection() else { return };
+    let Some(files) = files() else { return };
+    let data = collection(&files);
     let text = String::from_utf8_lossy(&data).into_owned();
     let mut g = c.benchmark_group("sgf/collection");
     g.throughput(Throughput::Bytes(data.len() as u64));
@@ -88,15 +108,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function(BenchmarkId::from_parameter("sgf_parse_tree"), |b| {
-        b.iter(|| {
-            let opts = sgf_parse::ParseOptions {
-                lenient: true,
-                ..Default::default()
-            };
-            sgf_parse::parse_with_options(&text, &opts)
-                .map(|t| t.len())
-                .unwrap_or(0)
-        })
+        b.iter(|| sgf_parse_lenient(&text))
     });
     g.finish();
 
@@ -124,15 +136,7 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.bench_function(BenchmarkId::from_parameter("sgf_parse_tree"), |b| {
-        b.iter(|| {
-            let opts = sgf_parse::ParseOptions {
-                lenient: true,
-                ..Default::default()
-            };
-            sgf_parse::parse_with_options(&text, &opts)
-                .map(|t| t.len())
-                .unwrap_or(0)
-        })
+        b.iter(|| sgf_parse_lenient(&text))
     });
     let trees: Vec<k::GameTree> = k::game_trees(&data).collect();
     g.bench_function(BenchmarkId::from_parameter("kifu_write"), |b| {
@@ -145,6 +149,51 @@ fn bench(c: &mut Criterion) {
             }
             out.len()
         })
+    });
+    g.finish();
+
+    // the same files, each parsed on its own
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| String::from_utf8_lossy(f).into_owned())
+        .collect();
+    let bytes: u64 = files.iter().map(|f| f.len() as u64).sum();
+    let rejected = texts.iter().filter(|t| sgf_parse_lenient(t) == 0).count();
+    eprintln!(
+        "sgf/per_file: {} files, {bytes} bytes; sgf-parse finds no tree in {rejected} of them",
+        files.len()
+    );
+    let mut g = c.benchmark_group("sgf/per_file");
+    g.throughput(Throughput::Bytes(bytes));
+    g.sample_size(10);
+    g.bench_function(BenchmarkId::from_parameter("kifu_visit_all"), |b| {
+        b.iter(|| {
+            let mut v = All::default();
+            for f in &files {
+                let _ = k::parse(f, &mut v);
+            }
+            v.0
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("kifu_root_only"), |b| {
+        b.iter(|| {
+            let mut v = RootOnly::default();
+            for f in &files {
+                let _ = k::parse(f, &mut v);
+            }
+            v.0
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("kifu_game_trees"), |b| {
+        b.iter(|| {
+            files
+                .iter()
+                .map(|f| k::game_trees(f).map(|t| t.len()).sum::<usize>())
+                .sum::<usize>()
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("sgf_parse_tree"), |b| {
+        b.iter(|| texts.iter().map(|t| sgf_parse_lenient(t)).sum::<usize>())
     });
     g.finish();
 }

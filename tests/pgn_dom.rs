@@ -214,3 +214,48 @@ fn corpus_round_trip() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(tripped > 0);
 }
+
+/// A "game" of megabytes of movetext without tags or result, then the seed: the builder's limit
+/// cuts the first (`game_too_large`), the parser skips the rest of it, and the seed is read whole.
+#[test]
+fn an_endless_game_stays_within_the_limit() {
+    let Some(seed) = support::shared_file("fixtures/seed-kasparov-kramnik-2001.pgn") else {
+        return;
+    };
+    let mut input = Vec::new();
+    for i in 0..50_000 {
+        input.extend_from_slice(format!("{i}. Nf3 {{wait}} Nf6 $1 (Nc6) 2. Ng1 Ng8 ").as_bytes());
+    }
+    input.extend_from_slice(b"\n\n");
+    input.extend_from_slice(&seed);
+    let limit = 256 << 10;
+    let builder = GameBuilder::new().with_max_game_bytes(limit);
+    let games: Vec<Game> = ReadGames::with_config(&input[..], 1 << 16, Config::default(), builder)
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(games.len(), 2);
+    let cut = &games[0];
+    assert!(
+        cut.estimated_bytes() <= limit + 200,
+        "{}",
+        cut.estimated_bytes()
+    );
+    let cuts: Vec<_> = cut
+        .errors
+        .iter()
+        .filter(|e| e.kind == ErrorKind::GameTooLarge)
+        .collect();
+    assert_eq!(cuts.len(), 1);
+    assert!(cuts[0].pos.offset < input.len() as u64 / 10);
+    let alone = Games::new(&seed).next().unwrap();
+    assert!(games[1].same_content(&alone));
+    assert_eq!(games[1].errors.len(), alone.errors.len());
+    let unbounded: Vec<Game> = Games::new(&input).collect();
+    assert!(unbounded[0].estimated_bytes() > 10 * limit);
+    eprintln!(
+        "endless game ({} bytes): cut at {} bytes estimated (unbounded: {})",
+        input.len(),
+        cut.estimated_bytes(),
+        unbounded[0].estimated_bytes()
+    );
+}

@@ -83,3 +83,32 @@ fn corpus_sample_as_kifu_json() {
     }
     eprintln!("kifu json = serde on {n} files, {games} games");
 }
+
+/// Problems outside games: the parser reports them only before the first game's first token
+/// (a game stays open until the next one starts, so text after a result is its game's). Both
+/// `kifu json` and the DOM give them to the first game; with no game, both drop them.
+#[test]
+fn problems_before_the_first_game_go_to_it() {
+    let dir = std::env::temp_dir().join(format!("kifu-pgn-between-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: [(&str, &[u8]); 3] = [
+        (
+            "head.pgn",
+            b"Downloaded from somewhere\n) } $x .\n[Event \"a\"]\n\n1. e4 e5 1-0\nbetween the games\n\n[Event \"b\"]\n\n1. d4 *\n",
+        ),
+        ("comment.pgn", b"junk\n{a game comment} 1. e4 *\n"),
+        ("nothing.pgn", b"no game here\n)\n"),
+    ];
+    for (name, data) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, data).unwrap();
+        compare(&path);
+    }
+    let games: Vec<Game> = Games::new(cases[0].1).collect();
+    let lines = |g: &Game| g.errors.iter().map(|e| e.pos.line).collect::<Vec<_>>();
+    assert_eq!(lines(&games[0]), [1, 2, 2, 6]); // `} $x .` is one run of text
+    assert!(games[1].errors.is_empty());
+    assert_eq!(Games::new(cases[1].1).next().unwrap().errors.len(), 1);
+    assert_eq!(Games::new(cases[2].1).count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

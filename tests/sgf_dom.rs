@@ -114,9 +114,18 @@ fn million_deep_line() {
     assert_eq!(t.main_line().count(), DEEP + 1);
     let out = Writer::new().to_vec(&t);
     assert!(out.split(|&b| b == b'\n').all(|l| l.len() <= 80));
-    let back = one(&out);
+    // about 83 MB estimated: past the builder's default limit (64 MiB)
+    let unlimited = TreeBuilder::new(Scope::Full).with_max_game_bytes(usize::MAX);
+    let back = sgf::GameTrees::with_builder(&out, Config::default(), unlimited)
+        .next()
+        .unwrap();
     assert!(back.errors().is_empty());
     assert_eq!(back, t);
+    let cut = one(&out);
+    assert_eq!(cut.errors()[0].kind, sgf::ErrorKind::GameTooLarge);
+    assert!(
+        cut.len() > DEEP / 2 && cut.estimated_bytes() <= TreeBuilder::DEFAULT_MAX_GAME_BYTES + 200
+    );
     drop(back);
     drop(t);
     eprintln!("10^6-node line: {:?}", start.elapsed());
@@ -144,7 +153,8 @@ fn million_deep_variations() {
         max_depth: 2 * DEEP as u32,
         ..Config::default()
     };
-    let back = sgf::GameTrees::with_config(&out, Scope::Full, cfg)
+    let unlimited = TreeBuilder::new(Scope::Full).with_max_game_bytes(usize::MAX);
+    let back = sgf::GameTrees::with_builder(&out, cfg, unlimited)
         .next()
         .unwrap();
     assert!(back.errors().is_empty(), "{:?}", &back.errors()[..1]);
@@ -327,4 +337,85 @@ fn corpus_round_trip() {
         start.elapsed()
     );
     assert!(deepest <= sgf::SERDE_MAX_DEPTH);
+}
+
+/// A `Read` that yields `head`, then `body` `times` times, without holding the stream.
+struct Stream<'a> {
+    head: &'a [u8],
+    body: &'a [u8],
+    times: usize,
+    at: usize,
+}
+
+impl std::io::Read for Stream<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if !self.head.is_empty() {
+            let n = self.head.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.head[..n]);
+            self.head = &self.head[n..];
+            return Ok(n);
+        }
+        if self.times == 0 {
+            return Ok(0);
+        }
+        let n = (self.body.len() - self.at).min(buf.len());
+        buf[..n].copy_from_slice(&self.body[self.at..self.at + n]);
+        self.at += n;
+        if self.at == self.body.len() {
+            self.at = 0;
+            self.times -= 1;
+        }
+        Ok(n)
+    }
+}
+
+/// A tree whose `)` is missing, then thousands of games: the parser rightly makes them all
+/// variations of that tree, and the builder's limit keeps it bounded (`E103`, then the rest
+/// skipped to the end of input, `E09`).
+#[test]
+fn an_unclosed_tree_before_many_games_stays_within_the_limit() {
+    let Some(seed) = support::shared_file("fixtures/seed-takemiya-cho-meijin-1996.sgf") else {
+        return;
+    };
+    let times = 3_000; // about 4.5 MB
+    let stream = |times| Stream {
+        head: b"(;GM[1]FF[4]SZ[19]PB[broken]PW[file];B[pd];W[dp]\n",
+        body: &seed,
+        times,
+        at: 0,
+    };
+    let limit = 1 << 20;
+    let start = Instant::now();
+    let builder = TreeBuilder::new(Scope::Full).with_max_game_bytes(limit);
+    let reader = sgf::Reader::with_config(stream(times), 1 << 16, Config::default());
+    let trees: Vec<GameTree> = TreeReader::with_builder(reader, builder)
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(trees.len(), 1);
+    let t = &trees[0];
+    let bytes = t.estimated_bytes();
+    assert!(bytes <= limit + 400, "{bytes}");
+    assert!(bytes > limit - 5_000, "{bytes}");
+    let e103: Vec<_> = t.errors().iter().filter(|e| e.code() == "E103").collect();
+    assert_eq!(e103.len(), 1);
+    assert!(e103[0].pos.offset < 1_000_000); // far before the end: the rest was skipped
+    assert_eq!(t.errors().last().unwrap().code(), "E09");
+    assert_eq!(t.root().value(b"PB").unwrap().0, b"broken");
+    // unbounded, the same tree grows with the stream
+    let few = 100;
+    let whole = TreeReader::with_config(stream(few), Scope::Full, 1 << 16, Config::default())
+        .next()
+        .unwrap()
+        .unwrap();
+    let per_game = whole.estimated_bytes() / few;
+    assert!(per_game * times > 10 * limit, "{per_game}");
+    assert!(!whole.errors().iter().any(|e| e.code() == "E103"));
+    eprintln!(
+        "unclosed tree + {times} games ({} bytes): {} nodes kept, {bytes} bytes estimated \
+         (unbounded: about {} bytes), {:.2?}",
+        49 + times * seed.len(),
+        t.len(),
+        per_game * times,
+        start.elapsed()
+    );
 }

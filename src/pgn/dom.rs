@@ -28,9 +28,16 @@
 //! This is the shape `kifu json` writes. A NAG before any move of its line and a variation before
 //! the first move of the game (reported as
 //! [`ErrorKind::VariationBeforeMove`](super::ErrorKind::VariationBeforeMove)) have no move to
-//! belong to and are dropped, as in `kifu json`. Errors raised between games (text before the
-//! first game's first token, say) belong to no game and are dropped too: use a [`Visitor`] to see
-//! them.
+//! belong to and are dropped, as in `kifu json`.
+//!
+//! # Where problems go
+//!
+//! A game holds the problems met while it is open, in input order. A game stays open from its
+//! first token to the next game's first token (or the end of input): text after a result, a
+//! stray `)` between games, belong to the game before them. So the parser raises problems
+//! outside any game only before the first game (text at the head of a file, say); they go to
+//! the **next game**, the first one, before its own. In an input without any game they are
+//! dropped (use a [`Visitor`] to see them). `kifu json` does the same.
 //!
 //! # Recursion
 //!
@@ -121,6 +128,21 @@ pub struct Game {
     /// [`Game::result_tag`] and [`Game::termination`].
     pub result: Option<Outcome>,
     /// The problems met while reading the game, in input order.
+    ///
+    /// A game stays open from its first token to the next game's first token (or the end of
+    /// input): text after its result, a stray `)` after it, are its problems. So the parser
+    /// reports problems outside any game only before the first game (text at the head of a
+    /// file, say): they go to the next game, the first, before its own (in an input without
+    /// any game they are dropped). `kifu json` does the same.
+    ///
+    /// ```
+    /// use kifu::pgn::{ErrorKind, Games};
+    /// let games: Vec<_> = Games::new(b"junk\n1. e4 *\nmore junk\n1. d4 *").collect();
+    /// assert_eq!(games[0].errors.len(), 2);
+    /// assert_eq!((games[0].errors[0].text.as_str(), games[0].errors[0].pos.line), ("junk", 1));
+    /// assert_eq!(games[0].errors[1].text, "more junk"); // after its result: still the first game
+    /// assert!(games[1].errors.is_empty());
+    /// ```
     pub errors: Vec<GameError>,
 }
 
@@ -405,6 +427,59 @@ impl Game {
     pub fn main_line(&self) -> core::slice::Iter<'_, Node> {
         self.moves.iter()
     }
+
+    /// An estimate of the bytes the game owns: every tag, move, NAG, variation, comment and
+    /// error at its size, plus the bytes of its texts. Lengths are counted, not capacities, so
+    /// the allocation can be up to about twice as much. This is what the builder's limit
+    /// ([`GameBuilder::with_max_game_bytes`]) is checked against. Walks the tree (without
+    /// recursion).
+    ///
+    /// ```
+    /// use kifu::pgn::Games;
+    /// let short = Games::new(b"1. e4 *").next().unwrap();
+    /// let long = Games::new(b"1. e4 {a comment} e5 (1... c5) *").next().unwrap();
+    /// assert!(0 < short.estimated_bytes() && short.estimated_bytes() < long.estimated_bytes());
+    /// ```
+    pub fn estimated_bytes(&self) -> usize {
+        let mut n = self
+            .tags
+            .iter()
+            .map(|(a, b)| TAG_BYTES + a.len() + b.len())
+            .sum::<usize>()
+            + strings_bytes(&self.comments)
+            + self.errors.iter().map(error_bytes).sum::<usize>();
+        let mut stack = vec![self.moves.as_slice()];
+        while let Some(line) = stack.pop() {
+            for node in line {
+                n += NODE_BYTES
+                    + node.text.len()
+                    + node.nags.len() * NAG_BYTES
+                    + strings_bytes(&node.comments_before)
+                    + strings_bytes(&node.comments);
+                for v in &node.variations {
+                    n += VARIATION_BYTES + strings_bytes(&v.comments);
+                    stack.push(&v.moves);
+                }
+            }
+        }
+        n
+    }
+}
+
+/// What [`Game::estimated_bytes`] counts per item.
+const TAG_BYTES: usize = core::mem::size_of::<(String, String)>();
+const STRING_BYTES: usize = core::mem::size_of::<String>();
+const NODE_BYTES: usize = core::mem::size_of::<Node>();
+const NAG_BYTES: usize = core::mem::size_of::<Nag>();
+const VARIATION_BYTES: usize = core::mem::size_of::<Variation>();
+const ERROR_BYTES: usize = core::mem::size_of::<GameError>();
+
+fn strings_bytes(v: &[String]) -> usize {
+    v.iter().map(|s| STRING_BYTES + s.len()).sum()
+}
+
+fn error_bytes(e: &GameError) -> usize {
+    ERROR_BYTES + e.text.len()
 }
 
 /// Calls `f` on every line of the tree (the main line first), without recursion.
@@ -650,7 +725,7 @@ struct OpenLine {
 /// assert_eq!(games[1].event(), Some("B"));
 /// assert!(games[1].moves.is_empty());
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct GameBuilder {
     keep: Keep,
     stop: bool,
@@ -661,6 +736,40 @@ pub struct GameBuilder {
     /// The comment being assembled from its pieces.
     comment: Vec<u8>,
     done: VecDeque<Game>,
+    /// The limit of a game's [`Game::estimated_bytes`].
+    max_game_bytes: usize,
+    /// The estimate of what the open game holds, besides the errors it started with.
+    bytes: usize,
+    /// The estimate of the errors the open game started with (met before it).
+    before: usize,
+    /// The open game reached the limit: the rest of it is skipped.
+    full: bool,
+    /// Errors met before the first game, for it.
+    pending: Vec<GameError>,
+    /// The estimate of `pending`.
+    pending_bytes: usize,
+    /// `pending` reached the limit: the rest are dropped.
+    pending_full: bool,
+}
+
+impl Default for GameBuilder {
+    fn default() -> Self {
+        GameBuilder {
+            keep: Keep::All,
+            stop: false,
+            game: None,
+            lines: Vec::new(),
+            comment: Vec::new(),
+            done: VecDeque::new(),
+            max_game_bytes: GameBuilder::DEFAULT_MAX_GAME_BYTES,
+            bytes: 0,
+            before: 0,
+            full: false,
+            pending: Vec::new(),
+            pending_bytes: 0,
+            pending_full: false,
+        }
+    }
 }
 
 impl GameBuilder {
@@ -687,6 +796,50 @@ impl GameBuilder {
         GameBuilder::with_keep(Keep::MainLine)
     }
 
+    /// The default of [`with_max_game_bytes`](Self::with_max_game_bytes): 64 MiB. The largest
+    /// game of the corpus (157 KB of PGN) estimates at well under a megabyte.
+    pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
+
+    /// Bounds the memory of each game: the limit of its
+    /// [`estimated_bytes`](Game::estimated_bytes) (`usize::MAX`: no limit).
+    ///
+    /// Bad input must not exhaust memory: a "game" of gigabytes of movetext without a tag or a
+    /// result (a broken export, a file of another format) would otherwise grow without bound.
+    /// When the next tag, move, NAG, variation, comment (piece) or error would take a game past
+    /// the limit, the builder adds an [`ErrorKind::GameTooLarge`] error (`game_too_large`, at
+    /// the position of what did not fit) and answers [`Control::SkipGame`]: the parser skips to
+    /// the end of the game, and the game is delivered as far as it was built; the following
+    /// games are read as usual. Problems before the first game (which go to it, see
+    /// [`Game::errors`]) have a budget of their own, and past it are dropped with one
+    /// `game_too_large` saying so. A game's estimate stays within the limit plus two errors, or
+    /// twice that with problems before it.
+    ///
+    /// ```
+    /// use kifu::pgn::{Config, ErrorKind, GameBuilder, Games};
+    /// let mut pgn = b"[Event \"long\"]\n\n".to_vec();
+    /// for _ in 0..1000 {
+    ///     pgn.extend_from_slice(b"Nf3 Nf6 Ng1 Ng8 ");
+    /// }
+    /// pgn.extend_from_slice(b"1/2-1/2\n\n[Event \"next\"]\n\n1. e4 *\n");
+    /// let builder = GameBuilder::new().with_max_game_bytes(10_000);
+    /// let games: Vec<_> = Games::with_builder(&pgn, Config::default(), builder).collect();
+    /// assert_eq!(games.len(), 2);
+    /// assert!(games[0].moves.len() < 4000);
+    /// assert_eq!(games[0].errors[0].kind, ErrorKind::GameTooLarge);
+    /// assert_eq!(games[0].errors[0].kind.code(), "game_too_large");
+    /// assert_eq!(games[0].result, None); // skipped with the rest
+    /// assert_eq!(games[1].event(), Some("next"));
+    /// ```
+    pub fn with_max_game_bytes(mut self, max: usize) -> GameBuilder {
+        self.max_game_bytes = max;
+        self
+    }
+
+    /// The limit of each game's [`estimated_bytes`](Game::estimated_bytes).
+    pub fn max_game_bytes(&self) -> usize {
+        self.max_game_bytes
+    }
+
     /// Whether to return [`Control::Stop`] at the end of each game (default: no).
     pub fn stop_at_game_end(mut self, stop: bool) -> GameBuilder {
         self.stop = stop;
@@ -708,6 +861,26 @@ impl GameBuilder {
         self.done.drain(..).collect()
     }
 
+    /// Whether `extra` more bytes fit the open game. If not, the game is full: the error that
+    /// says so is added (once). `at`: the last move before the item.
+    fn fits(&mut self, pos: Position, at: Option<MoveRef>, extra: usize) -> bool {
+        if self.full {
+            return false;
+        }
+        if self.bytes.saturating_add(extra) <= self.max_game_bytes {
+            self.bytes += extra;
+            return true;
+        }
+        self.full = true;
+        self.comment.clear();
+        if let Some(game) = self.game.as_mut() {
+            let e = too_large(pos, at);
+            self.bytes += error_bytes(&e);
+            game.errors.push(e);
+        }
+        false
+    }
+
     fn line(&mut self) -> &mut OpenLine {
         if self.lines.is_empty() {
             self.lines.push(OpenLine::default());
@@ -717,17 +890,48 @@ impl GameBuilder {
     }
 }
 
+/// The error that says a game reached the limit.
+fn too_large(pos: Position, at: Option<MoveRef>) -> GameError {
+    GameError {
+        kind: ErrorKind::GameTooLarge,
+        severity: ErrorKind::GameTooLarge.severity(),
+        text: String::new(),
+        truncated: false,
+        pos,
+        at,
+    }
+}
+
+/// The answer to the parser for an item of a game.
+fn go_on(kept: bool) -> Control {
+    if kept {
+        Control::Continue
+    } else {
+        Control::SkipGame
+    }
+}
+
 impl Visitor for GameBuilder {
     fn on_tree(&mut self, ctx: &Context) -> Control {
         if ctx.depth == 0 {
             self.lines.clear();
-            self.game = Some(Game {
+            let mut game = Game {
                 index: ctx.game,
                 offset: ctx.pos.offset,
                 ..Game::default()
-            });
+            };
+            // problems before the first game go to it
+            game.errors = core::mem::take(&mut self.pending);
+            self.before = core::mem::take(&mut self.pending_bytes);
+            self.pending_full = false;
+            self.bytes = 0;
+            self.full = false;
+            self.game = Some(game);
         }
         self.lines.push(OpenLine::default());
+        if ctx.depth > 0 && self.full {
+            return Control::SkipGame;
+        }
         if ctx.depth > 0 && self.keep != Keep::All {
             return Control::Skip;
         }
@@ -736,22 +940,33 @@ impl Visitor for GameBuilder {
 
     fn on_tree_end(&mut self, ctx: &Context) -> Control {
         if ctx.depth > 0 {
+            let mut kept = true;
             if self.lines.len() > 1 {
                 let line = self.lines.pop().expect("a variation is open");
-                if self.keep == Keep::All {
-                    let mut var = Variation {
-                        moves: line.moves,
-                        comments: Vec::new(),
-                    };
-                    if var.moves.is_empty() {
-                        var.comments = line.before;
+                let parent = self.line().moves.last_mut().is_some();
+                if self.keep == Keep::All && parent {
+                    // a full game keeps the variations open when it was cut (at most one per
+                    // level): they hold what was read of them
+                    if self.full {
+                        self.bytes += VARIATION_BYTES;
+                    } else {
+                        kept = self.fits(ctx.pos, ctx.last_move(), VARIATION_BYTES);
                     }
-                    if let Some(parent) = self.line().moves.last_mut() {
-                        parent.variations.push(var);
+                    if kept {
+                        let mut var = Variation {
+                            moves: line.moves,
+                            comments: Vec::new(),
+                        };
+                        if var.moves.is_empty() {
+                            var.comments = line.before;
+                        }
+                        if let Some(parent) = self.line().moves.last_mut() {
+                            parent.variations.push(var);
+                        }
                     }
                 }
             }
-            return Control::Continue;
+            return go_on(kept);
         }
         let mut game = self.game.take().unwrap_or_default();
         let main = core::mem::take(&mut self.lines).into_iter().next();
@@ -759,6 +974,7 @@ impl Visitor for GameBuilder {
             game.moves = main.moves;
             game.comments = main.before;
         }
+        self.comment.clear();
         self.done.push_back(game);
         if self.stop {
             Control::Stop
@@ -767,18 +983,21 @@ impl Visitor for GameBuilder {
         }
     }
 
-    fn on_property(&mut self, _: &Context, tag: &Tag<'_>) -> Control {
-        if let Some(game) = self.game.as_mut() {
-            game.tags.push((
-                String::from_utf8_lossy(tag.name).into_owned(),
-                tag.value.decode_utf8_lossy().into_owned(),
-            ));
+    fn on_property(&mut self, ctx: &Context, tag: &Tag<'_>) -> Control {
+        if self.game.is_none() {
+            return Control::Continue;
         }
-        Control::Continue
+        let name = String::from_utf8_lossy(tag.name).into_owned();
+        let value = tag.value.decode_utf8_lossy().into_owned();
+        let kept = self.fits(ctx.pos, None, TAG_BYTES + name.len() + value.len());
+        if let (true, Some(game)) = (kept, self.game.as_mut()) {
+            game.tags.push((name, value));
+        }
+        go_on(kept)
     }
 
     fn on_tags_end(&mut self, _: &Context) -> Control {
-        if self.keep == Keep::Headers {
+        if self.keep == Keep::Headers || self.full {
             Control::SkipGame
         } else {
             Control::Continue
@@ -786,6 +1005,11 @@ impl Visitor for GameBuilder {
     }
 
     fn on_move(&mut self, ctx: &Context, mv: &Move<'_>) -> Control {
+        let text = String::from_utf8_lossy(mv.text).into_owned();
+        let before = MoveRef::from_ply(ctx.ply.saturating_sub(1));
+        if !self.fits(ctx.pos, before, NODE_BYTES + text.len()) {
+            return Control::SkipGame;
+        }
         let line = self.line();
         let comments_before = if ctx.depth > 0 && line.moves.is_empty() {
             core::mem::take(&mut line.before)
@@ -794,7 +1018,7 @@ impl Visitor for GameBuilder {
         };
         line.moves.push(Node {
             san: mv.san,
-            text: String::from_utf8_lossy(mv.text).into_owned(),
+            text,
             nags: Vec::new(),
             comments_before,
             comments: Vec::new(),
@@ -803,23 +1027,43 @@ impl Visitor for GameBuilder {
         Control::Continue
     }
 
-    fn on_nag(&mut self, _: &Context, nag: Nag, _: NagForm) -> Control {
+    fn on_nag(&mut self, ctx: &Context, nag: Nag, _: NagForm) -> Control {
+        if self.line().moves.is_empty() {
+            return go_on(!self.full);
+        }
+        if !self.fits(ctx.pos, ctx.last_move(), NAG_BYTES) {
+            return Control::SkipGame;
+        }
         if let Some(node) = self.line().moves.last_mut() {
             node.nags.push(nag);
         }
         Control::Continue
     }
 
-    fn on_comment(&mut self, _: &Context, c: &Comment<'_>) -> Control {
+    fn on_comment(&mut self, ctx: &Context, c: &Comment<'_>) -> Control {
         if c.kind == CommentKind::Escape {
             return Control::Continue;
+        }
+        if self.full {
+            return Control::SkipGame;
         }
         if c.first {
             self.comment.clear();
         }
+        // the pieces so far count against the limit, so that one endless comment cannot grow
+        // without bound
+        let so_far = STRING_BYTES + self.comment.len() + c.text.as_bytes().len();
+        if self.bytes.saturating_add(so_far) > self.max_game_bytes {
+            self.fits(ctx.pos, ctx.last_move(), so_far);
+            return Control::SkipGame;
+        }
         self.comment.extend_from_slice(c.text.as_bytes());
         if c.last {
             let text = String::from_utf8_lossy(&self.comment).into_owned();
+            self.comment.clear();
+            if !self.fits(ctx.pos, ctx.last_move(), STRING_BYTES + text.len()) {
+                return Control::SkipGame;
+            }
             let line = self.line();
             match line.moves.last_mut() {
                 Some(node) => node.comments.push(text),
@@ -839,8 +1083,37 @@ impl Visitor for GameBuilder {
     }
 
     fn on_error(&mut self, e: &Error<'_>) -> Control {
-        if let Some(game) = self.game.as_mut() {
-            game.errors.push(GameError::from_event(e));
+        let owned = GameError::from_event(e);
+        let size = error_bytes(&owned);
+        if self.game.is_none() {
+            // before the first game (the only place outside a game the parser reports
+            // problems): for it, within a budget of their own
+            if self.pending_bytes + size <= self.max_game_bytes {
+                self.pending_bytes += size;
+                self.pending.push(owned);
+            } else if !self.pending_full {
+                self.pending_full = true;
+                let marker = too_large(e.pos, None);
+                self.pending_bytes += error_bytes(&marker);
+                self.pending.push(marker);
+            }
+            return Control::Continue;
+        }
+        // A full game keeps only what the parser reports while skipping (a comment open at the
+        // end of input); other problems may come until the next event answers `SkipGame`, since
+        // the parser takes no `SkipGame` from `on_error`.
+        let kept = if self.full {
+            e.kind == ErrorKind::UnterminatedComment
+        } else {
+            self.fits(e.pos, e.at, size)
+        };
+        if kept {
+            if self.full {
+                self.bytes += size;
+            }
+            if let Some(game) = self.game.as_mut() {
+                game.errors.push(owned);
+            }
         }
         Control::Continue
     }
@@ -1082,6 +1355,147 @@ mod tests {
         ] {
             assert_eq!(san_text(San::parse(s.as_bytes()).unwrap()), s);
         }
+    }
+
+    /// Builds with `limit`; checks the builder's count against `Game::estimated_bytes`.
+    fn limited(pgn: &[u8], limit: usize) -> Vec<Game> {
+        let mut b = GameBuilder::new().with_max_game_bytes(limit);
+        let mut parser = pgn::Parser::new();
+        let mut games = Vec::new();
+        let mut rest = pgn;
+        loop {
+            let status = parser.feed(rest, &mut b);
+            while let Some(g) = b.pop() {
+                games.push(g);
+            }
+            match status {
+                Status::Stopped { consumed } => rest = &rest[consumed..],
+                Status::NeedInput => break,
+            }
+        }
+        parser.finish(&mut b);
+        games.extend(b.take_games());
+        games
+    }
+
+    fn too_large(g: &Game) -> usize {
+        g.errors
+            .iter()
+            .filter(|e| e.kind == ErrorKind::GameTooLarge)
+            .count()
+    }
+
+    #[test]
+    fn the_builder_counts_what_estimated_bytes_counts() {
+        for pgn in [
+            &b"[Event \"x\"]\n[White \"\xff\"]\n\n{pre} 1. e4 $1 {after} (1. d4 {d} $2 (1. c4 c5) {\xfe}) e5 ({v} 1... c5) ( {only} ) oh 2. Nf3!? *"[..],
+            b"1. e4 *",
+            b"junk ) } before\n[Event \"x\"]\n1. e4 (1. d4",
+            b"",
+        ] {
+            let mut b = GameBuilder::new();
+            crate::pgn::parse(pgn, &mut b);
+            let game = b.take_games().pop().unwrap_or_default();
+            assert_eq!(b.bytes + b.before, game.estimated_bytes(), "{pgn:?}");
+        }
+    }
+
+    #[test]
+    fn a_game_past_the_limit_is_cut_and_the_next_ones_are_read() {
+        let mut pgn = b"[Event \"a\"]\n\n".to_vec();
+        for i in 1..=500 {
+            pgn.extend_from_slice(format!("{i}. Nf3 {{c}} Nf6 $1 ({i}... e5) ").as_bytes());
+        }
+        pgn.extend_from_slice(b"1-0\n\n[Event \"b\"]\n\n1. e4 *\n\n[Event \"c\"]\n\n1. d4 *\n");
+        let all = limited(&pgn, usize::MAX);
+        assert_eq!(all[0].moves.len(), 1000);
+        let limit = all[0].estimated_bytes() / 3;
+        let games = limited(&pgn, limit);
+        assert_eq!(games.len(), 3);
+        let cut = &games[0];
+        assert!(cut.moves.len() > 100 && cut.moves.len() < 1000);
+        assert!(cut.estimated_bytes() <= limit + ERROR_BYTES);
+        assert_eq!(too_large(cut), 1);
+        let e = &cut.errors[0];
+        assert_eq!(
+            (e.kind.code(), e.severity),
+            ("game_too_large", Severity::Error)
+        );
+        assert!(e.pos.offset > 0 && e.at.is_some());
+        assert_eq!(cut.result, None);
+        assert_eq!(games[1..], all[1..]);
+        // the same through the iterators
+        let b = GameBuilder::new().with_max_game_bytes(limit);
+        assert_eq!(
+            Games::with_builder(&pgn, Config::default(), b).collect::<Vec<_>>(),
+            games
+        );
+    }
+
+    #[test]
+    fn cut_inside_a_variation_and_inside_a_comment() {
+        // the variations open when the game is cut are kept, as far as they were read
+        let mut pgn = b"1. e4 (1. d4 ".to_vec();
+        for _ in 0..200 {
+            pgn.extend_from_slice(b"Nf3 Nf6 Ng1 Ng8 ");
+        }
+        pgn.extend_from_slice(b") e5 *\n1. c4 *");
+        let games = limited(&pgn, 5_000);
+        assert_eq!(games.len(), 2);
+        let v = &games[0].moves[0].variations[0].moves;
+        assert!(v.len() > 10 && v.len() < 800, "{}", v.len());
+        assert_eq!(games[0].moves.len(), 1);
+        assert_eq!(games[1].moves[0].text, "c4");
+        // an endless comment: its pieces count
+        let mut pgn = b"1. e4 {".to_vec();
+        pgn.extend_from_slice(&b"word ".repeat(100_000));
+        pgn.extend_from_slice(b"} e5 *\n1. c4 *");
+        let games = limited(&pgn, 10_000);
+        assert_eq!(games.len(), 2);
+        assert!(games[0].moves[0].comments.is_empty());
+        assert_eq!(too_large(&games[0]), 1);
+        assert!(games[0].estimated_bytes() <= 10_000 + ERROR_BYTES);
+    }
+
+    #[test]
+    fn problems_before_the_first_game_go_to_it() {
+        let games = limited(
+            b"junk\n) }\n[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *",
+            usize::MAX,
+        );
+        assert_eq!(games.len(), 2);
+        let kinds: Vec<_> = games[0]
+            .errors
+            .iter()
+            .map(|e| (e.kind, e.pos.line))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (ErrorKind::UnexpectedText, 1),
+                (ErrorKind::StrayParen, 2),
+                (ErrorKind::StrayBrace, 2)
+            ]
+        );
+        assert!(games[1].errors.is_empty());
+        // bounded by a budget of their own: the game keeps its content
+        let mut pgn = b"junk\n".repeat(1000);
+        pgn.extend_from_slice(b"1. e4 e5 *");
+        let games = limited(&pgn, 20 * (ERROR_BYTES + 4));
+        assert_eq!(games[0].moves.len(), 2);
+        assert_eq!(games[0].errors.len(), 21);
+        assert_eq!(games[0].errors[20].kind, ErrorKind::GameTooLarge);
+        // no game: dropped
+        assert!(limited(b"junk\n)", usize::MAX).is_empty());
+    }
+
+    #[test]
+    fn the_default_limit() {
+        assert_eq!(GameBuilder::new().max_game_bytes(), 64 << 20);
+        assert_eq!(
+            GameBuilder::headers_only().max_game_bytes(),
+            GameBuilder::DEFAULT_MAX_GAME_BYTES
+        );
     }
 
     #[test]

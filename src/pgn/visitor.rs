@@ -182,6 +182,12 @@ pub enum ErrorKind {
     /// A tag value that is not UTF-8 (an old Latin-1 file, say); the bytes are kept.
     #[error("tag value is not valid UTF-8")]
     InvalidUtf8,
+    /// Never raised by the parser: a game grew past the limit of the DOM builder
+    /// ([`GameBuilder::with_max_game_bytes`](super::GameBuilder::with_max_game_bytes)); the
+    /// rest of it was skipped (or, before the first game, the rest of the problems there were
+    /// dropped). The game is delivered as far as it was built.
+    #[error("game too large for the DOM: the rest was skipped")]
+    GameTooLarge,
 }
 
 impl ErrorKind {
@@ -203,6 +209,7 @@ impl ErrorKind {
             ErrorKind::TokenTooLong => "token_too_long",
             ErrorKind::TooDeep => "too_deep",
             ErrorKind::InvalidUtf8 => "invalid_utf8",
+            ErrorKind::GameTooLarge => "game_too_large",
         }
     }
 

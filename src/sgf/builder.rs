@@ -12,10 +12,13 @@ use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 
 use crate::control::{Control, Status};
+use crate::position::Position;
 
-use super::dom::{GameTree, NONE, NodeId, OwnedError};
+use super::dom::{
+    ERROR_BYTES, GameTree, NODE_BYTES, NONE, NodeId, OwnedError, PROP_BYTES, VALUE_BYTES,
+};
 use super::parser::{Config, Parser};
-use super::visitor::{Context, Error, Property, Value, Visitor};
+use super::visitor::{Context, Error, ErrorKind, NodeRef, Property, Value, Visitor};
 
 /// What a [`TreeBuilder`] keeps of each game tree.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -48,7 +51,7 @@ pub enum Scope {
 /// assert_eq!(trees[0].len(), 3); // root, B[pd], W[dd]
 /// assert_eq!(trees[0].errors()[0].code(), "W06"); // the junk after it
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct TreeBuilder {
     scope: Scope,
     open: Option<GameTree>,
@@ -64,16 +67,87 @@ pub struct TreeBuilder {
     pending: Vec<OwnedError>,
     /// Answer `Stop` when a tree is released (for the iterators).
     stop_on_release: bool,
+    /// The limit of [`GameTree::estimated_bytes`].
+    max_game_bytes: usize,
+    /// The open tree reached the limit: the rest of it is skipped.
+    full: bool,
+    /// The estimate of what the open tree holds, besides the errors it started with (met
+    /// before it, which have a budget of their own).
+    used: usize,
+    /// What `used` may reach: the limit, 0 once the tree is full.
+    budget: usize,
+    /// The problems outside game trees after the last finished tree (or before the first) reached
+    /// the limit: the rest are dropped.
+    outside_full: bool,
+}
+
+impl Default for TreeBuilder {
+    fn default() -> Self {
+        TreeBuilder::new(Scope::default())
+    }
 }
 
 impl TreeBuilder {
-    /// A builder keeping what `scope` says.
+    /// The default of [`with_max_game_bytes`](Self::with_max_game_bytes): 64 MiB. The largest
+    /// game tree of the corpus (a joseki dictionary of 1.2 MB, 62,614 moves) estimates at about
+    /// 5 MB.
+    pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
+
+    /// A builder keeping what `scope` says, with the default limit
+    /// ([`DEFAULT_MAX_GAME_BYTES`](Self::DEFAULT_MAX_GAME_BYTES)).
     pub fn new(scope: Scope) -> TreeBuilder {
         TreeBuilder {
             scope,
+            open: None,
             cur: NONE,
-            ..TreeBuilder::default()
+            stack: Vec::new(),
+            done: VecDeque::new(),
+            released: 0,
+            pending: Vec::new(),
+            stop_on_release: false,
+            max_game_bytes: Self::DEFAULT_MAX_GAME_BYTES,
+            full: false,
+            used: 0,
+            budget: 0,
+            outside_full: false,
         }
+    }
+
+    /// Bounds the memory of each game tree: the limit of its
+    /// [`estimated_bytes`](GameTree::estimated_bytes) (`usize::MAX`: no limit).
+    ///
+    /// Bad input must not exhaust memory: a file whose last `)` is missing, concatenated
+    /// before others, makes every later `(;` of the stream a variation of its tree, and a tree
+    /// can hold gigabytes. When the next node, property, value piece or error would take a tree
+    /// past the limit, the builder adds an [`ErrorKind::GameTooLarge`](super::ErrorKind::GameTooLarge)
+    /// error (`E103`, at the position of what did not fit) and answers [`Control::SkipGame`]: the
+    /// parser skips to the end of the tree, and the tree is delivered as far as it was built
+    /// (its root node is always kept); the following trees are read as usual. Problems outside
+    /// game trees, which go to a tree too (see [`GameTree::errors`]), are dropped past the limit,
+    /// with one `E103` saying so; those before a tree have a budget of their own, so that they
+    /// never cost it its content. A tree's estimate stays within the limit plus a few errors
+    /// (the `E103` and the end-of-input errors that follow a skip), or twice that with problems
+    /// before it.
+    ///
+    /// ```
+    /// use kifu::sgf::{self, Config, ErrorKind, GameTrees, Scope, TreeBuilder};
+    /// // a tree whose `)` is missing swallows the next ones as variations
+    /// let input = b"(;GM[1];B[aa](;GM[1];B[bb];W[cc])(;GM[1];B[dd];W[ee])";
+    /// let builder = TreeBuilder::new(Scope::Full).with_max_game_bytes(400);
+    /// let trees: Vec<_> = GameTrees::with_builder(input, Config::default(), builder).collect();
+    /// assert_eq!(trees.len(), 1);
+    /// let e = trees[0].errors().iter().find(|e| e.kind == ErrorKind::GameTooLarge).unwrap();
+    /// assert_eq!(e.code(), "E103");
+    /// assert!(trees[0].len() < 8); // the rest was skipped
+    /// ```
+    pub fn with_max_game_bytes(mut self, max: usize) -> TreeBuilder {
+        self.max_game_bytes = max;
+        self
+    }
+
+    /// The limit of each tree's [`estimated_bytes`](GameTree::estimated_bytes).
+    pub fn max_game_bytes(&self) -> usize {
+        self.max_game_bytes
     }
 
     /// The scope it builds with.
@@ -112,6 +186,65 @@ impl TreeBuilder {
         self.done.into()
     }
 
+    /// Whether `extra` more bytes fit the open tree. If not, the tree is full: the error that
+    /// says so is added (once).
+    #[inline(always)]
+    fn fits(&mut self, ctx: &Context, extra: usize) -> bool {
+        let used = self.used.saturating_add(extra);
+        if used <= self.budget {
+            self.used = used;
+            return true;
+        }
+        self.cut(ctx.pos, ctx.game, Some(ctx.node_ref()));
+        false
+    }
+
+    fn fits_at(&mut self, pos: Position, game: u64, at: Option<NodeRef>, extra: usize) -> bool {
+        let used = self.used.saturating_add(extra);
+        if used <= self.budget {
+            self.used = used;
+            return true;
+        }
+        self.cut(pos, game, at);
+        false
+    }
+
+    /// The open tree reached the limit.
+    #[cold]
+    #[inline(never)]
+    fn cut(&mut self, pos: Position, game: u64, at: Option<NodeRef>) {
+        self.budget = 0;
+        if self.full {
+            return;
+        }
+        self.full = true;
+        let node = (self.cur != NONE).then_some(NodeId(self.cur));
+        if let Some(t) = self.open.as_mut() {
+            t.errors.push(too_large(pos, game, at, node));
+            self.used += ERROR_BYTES;
+        }
+    }
+
+    /// Keeps an error met outside game trees in `errors` (holding `others` bytes besides), or
+    /// drops it past the limit (saying so once).
+    fn keep_outside(&mut self, e: OwnedError, in_done: bool) {
+        let (errors, others) = if in_done {
+            let Some(t) = self.done.back_mut() else {
+                return;
+            };
+            let others = t.estimated_bytes() - t.errors.len() * ERROR_BYTES;
+            (&mut t.errors, others)
+        } else {
+            (&mut self.pending, 0)
+        };
+        if others + (errors.len() + 1) * ERROR_BYTES <= self.max_game_bytes {
+            errors.push(e);
+        } else if !self.outside_full {
+            self.outside_full = true;
+            errors.push(too_large(e.pos, e.game, e.at, None));
+        }
+    }
+
     fn release(&mut self) -> bool {
         let any = self.done.len() > self.released;
         self.released = self.done.len();
@@ -125,9 +258,13 @@ impl Visitor for TreeBuilder {
             let released = self.release();
             let mut t = GameTree::empty(ctx.game, ctx.pos);
             t.errors = core::mem::take(&mut self.pending);
+            self.used = 0;
+            self.budget = self.max_game_bytes;
             self.open = Some(t);
             self.cur = NONE;
             self.stack.clear();
+            self.full = false;
+            self.outside_full = false;
             return if released && self.stop_on_release {
                 Control::Stop
             } else {
@@ -135,7 +272,9 @@ impl Visitor for TreeBuilder {
             };
         }
         self.stack.push(self.cur);
-        if self.scope == Scope::MainLine && ctx.variation > 0 {
+        if self.full {
+            Control::SkipGame
+        } else if self.scope == Scope::MainLine && ctx.variation > 0 {
             Control::Skip
         } else {
             Control::Continue
@@ -148,67 +287,127 @@ impl Visitor for TreeBuilder {
                 self.done.push_back(t);
             }
             self.stack.clear();
+            self.full = false;
+            self.outside_full = false;
         } else {
             self.cur = self.stack.pop().unwrap_or(NONE);
         }
         Control::Continue
     }
 
-    fn on_node(&mut self, _: &Context) -> Control {
+    fn on_node(&mut self, ctx: &Context) -> Control {
+        let root = self.open.as_ref().is_some_and(GameTree::is_empty);
+        // the root node is always kept: a tree read has one
+        if !root && !self.fits(ctx, NODE_BYTES) {
+            return Control::SkipGame;
+        }
         if let Some(t) = self.open.as_mut() {
             self.cur = t.push_node(self.cur);
+            if root {
+                self.used += NODE_BYTES;
+            }
         }
-        Control::Continue
-    }
-
-    fn on_node_end(&mut self, ctx: &Context) -> Control {
-        if self.scope == Scope::RootOnly && ctx.depth == 0 && ctx.node == 0 {
+        if self.full {
             Control::SkipGame
         } else {
             Control::Continue
         }
     }
 
-    fn on_property(&mut self, _: &Context, p: &Property<'_>) -> Control {
+    fn on_node_end(&mut self, ctx: &Context) -> Control {
+        if self.full || self.scope == Scope::RootOnly && ctx.depth == 0 && ctx.node == 0 {
+            Control::SkipGame
+        } else {
+            Control::Continue
+        }
+    }
+
+    fn on_property(&mut self, ctx: &Context, p: &Property<'_>) -> Control {
+        if self.open.is_none() || self.cur == NONE {
+            return Control::Continue;
+        }
+        let name = if p.name == p.raw { 0 } else { p.name.len() };
+        if !self.fits(ctx, PROP_BYTES + p.raw.len() + name) {
+            return Control::SkipGame;
+        }
         if let Some(t) = self.open.as_mut() {
-            if self.cur != NONE {
-                t.push_prop(self.cur, p.name, p.raw);
-            }
+            t.push_prop(self.cur, p.name, p.raw);
         }
         Control::Continue
     }
 
-    fn on_value(&mut self, _: &Context, v: &Value<'_>) -> Control {
+    fn on_value(&mut self, ctx: &Context, v: &Value<'_>) -> Control {
+        if self.open.is_none() || self.cur == NONE {
+            return Control::Continue;
+        }
+        if self.full {
+            // more pieces of the value that did not fit: the parser is skipping already
+            return if v.first {
+                Control::SkipGame
+            } else {
+                Control::Continue
+            };
+        }
+        let span = if v.first { VALUE_BYTES } else { 0 };
+        if !self.fits(ctx, span + v.raw.0.len()) {
+            return Control::SkipGame;
+        }
         if let Some(t) = self.open.as_mut() {
-            if self.cur != NONE {
-                if v.first {
-                    t.push_value(v.raw.0);
-                } else {
-                    t.extend_value(v.raw.0);
-                }
+            if v.first {
+                t.push_value(v.raw.0);
+            } else {
+                t.extend_value(v.raw.0);
             }
         }
         Control::Continue
     }
 
     fn on_error(&mut self, e: &Error<'_>) -> Control {
-        match self.open.as_mut() {
-            Some(t) => {
-                let node = (self.cur != NONE).then_some(NodeId(self.cur));
-                t.errors.push(OwnedError::new(e, node));
-            }
-            None => {
-                let owned = OwnedError::new(e, None);
-                let unreleased = self.done.len() > self.released;
-                match self.done.back_mut() {
-                    // outside game trees: the tree before it
-                    Some(t) if e.at.is_none() && unreleased => t.errors.push(owned),
-                    // before the first tree, or a game tree before its first node
-                    _ => self.pending.push(owned),
+        if self.open.is_some() {
+            let node = (self.cur != NONE).then_some(NodeId(self.cur));
+            // A full tree keeps only the end-of-input errors (those the parser reports while
+            // skipping; others may come until the next event answers `SkipGame`, since the
+            // parser takes no `SkipGame` from `on_error`). Otherwise a problem that does not
+            // fit makes the tree full.
+            let keep = if self.full {
+                matches!(
+                    e.kind,
+                    ErrorKind::UnclosedTree | ErrorKind::UnterminatedValue
+                )
+            } else {
+                self.fits_at(e.pos, e.game, e.at, ERROR_BYTES)
+            };
+            if keep {
+                if self.full {
+                    self.used += ERROR_BYTES;
+                }
+                if let Some(t) = self.open.as_mut() {
+                    t.errors.push(OwnedError::new(e, node));
                 }
             }
+            return Control::Continue;
         }
+        let owned = OwnedError::new(e, None);
+        let unreleased = self.done.len() > self.released;
+        // outside game trees: the tree before it; before the first tree, or a game tree before
+        // its first node: the next tree
+        let in_done = e.at.is_none() && unreleased && !self.done.is_empty();
+        self.keep_outside(owned, in_done);
         Control::Continue
+    }
+}
+
+/// The error that says a tree reached the limit.
+fn too_large(pos: Position, game: u64, at: Option<NodeRef>, node: Option<NodeId>) -> OwnedError {
+    OwnedError {
+        kind: ErrorKind::GameTooLarge,
+        severity: ErrorKind::GameTooLarge.severity(),
+        text: Vec::new(),
+        truncated: false,
+        pos,
+        game,
+        at,
+        node,
     }
 }
 
@@ -236,7 +435,16 @@ pub fn game_trees(input: &[u8]) -> GameTrees<'_> {
 impl<'a> GameTrees<'a> {
     /// The game trees of `input`, keeping what `scope` says, read with `config`.
     pub fn with_config(input: &'a [u8], scope: Scope, config: Config) -> GameTrees<'a> {
-        let mut builder = TreeBuilder::new(scope);
+        GameTrees::with_builder(input, config, TreeBuilder::new(scope))
+    }
+
+    /// The game trees of `input`, read with `config` and built by `builder` (its scope and
+    /// limit, see [`TreeBuilder::with_max_game_bytes`]). The builder should be new.
+    pub fn with_builder(
+        input: &'a [u8],
+        config: Config,
+        mut builder: TreeBuilder,
+    ) -> GameTrees<'a> {
         builder.stop_on_release = true;
         GameTrees {
             input,
@@ -321,10 +529,26 @@ mod read {
             buffer_size: usize,
             config: Config,
         ) -> TreeReader<R> {
-            let mut builder = TreeBuilder::new(scope);
+            TreeReader::with_builder(
+                Reader::with_config(inner, buffer_size, config),
+                TreeBuilder::new(scope),
+            )
+        }
+
+        /// The game trees read by `reader` (with its buffer size and [`Config`]), built by
+        /// `builder` (its scope and limit, see [`TreeBuilder::with_max_game_bytes`]). The builder
+        /// should be new.
+        ///
+        /// ```
+        /// use kifu::sgf::{Reader, Scope, TreeBuilder, TreeReader};
+        /// let data: &[u8] = b"(;GM[1];B[aa])(;GM[1];B[bb])";
+        /// let builder = TreeBuilder::new(Scope::Full).with_max_game_bytes(1 << 20);
+        /// assert_eq!(TreeReader::with_builder(Reader::new(data), builder).count(), 2);
+        /// ```
+        pub fn with_builder(reader: Reader<R>, mut builder: TreeBuilder) -> TreeReader<R> {
             builder.stop_on_release = true;
             TreeReader {
-                reader: Reader::with_config(inner, buffer_size, config),
+                reader,
                 builder,
                 done: false,
             }
@@ -437,5 +661,150 @@ mod tests {
         let t = game_trees(b"(;SZ[9];B[aa];W[zz])").next().unwrap();
         assert_eq!(t.errors().len(), 1);
         assert_eq!(t.errors()[0].node, Some(NodeId(2)));
+    }
+
+    fn limited(input: &[u8], max: usize) -> Vec<GameTree> {
+        let b = TreeBuilder::new(Scope::Full).with_max_game_bytes(max);
+        GameTrees::with_builder(input, Config::default(), b).collect()
+    }
+
+    fn too_large(t: &GameTree) -> Vec<&OwnedError> {
+        t.errors()
+            .iter()
+            .filter(|e| e.kind == ErrorKind::GameTooLarge)
+            .collect()
+    }
+
+    #[test]
+    fn a_tree_past_the_limit_is_cut_and_the_next_ones_are_read() {
+        let moves: String = (0..200)
+            .map(|i| if i % 2 == 0 { ";B[aa]" } else { ";W[bb]" })
+            .collect();
+        let input = alloc::format!("(;GM[1]{moves})(;GM[1];B[cc])(;GM[1];W[dd])");
+        let full = limited(input.as_bytes(), usize::MAX);
+        assert_eq!(full[0].len(), 201);
+        let limit = full[0].estimated_bytes() / 2;
+        let trees = limited(input.as_bytes(), limit);
+        assert_eq!(trees.len(), 3);
+        let cut = &trees[0];
+        assert!(cut.len() < 201 && cut.len() > 50, "{}", cut.len());
+        assert!(cut.estimated_bytes() <= limit + ERROR_BYTES);
+        let e = too_large(cut);
+        assert_eq!(e.len(), 1);
+        assert_eq!(
+            (e[0].code(), e[0].severity),
+            ("E103", crate::Severity::Error)
+        );
+        assert_eq!(e[0].node, Some(NodeId(cut.len() as u32 - 1)));
+        assert!(e[0].pos.offset > 0 && e[0].at.is_some());
+        // the rest of the tree was skipped, to its `)`
+        assert_eq!(trees[1], full[1]);
+        assert_eq!(trees[2], full[2]);
+        assert!(trees[1].errors().is_empty() && trees[2].errors().is_empty());
+    }
+
+    #[test]
+    fn the_root_node_is_always_kept() {
+        let trees = limited(b"(;GM[1]SZ[19];B[aa])(;GM[1])", 0);
+        assert_eq!(trees.len(), 2);
+        for t in &trees {
+            assert_eq!(t.len(), 1);
+            assert!(t.root().properties().next().is_none());
+            assert_eq!(too_large(t).len(), 1);
+        }
+    }
+
+    #[test]
+    fn a_long_value_is_cut_in_its_pieces() {
+        let long = "x".repeat(100_000);
+        let input = alloc::format!("(;GM[1]C[{long}]PB[after];B[aa])(;GM[1])");
+        let cfg = Config {
+            max_value_piece: 64,
+            ..Config::default()
+        };
+        let b = TreeBuilder::new(Scope::Full).with_max_game_bytes(10_000);
+        let trees: Vec<GameTree> = GameTrees::with_builder(input.as_bytes(), cfg, b).collect();
+        assert_eq!(trees.len(), 2);
+        let c = trees[0].root().value(b"C").unwrap().0.len();
+        assert!(c > 9_000 && c < 10_000, "{c}");
+        assert!(trees[0].root().get(b"PB").is_none());
+        assert_eq!(trees[0].len(), 1);
+        assert_eq!(too_large(&trees[0]).len(), 1);
+        assert!(trees[0].estimated_bytes() <= 10_000 + ERROR_BYTES);
+    }
+
+    #[test]
+    fn an_unclosed_tree_swallows_the_rest_within_the_limit() {
+        let mut input = b"(;GM[1];B[aa]".to_vec();
+        for _ in 0..2_000 {
+            input.extend_from_slice(b"\n(;GM[1]PB[x]PW[y];B[pd];W[dp];B[pp])");
+        }
+        let trees = limited(&input, 8_192);
+        assert_eq!(trees.len(), 1); // every later `(;` is a variation of the first tree
+        let t = &trees[0];
+        assert!(t.estimated_bytes() <= 8_192 + 2 * ERROR_BYTES);
+        let codes: Vec<&str> = t.errors().iter().map(|e| e.code()).collect();
+        assert_eq!(codes[codes.len() - 2..], ["E103", "E09"]); // after some E32 (`GM` off root)
+        // unbounded, the same tree holds every game
+        assert_eq!(limited(&input, usize::MAX)[0].len(), 2 + 2_000 * 4);
+    }
+
+    #[test]
+    fn problems_outside_trees_are_bounded_too() {
+        let mut input = b"(;GM[1])".to_vec();
+        for _ in 0..1_000 {
+            input.extend_from_slice(b"junk\n");
+        }
+        input.extend_from_slice(b"(;GM[1])");
+        let trees = limited(&input, 20 * ERROR_BYTES);
+        assert_eq!(trees.len(), 2);
+        let n = trees[0].errors().len();
+        assert!(n <= 21, "{n}");
+        assert_eq!(too_large(&trees[0]).len(), 1);
+        assert_eq!(trees[0].errors()[n - 1].kind, ErrorKind::GameTooLarge);
+        assert!(trees[1].errors().is_empty());
+        // before the first tree: they go to it, bounded the same way
+        let mut input = b"junk\n".repeat(1_000);
+        input.extend_from_slice(b"(;GM[1];B[aa])");
+        let trees = limited(&input, 20 * ERROR_BYTES);
+        assert_eq!(trees[0].len(), 2);
+        assert!(trees[0].errors().len() <= 21);
+        assert_eq!(too_large(&trees[0]).len(), 1);
+    }
+
+    #[test]
+    fn the_builder_counts_what_estimated_bytes_counts() {
+        let long = "y".repeat(5_000);
+        for (input, limit) in [
+            (
+                alloc::format!("(;GM[1]C[{long}]AB[aa][bb];B[zz](;W[cc]AddBlack[dd])(;W[dd]))"),
+                usize::MAX,
+            ),
+            (
+                alloc::format!("(;GM[1]C[{long}]AB[aa][bb];B[zz](;W[cc])(;W[dd]))"),
+                3_000,
+            ),
+            (alloc::format!("(;GM[1];B[aa](;W[bb]C[{long}"), 1_000),
+            (alloc::format!("(;GM[1];B[aa](;W[bb]C[{long}"), usize::MAX),
+        ] {
+            let mut b = TreeBuilder::new(Scope::Full).with_max_game_bytes(limit);
+            let cfg = Config {
+                max_value_piece: 100,
+                ..Config::default()
+            };
+            let mut p = Parser::with_config(cfg);
+            let _ = p.feed(input.as_bytes(), &mut b);
+            p.finish(&mut b);
+            let used = b.used;
+            let t = b.into_trees().remove(0);
+            assert_eq!(used, t.estimated_bytes(), "{input:.40}");
+        }
+    }
+
+    #[test]
+    fn the_default_limit() {
+        let b = TreeBuilder::new(Scope::Full);
+        assert_eq!(b.max_game_bytes(), TreeBuilder::DEFAULT_MAX_GAME_BYTES);
+        assert_eq!(TreeBuilder::default().max_game_bytes(), 64 << 20);
     }
 }

@@ -24,6 +24,12 @@ use super::visitor::{Error, ErrorKind, NodeRef};
 
 pub(crate) const NONE: u32 = u32::MAX;
 
+/// What [`GameTree::estimated_bytes`] counts per node, property, value and error.
+pub(crate) const NODE_BYTES: usize = core::mem::size_of::<NodeRec>();
+pub(crate) const PROP_BYTES: usize = core::mem::size_of::<PropRec>();
+pub(crate) const VALUE_BYTES: usize = core::mem::size_of::<Span>();
+pub(crate) const ERROR_BYTES: usize = core::mem::size_of::<OwnedError>() + Error::TEXT_MAX;
+
 /// The address of a node in its [`GameTree`]: an index into the arena. The root is always
 /// `NodeId::ROOT`; a parsed tree numbers its nodes in file order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -306,6 +312,27 @@ impl GameTree {
     /// The number of nodes.
     pub fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// An estimate of the bytes the tree owns: its nodes, properties and value spans at their
+    /// size in the arena, the bytes of its identifiers and values, and each error at its size
+    /// plus [`Error::TEXT_MAX`] (the longest text it can hold). Lengths are counted, not
+    /// capacities, so the allocation can be up to about twice as much. This is what the
+    /// builder's limit ([`TreeBuilder::with_max_game_bytes`](super::TreeBuilder::with_max_game_bytes))
+    /// is checked against. Takes constant time.
+    ///
+    /// ```
+    /// use kifu::sgf;
+    /// let small = sgf::game_trees(b"(;GM[1];B[aa])").next().unwrap();
+    /// let large = sgf::game_trees(b"(;GM[1];B[aa];W[bb];B[cc]C[a comment])").next().unwrap();
+    /// assert!(0 < small.estimated_bytes() && small.estimated_bytes() < large.estimated_bytes());
+    /// ```
+    pub fn estimated_bytes(&self) -> usize {
+        self.nodes.len() * NODE_BYTES
+            + self.props.len() * PROP_BYTES
+            + self.values.len() * VALUE_BYTES
+            + self.bytes.len()
+            + self.errors.len() * ERROR_BYTES
     }
 
     /// Whether the tree has no node (never for a tree read or built with [`GameTree::new`]).

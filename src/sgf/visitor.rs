@@ -236,11 +236,17 @@ pub enum ErrorKind {
     /// Trees nested deeper than the configured limit; the deeper ones are skipped.
     #[error("trees nested deeper than the configured limit")]
     TooDeep,
+    /// Never raised by the parser: a game tree grew past the limit of the DOM builder
+    /// ([`TreeBuilder::with_max_game_bytes`](super::TreeBuilder::with_max_game_bytes)); the
+    /// rest of it was skipped (or, outside game trees, the rest of the problems that follow it
+    /// were dropped). The tree is delivered as far as it was built.
+    #[error("game too large for the DOM: the rest was skipped")]
+    GameTooLarge,
 }
 
 impl ErrorKind {
     /// Every kind, in code order.
-    pub const ALL: [ErrorKind; 36] = [
+    pub const ALL: [ErrorKind; 37] = [
         ErrorKind::TextOutsideGame,
         ErrorKind::IllegalChars,
         ErrorKind::UnclosedTree,
@@ -277,6 +283,7 @@ impl ErrorKind {
         ErrorKind::ValueTooLong,
         ErrorKind::StrayParen,
         ErrorKind::TooDeep,
+        ErrorKind::GameTooLarge,
     ];
 
     /// A stable code: `W` (warning) or `E` (error) and the SGFC message number (kifu's own
@@ -325,6 +332,7 @@ impl ErrorKind {
             ErrorKind::ValueTooLong => "E100",
             ErrorKind::StrayParen => "W101",
             ErrorKind::TooDeep => "E102",
+            ErrorKind::GameTooLarge => "E103",
         }
     }
 

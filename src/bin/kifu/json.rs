@@ -170,7 +170,8 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
             self.tags.clear();
             self.lines.clear();
             self.result = None;
-            self.errors.clear();
+            // not `errors`: those met before the first game (the only problems the parser
+            // reports outside a game) go to it, as in `pgn::Game::errors`
         }
         self.lines.push(Line::default());
         Control::Continue
@@ -179,6 +180,7 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
     fn on_tree_end(&mut self, ctx: &Context) -> Control {
         if ctx.depth == 0 {
             let r = self.write_game();
+            self.errors.clear();
             return self.fail(r);
         }
         if self.lines.len() > 1 {
