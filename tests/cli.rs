@@ -1004,3 +1004,54 @@ fn fmt_rewrites_sgf_and_keeps_the_tree() {
             > 100
     );
 }
+
+#[test]
+fn max_game_bytes_bounds_json_and_fmt() {
+    // a PGN game of many long comments, then a small one
+    let mut pgn = b"[White \"big\"]\n\n".to_vec();
+    for i in 1..=400 {
+        pgn.extend_from_slice(format!("{i}. e4 {{{}}} e5 ", "x".repeat(500)).as_bytes());
+    }
+    pgn.extend_from_slice(b"*\n\n[White \"small\"]\n\n1. d4 d5 *\n");
+    let out = ok(&kifu(
+        &["json", "--format", "pgn", "--max-game-bytes", "20000", "-"],
+        Some(&pgn),
+    ));
+    let games: Vec<Json> = out.lines().map(Json::parse).collect();
+    assert_eq!(games.len(), 2);
+    let kinds: Vec<&str> = games[0]
+        .get("errors")
+        .arr()
+        .iter()
+        .map(|e| e.get("kind").str())
+        .collect();
+    assert_eq!(kinds, ["game_too_large"]);
+    assert!(games[0].get("moves").arr().len() < 100);
+    assert_eq!(games[1].get("moves").arr().len(), 2);
+    assert_eq!(games[1].get("errors").arr().len(), 0);
+    // the same through the DOM
+    let out = kifu(
+        &["fmt", "--format", "pgn", "--max-game-bytes", "20000", "-"],
+        Some(&pgn),
+    );
+    assert!(stderr(&out).contains("game too large"), "{}", stderr(&out));
+    assert!(stdout(&out).contains("1. d4 d5 *"));
+    // an SGF tree that never closes swallows what follows, but only up to the limit
+    let mut sgf = b"(;GM[1]".to_vec();
+    for _ in 0..2000 {
+        sgf.extend_from_slice(b"(;B[aa]C[a comment of some length, again and again])");
+    }
+    let out = ok(&kifu(
+        &["json", "--format", "sgf", "--max-game-bytes", "10000", "-"],
+        Some(&sgf),
+    ));
+    let g = Json::parse(out.lines().next().unwrap());
+    let codes: Vec<&str> = g
+        .get("errors")
+        .arr()
+        .iter()
+        .map(|e| e.get("code").str())
+        .collect();
+    assert!(codes.contains(&"E103"), "{codes:?}");
+    assert!(sgf_tree_counts(g.get("tree")).0 < 300);
+}

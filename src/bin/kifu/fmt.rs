@@ -14,13 +14,15 @@ pub struct Strip {
 }
 
 /// How to write.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub strip: Strip,
     /// PGN: the movetext of a game on one line; SGF: a game tree on one line.
     pub compact: bool,
     /// SGF: one node per line.
     pub node_per_line: bool,
+    /// The builders' limit on one game (`--max-game-bytes`).
+    pub max_game_bytes: usize,
 }
 
 /// Problems met while reading, written to stderr in `kifu check`'s form.

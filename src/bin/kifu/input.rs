@@ -112,6 +112,7 @@ impl Input {
     pub fn for_each_game(
         &self,
         keep: pgn::Keep,
+        max_game_bytes: usize,
         mut f: impl FnMut(pgn::Game) -> io::Result<()>,
     ) -> io::Result<()> {
         self.with_source(|r| {
@@ -120,7 +121,7 @@ impl Input {
                 r,
                 self.buffer_size,
                 pgn::Config::default(),
-                pgn::GameBuilder::with_keep(keep),
+                pgn::GameBuilder::with_keep(keep).with_max_game_bytes(max_game_bytes),
             );
             for game in games {
                 f(game?)?;
@@ -133,12 +134,15 @@ impl Input {
     pub fn for_each_tree(
         &self,
         scope: sgf::Scope,
+        max_game_bytes: usize,
         mut f: impl FnMut(sgf::GameTree) -> io::Result<()>,
     ) -> io::Result<()> {
         self.with_source(|r| {
             let r = kifu::encoding::Utf16Reader::new(r);
-            let trees =
-                sgf::TreeReader::with_config(r, scope, self.buffer_size, sgf::Config::default());
+            let trees = sgf::TreeReader::with_builder(
+                sgf::Reader::with_config(r, self.buffer_size, sgf::Config::default()),
+                sgf::TreeBuilder::new(scope).with_max_game_bytes(max_game_bytes),
+            );
             for tree in trees {
                 f(tree?)?;
             }

@@ -91,7 +91,18 @@ pub struct JsonGames<'w, W: Write> {
     errors: Vec<u8>,
     /// The comment being assembled from pieces.
     comment: Vec<u8>,
+    /// Bytes held for the game being read, and whether they reached [`MAX_GAME_BYTES`] (the
+    /// rest of the game is then skipped).
+    held: usize,
+    too_large: bool,
+    /// The limit (`--max-game-bytes`).
+    max_game_bytes: usize,
 }
+
+/// The most a game may hold before the rest of it is skipped with `game_too_large`: the DOM's
+/// default (`pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES`), so that hostile input cannot exhaust
+/// memory.
+const MAX_GAME_BYTES: usize = kifu::pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES;
 
 impl<'w, W: Write> JsonGames<'w, W> {
     pub fn new(out: &'w mut W, file: String) -> Self {
@@ -106,7 +117,16 @@ impl<'w, W: Write> JsonGames<'w, W> {
             result: None,
             errors: Vec::new(),
             comment: Vec::new(),
+            held: 0,
+            too_large: false,
+            max_game_bytes: MAX_GAME_BYTES,
         }
+    }
+
+    /// Sets the most a game may hold (default: the DOM's, 64 MiB).
+    pub fn with_max_game_bytes(mut self, max: usize) -> Self {
+        self.max_game_bytes = max;
+        self
     }
 
     pub fn into_result(self) -> io::Result<()> {
@@ -151,6 +171,42 @@ impl<'w, W: Write> JsonGames<'w, W> {
         self.out.write_all(&o)
     }
 
+    /// Counts `bytes` more for the game; past the limit, reports `game_too_large` at `ctx` once
+    /// and asks the parser to skip the rest of the game.
+    fn hold(&mut self, bytes: usize, ctx: &Context) -> Control {
+        if self.too_large {
+            return Control::SkipGame;
+        }
+        self.held += bytes;
+        if self.held <= self.max_game_bytes {
+            return Control::Continue;
+        }
+        self.too_large = true;
+        let kind = kifu::pgn::ErrorKind::GameTooLarge;
+        self.push_error(&serde_json::json!({
+            "kind": kind.code(),
+            "severity": kind.severity().as_str(),
+            "message": kind.to_string(),
+            "text": "",
+            "offset": ctx.pos.offset,
+            "line": ctx.pos.line,
+            "column": ctx.pos.column,
+            "move": ctx.last_move().map(|m| m.to_string()),
+        }));
+        Control::SkipGame
+    }
+
+    fn push_error(&mut self, v: &serde_json::Value) {
+        if self.errors.len() > self.max_game_bytes {
+            // a flood of problems: `kifu check` lists them all
+            return;
+        }
+        if !self.errors.is_empty() {
+            self.errors.push(b',');
+        }
+        serde_json::to_writer(&mut self.errors, v).expect("writing to a Vec cannot fail");
+    }
+
     fn fail(&mut self, r: io::Result<()>) -> Control {
         match r {
             Ok(()) => Control::Continue,
@@ -170,6 +226,8 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
             self.tags.clear();
             self.lines.clear();
             self.result = None;
+            self.held = 0;
+            self.too_large = false;
             // not `errors`: those met before the first game (the only problems the parser
             // reports outside a game) go to it, as in `pgn::Game::errors`
         }
@@ -200,7 +258,10 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
         Control::Continue
     }
 
-    fn on_property(&mut self, _: &Context, tag: &Tag<'_>) -> Control {
+    fn on_property(&mut self, ctx: &Context, tag: &Tag<'_>) -> Control {
+        if self.hold(tag.name.len() + tag.value.0.len() + 8, ctx) == Control::SkipGame {
+            return Control::SkipGame;
+        }
         if !self.tags.is_empty() {
             self.tags.push(b',');
         }
@@ -213,6 +274,9 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
     }
 
     fn on_move(&mut self, ctx: &Context, mv: &Move<'_>) -> Control {
+        if self.hold(mv.text.len() + 48, ctx) == Control::SkipGame {
+            return Control::SkipGame;
+        }
         let line = self.line();
         line.flush();
         let comments_before = if ctx.depth > 0 && line.moves.is_empty() {
@@ -228,7 +292,10 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
         Control::Continue
     }
 
-    fn on_nag(&mut self, _: &Context, nag: Nag, _: NagForm) -> Control {
+    fn on_nag(&mut self, ctx: &Context, nag: Nag, _: NagForm) -> Control {
+        if self.hold(4, ctx) == Control::SkipGame {
+            return Control::SkipGame;
+        }
         if let Some(m) = self.line().pending.as_mut() {
             if !m.nags.is_empty() {
                 m.nags.push(b',');
@@ -238,9 +305,12 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
         Control::Continue
     }
 
-    fn on_comment(&mut self, _: &Context, c: &Comment<'_>) -> Control {
+    fn on_comment(&mut self, ctx: &Context, c: &Comment<'_>) -> Control {
         if c.kind == CommentKind::Escape {
             return Control::Continue;
+        }
+        if self.hold(c.text.as_bytes().len() + 4, ctx) == Control::SkipGame {
+            return Control::SkipGame;
         }
         if c.first {
             self.comment.clear();
@@ -266,10 +336,7 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
     }
 
     fn on_error(&mut self, e: &Error<'_>) -> Control {
-        if !self.errors.is_empty() {
-            self.errors.push(b',');
-        }
-        let v = serde_json::json!({
+        self.push_error(&serde_json::json!({
             "kind": e.kind.code(),
             "severity": e.severity.as_str(),
             "message": e.kind.to_string(),
@@ -278,8 +345,7 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
             "line": e.pos.line,
             "column": e.pos.column,
             "move": e.at.map(|m| m.to_string()),
-        });
-        serde_json::to_writer(&mut self.errors, &v).expect("writing to a Vec cannot fail");
+        }));
         Control::Continue
     }
 }

@@ -45,6 +45,10 @@ enum Command {
         /// tree) or a charset name (`utf-8`, `gbk`, `shift_jis`, …) for every game tree.
         #[arg(long, default_value = "auto")]
         charset: String,
+        /// The most a game may hold in memory, in bytes (estimated); the rest of a larger game
+        /// is skipped and reported (`game_too_large`, SGF `E103`).
+        #[arg(long, value_name = "BYTES", default_value_t = kifu::pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES)]
+        max_game_bytes: usize,
     },
     /// Rewrite the games in the standard form: PGN in the export format (Seven Tag Roster first,
     /// lines of at most 79 characters), SGF as FF[4]. Problems met while reading go to stderr
@@ -66,6 +70,10 @@ enum Command {
         /// SGF: one node per line.
         #[arg(long, conflicts_with = "compact")]
         node_per_line: bool,
+        /// The most a game may hold in memory, in bytes (estimated); the rest of a larger game
+        /// is skipped and reported (`game_too_large`, SGF `E103`).
+        #[arg(long, value_name = "BYTES", default_value_t = kifu::pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES)]
+        max_game_bytes: usize,
     },
     /// Print every problem (PGN: FILE:LINE:COLUMN: game N, move M: message; SGF:
     /// FILE:LINE:COLUMN: warning W28: message); exit 1 if any.
@@ -112,13 +120,18 @@ fn main() -> ExitCode {
     });
     let result = match command {
         Command::Stats { common, json } => run_stats(&common, json),
-        Command::Json { common, charset } => run_json(&common, &charset),
+        Command::Json {
+            common,
+            charset,
+            max_game_bytes,
+        } => run_json(&common, &charset, max_game_bytes),
         Command::Fmt {
             common,
             output,
             strip,
             compact,
             node_per_line,
+            max_game_bytes,
         } => {
             let opts = fmt::Options {
                 strip: fmt::Strip {
@@ -128,6 +141,7 @@ fn main() -> ExitCode {
                 },
                 compact,
                 node_per_line,
+                max_game_bytes,
             };
             run_fmt(&common, output.as_deref(), &opts)
         }
@@ -177,7 +191,7 @@ fn run_stats(common: &Common, as_json: bool) -> io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_json(common: &Common, charset: &str) -> io::Result<ExitCode> {
+fn run_json(common: &Common, charset: &str, max_game_bytes: usize) -> io::Result<ExitCode> {
     let choice = if charset.eq_ignore_ascii_case("auto") {
         sgf_json::CharsetChoice::Auto
     } else {
@@ -200,12 +214,15 @@ fn run_json(common: &Common, charset: &str) -> io::Result<ExitCode> {
         }
         match input.format(common.format)? {
             Format::Pgn => {
-                let mut w = json::JsonGames::new(&mut out, input.name());
+                let mut w = json::JsonGames::new(&mut out, input.name())
+                    .with_max_game_bytes(max_game_bytes);
                 input.read_pgn(&mut w)?;
                 w.into_result()?;
             }
             Format::Sgf => {
-                let mut w = sgf_json::SgfJson::new(&mut out, input.name()).with_charset(choice);
+                let mut w = sgf_json::SgfJson::new(&mut out, input.name())
+                    .with_charset(choice)
+                    .with_max_game_bytes(max_game_bytes);
                 input.read_sgf(&mut w)?;
                 w.finish()?;
             }
@@ -243,19 +260,23 @@ fn run_fmt(
         }
         let name = input.name();
         match input.format(common.format)? {
-            Format::Pgn => input.for_each_game(fmt::pgn_keep(opts), |game| {
-                fmt::write_pgn(&game, &pgn_writer, &name, &mut out, &mut problems)
-            })?,
-            Format::Sgf => input.for_each_tree(fmt::sgf_scope(opts), |tree| {
-                fmt::write_sgf(
-                    &tree,
-                    &sgf_writer,
-                    &opts.strip,
-                    &name,
-                    &mut out,
-                    &mut problems,
-                )
-            })?,
+            Format::Pgn => {
+                input.for_each_game(fmt::pgn_keep(opts), opts.max_game_bytes, |game| {
+                    fmt::write_pgn(&game, &pgn_writer, &name, &mut out, &mut problems)
+                })?
+            }
+            Format::Sgf => {
+                input.for_each_tree(fmt::sgf_scope(opts), opts.max_game_bytes, |tree| {
+                    fmt::write_sgf(
+                        &tree,
+                        &sgf_writer,
+                        &opts.strip,
+                        &name,
+                        &mut out,
+                        &mut problems,
+                    )
+                })?
+            }
         }
     }
     out.flush()?;

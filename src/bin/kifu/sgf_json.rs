@@ -61,7 +61,17 @@ pub struct SgfJson<'w, W: Write> {
     early: Vec<u8>,
     /// The last game tree written except its errors, which stay open for text after its `)`.
     pending: Option<(Vec<u8>, Vec<u8>)>,
+    /// Bytes held for the game tree being read (an estimate, as the DOM's), and whether it
+    /// reached [`MAX_GAME_BYTES`] (the rest of it is then skipped).
+    held: usize,
+    too_large: bool,
+    /// The limit (`--max-game-bytes`).
+    max_game_bytes: usize,
 }
+
+/// The most a game tree may hold before the rest of it is skipped with `E103`: the DOM's default
+/// (`sgf::TreeBuilder::DEFAULT_MAX_GAME_BYTES`), so that hostile input cannot exhaust memory.
+const MAX_GAME_BYTES: usize = kifu::sgf::TreeBuilder::DEFAULT_MAX_GAME_BYTES;
 
 impl<'w, W: Write> SgfJson<'w, W> {
     pub fn new(out: &'w mut W, file: String) -> Self {
@@ -83,12 +93,21 @@ impl<'w, W: Write> SgfJson<'w, W> {
             errors: Vec::new(),
             early: Vec::new(),
             pending: None,
+            held: 0,
+            too_large: false,
+            max_game_bytes: MAX_GAME_BYTES,
         }
     }
 
     /// Decodes text as `choice` says (default: [`CharsetChoice::Auto`]).
     pub fn with_charset(mut self, choice: CharsetChoice) -> Self {
         self.choice = choice;
+        self
+    }
+
+    /// Sets the most a game tree may hold (default: the DOM's, 64 MiB).
+    pub fn with_max_game_bytes(mut self, max: usize) -> Self {
+        self.max_game_bytes = max;
         self
     }
 
@@ -229,6 +248,39 @@ impl<'w, W: Write> SgfJson<'w, W> {
         self.current = None;
         self.in_game = false;
         self.charset.clear();
+        self.held = 0;
+        self.too_large = false;
+    }
+
+    /// Counts `bytes` more for the game tree; past the limit, reports `E103` at `ctx` once and
+    /// asks the parser to skip the rest of the game tree.
+    fn hold(&mut self, bytes: usize, ctx: &Context) -> Control {
+        self.held += bytes;
+        if self.held <= self.max_game_bytes {
+            return Control::Continue;
+        }
+        if !self.too_large {
+            self.too_large = true;
+            let kind = kifu::sgf::ErrorKind::GameTooLarge;
+            if !self.errors.is_empty() {
+                self.errors.push(b',');
+            }
+            let e = &mut self.errors;
+            e.extend_from_slice(b"{\"code\":");
+            push_str(e, kind.code());
+            e.extend_from_slice(b",\"severity\":");
+            push_str(e, kind.severity().as_str());
+            e.extend_from_slice(b",\"message\":");
+            push_str(e, &kind.to_string());
+            e.extend_from_slice(
+                format!(
+                    ",\"text\":\"\",\"offset\":{},\"line\":{},\"column\":{},\"node\":{},\"depth\":{}}}",
+                    ctx.pos.offset, ctx.pos.line, ctx.pos.column, ctx.node, ctx.depth
+                )
+                .as_bytes(),
+            );
+        }
+        Control::SkipGame
     }
 }
 
@@ -260,7 +312,10 @@ impl<W: Write> Visitor for SgfJson<'_, W> {
         Control::Continue
     }
 
-    fn on_node(&mut self, _: &Context) -> Control {
+    fn on_node(&mut self, ctx: &Context) -> Control {
+        if self.too_large || self.hold(32, ctx) == Control::SkipGame {
+            return Control::SkipGame;
+        }
         self.close_prop();
         let id = self.nodes.len() as u32;
         self.nodes.push(Node::default());
@@ -277,7 +332,10 @@ impl<W: Write> Visitor for SgfJson<'_, W> {
         Control::Continue
     }
 
-    fn on_property(&mut self, _: &Context, prop: &Property<'_>) -> Control {
+    fn on_property(&mut self, ctx: &Context, prop: &Property<'_>) -> Control {
+        if self.too_large || self.hold(32 + prop.name.len(), ctx) == Control::SkipGame {
+            return Control::SkipGame;
+        }
         self.close_prop();
         if let Some(n) = self.current {
             self.nodes[n as usize]
@@ -288,7 +346,10 @@ impl<W: Write> Visitor for SgfJson<'_, W> {
         Control::Continue
     }
 
-    fn on_value(&mut self, _: &Context, value: &Value<'_>) -> Control {
+    fn on_value(&mut self, ctx: &Context, value: &Value<'_>) -> Control {
+        if self.too_large || self.hold(value.raw.as_bytes().len() + 8, ctx) == Control::SkipGame {
+            return Control::SkipGame;
+        }
         if value.first {
             self.value.clear();
         }
@@ -308,6 +369,7 @@ impl<W: Write> Visitor for SgfJson<'_, W> {
     }
 
     fn on_error(&mut self, e: &Error<'_>) -> Control {
+        let max = self.max_game_bytes;
         // outside game trees (no node): the game tree before; a game tree's own problem raised
         // before its first node (`(` without `;`): that game tree
         let target = if self.in_game {
@@ -318,6 +380,10 @@ impl<W: Write> Visitor for SgfJson<'_, W> {
                 _ => &mut self.early,
             }
         };
+        if target.len() > max {
+            // a flood of problems (junk of gigabytes): `kifu check` lists them all
+            return Control::Continue;
+        }
         if !target.is_empty() {
             target.push(b',');
         }
