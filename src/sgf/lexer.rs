@@ -72,7 +72,16 @@ pub(crate) fn word_end(input: &[u8], i: usize, end: usize) -> usize {
 /// the start of `s`. `None` if there is none (a `\` as the last byte escapes a byte not in `s`).
 #[inline]
 pub(crate) fn value_end(s: &[u8]) -> Option<usize> {
+    // most values are short (`pd`, `19`, a name): a plain loop beats memchr's set-up there
     let mut k = 0;
+    let short = s.len().min(16);
+    while k < short {
+        match s[k] {
+            b']' => return Some(k),
+            b'\\' => k += 2,
+            _ => k += 1,
+        }
+    }
     while k < s.len() {
         let p = memchr::memchr2(b']', b'\\', &s[k..])?;
         if s[k + p] == b']' {

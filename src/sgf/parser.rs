@@ -635,8 +635,12 @@ impl Parser {
             return Step::To(e);
         }
         self.name.clear();
-        self.name
-            .extend(word.iter().copied().filter(u8::is_ascii_uppercase));
+        if word.iter().all(u8::is_ascii_uppercase) {
+            self.name.extend_from_slice(word);
+        } else {
+            self.name
+                .extend(word.iter().copied().filter(u8::is_ascii_uppercase));
+        }
         self.raw_name.clear();
         self.raw_name.extend_from_slice(word);
         self.ident_pos = pos;
@@ -1165,7 +1169,16 @@ impl Parser {
         };
         let text = &input[s..text_end];
         let pos = if first { self.value_pos } else { self.pos(s) };
-        self.lines.scan(text, self.base + s as u64);
+        if text.len() <= 16 {
+            // short values (most): no memchr set-up
+            for (k, &b) in text.iter().enumerate() {
+                if b == b'\n' || b == b'\r' {
+                    self.lines.brk(b, self.base + (s + k) as u64);
+                }
+            }
+        } else {
+            self.lines.scan(text, self.base + s as u64);
+        }
         self.mode = if last { Mode::Normal } else { Mode::Value };
         if !self.value_drop {
             self.value_len += text.len() as u64;
@@ -1192,7 +1205,12 @@ impl Parser {
         last: bool,
         v: &mut V,
     ) {
-        if !self.value_nul && memchr::memchr(0, text).is_some() {
+        let has_nul = if text.len() <= 16 {
+            text.contains(&0)
+        } else {
+            memchr::memchr(0, text).is_some()
+        };
+        if !self.value_nul && has_nul {
             self.value_nul = true;
             self.emit_error(ErrorKind::NulByte, text, pos, false, v);
         }

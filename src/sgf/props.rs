@@ -70,11 +70,41 @@ const fn info(class: Class, ty: Ty, list: bool, elist: bool) -> Info {
     }
 }
 
-/// The table entry of an `FF[4]` (or Go, or obsolete) identifier; `None` for unknown ones.
+const fn single(class: Class, ty: Ty) -> Option<Info> {
+    Some(info(class, ty, false, false))
+}
+
+/// The table entry of an `FF[4]` (or Go, or obsolete) identifier (uppercase letters only);
+/// `None` for unknown ones. One- and two-letter identifiers (all the known ones) are looked up
+/// in a table made at compile time.
+#[inline]
 pub(crate) fn lookup(name: &[u8]) -> Option<Info> {
+    match bit(name) {
+        Some(i) => TABLE[i],
+        None => describe(name),
+    }
+}
+
+/// [`lookup`] for every one- and two-letter identifier, by [`bit`].
+static TABLE: [Option<Info>; 26 + 26 * 26] = {
+    let mut t = [None; 26 + 26 * 26];
+    let mut a = 0;
+    while a < 26 {
+        t[a] = describe(&[b'A' + a as u8]);
+        let mut b = 0;
+        while b < 26 {
+            t[26 + a * 26 + b] = describe(&[b'A' + a as u8, b'A' + b as u8]);
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// What the specification says of `name`.
+const fn describe(name: &[u8]) -> Option<Info> {
     use Class::*;
     use Ty::*;
-    let single = |c, t| Some(info(c, t, false, false));
     match name {
         b"B" | b"W" => single(Class::Move, Ty::Move),
         b"KO" => single(MoveOther, Nothing),
@@ -111,11 +141,15 @@ pub(crate) fn lookup(name: &[u8]) -> Option<Info> {
     }
 }
 
-/// The bit of a one- or two-letter identifier in a node's set of seen identifiers.
-pub(crate) fn bit(name: &[u8]) -> Option<usize> {
+/// The bit of a one- or two-letter identifier (uppercase letters) in a node's set of seen
+/// identifiers.
+#[inline]
+pub(crate) const fn bit(name: &[u8]) -> Option<usize> {
     match *name {
-        [a] => Some((a - b'A') as usize),
-        [a, b] => Some(26 + (a - b'A') as usize * 26 + (b - b'A') as usize),
+        [a] if a.is_ascii_uppercase() => Some((a - b'A') as usize),
+        [a, b] if a.is_ascii_uppercase() && b.is_ascii_uppercase() => {
+            Some(26 + (a - b'A') as usize * 26 + (b - b'A') as usize)
+        }
         _ => None,
     }
 }
