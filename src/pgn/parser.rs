@@ -49,6 +49,7 @@ use super::lexer::{self, CLASS, NEWLINE, PUNCT, SPACE, Tok};
 use super::nag::Nag;
 use super::raw::{RawComment, RawTag};
 use super::san::San;
+use super::skip;
 use super::visitor::{
     Comment, CommentKind, Context, Error, ErrorKind, Move, MoveRef, NagForm, Tag, Visitor,
 };
@@ -450,27 +451,9 @@ impl Parser {
     fn skip_fast(&mut self, input: &[u8], i: usize, eof: bool) -> usize {
         let n = input.len();
         let mut j = i;
-        let stop = &lexer::SKIP_STOP;
         loop {
-            // eight bytes at a time while none of them is a stop byte
-            while j + 8 <= n {
-                let c = &input[j..j + 8];
-                let any = stop[c[0] as usize]
-                    | stop[c[1] as usize]
-                    | stop[c[2] as usize]
-                    | stop[c[3] as usize]
-                    | stop[c[4] as usize]
-                    | stop[c[5] as usize]
-                    | stop[c[6] as usize]
-                    | stop[c[7] as usize];
-                if any {
-                    break;
-                }
-                j += 8;
-            }
-            while j < n && !stop[input[j] as usize] {
-                j += 1;
-            }
+            // line breaks before the stop byte are counted on the way
+            j = skip::find_stop(input, j, &mut self.lines, self.base);
             // the `-` of castling (`O-O`): no result has an `O`, so scan on
             if j < n && input[j] == b'-' && j > i && input[j - 1] == b'O' {
                 j += 1;
@@ -478,7 +461,8 @@ impl Parser {
             }
             break;
         }
-        // back to the start of the token holding the stop byte (or the unfinished last token)
+        // back to the start of the token holding the stop byte (or the unfinished last token);
+        // token bytes hold no line break, so the count up to `j` is the count up to `t`
         let mut t = j;
         if j < n && CLASS[input[j] as usize] == lexer::TOKEN || j == n && !eof {
             while t > i && CLASS[input[t - 1] as usize] == lexer::TOKEN {
@@ -489,7 +473,6 @@ impl Parser {
                 t -= 1;
             }
         }
-        self.lines.scan(&input[i..t], self.base + i as u64);
         t
     }
 
@@ -1412,5 +1395,139 @@ fn parse_tag(r: &[u8], complete: bool) -> TagParse<'_> {
                 problem: Some(ErrorKind::UnterminatedTag),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// What a headers-only reader sees: tag pairs and game ends, with their positions.
+    #[derive(Default, PartialEq, Eq, Debug)]
+    struct Tags {
+        log: Vec<(u64, Position, Vec<u8>, Vec<u8>)>,
+        skip: bool,
+    }
+
+    impl Visitor for Tags {
+        fn on_property(&mut self, ctx: &Context, tag: &Tag<'_>) -> Control {
+            self.log
+                .push((ctx.game, ctx.pos, tag.name.to_vec(), tag.value.0.to_vec()));
+            Control::Continue
+        }
+        fn on_tags_end(&mut self, _: &Context) -> Control {
+            if self.skip {
+                Control::Skip
+            } else {
+                Control::Continue
+            }
+        }
+        fn on_tree_end(&mut self, ctx: &Context) -> Control {
+            if ctx.depth == 0 {
+                self.log.push((ctx.game, ctx.pos, Vec::new(), Vec::new()));
+            }
+            Control::Continue
+        }
+    }
+
+    fn tags_of(input: &[u8], cut: usize, skip: bool) -> Vec<(u64, Position, Vec<u8>, Vec<u8>)> {
+        let mut v = Tags {
+            skip,
+            ..Tags::default()
+        };
+        let mut p = Parser::new();
+        assert_eq!(p.feed(&input[..cut], &mut v), Status::NeedInput);
+        assert_eq!(p.feed(&input[cut..], &mut v), Status::NeedInput);
+        p.finish(&mut v);
+        v.log
+    }
+
+    /// Skipped movetext ends where visited movetext does, and counts its lines alike: the tags
+    /// and game ends of a headers-only pass are those of a full pass, positions included.
+    #[test]
+    fn skipping_keeps_games_and_positions() {
+        let pieces: [&[u8]; 26] = [
+            b"[Event \"x\"]\n",
+            b"[Site \"y\"]\r\n",
+            b"\n",
+            b"\r\n",
+            b"\r",
+            b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 ",
+            b"6. Re1 b5 7. Bb3 d6 8. c3 O-O-O\n9. h3 Nb8 10. d4 Nbd7 ",
+            b"O-O ",
+            b"1-0 ",
+            b"0-1\n",
+            b"1/2-1/2",
+            b"\xC2\xBD-\xC2\xBD ",
+            b"1\xE2\x80\x930 ",
+            b"*",
+            b"{ a comment\n over lines }",
+            b"( 1... c5 2. Nf3 )",
+            b"; rest of line\n",
+            b"\n% escape\n",
+            b"$1 $* ",
+            b"Nbxd7+!? ",
+            b"e4-e5 ",
+            b"[%clk 0:01] ",
+            b"{",
+            b"garbage ",
+            b"\t\x0b\x0c",
+            b"1. d4 d5 2. c4 c6 3. Nc3 Nf6 4. e3 e6 5. Nf3 Nbd7 6. Qc2 Bd6 7. Bd3 O-O\n",
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..1500 {
+            let mut input = Vec::new();
+            for _ in 0..(round % 40) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                input.extend_from_slice(pieces[(x % pieces.len() as u64) as usize]);
+            }
+            let whole = tags_of(&input, input.len(), false);
+            for cut in [0, input.len() / 3, input.len() / 2, input.len()] {
+                assert_eq!(
+                    tags_of(&input, cut, true),
+                    whole,
+                    "{:?} cut at {cut}",
+                    alloc::string::String::from_utf8_lossy(&input)
+                );
+            }
+        }
+    }
+
+    /// The same over the corpus, when `../shared` is there.
+    #[cfg(feature = "std")]
+    #[test]
+    fn skipping_keeps_games_and_positions_on_the_corpus() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/pgn");
+        let Ok(dirs) = std::fs::read_dir(root.join("small")) else {
+            return;
+        };
+        let mut stack: Vec<_> = dirs.flatten().map(|e| e.path()).collect();
+        stack.push(root.join("large/notnil-chess-history"));
+        let mut files = 0;
+        while let Some(path) = stack.pop() {
+            if path.is_dir() {
+                stack.extend(
+                    std::fs::read_dir(&path)
+                        .unwrap()
+                        .flatten()
+                        .map(|e| e.path()),
+                );
+                continue;
+            }
+            if !path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+            {
+                continue;
+            }
+            let input = std::fs::read(&path).unwrap();
+            let whole = tags_of(&input, input.len(), false);
+            assert_eq!(tags_of(&input, input.len() / 2, true), whole, "{path:?}");
+            files += 1;
+        }
+        assert!(files > 100);
     }
 }
