@@ -48,7 +48,7 @@ mod raw;
 #[cfg(feature = "std")]
 mod reader;
 mod san;
-mod skip;
+mod simd;
 mod visitor;
 mod writer;
 

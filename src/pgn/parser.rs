@@ -49,7 +49,7 @@ use super::lexer::{self, CLASS, NEWLINE, PUNCT, SPACE, Tok};
 use super::nag::Nag;
 use super::raw::{RawComment, RawTag};
 use super::san::San;
-use super::skip;
+use super::simd;
 use super::visitor::{
     Comment, CommentKind, Context, Error, ErrorKind, Move, MoveRef, NagForm, Tag, Visitor,
 };
@@ -453,7 +453,7 @@ impl Parser {
         let mut j = i;
         loop {
             // line breaks before the stop byte are counted on the way
-            j = skip::find_stop(input, j, &mut self.lines, self.base);
+            j = simd::find_stop(input, j, &mut self.lines, self.base);
             // the `-` of castling (`O-O`): no result has an `O`, so scan on
             if j < n && input[j] == b'-' && j > i && input[j - 1] == b'O' {
                 j += 1;
@@ -875,28 +875,63 @@ impl Parser {
             }
         }
         // the common case first: `[Name "value"]` complete on its line, without escapes
-        let (parsed, region): (TagParse<'_>, &[u8]) = match quick {
-            Some((name, value, end)) => (
-                TagParse::Ok {
+        if let Some((mut name, mut value, mut end)) = quick {
+            let n = input.len();
+            let mut i = i;
+            loop {
+                let parsed = TagParse::Ok {
                     name,
                     value,
                     end,
                     problem: None,
-                },
-                avail,
-            ),
-            None => {
-                // the tag's line, or as much as the limit allows
-                let window = &avail[..avail.len().min(lim + 1)];
-                let (region, complete) = match memchr::memchr2(b'\n', b'\r', window) {
-                    Some(p) => (&avail[..p], true),
-                    None if eof => (avail, true),
-                    None if avail.len() > lim => (&avail[..lim], false),
-                    None => return Step::Pending,
                 };
-                (parse_tag(region, complete), region)
+                let Step::To(e) = self.tag_pair(i, parsed, &input[i..], v) else {
+                    unreachable!("a tag pair in the usual form is always consumed")
+                };
+                if self.stop || self.mode != Mode::Normal {
+                    return Step::To(e);
+                }
+                // A tag section is a run of such lines: read the next one here rather than
+                // through the token loop, which would do the same (a line break, then `[` and a
+                // quick tag pair; anything else goes back to it).
+                let k = match input.get(e..e + 2) {
+                    Some(b"\n[") => e + 1,
+                    Some(b"\r\n") if input.get(e + 2) == Some(&b'[') => e + 2,
+                    _ => return Step::To(e),
+                };
+                match lexer::quick_tag(&input[k..n.min(k + lim)]) {
+                    Some(next) => {
+                        if k == e + 2 {
+                            self.lines.brk(b'\r', self.base + e as u64);
+                        }
+                        self.lines.brk(b'\n', self.base + (k - 1) as u64);
+                        (name, value, end) = next;
+                        i = k;
+                    }
+                    None => return Step::To(e),
+                }
             }
+        }
+        // the tag's line, or as much as the limit allows
+        let window = &avail[..avail.len().min(lim + 1)];
+        let (region, complete) = match memchr::memchr2(b'\n', b'\r', window) {
+            Some(p) => (&avail[..p], true),
+            None if eof => (avail, true),
+            None if avail.len() > lim => (&avail[..lim], false),
+            None => return Step::Pending,
         };
+        self.tag_pair(i, parse_tag(region, complete), region, v)
+    }
+
+    /// The tag pair read at `i` (`region`: its line, as far as it was read).
+    #[inline]
+    fn tag_pair<V: Visitor>(
+        &mut self,
+        i: usize,
+        parsed: TagParse<'_>,
+        region: &[u8],
+        v: &mut V,
+    ) -> Step {
         // a tag pair starts a game, continues the tag section, or (after movetext, or when it
         // repeats a Seven Tag Roster name) ends the game before it and starts the next
         self.flush_garbage(v);

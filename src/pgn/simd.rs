@@ -1,13 +1,67 @@
-//! The search of the skipping scanner (`Parser::skip_fast`): the first byte of a slice that is
-//! in [`SKIP_STOP`], with the line breaks before it recorded.
+//! Byte searches of the hot paths, 16 bytes at a time:
+//! - [`find_stop`], for the skipping scanner (`Parser::skip_fast`): the first byte of a slice
+//!   that is in [`SKIP_STOP`], with the line breaks before it recorded;
+//! - [`name_end`] and [`value_end`], for `lexer::quick_tag`: the end of a tag name and of a tag
+//!   value.
 //!
-//! On x86_64 it classifies 16 bytes at a time with SSE2 (part of the x86_64 baseline, so no
-//! runtime detection is needed); elsewhere, and for the last bytes of a slice, the scalar table
-//! loop does it. Both are tested against each other.
+//! On x86_64 they classify 16 bytes at a time with SSE2 (part of the x86_64 baseline, so no
+//! runtime detection is needed): no loop that exits at an unpredictable byte, which is what
+//! the byte loops pay for on short tokens. Elsewhere, and for the last bytes of a slice, scalar
+//! table loops do it. Both are tested against each other.
 #![allow(unsafe_code)]
 
-use super::lexer::SKIP_STOP;
+use super::lexer::{SKIP_STOP, VALUE_STOP, is_name_byte};
 use crate::position::Lines;
+
+/// The index of the first byte of `s[from..]` that may not appear in a tag name
+/// ([`is_name_byte`]), or `s.len()`.
+#[inline]
+pub(crate) fn name_end(s: &[u8], from: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: `sse2::name_end` needs SSE2, which this build enables (the `cfg` above).
+        unsafe { sse2::name_end(s, from) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        name_end_scalar(s, from)
+    }
+}
+
+/// [`name_end`], one byte at a time.
+#[inline]
+pub(crate) fn name_end_scalar(s: &[u8], from: usize) -> usize {
+    let mut j = from;
+    while j < s.len() && is_name_byte(s[j]) {
+        j += 1;
+    }
+    j
+}
+
+/// The index of the first byte of `s[from..]` that ends the quick scan of a tag value (`"`,
+/// `\\`, `\n`, `\r`: [`VALUE_STOP`]), or `s.len()`.
+#[inline]
+pub(crate) fn value_end(s: &[u8], from: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: `sse2::value_end` needs SSE2, which this build enables (the `cfg` above).
+        unsafe { sse2::value_end(s, from) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        value_end_scalar(s, from)
+    }
+}
+
+/// [`value_end`], one byte at a time.
+#[inline]
+pub(crate) fn value_end_scalar(s: &[u8], from: usize) -> usize {
+    let mut j = from;
+    while j < s.len() && !VALUE_STOP[s[j] as usize] {
+        j += 1;
+    }
+    j
+}
 
 /// The index of the first byte of `s[from..]` in [`SKIP_STOP`], or `s.len()`. The line breaks
 /// of `s[from..]` before it go into `lines`; `s[0]` is at stream offset `base`.
@@ -61,6 +115,85 @@ mod sse2 {
 
     use crate::position::Lines;
 
+    /// The 16 bytes of `s` from `j`.
+    ///
+    /// # Safety
+    /// `j + 16 <= s.len()`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    unsafe fn load(s: &[u8], j: usize) -> __m128i {
+        debug_assert!(j + 16 <= s.len());
+        // SAFETY: the caller promises `j + 16 <= s.len()`, so the 16 bytes read lie inside
+        // `s`; `_mm_loadu_si128` has no alignment requirement.
+        unsafe { _mm_loadu_si128(s.as_ptr().add(j).cast::<__m128i>()) }
+    }
+
+    /// Bit `k` set when byte `k` of `v` may appear in a tag name: ASCII letters and digits and
+    /// `_ + # = : -`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn names(v: __m128i) -> u32 {
+        // letters: `(b | 0x20) - b'a'` (wrapping) is at most 25
+        let l = _mm_sub_epi8(_mm_or_si128(v, splat(0x20)), splat(b'a'));
+        let letters = _mm_cmpeq_epi8(_mm_min_epu8(l, splat(25)), l);
+        // digits and `:` (0x30..=0x3A)
+        let d = _mm_sub_epi8(v, splat(b'0'));
+        let digits = _mm_cmpeq_epi8(_mm_min_epu8(d, splat(10)), d);
+        let others = _mm_or_si128(
+            _mm_or_si128(
+                _mm_cmpeq_epi8(v, splat(b'_')),
+                _mm_cmpeq_epi8(v, splat(b'+')),
+            ),
+            _mm_or_si128(
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, splat(b'#')),
+                    _mm_cmpeq_epi8(v, splat(b'=')),
+                ),
+                _mm_cmpeq_epi8(v, splat(b'-')),
+            ),
+        );
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letters, digits), others)) as u32
+    }
+
+    #[target_feature(enable = "sse2")]
+    pub(super) fn name_end(s: &[u8], from: usize) -> usize {
+        let mut j = from;
+        while j + 16 <= s.len() {
+            // SAFETY: `j + 16 <= s.len()`.
+            let other = !names(unsafe { load(s, j) }) & 0xFFFF;
+            if other != 0 {
+                return j + other.trailing_zeros() as usize;
+            }
+            j += 16;
+        }
+        super::name_end_scalar(s, j)
+    }
+
+    #[target_feature(enable = "sse2")]
+    pub(super) fn value_end(s: &[u8], from: usize) -> usize {
+        let mut j = from;
+        while j + 16 <= s.len() {
+            // SAFETY: `j + 16 <= s.len()`.
+            let v = unsafe { load(s, j) };
+            let stop = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, splat(b'"')),
+                    _mm_cmpeq_epi8(v, splat(b'\\')),
+                ),
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, splat(b'\n')),
+                    _mm_cmpeq_epi8(v, splat(b'\r')),
+                ),
+            );
+            let m = _mm_movemask_epi8(stop) as u32;
+            if m != 0 {
+                return j + m.trailing_zeros() as usize;
+            }
+            j += 16;
+        }
+        super::value_end_scalar(s, j)
+    }
+
     #[inline]
     #[target_feature(enable = "sse2")]
     fn splat(b: u8) -> __m128i {
@@ -98,10 +231,8 @@ mod sse2 {
         let n = s.len();
         let mut j = from;
         while j + 16 <= n {
-            // SAFETY: `j + 16 <= s.len()`, so the 16 bytes read lie inside `s`;
-            // `_mm_loadu_si128` has no alignment requirement, and SSE2 is enabled at compile
-            // time (this module exists only with `target_feature = "sse2"`).
-            let v = unsafe { _mm_loadu_si128(s.as_ptr().add(j).cast::<__m128i>()) };
+            // SAFETY: `j + 16 <= s.len()`.
+            let v = unsafe { load(s, j) };
             let stop = stops(v);
             let nl = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'\n'))) as u32;
             let cr = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'\r'))) as u32;
@@ -147,6 +278,28 @@ mod tests {
             }
         }
         j
+    }
+
+    #[test]
+    fn tag_scans_classify_every_byte_alike() {
+        for b in 0..=255u8 {
+            for at in [0usize, 5, 15, 16, 17, 31, 40] {
+                for fill in [b'a', b'Z', b'0', b' '] {
+                    let mut s = [fill; 48];
+                    s[at] = b;
+                    for from in [0, 1, 16] {
+                        let name = (from..48).find(|&j| !is_name_byte(s[j])).unwrap_or(48);
+                        assert_eq!(name_end(&s, from), name, "{b:#x} at {at} in {fill}");
+                        assert_eq!(name_end_scalar(&s, from), name);
+                        let value = (from..48)
+                            .find(|&j| VALUE_STOP[s[j] as usize])
+                            .unwrap_or(48);
+                        assert_eq!(value_end(&s, from), value, "{b:#x} at {at} in {fill}");
+                        assert_eq!(value_end_scalar(&s, from), value);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
