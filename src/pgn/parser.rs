@@ -450,17 +450,9 @@ impl Parser {
     #[inline]
     fn skip_fast(&mut self, input: &[u8], i: usize, eof: bool) -> usize {
         let n = input.len();
-        let mut j = i;
-        loop {
-            // line breaks before the stop byte are counted on the way
-            j = simd::find_stop(input, j, &mut self.lines, self.base);
-            // the `-` of castling (`O-O`): no result has an `O`, so scan on
-            if j < n && input[j] == b'-' && j > i && input[j - 1] == b'O' {
-                j += 1;
-                continue;
-            }
-            break;
-        }
+        // line breaks before the stop byte are counted on the way; the `-` of castling (`O-O`)
+        // is passed over (no result has an `O`)
+        let j = simd::find_stop(input, i, &mut self.lines, self.base);
         // back to the start of the token holding the stop byte (or the unfinished last token);
         // token bytes hold no line break, so the count up to `j` is the count up to `t`
         let mut t = j;

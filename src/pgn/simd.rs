@@ -63,8 +63,9 @@ pub(crate) fn value_end_scalar(s: &[u8], from: usize) -> usize {
     j
 }
 
-/// The index of the first byte of `s[from..]` in [`SKIP_STOP`], or `s.len()`. The line breaks
-/// of `s[from..]` before it go into `lines`; `s[0]` is at stream offset `base`.
+/// The index of the first byte of `s[from..]` in [`SKIP_STOP`], or `s.len()`, passing over the
+/// `-` of castling (a `-` right after an `O`, both in `s[from..]`: no result has an `O`). The
+/// line breaks of `s[from..]` before it go into `lines`; `s[0]` is at stream offset `base`.
 #[inline]
 pub(crate) fn find_stop(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> usize {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -79,28 +80,43 @@ pub(crate) fn find_stop(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> 
 }
 
 /// [`find_stop`] with a byte table, eight bytes at a time.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline]
 pub(crate) fn scalar(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> usize {
+    scalar_from(s, from, from, lines, base)
+}
+
+/// [`scalar`] from `from`, for a search that started at `start <= from` (a `-` at `from` right
+/// after an `O` at `from - 1 >= start` is castling).
+#[inline]
+fn scalar_from(s: &[u8], start: usize, from: usize, lines: &mut Lines, base: u64) -> usize {
     let stop = &SKIP_STOP;
     let n = s.len();
     let mut j = from;
-    while j + 8 <= n {
-        let c = &s[j..j + 8];
-        let any = stop[c[0] as usize]
-            | stop[c[1] as usize]
-            | stop[c[2] as usize]
-            | stop[c[3] as usize]
-            | stop[c[4] as usize]
-            | stop[c[5] as usize]
-            | stop[c[6] as usize]
-            | stop[c[7] as usize];
-        if any {
-            break;
+    loop {
+        while j + 8 <= n {
+            let c = &s[j..j + 8];
+            let any = stop[c[0] as usize]
+                | stop[c[1] as usize]
+                | stop[c[2] as usize]
+                | stop[c[3] as usize]
+                | stop[c[4] as usize]
+                | stop[c[5] as usize]
+                | stop[c[6] as usize]
+                | stop[c[7] as usize];
+            if any {
+                break;
+            }
+            j += 8;
         }
-        j += 8;
-    }
-    while j < n && !stop[s[j] as usize] {
-        j += 1;
+        while j < n && !stop[s[j] as usize] {
+            j += 1;
+        }
+        if j < n && s[j] == b'-' && j > start && s[j - 1] == b'O' {
+            j += 1;
+            continue;
+        }
+        break;
     }
     lines.scan(&s[from..j], base + from as u64);
     j
@@ -155,6 +171,7 @@ mod sse2 {
         _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letters, digits), others)) as u32
     }
 
+    #[inline]
     #[target_feature(enable = "sse2")]
     pub(super) fn name_end(s: &[u8], from: usize) -> usize {
         let mut j = from;
@@ -169,6 +186,7 @@ mod sse2 {
         super::name_end_scalar(s, j)
     }
 
+    #[inline]
     #[target_feature(enable = "sse2")]
     pub(super) fn value_end(s: &[u8], from: usize) -> usize {
         let mut j = from;
@@ -200,8 +218,8 @@ mod sse2 {
         _mm_set1_epi8(b as i8)
     }
 
-    /// Bit `k` set when byte `k` of `v` is in `SKIP_STOP`: `{ } ; ( ) [ ] % * -` and the lead
-    /// bytes `\xC2` and `\xE2`.
+    /// Bit `k` set when byte `k` of `v` is in `SKIP_STOP` but not `-`: `{ } ; ( ) [ ] % *` and
+    /// the lead bytes `\xC2` and `\xE2`.
     #[inline]
     #[target_feature(enable = "sse2")]
     fn stops(v: __m128i) -> u32 {
@@ -216,24 +234,27 @@ mod sse2 {
         let d = _mm_sub_epi8(v, splat(b'('));
         let parens = _mm_cmpeq_epi8(_mm_min_epu8(d, splat(2)), d);
         let single = _mm_or_si128(
-            _mm_or_si128(
-                _mm_cmpeq_epi8(v, splat(b'-')),
-                _mm_cmpeq_epi8(v, splat(b';')),
-            ),
+            _mm_cmpeq_epi8(v, splat(b';')),
             _mm_cmpeq_epi8(v, splat(b'%')),
         );
         let all = _mm_or_si128(_mm_or_si128(brackets, lead), _mm_or_si128(parens, single));
         _mm_movemask_epi8(all) as u32
     }
 
+    #[inline]
     #[target_feature(enable = "sse2")]
     pub(super) fn find_stop(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> usize {
         let n = s.len();
         let mut j = from;
+        // whether the byte before the block is an `O` of `s[from..]`
+        let mut o_before = 0;
         while j + 16 <= n {
             // SAFETY: `j + 16 <= s.len()`.
             let v = unsafe { load(s, j) };
-            let stop = stops(v);
+            let dash = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'-'))) as u32;
+            let o = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'O'))) as u32;
+            let stop = stops(v) | dash & !(o << 1 | o_before);
+            o_before = o >> 15;
             let nl = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'\n'))) as u32;
             let cr = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'\r'))) as u32;
             if stop != 0 {
@@ -245,7 +266,7 @@ mod sse2 {
             lines.brk_mask(nl, cr, base + j as u64);
             j += 16;
         }
-        super::scalar(s, j, lines, base)
+        super::scalar_from(s, from, j, lines, base)
     }
 }
 
@@ -269,8 +290,9 @@ mod tests {
 
     /// The plain definition: first stop byte, line breaks counted one by one.
     fn reference(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> usize {
+        let castling = |j: usize| s[j] == b'-' && j > from && s[j - 1] == b'O';
         let j = (from..s.len())
-            .find(|&j| SKIP_STOP[s[j] as usize])
+            .find(|&j| SKIP_STOP[s[j] as usize] && !castling(j))
             .unwrap_or(s.len());
         for (k, &b) in s[from..j].iter().enumerate() {
             if b == b'\n' || b == b'\r' {
@@ -305,27 +327,35 @@ mod tests {
     #[test]
     fn every_byte_value_is_classified_alike() {
         for b in 0..=255u8 {
-            for at in [0usize, 5, 15, 16, 17, 31, 40] {
-                let mut s = [b'a'; 48];
-                s[at] = b;
-                let (mut a, mut r, mut c) = (Lines::default(), Lines::default(), Lines::default());
-                let want = reference(&s, 0, &mut r, 3);
-                assert_eq!(find_stop(&s, 0, &mut a, 3), want, "byte {b:#x} at {at}");
-                assert_eq!(scalar(&s, 0, &mut c, 3), want, "byte {b:#x} at {at}");
-                assert_eq!((a, c), (r, r));
+            for at in [0usize, 5, 15, 16, 17, 31, 32, 40] {
+                // `O` before the byte makes a `-` castling, unless the search starts at it
+                for fill in [b'a', b'O'] {
+                    for from in [0, 1, 16, at] {
+                        let mut s = [fill; 48];
+                        s[at] = b;
+                        let (mut a, mut r) = (Lines::default(), Lines::default());
+                        let mut c = a;
+                        let want = reference(&s, from, &mut r, 3);
+                        let got = find_stop(&s, from, &mut a, 3);
+                        assert_eq!(got, want, "{b:#x} at {at} in {fill} from {from}");
+                        assert_eq!(scalar(&s, from, &mut c, 3), want);
+                        assert_eq!((a, c), (r, r));
+                    }
+                }
             }
         }
     }
 
     #[test]
     fn random_text_agrees_with_the_reference() {
-        let alphabets: [&[u8]; 3] = [
+        let alphabets: [&[u8]; 4] = [
             b"abcNBRQKO12345678 .+x=#\n\r",
             b"aO-\n\r\r\n -*",
+            b"O-O-O 1-0 -O",
             b"e4 \n\r\r\n\n\n\r\r{)\xC2\xE2",
         ];
         for seed in 0..3000u64 {
-            let alphabet = alphabets[(seed % 3) as usize];
+            let alphabet = alphabets[(seed % 4) as usize];
             let len = (seed as usize * 7) % 200;
             let s = bytes(seed, len, alphabet);
             for from in [0, 1, 3, 16, 17].into_iter().filter(|&f| f <= len) {
