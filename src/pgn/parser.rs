@@ -916,7 +916,7 @@ impl Parser {
     }
 
     /// The tag pair read at `i` (`region`: its line, as far as it was read).
-    #[inline]
+    #[inline(always)]
     fn tag_pair<V: Visitor>(
         &mut self,
         i: usize,
