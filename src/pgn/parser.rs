@@ -389,6 +389,15 @@ impl Parser {
         self.skip != Skip::No
     }
 
+    /// Whether a token longer than [`Config::max_token_len`] at the current place is one that
+    /// `skip_fast` jumps over when the input holds it whole: in skipped movetext, such a token
+    /// reaches `token`/`nag` only when a chunk boundary cuts it (it does not fit the carry-over
+    /// buffer), so it must leave the state as the jump does, untouched.
+    #[inline]
+    fn jumped_over(&self) -> bool {
+        self.skipping() && self.phase == Phase::Movetext
+    }
+
     /// Tokens, until the input ends, a construct spans the end, the mode changes or a visitor
     /// stops.
     #[inline]
@@ -573,14 +582,16 @@ impl Parser {
         }
         let end = lexer::token_end(input, i, n.min(i + lim + 1));
         if end - i > lim {
-            self.after_number = false;
-            self.add_garbage(
-                i,
-                &input[i..end.min(i + Error::TEXT_MAX)],
-                ErrorKind::TokenTooLong,
-                v,
-            );
-            self.flush_garbage(v);
+            if !self.jumped_over() {
+                self.after_number = false;
+                self.add_garbage(
+                    i,
+                    &input[i..end.min(i + Error::TEXT_MAX)],
+                    ErrorKind::TokenTooLong,
+                    v,
+                );
+                self.flush_garbage(v);
+            }
             self.mode = Mode::SkipToken;
             return Step::To(end);
         }
@@ -716,9 +727,13 @@ impl Parser {
         let tok = &input[i..end];
         let digits = &tok[1..];
         if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-            self.add_garbage(i, tok, ErrorKind::BadNag, v);
             if end - i > lim {
+                if !self.jumped_over() {
+                    self.add_garbage(i, tok, ErrorKind::BadNag, v);
+                }
                 self.mode = Mode::SkipToken;
+            } else {
+                self.add_garbage(i, tok, ErrorKind::BadNag, v);
             }
             return Step::To(end);
         }
@@ -1519,6 +1534,39 @@ mod tests {
                     "{:?} cut at {cut}",
                     alloc::string::String::from_utf8_lossy(&input)
                 );
+            }
+        }
+    }
+
+    /// Found by the fuzzer: a token longer than the carry-over buffer in a skipped variation,
+    /// fed byte by byte, marked "text since the move number" (so the next bad move number was
+    /// not reported) while the whole input jumped over it.
+    #[test]
+    fn long_tokens_in_skipped_text_do_not_depend_on_the_chunking() {
+        let config = Config {
+            max_token_len: 32,
+            max_comment_piece: 8,
+            max_depth: 1,
+        };
+        let long = "9".repeat(40) + "x";
+        for text in [
+            alloc::format!("(()({long} \n))2"),
+            alloc::format!("(()(${long} \n))2"),
+            alloc::format!("1. e4 ({long} 1-0) 5. d4"),
+        ] {
+            let input = text.as_bytes();
+            let log = |step: usize| {
+                let mut log = crate::pgn::EventLog::default();
+                let mut p = Parser::with_config(config);
+                for chunk in input.chunks(step) {
+                    assert_eq!(p.feed(chunk, &mut log), Status::NeedInput);
+                }
+                p.finish(&mut log);
+                log
+            };
+            let whole = log(input.len());
+            for step in [1, 2, 3, 7, 33] {
+                assert_eq!(log(step), whole, "{text} in chunks of {step}");
             }
         }
     }
