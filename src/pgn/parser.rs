@@ -36,7 +36,9 @@
 //!
 //! Hot-path notes: a move's [`San`] is one `u32` (a byte-wise struct cost a store-forwarding
 //! stall per move); SAN is parsed on a fixed 12-byte window; tag pairs in the usual form take
-//! `lexer::quick_tag`; everything else takes the careful paths.
+//! `lexer::quick_tag`, and a run of them (one per line) is read in one loop in `bracket`;
+//! everything else takes the careful paths. The byte searches of `skip_fast` and `quick_tag`
+//! are in `super::simd` (SSE2 on x86_64, 16 bytes at a time; scalar elsewhere, tested alike).
 
 use alloc::vec::Vec;
 
