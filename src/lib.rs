@@ -45,7 +45,7 @@
 //!   it names none, UTF-16 input (encoding_rs, chardetng).
 
 #![cfg_attr(not(feature = "std"), no_std)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 

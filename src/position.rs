@@ -31,7 +31,7 @@ impl core::fmt::Display for Position {
 /// position of any later offset on the current line. `\r\n` counts as one break, a lone `\r` as
 /// one: the pair is recognised by offsets, so it works when `\r` and `\n` arrive in different
 /// chunks.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Lines {
     line: u64,
     line_start: u64,
@@ -73,6 +73,31 @@ impl Lines {
         }
     }
 
+    /// Records the line breaks of a block of up to 32 bytes starting at stream offset `base`:
+    /// bit `k` of `nl` (`cr`) is set when the block's byte `k` is `\n` (`\r`). Same result as
+    /// [`brk`](Self::brk) on each of them in order.
+    #[inline]
+    pub(crate) fn brk_mask(&mut self, nl: u32, cr: u32, base: u64) {
+        if cr == 0 {
+            if nl == 0 {
+                return;
+            }
+            // no `\r` in the block: only a `\n` right after the previous block's `\r` pairs
+            if base + u64::from(nl.trailing_zeros()) != self.after_cr {
+                self.line += u64::from(nl.count_ones());
+                self.line_start = base + u64::from(32 - nl.leading_zeros());
+                return;
+            }
+        }
+        let mut m = nl | cr;
+        while m != 0 {
+            let k = m.trailing_zeros();
+            let b = if cr >> k & 1 == 1 { b'\r' } else { b'\n' };
+            self.brk(b, base + u64::from(k));
+            m &= m - 1;
+        }
+    }
+
     /// The position of stream offset `at`, which must lie on the current line.
     #[inline]
     pub(crate) fn at(&self, at: u64) -> Position {
@@ -93,6 +118,7 @@ impl Lines {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
     fn lines_of(input: &[u8]) -> Lines {
         let mut l = Lines::default();
@@ -107,6 +133,40 @@ mod tests {
         assert_eq!(lines_of(b"a\rb\rc").line, 3);
         assert_eq!(lines_of(b"a\r\n\r\nc").line, 3);
         assert_eq!(lines_of(b"a\n\rc").line, 3);
+    }
+
+    #[test]
+    fn masks_count_as_bytes_do() {
+        // every arrangement of `\n`, `\r` and `x` over 6 bytes, cut in blocks of 1 to 6 bytes
+        let alphabet = [b'\n', b'\r', b'x'];
+        for code in 0..3u32.pow(6) {
+            let mut c = code;
+            let bytes: Vec<u8> = (0..6)
+                .map(|_| {
+                    let b = alphabet[(c % 3) as usize];
+                    c /= 3;
+                    b
+                })
+                .collect();
+            for block in 1..=6 {
+                for start in [0u64, 7] {
+                    let mut want = Lines::default();
+                    want.scan(&bytes, start);
+                    let mut got = Lines::default();
+                    for (n, chunk) in bytes.chunks(block).enumerate() {
+                        let mask = |x: u8| {
+                            chunk
+                                .iter()
+                                .enumerate()
+                                .filter(|&(_, &b)| b == x)
+                                .fold(0u32, |m, (k, _)| m | 1 << k)
+                        };
+                        got.brk_mask(mask(b'\n'), mask(b'\r'), start + (n * block) as u64);
+                    }
+                    assert_eq!(got, want, "{bytes:?} in blocks of {block}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -48,6 +48,7 @@ mod raw;
 #[cfg(feature = "std")]
 mod reader;
 mod san;
+mod simd;
 mod visitor;
 mod writer;
 

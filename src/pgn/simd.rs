@@ -1,0 +1,374 @@
+//! Byte searches of the hot paths, 16 bytes at a time:
+//! - [`find_stop`], for the skipping scanner (`Parser::skip_fast`): the first byte of a slice
+//!   that is in [`SKIP_STOP`], with the line breaks before it recorded;
+//! - [`name_end`] and [`value_end`], for `lexer::quick_tag`: the end of a tag name and of a tag
+//!   value.
+//!
+//! On x86_64 they classify 16 bytes at a time with SSE2 (part of the x86_64 baseline, so no
+//! runtime detection is needed): no loop that exits at an unpredictable byte, which is what
+//! the byte loops pay for on short tokens. Elsewhere, and for the last bytes of a slice, scalar
+//! table loops do it. Both are tested against each other.
+#![allow(unsafe_code)]
+
+use super::lexer::{SKIP_STOP, VALUE_STOP, is_name_byte};
+use crate::position::Lines;
+
+/// The index of the first byte of `s[from..]` that may not appear in a tag name
+/// ([`is_name_byte`]), or `s.len()`.
+#[inline]
+pub(crate) fn name_end(s: &[u8], from: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: `sse2::name_end` needs SSE2, which this build enables (the `cfg` above).
+        unsafe { sse2::name_end(s, from) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        name_end_scalar(s, from)
+    }
+}
+
+/// [`name_end`], one byte at a time.
+#[inline]
+pub(crate) fn name_end_scalar(s: &[u8], from: usize) -> usize {
+    let mut j = from;
+    while j < s.len() && is_name_byte(s[j]) {
+        j += 1;
+    }
+    j
+}
+
+/// The index of the first byte of `s[from..]` that ends the quick scan of a tag value (`"`,
+/// `\\`, `\n`, `\r`: [`VALUE_STOP`]), or `s.len()`.
+#[inline]
+pub(crate) fn value_end(s: &[u8], from: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: `sse2::value_end` needs SSE2, which this build enables (the `cfg` above).
+        unsafe { sse2::value_end(s, from) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        value_end_scalar(s, from)
+    }
+}
+
+/// [`value_end`], one byte at a time.
+#[inline]
+pub(crate) fn value_end_scalar(s: &[u8], from: usize) -> usize {
+    let mut j = from;
+    while j < s.len() && !VALUE_STOP[s[j] as usize] {
+        j += 1;
+    }
+    j
+}
+
+/// The index of the first byte of `s[from..]` in [`SKIP_STOP`], or `s.len()`, passing over the
+/// `-` of castling (a `-` right after an `O`, both in `s[from..]`: no result has an `O`). The
+/// line breaks of `s[from..]` before it go into `lines`; `s[0]` is at stream offset `base`.
+#[inline]
+pub(crate) fn find_stop(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: `sse2::find_stop` needs SSE2, which this build enables (the `cfg` above).
+        unsafe { sse2::find_stop(s, from, lines, base) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        scalar(s, from, lines, base)
+    }
+}
+
+/// [`find_stop`] with a byte table, eight bytes at a time.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+#[inline]
+pub(crate) fn scalar(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> usize {
+    scalar_from(s, from, from, lines, base)
+}
+
+/// [`scalar`] from `from`, for a search that started at `start <= from` (a `-` at `from` right
+/// after an `O` at `from - 1 >= start` is castling).
+#[inline]
+fn scalar_from(s: &[u8], start: usize, from: usize, lines: &mut Lines, base: u64) -> usize {
+    let stop = &SKIP_STOP;
+    let n = s.len();
+    let mut j = from;
+    loop {
+        while j + 8 <= n {
+            let c = &s[j..j + 8];
+            let any = stop[c[0] as usize]
+                | stop[c[1] as usize]
+                | stop[c[2] as usize]
+                | stop[c[3] as usize]
+                | stop[c[4] as usize]
+                | stop[c[5] as usize]
+                | stop[c[6] as usize]
+                | stop[c[7] as usize];
+            if any {
+                break;
+            }
+            j += 8;
+        }
+        while j < n && !stop[s[j] as usize] {
+            j += 1;
+        }
+        if j < n && s[j] == b'-' && j > start && s[j - 1] == b'O' {
+            j += 1;
+            continue;
+        }
+        break;
+    }
+    lines.scan(&s[from..j], base + from as u64);
+    j
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2 {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8, _mm_sub_epi8,
+    };
+
+    use crate::position::Lines;
+
+    /// The 16 bytes of `s` from `j`.
+    ///
+    /// # Safety
+    /// `j + 16 <= s.len()`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    unsafe fn load(s: &[u8], j: usize) -> __m128i {
+        debug_assert!(j + 16 <= s.len());
+        // SAFETY: the caller promises `j + 16 <= s.len()`, so the 16 bytes read lie inside
+        // `s`; `_mm_loadu_si128` has no alignment requirement.
+        unsafe { _mm_loadu_si128(s.as_ptr().add(j).cast::<__m128i>()) }
+    }
+
+    /// Bit `k` set when byte `k` of `v` may appear in a tag name: ASCII letters and digits and
+    /// `_ + # = : -`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn names(v: __m128i) -> u32 {
+        // letters: `(b | 0x20) - b'a'` (wrapping) is at most 25
+        let l = _mm_sub_epi8(_mm_or_si128(v, splat(0x20)), splat(b'a'));
+        let letters = _mm_cmpeq_epi8(_mm_min_epu8(l, splat(25)), l);
+        // digits and `:` (0x30..=0x3A)
+        let d = _mm_sub_epi8(v, splat(b'0'));
+        let digits = _mm_cmpeq_epi8(_mm_min_epu8(d, splat(10)), d);
+        let others = _mm_or_si128(
+            _mm_or_si128(
+                _mm_cmpeq_epi8(v, splat(b'_')),
+                _mm_cmpeq_epi8(v, splat(b'+')),
+            ),
+            _mm_or_si128(
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, splat(b'#')),
+                    _mm_cmpeq_epi8(v, splat(b'=')),
+                ),
+                _mm_cmpeq_epi8(v, splat(b'-')),
+            ),
+        );
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letters, digits), others)) as u32
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn name_end(s: &[u8], from: usize) -> usize {
+        let mut j = from;
+        while j + 16 <= s.len() {
+            // SAFETY: `j + 16 <= s.len()`.
+            let other = !names(unsafe { load(s, j) }) & 0xFFFF;
+            if other != 0 {
+                return j + other.trailing_zeros() as usize;
+            }
+            j += 16;
+        }
+        super::name_end_scalar(s, j)
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn value_end(s: &[u8], from: usize) -> usize {
+        let mut j = from;
+        while j + 16 <= s.len() {
+            // SAFETY: `j + 16 <= s.len()`.
+            let v = unsafe { load(s, j) };
+            let stop = _mm_or_si128(
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, splat(b'"')),
+                    _mm_cmpeq_epi8(v, splat(b'\\')),
+                ),
+                _mm_or_si128(
+                    _mm_cmpeq_epi8(v, splat(b'\n')),
+                    _mm_cmpeq_epi8(v, splat(b'\r')),
+                ),
+            );
+            let m = _mm_movemask_epi8(stop) as u32;
+            if m != 0 {
+                return j + m.trailing_zeros() as usize;
+            }
+            j += 16;
+        }
+        super::value_end_scalar(s, j)
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn splat(b: u8) -> __m128i {
+        _mm_set1_epi8(b as i8)
+    }
+
+    /// Bit `k` set when byte `k` of `v` is in `SKIP_STOP` but not `-`: `{ } ; ( ) [ ] % *` and
+    /// the lead bytes `\xC2` and `\xE2`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn stops(v: __m128i) -> u32 {
+        // `b | 0x20` folds `[`/`{`, `]`/`}` and `\xC2`/`\xE2` onto one value each
+        let low = _mm_or_si128(v, splat(0x20));
+        let brackets = _mm_or_si128(
+            _mm_cmpeq_epi8(low, splat(b'{')),
+            _mm_cmpeq_epi8(low, splat(b'}')),
+        );
+        let lead = _mm_cmpeq_epi8(low, splat(0xE2));
+        // `(`, `)`, `*` are 0x28..=0x2A: `b - 0x28` (wrapping) is at most 2
+        let d = _mm_sub_epi8(v, splat(b'('));
+        let parens = _mm_cmpeq_epi8(_mm_min_epu8(d, splat(2)), d);
+        let single = _mm_or_si128(
+            _mm_cmpeq_epi8(v, splat(b';')),
+            _mm_cmpeq_epi8(v, splat(b'%')),
+        );
+        let all = _mm_or_si128(_mm_or_si128(brackets, lead), _mm_or_si128(parens, single));
+        _mm_movemask_epi8(all) as u32
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn find_stop(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> usize {
+        let n = s.len();
+        let mut j = from;
+        // whether the byte before the block is an `O` of `s[from..]`
+        let mut o_before = 0;
+        while j + 16 <= n {
+            // SAFETY: `j + 16 <= s.len()`.
+            let v = unsafe { load(s, j) };
+            let dash = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'-'))) as u32;
+            let o = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'O'))) as u32;
+            let stop = stops(v) | dash & !(o << 1 | o_before);
+            o_before = o >> 15;
+            let nl = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'\n'))) as u32;
+            let cr = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'\r'))) as u32;
+            if stop != 0 {
+                let k = stop.trailing_zeros();
+                let before = (1u32 << k) - 1;
+                lines.brk_mask(nl & before, cr & before, base + j as u64);
+                return j + k as usize;
+            }
+            lines.brk_mask(nl, cr, base + j as u64);
+            j += 16;
+        }
+        super::scalar_from(s, from, j, lines, base)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// A small deterministic generator (xorshift).
+    fn bytes(seed: u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                alphabet[(x % alphabet.len() as u64) as usize]
+            })
+            .collect()
+    }
+
+    /// The plain definition: first stop byte, line breaks counted one by one.
+    fn reference(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> usize {
+        let castling = |j: usize| s[j] == b'-' && j > from && s[j - 1] == b'O';
+        let j = (from..s.len())
+            .find(|&j| SKIP_STOP[s[j] as usize] && !castling(j))
+            .unwrap_or(s.len());
+        for (k, &b) in s[from..j].iter().enumerate() {
+            if b == b'\n' || b == b'\r' {
+                lines.brk(b, base + (from + k) as u64);
+            }
+        }
+        j
+    }
+
+    #[test]
+    fn tag_scans_classify_every_byte_alike() {
+        for b in 0..=255u8 {
+            for at in [0usize, 5, 15, 16, 17, 31, 40] {
+                for fill in [b'a', b'Z', b'0', b' '] {
+                    let mut s = [fill; 48];
+                    s[at] = b;
+                    for from in [0, 1, 16] {
+                        let name = (from..48).find(|&j| !is_name_byte(s[j])).unwrap_or(48);
+                        assert_eq!(name_end(&s, from), name, "{b:#x} at {at} in {fill}");
+                        assert_eq!(name_end_scalar(&s, from), name);
+                        let value = (from..48)
+                            .find(|&j| VALUE_STOP[s[j] as usize])
+                            .unwrap_or(48);
+                        assert_eq!(value_end(&s, from), value, "{b:#x} at {at} in {fill}");
+                        assert_eq!(value_end_scalar(&s, from), value);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_byte_value_is_classified_alike() {
+        for b in 0..=255u8 {
+            for at in [0usize, 5, 15, 16, 17, 31, 32, 40] {
+                // `O` before the byte makes a `-` castling, unless the search starts at it
+                for fill in [b'a', b'O'] {
+                    for from in [0, 1, 16, at] {
+                        let mut s = [fill; 48];
+                        s[at] = b;
+                        let (mut a, mut r) = (Lines::default(), Lines::default());
+                        let mut c = a;
+                        let want = reference(&s, from, &mut r, 3);
+                        let got = find_stop(&s, from, &mut a, 3);
+                        assert_eq!(got, want, "{b:#x} at {at} in {fill} from {from}");
+                        assert_eq!(scalar(&s, from, &mut c, 3), want);
+                        assert_eq!((a, c), (r, r));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_text_agrees_with_the_reference() {
+        let alphabets: [&[u8]; 4] = [
+            b"abcNBRQKO12345678 .+x=#\n\r",
+            b"aO-\n\r\r\n -*",
+            b"O-O-O 1-0 -O",
+            b"e4 \n\r\r\n\n\n\r\r{)\xC2\xE2",
+        ];
+        for seed in 0..3000u64 {
+            let alphabet = alphabets[(seed % 4) as usize];
+            let len = (seed as usize * 7) % 200;
+            let s = bytes(seed, len, alphabet);
+            for from in [0, 1, 3, 16, 17].into_iter().filter(|&f| f <= len) {
+                let mut start = Lines::default();
+                if seed % 5 == 0 {
+                    start.scan(b"\r", 99 + from as u64); // a `\r` just before `from`
+                }
+                let (mut a, mut r, mut c) = (start, start, start);
+                let want = reference(&s, from, &mut r, 100);
+                assert_eq!(find_stop(&s, from, &mut a, 100), want);
+                assert_eq!(scalar(&s, from, &mut c, 100), want);
+                assert_eq!((a, c), (r, r), "{s:?} from {from}");
+            }
+        }
+    }
+}
