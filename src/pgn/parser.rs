@@ -391,15 +391,6 @@ impl Parser {
         self.skip != Skip::No
     }
 
-    /// Whether a token longer than [`Config::max_token_len`] at the current place is one that
-    /// `skip_fast` jumps over when the input holds it whole: in skipped movetext, such a token
-    /// reaches `token`/`nag` only when a chunk boundary cuts it (it does not fit the carry-over
-    /// buffer), so it must leave the state as the jump does, untouched.
-    #[inline]
-    fn jumped_over(&self) -> bool {
-        self.skipping() && self.phase == Phase::Movetext
-    }
-
     /// Tokens, until the input ends, a construct spans the end, the mode changes or a visitor
     /// stops.
     #[inline]
@@ -584,16 +575,14 @@ impl Parser {
         }
         let end = lexer::token_end(input, i, n.min(i + lim + 1));
         if end - i > lim {
-            if !self.jumped_over() {
-                self.after_number = false;
-                self.add_garbage(
-                    i,
-                    &input[i..end.min(i + Error::TEXT_MAX)],
-                    ErrorKind::TokenTooLong,
-                    v,
-                );
-                self.flush_garbage(v);
-            }
+            // (skipped text leaves the state alone: see `add_garbage`)
+            self.add_garbage(
+                i,
+                &input[i..end.min(i + Error::TEXT_MAX)],
+                ErrorKind::TokenTooLong,
+                v,
+            );
+            self.flush_garbage(v);
             self.mode = Mode::SkipToken;
             return Step::To(end);
         }
@@ -729,13 +718,9 @@ impl Parser {
         let tok = &input[i..end];
         let digits = &tok[1..];
         if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+            self.add_garbage(i, tok, ErrorKind::BadNag, v);
             if end - i > lim {
-                if !self.jumped_over() {
-                    self.add_garbage(i, tok, ErrorKind::BadNag, v);
-                }
                 self.mode = Mode::SkipToken;
-            } else {
-                self.add_garbage(i, tok, ErrorKind::BadNag, v);
             }
             return Step::To(end);
         }
