@@ -147,6 +147,16 @@ impl Charset {
     /// Records the `CA` value (ignored when it names no known charset).
     pub fn declare(&mut self, label: &[u8]) {
         self.declared = for_charset(label);
+        // text seen before `CA` counts too (`CA` need not come first in the root node)
+        if let Some(d) = self.declared {
+            if d == encoding_rs::UTF_8 {
+                self.declared_fails = self.not_utf8;
+            } else if !self.sample.is_empty() {
+                let sample = core::mem::take(&mut self.sample);
+                self.check_declared(d, &sample);
+                self.sample = sample;
+            }
+        }
     }
 
     /// The charset `CA` named, if it named a known one.
@@ -260,6 +270,8 @@ mod reader {
         raw_start: usize,
         raw_end: usize,
         eof: bool,
+        /// The decoder has flushed its last output.
+        finished: bool,
         /// Decoded bytes that did not fit a caller's tiny buffer.
         pend: [u8; 4],
         pend_start: usize,
@@ -287,6 +299,7 @@ mod reader {
                 raw_start: 0,
                 raw_end: 0,
                 eof: false,
+                finished: false,
                 pend: [0; 4],
                 pend_start: 0,
                 pend_len: 0,
@@ -367,6 +380,9 @@ mod reader {
                 return Ok(k);
             }
             loop {
+                if self.finished {
+                    return Ok(0);
+                }
                 if self.raw_start == self.raw_end && !self.eof {
                     self.raw_start = 0;
                     self.raw_end = self.inner.read(&mut self.raw)?;
@@ -375,6 +391,11 @@ mod reader {
                 let (result, read, written, _) =
                     decoder.decode_to_utf8(&self.raw[self.raw_start..self.raw_end], buf, self.eof);
                 self.raw_start += read;
+                if self.eof && result == CoderResult::InputEmpty {
+                    // everything decoded, a trailing odd byte or lone surrogate flushed as
+                    // U+FFFD: the decoder must not be called again
+                    self.finished = true;
+                }
                 if written > 0 || self.eof {
                     return Ok(written);
                 }
@@ -427,6 +448,31 @@ mod tests {
     }
 
     #[test]
+    fn broken_utf16_ends_cleanly() {
+        let mut odd = utf16("(;C[x])", false, true);
+        odd.push(b'!'); // an odd byte at the end
+        let mut surrogate = utf16("(;C[x])", false, true);
+        surrogate.extend_from_slice(&[0x00, 0xD8]); // a lone high surrogate at the end
+        for input in [odd, surrogate] {
+            for size in 1..=5 {
+                let mut r = Utf16Reader::new(&input[..]);
+                let mut out = Vec::new();
+                let mut buf = vec![0; size];
+                loop {
+                    let n = r.read(&mut buf).unwrap();
+                    if n == 0 {
+                        break;
+                    }
+                    out.extend_from_slice(&buf[..n]);
+                }
+                // reading on after the end is fine too
+                assert_eq!(r.read(&mut buf).unwrap(), 0);
+                assert_eq!(String::from_utf8(out).unwrap(), "(;C[x])\u{FFFD}");
+            }
+        }
+    }
+
+    #[test]
     fn other_input_passes_through() {
         for input in [&b""[..], b"(", b"\xef\xbb\xbf(;)", b"[Event \"x\"]\n1. e4"] {
             let mut out = Vec::new();
@@ -448,6 +494,15 @@ mod tests {
         cs.declare(b"UTF-8");
         cs.sample(b"\xc4\xe3\xba\xc3 \xca\xc0\xbd\xe7"); // GBK, though CA says UTF-8
         assert_eq!(cs.encoding(), encoding_rs::GBK);
+        // `CA` after the text it names
+        let mut cs = Charset::default();
+        cs.sample(b"\xc4\xe3\xba\xc3 \xca\xc0\xbd\xe7");
+        cs.declare(b"UTF-8");
+        assert_eq!(cs.encoding(), encoding_rs::GBK);
+        let mut cs = Charset::default();
+        cs.sample(b"\x96\x7b\x88\xf6\x96\x56");
+        cs.declare(b"SJIS");
+        assert_eq!(cs.encoding(), encoding_rs::SHIFT_JIS);
         let mut cs = Charset::default();
         cs.sample(b"ASCII only");
         assert_eq!(cs.encoding(), encoding_rs::UTF_8);

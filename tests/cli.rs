@@ -1055,3 +1055,26 @@ fn max_game_bytes_bounds_json_and_fmt() {
     assert!(codes.contains(&"E103"), "{codes:?}");
     assert!(sgf_tree_counts(g.get("tree")).0 < 300);
 }
+
+#[test]
+fn fmt_refuses_to_overwrite_an_input() {
+    let tmp = TempDir::new("fmt-same");
+    let p = tmp.0.join("same.pgn");
+    std::fs::write(&p, "1. e4 e5 *\n").unwrap();
+    let out = kifu(
+        &[
+            OsStr::new("fmt"),
+            p.as_os_str(),
+            OsStr::new("-o"),
+            p.as_os_str(),
+        ],
+        None,
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("-o names an input"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&p).unwrap(), "1. e4 e5 *\n");
+}

@@ -266,9 +266,11 @@ fn walk(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d)? {
-            let p = entry?.path();
-            if p.is_dir() {
+        for entry in std::fs::read_dir(&d).map_err(|e| named(&d, e))? {
+            let entry = entry.map_err(|e| named(&d, e))?;
+            let p = entry.path();
+            // symbolic links to directories are not followed (a link cycle would never end)
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
                 stack.push(p);
             } else if p
                 .extension()

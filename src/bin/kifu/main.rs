@@ -1,7 +1,7 @@
-//! `kifu`: statistics, JSON and error reports for PGN (and, for stats and check, SGF) game records.
+//! `kifu`: statistics, JSON, error reports and standard rewriting of PGN and SGF game records.
 //!
 //! ```text
-//! kifu [stats|json|check] [FILE|DIR|-]... [--buffer-size BYTES] [--format pgn]
+//! kifu [stats|json|check|fmt] [FILE|DIR|-]... [--buffer-size BYTES] [--format pgn|sgf]
 //! ```
 //!
 //! With no file and nothing on stdin, it runs on an embedded sample and says so.
@@ -238,6 +238,22 @@ fn run_fmt(
     opts: &fmt::Options,
 ) -> io::Result<ExitCode> {
     let inputs = open_all(common)?;
+    if let Some(out) = output.and_then(|p| std::fs::canonicalize(p).ok()) {
+        // creating the output truncates it: it must not be one of the inputs
+        for input in &inputs {
+            if let Source::File(p) = &input.source {
+                if std::fs::canonicalize(p).is_ok_and(|p| p == out) {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "{}: -o names an input; write elsewhere, then move the file",
+                            p.display()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
     let mut out: Box<dyn Write> = match output {
         Some(p) => Box::new(io::BufWriter::with_capacity(
             1 << 16,
