@@ -224,6 +224,12 @@ pub fn collect(args: &[PathBuf], buffer_size: usize) -> io::Result<Vec<Input>> {
         }
         return Ok(out);
     }
+    if args.iter().filter(|a| a.as_os_str() == "-").count() > 1 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "`-` (stdin) may be named only once",
+        ));
+    }
     for a in args {
         if a.as_os_str() == "-" {
             // the first bytes, read now, tell the format
