@@ -237,11 +237,15 @@ mod reader {
 
     use encoding_rs::{CoderResult, Decoder, Encoding};
 
+    /// How many bytes are read to decide whether the input is UTF-16.
+    const HEAD: usize = 32;
+
     /// A [`Read`] adapter that hands out UTF-8 for UTF-16 input and passes anything else through.
     ///
     /// UTF-16 is recognised by a byte order mark (`FF FE` little endian, `FE FF` big endian), or,
-    /// without one, by the text starting with `(` or `[` next to a zero byte (`( \0` little endian,
-    /// `\0 (` big endian), which no SGF or PGN file in another encoding does. The mark is dropped;
+    /// without one, by the text starting (after white space) with `(` or `[` next to a zero byte
+    /// (`( \0` little endian, `\0 (` big endian), which no SGF or PGN file in another encoding
+    /// does. The mark is dropped;
     /// unpaired surrogates become U+FFFD. A UTF-8 byte order mark is passed through (the parsers
     /// skip it).
     ///
@@ -261,7 +265,7 @@ mod reader {
     pub struct Utf16Reader<R> {
         inner: R,
         /// The first bytes, read to decide; handed on before anything else.
-        head: [u8; 2],
+        head: [u8; HEAD],
         head_len: usize,
         decided: bool,
         decoder: Option<Decoder>,
@@ -291,7 +295,7 @@ mod reader {
         pub fn new(inner: R) -> Self {
             Utf16Reader {
                 inner,
-                head: [0; 2],
+                head: [0; HEAD],
                 head_len: 0,
                 decided: false,
                 decoder: None,
@@ -318,7 +322,7 @@ mod reader {
         }
 
         fn decide(&mut self) -> io::Result<()> {
-            while self.head_len < 2 {
+            while self.head_len < HEAD {
                 let n = self.inner.read(&mut self.head[self.head_len..])?;
                 if n == 0 {
                     break;
@@ -326,20 +330,32 @@ mod reader {
                 self.head_len += n;
             }
             self.decided = true;
-            let found = match &self.head[..self.head_len] {
-                [0xFF, 0xFE] => Some((encoding_rs::UTF_16LE, true)),
-                [0xFE, 0xFF] => Some((encoding_rs::UTF_16BE, true)),
-                [b'(' | b'[', 0] => Some((encoding_rs::UTF_16LE, false)),
-                [0, b'(' | b'['] => Some((encoding_rs::UTF_16BE, false)),
-                _ => None,
+            let head = &self.head[..self.head_len];
+            let found = match head {
+                [0xFF, 0xFE, ..] => Some((encoding_rs::UTF_16LE, 2)),
+                [0xFE, 0xFF, ..] => Some((encoding_rs::UTF_16BE, 2)),
+                _ => {
+                    // no mark: the first code unit that is not white space, `(` or `[` next to
+                    // a zero byte
+                    let unit = head.chunks_exact(2).find(|u| {
+                        !matches!(
+                            u,
+                            [b' ' | b'\t' | b'\r' | b'\n', 0] | [0, b' ' | b'\t' | b'\r' | b'\n']
+                        )
+                    });
+                    match unit {
+                        Some([b'(' | b'[', 0]) => Some((encoding_rs::UTF_16LE, 0)),
+                        Some([0, b'(' | b'[']) => Some((encoding_rs::UTF_16BE, 0)),
+                        _ => None,
+                    }
+                }
             };
-            if let Some((enc, bom)) = found {
+            if let Some((enc, mark)) = found {
                 self.decoder = Some(enc.new_decoder_without_bom_handling());
                 self.raw = vec![0; 64 * 1024].into_boxed_slice();
-                if !bom {
-                    self.raw[..2].copy_from_slice(&self.head);
-                    self.raw_end = 2;
-                }
+                let rest = &self.head[mark..self.head_len];
+                self.raw[..rest.len()].copy_from_slice(rest);
+                self.raw_end = rest.len();
                 self.head_len = 0;
             }
             Ok(())
@@ -469,6 +485,18 @@ mod tests {
                 assert_eq!(r.read(&mut buf).unwrap(), 0);
                 assert_eq!(String::from_utf8(out).unwrap(), "(;C[x])\u{FFFD}");
             }
+        }
+    }
+
+    #[test]
+    fn utf16_without_mark_after_white_space() {
+        for be in [false, true] {
+            let bytes = utf16("\r\n  (;C[x])", be, false);
+            let mut out = String::new();
+            let mut r = Utf16Reader::new(&bytes[..]);
+            r.read_to_string(&mut out).unwrap();
+            assert_eq!(out, "\r\n  (;C[x])");
+            assert!(r.utf16().is_some());
         }
     }
 
