@@ -240,6 +240,8 @@ pub struct Parser {
     value_drop: bool,
     value_nul: bool,
     seen: [u64; props::SEEN_WORDS],
+    /// Bit `w` set when word `w` of `seen` may be non-zero.
+    seen_dirty: u16,
     flags: u16,
     annot_pos: Position,
     ff: u8,
@@ -279,9 +281,26 @@ impl Parser {
         cfg.max_value_piece = cfg.max_value_piece.max(8);
         cfg.max_value_len = cfg.max_value_len.max(cfg.max_value_piece as u64);
         let look = 2 * cfg.max_ident_len + cfg.max_value_piece + 96;
+        Parser::blank(
+            cfg,
+            Carry::new(look),
+            Vec::with_capacity(cfg.max_ident_len),
+            Vec::with_capacity(cfg.max_ident_len),
+            Vec::new(),
+        )
+    }
+
+    /// A parser at the start of a stream, with these (empty) buffers.
+    fn blank(
+        cfg: Config,
+        carry: Carry,
+        name: Vec<u8>,
+        raw_name: Vec<u8>,
+        stack: Vec<Frame>,
+    ) -> Parser {
         Parser {
             cfg,
-            carry: Carry::new(look),
+            carry,
             base: 0,
             lines: Lines::default(),
             mode: Mode::Normal,
@@ -294,12 +313,12 @@ impl Parser {
             variation: 0,
             children: 0,
             off_main: u32::MAX,
-            stack: Vec::new(),
+            stack,
             skip: Skip::No,
             skip_nest: 0,
             prop: Prop::None,
-            name: Vec::with_capacity(cfg.max_ident_len),
-            raw_name: Vec::with_capacity(cfg.max_ident_len),
+            name,
+            raw_name,
             ident_pos: Position::default(),
             info: None,
             nvalues: 0,
@@ -310,6 +329,7 @@ impl Parser {
             value_drop: false,
             value_nul: false,
             seen: [0; props::SEEN_WORDS],
+            seen_dirty: 0,
             flags: 0,
             annot_pos: Position::default(),
             ff: 0,
@@ -400,10 +420,14 @@ impl Parser {
                 }
             }
         }
-        *self = Parser {
-            carry,
-            ..Parser::with_config(self.cfg)
-        };
+        // back to a new parser's state, keeping the buffers (no allocation per stream)
+        let mut name = core::mem::take(&mut self.name);
+        let mut raw_name = core::mem::take(&mut self.raw_name);
+        let mut stack = core::mem::take(&mut self.stack);
+        name.clear();
+        raw_name.clear();
+        stack.clear();
+        *self = Parser::blank(self.cfg, carry, name, raw_name, stack);
     }
 
     // ----- the state machine ---------------------------------------------------------------
@@ -635,16 +659,26 @@ impl Parser {
             return Step::To(e);
         }
         self.name.clear();
-        if word.iter().all(u8::is_ascii_uppercase) {
-            self.name.extend_from_slice(word);
-        } else {
-            self.name
-                .extend(word.iter().copied().filter(u8::is_ascii_uppercase));
-        }
         self.raw_name.clear();
-        self.raw_name.extend_from_slice(word);
+        if let Some(b) = props::bit(word) {
+            // one or two uppercase letters (most identifiers): pushed byte by byte, which
+            // beats a `memcpy` call, and looked up from the input
+            for &c in word {
+                self.name.push(c);
+                self.raw_name.push(c);
+            }
+            self.info = props::TABLE[b];
+        } else {
+            if word.iter().all(u8::is_ascii_uppercase) {
+                self.name.extend_from_slice(word);
+            } else {
+                self.name
+                    .extend(word.iter().copied().filter(u8::is_ascii_uppercase));
+            }
+            self.raw_name.extend_from_slice(word);
+            self.info = props::lookup(&self.name);
+        }
         self.ident_pos = pos;
-        self.info = props::lookup(&self.name);
         self.prop = Prop::Ident;
         self.nvalues = 0;
         self.had_empty = false;
@@ -690,7 +724,13 @@ impl Parser {
     fn begin_node<V: Visitor>(&mut self, pos: Position, v: &mut V) {
         self.path_nodes += 1;
         self.level = Level::Node;
-        self.seen = [0; props::SEEN_WORDS];
+        // only the words the last node set
+        let mut d = self.seen_dirty;
+        while d != 0 {
+            self.seen[d.trailing_zeros() as usize] = 0;
+            d &= d - 1;
+        }
+        self.seen_dirty = 0;
         self.flags = 0;
         if !self.skipping() {
             let c = v.on_node(&self.ctx_at(pos));
@@ -1003,11 +1043,14 @@ impl Parser {
     /// Checks a property as its first value comes, then raises `on_property`.
     fn property_start<V: Visitor>(&mut self, v: &mut V) {
         self.prop = Prop::Values;
-        let name = core::mem::take(&mut self.name);
-        let raw = core::mem::take(&mut self.raw_name);
         let pos = self.ident_pos;
-        let mut err = |p: &mut Parser, kind: ErrorKind| p.emit_error(kind, &raw, pos, false, v);
-        if raw.len() != name.len() {
+        // errors are rare: the identifier is taken out of `self` only to report one
+        let mut err = |p: &mut Parser, kind: ErrorKind| {
+            let raw = core::mem::take(&mut p.raw_name);
+            p.emit_error(kind, &raw, pos, false, v);
+            p.raw_name = raw;
+        };
+        if self.raw_name.len() != self.name.len() {
             if self.ff == 4 {
                 err(self, ErrorKind::LowercaseIdent);
             } else {
@@ -1015,23 +1058,24 @@ impl Parser {
             }
         }
         let mut duplicate = false;
-        if let Some(b) = props::bit(&name) {
+        if let Some(b) = props::bit(&self.name) {
             let (w, m) = (b / 64, 1u64 << (b % 64));
             duplicate = self.seen[w] & m != 0;
             self.seen[w] |= m;
+            self.seen_dirty |= 1 << w;
         }
         if duplicate {
             err(self, ErrorKind::DuplicateProperty);
         }
         match self.info {
-            None if name.len() > 2 => err(self, ErrorKind::LongIdent),
+            None if self.name.len() > 2 => err(self, ErrorKind::LongIdent),
             None if self.is_go() => err(self, ErrorKind::UnknownProperty),
             None => {}
             Some(info) => {
                 let f = self.flags;
                 match info.class {
                     Class::Move => {
-                        let (me, other) = if name == b"B" {
+                        let (me, other) = if self.name == b"B" {
                             (HAS_B, HAS_W)
                         } else {
                             (HAS_W, HAS_B)
@@ -1091,12 +1135,10 @@ impl Parser {
         let c = v.on_property(
             &self.ctx_at(pos),
             &Property {
-                name: &name,
-                raw: &raw,
+                name: &self.name,
+                raw: &self.raw_name,
             },
         );
-        self.name = name;
-        self.raw_name = raw;
         self.control(c);
     }
 

@@ -86,7 +86,7 @@ pub(crate) fn lookup(name: &[u8]) -> Option<Info> {
 }
 
 /// [`lookup`] for every one- and two-letter identifier, by [`bit`].
-static TABLE: [Option<Info>; 26 + 26 * 26] = {
+pub(crate) static TABLE: [Option<Info>; 26 + 26 * 26] = {
     let mut t = [None; 26 + 26 * 26];
     let mut a = 0;
     while a < 26 {
@@ -156,6 +156,7 @@ pub(crate) const fn bit(name: &[u8]) -> Option<usize> {
 
 /// Words of the seen-identifier set (702 bits).
 pub(crate) const SEEN_WORDS: usize = 11;
+const _: () = assert!(SEEN_WORDS <= 16); // the parser's dirty mask is a u16
 
 /// Whether `name` holds Text (`Some(false)`) or SimpleText (`Some(true)`) values; `None` for
 /// every other type, compose values and unknown properties.
