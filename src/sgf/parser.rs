@@ -1143,6 +1143,7 @@ impl Parser {
     }
 
     /// Where the value piece starting at `s` ends, or `None` when more input is needed.
+    #[inline]
     fn piece_end(&self, input: &[u8], s: usize, eof: bool) -> Option<PieceEnd> {
         let lim = self.cfg.max_value_piece;
         let n = input.len();
@@ -1211,8 +1212,12 @@ impl Parser {
         };
         let text = &input[s..text_end];
         let pos = if first { self.value_pos } else { self.pos(s) };
-        if text.len() <= 16 {
-            // short values (most): no memchr set-up
+        // short values (most): one pass for the bytes up to `\r` (line breaks, NUL), no
+        // memchr set-up
+        let short = text.len() <= 16;
+        let low = !short || text.iter().fold(false, |a, &b| a | (b <= b'\r'));
+        if !low {
+        } else if short {
             for (k, &b) in text.iter().enumerate() {
                 if b == b'\n' || b == b'\r' {
                     self.lines.brk(b, self.base + (s + k) as u64);
@@ -1226,10 +1231,10 @@ impl Parser {
             self.value_len += text.len() as u64;
             if self.value_len > self.cfg.max_value_len {
                 self.emit_error(ErrorKind::ValueTooLong, b"", self.value_pos, false, v);
-                self.piece(b"", pos, false, true, v);
+                self.piece(b"", pos, false, true, false, v);
                 self.value_drop = true;
             } else {
-                self.piece(text, pos, first, last, v);
+                self.piece(text, pos, first, last, low, v);
             }
         }
         if matches!(end, PieceEnd::Eof) {
@@ -1238,16 +1243,19 @@ impl Parser {
         next
     }
 
-    /// The events of one value piece.
+    /// The events of one value piece (`low`: it may hold a NUL).
     fn piece<V: Visitor>(
         &mut self,
         text: &[u8],
         pos: Position,
         first: bool,
         last: bool,
+        low: bool,
         v: &mut V,
     ) {
-        let has_nul = if text.len() <= 16 {
+        let has_nul = if !low {
+            false
+        } else if text.len() <= 16 {
             text.contains(&0)
         } else {
             memchr::memchr(0, text).is_some()
@@ -1261,12 +1269,11 @@ impl Parser {
         if first {
             mv = self.check_value(RawValue(text), last, pos, v);
         }
-        let name = core::mem::take(&mut self.name);
         let ctx = self.ctx_at(pos);
         let c = v.on_value(
             &ctx,
             &Value {
-                name: &name,
+                name: &self.name,
                 raw: RawValue(text),
                 index,
                 first,
@@ -1276,7 +1283,7 @@ impl Parser {
         self.control(c);
         if let Some(point) = mv {
             if !self.skipping() {
-                let color = if name == b"B" {
+                let color = if self.name == b"B" {
                     Color::Black
                 } else {
                     Color::White
@@ -1291,7 +1298,7 @@ impl Parser {
                 );
                 self.control(c);
             }
-        } else if name == b"C" && !self.skipping() {
+        } else if self.name == b"C" && !self.skipping() {
             let c = v.on_comment(
                 &ctx,
                 &Comment {
@@ -1302,7 +1309,6 @@ impl Parser {
             );
             self.control(c);
         }
-        self.name = name;
     }
 
     /// Checks a value against its property's type (`whole`: the value is one piece) and reads
