@@ -761,7 +761,17 @@ impl Parser {
     }
 
     /// Makes sure a node is open for a property or value at `pos`.
+    #[inline]
     fn ensure_node<V: Visitor>(&mut self, pos: Position, v: &mut V) {
+        if self.level != Level::Node {
+            self.open_node(pos, v);
+        }
+    }
+
+    /// [`ensure_node`](Self::ensure_node) when no node is open: the recoveries.
+    #[cold]
+    #[inline(never)]
+    fn open_node<V: Visitor>(&mut self, pos: Position, v: &mut V) {
         match self.level {
             Level::Node => {}
             Level::Pending { .. } | Level::AfterNode => {
@@ -1017,19 +1027,27 @@ impl Parser {
     // ----- properties and values -----------------------------------------------------------
 
     /// Ends the property being read: an identifier without value is reported.
+    #[inline]
     fn end_property<V: Visitor>(&mut self, v: &mut V) {
         if self.prop == Prop::Ident {
-            let raw = core::mem::take(&mut self.raw_name);
-            self.emit_error(
-                ErrorKind::PropertyWithoutValue,
-                &raw,
-                self.ident_pos,
-                false,
-                v,
-            );
-            self.raw_name = raw;
+            self.property_without_value(v);
         }
         self.prop = Prop::None;
+    }
+
+    /// Reports the identifier waiting for a value as [`ErrorKind::PropertyWithoutValue`].
+    #[cold]
+    #[inline(never)]
+    fn property_without_value<V: Visitor>(&mut self, v: &mut V) {
+        let raw = core::mem::take(&mut self.raw_name);
+        self.emit_error(
+            ErrorKind::PropertyWithoutValue,
+            &raw,
+            self.ident_pos,
+            false,
+            v,
+        );
+        self.raw_name = raw;
     }
 
     fn is_go(&self) -> bool {
@@ -1453,6 +1471,8 @@ impl Parser {
     }
 
     /// Raises an error; while skipping only if `always`.
+    #[cold]
+    #[inline(never)]
     fn emit_error<V: Visitor>(
         &mut self,
         kind: ErrorKind,
@@ -1506,10 +1526,16 @@ impl Parser {
         g.end = at + text.len() as u64;
     }
 
+    #[inline]
     fn flush_garbage<V: Visitor>(&mut self, v: &mut V) {
-        if !self.garbage.active {
-            return;
+        if self.garbage.active {
+            self.report_garbage(v);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report_garbage<V: Visitor>(&mut self, v: &mut V) {
         let g = &mut self.garbage;
         g.active = false;
         let text = g.text;
