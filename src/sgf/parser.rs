@@ -228,6 +228,10 @@ pub struct Parser {
     skip: Skip,
     skip_nest: u64,
     prop: Prop,
+    /// The identifier's [`props::bit`] when it is written as one or two uppercase letters
+    /// (most are): its name and spelling are then [`props::name`], and `name` and `raw_name`
+    /// are not filled.
+    short: Option<usize>,
     name: Vec<u8>,
     raw_name: Vec<u8>,
     ident_pos: Position,
@@ -317,6 +321,7 @@ impl Parser {
             skip: Skip::No,
             skip_nest: 0,
             prop: Prop::None,
+            short: None,
             name,
             raw_name,
             ident_pos: Position::default(),
@@ -658,17 +663,13 @@ impl Parser {
         if self.skipping() {
             return Step::To(e);
         }
-        self.name.clear();
-        self.raw_name.clear();
-        if let Some(b) = props::bit(word) {
-            // one or two uppercase letters (most identifiers): pushed byte by byte, which
-            // beats a `memcpy` call, and looked up from the input
-            for &c in word {
-                self.name.push(c);
-                self.raw_name.push(c);
-            }
+        self.short = props::bit(word);
+        if let Some(b) = self.short {
+            // one or two uppercase letters (most identifiers): nothing to copy
             self.info = props::TABLE[b];
         } else {
+            self.name.clear();
+            self.raw_name.clear();
             if word.iter().all(u8::is_ascii_uppercase) {
                 self.name.extend_from_slice(word);
             } else {
@@ -1039,15 +1040,55 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn property_without_value<V: Visitor>(&mut self, v: &mut V) {
-        let raw = core::mem::take(&mut self.raw_name);
-        self.emit_error(
-            ErrorKind::PropertyWithoutValue,
-            &raw,
-            self.ident_pos,
-            false,
-            v,
-        );
-        self.raw_name = raw;
+        self.ident_error(ErrorKind::PropertyWithoutValue, v);
+    }
+
+    /// Raises an error on the identifier as written.
+    #[cold]
+    #[inline(never)]
+    fn ident_error<V: Visitor>(&mut self, kind: ErrorKind, v: &mut V) {
+        let pos = self.ident_pos;
+        match self.short {
+            Some(b) => self.emit_error(kind, props::name(b), pos, false, v),
+            None => {
+                let raw = core::mem::take(&mut self.raw_name);
+                self.emit_error(kind, &raw, pos, false, v);
+                self.raw_name = raw;
+            }
+        }
+    }
+
+    /// Reports a second value of a property that takes one.
+    #[cold]
+    #[inline(never)]
+    fn too_many_values<V: Visitor>(&mut self, pos: Position, v: &mut V) {
+        let kind = ErrorKind::TooManyValues;
+        match self.short {
+            Some(b) => self.emit_error(kind, props::name(b), pos, false, v),
+            None => {
+                let name = core::mem::take(&mut self.name);
+                self.emit_error(kind, &name, pos, false, v);
+                self.name = name;
+            }
+        }
+    }
+
+    /// The `FF[4]` identifier of the property being read.
+    #[inline]
+    fn name(&self) -> &[u8] {
+        match self.short {
+            Some(b) => props::name(b),
+            None => &self.name,
+        }
+    }
+
+    /// The identifier of the property being read, as written.
+    #[inline]
+    fn raw_name(&self) -> &[u8] {
+        match self.short {
+            Some(b) => props::name(b),
+            None => &self.raw_name,
+        }
     }
 
     fn is_go(&self) -> bool {
@@ -1062,13 +1103,8 @@ impl Parser {
     fn property_start<V: Visitor>(&mut self, v: &mut V) {
         self.prop = Prop::Values;
         let pos = self.ident_pos;
-        // errors are rare: the identifier is taken out of `self` only to report one
-        let mut err = |p: &mut Parser, kind: ErrorKind| {
-            let raw = core::mem::take(&mut p.raw_name);
-            p.emit_error(kind, &raw, pos, false, v);
-            p.raw_name = raw;
-        };
-        if self.raw_name.len() != self.name.len() {
+        let mut err = |p: &mut Parser, kind: ErrorKind| p.ident_error(kind, v);
+        if self.short.is_none() && self.raw_name.len() != self.name.len() {
             if self.ff == 4 {
                 err(self, ErrorKind::LowercaseIdent);
             } else {
@@ -1076,7 +1112,7 @@ impl Parser {
             }
         }
         let mut duplicate = false;
-        if let Some(b) = props::bit(&self.name) {
+        if let Some(b) = self.short.or_else(|| props::bit(&self.name)) {
             let (w, m) = (b / 64, 1u64 << (b % 64));
             duplicate = self.seen[w] & m != 0;
             self.seen[w] |= m;
@@ -1086,14 +1122,14 @@ impl Parser {
             err(self, ErrorKind::DuplicateProperty);
         }
         match self.info {
-            None if self.name.len() > 2 => err(self, ErrorKind::LongIdent),
+            None if self.name().len() > 2 => err(self, ErrorKind::LongIdent),
             None if self.is_go() => err(self, ErrorKind::UnknownProperty),
             None => {}
             Some(info) => {
                 let f = self.flags;
                 match info.class {
                     Class::Move => {
-                        let (me, other) = if self.name == b"B" {
+                        let (me, other) = if self.name() == b"B" {
                             (HAS_B, HAS_W)
                         } else {
                             (HAS_W, HAS_B)
@@ -1153,8 +1189,8 @@ impl Parser {
         let c = v.on_property(
             &self.ctx_at(pos),
             &Property {
-                name: &self.name,
-                raw: &self.raw_name,
+                name: self.name(),
+                raw: self.raw_name(),
             },
         );
         self.control(c);
@@ -1206,7 +1242,7 @@ impl Parser {
             self.value_index = self.nvalues;
             self.nvalues += 1;
             if self.value_index == 1 && self.info.is_some_and(|f| !f.list) {
-                self.emit_error(ErrorKind::TooManyValues, &self.name.clone(), pos, false, v);
+                self.too_many_values(pos, v);
             }
         }
         Step::To(self.deliver(input, i + 1, end, true, v))
@@ -1291,7 +1327,7 @@ impl Parser {
         let c = v.on_value(
             &ctx,
             &Value {
-                name: &self.name,
+                name: self.name(),
                 raw: RawValue(text),
                 index,
                 first,
@@ -1301,7 +1337,7 @@ impl Parser {
         self.control(c);
         if let Some(point) = mv {
             if !self.skipping() {
-                let color = if self.name == b"B" {
+                let color = if self.name() == b"B" {
                     Color::Black
                 } else {
                     Color::White
@@ -1316,7 +1352,7 @@ impl Parser {
                 );
                 self.control(c);
             }
-        } else if self.name == b"C" && !self.skipping() {
+        } else if self.name() == b"C" && !self.skipping() {
             let c = v.on_comment(
                 &ctx,
                 &Comment {
@@ -1410,12 +1446,12 @@ impl Parser {
             },
             Ty::Number if root => {
                 let n = value.number();
-                if self.name == b"FF" {
+                if self.name() == b"FF" {
                     match n {
                         Some(f @ 1..=4) => self.ff = f as u8,
                         _ => err(self, ErrorKind::IllegalRootValue),
                     }
-                } else if self.name == b"GM" {
+                } else if self.name() == b"GM" {
                     match n {
                         Some(g @ 1..=1000) => {
                             self.gm = g as u32;
