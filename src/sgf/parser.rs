@@ -626,7 +626,11 @@ impl Parser {
     fn ident<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
         let n = input.len();
         let lim = self.cfg.max_ident_len;
-        let e = lexer::letters_end(input, i, n.min(i + lim + 1));
+        let e = if i + 1 < n && !lexer::is_letter(input[i + 1]) {
+            i + 1 // one letter (`B`, `W`, `C`): no loop
+        } else {
+            lexer::letters_end(input, i, n.min(i + lim + 1))
+        };
         if e - i > lim {
             if self.skipping() {
                 self.skip_node_content();
