@@ -72,6 +72,12 @@ pub(crate) fn word_end(input: &[u8], i: usize, end: usize) -> usize {
 /// the start of `s`. `None` if there is none (a `\` as the last byte escapes a byte not in `s`).
 #[inline]
 pub(crate) fn value_end(s: &[u8]) -> Option<usize> {
+    // two bytes (a point, the most common value): no loop
+    if let [a, b, b']', ..] = *s {
+        if a != b']' && a != b'\\' && b != b']' && b != b'\\' {
+            return Some(2);
+        }
+    }
     // most values are short (`pd`, `19`, a name): a plain loop beats memchr's set-up there
     let mut k = 0;
     let short = s.len().min(16);
@@ -192,6 +198,12 @@ mod tests {
         assert_eq!(value_end(br"a\\]b]"), Some(3));
         assert_eq!(value_end(br"ab\"), None);
         assert_eq!(value_end(b"abc"), None);
+        assert_eq!(value_end(b"pd]"), Some(2));
+        assert_eq!(value_end(b"pd];B[dd]"), Some(2));
+        assert_eq!(value_end(b"]d]"), Some(0));
+        assert_eq!(value_end(b"p]]"), Some(1));
+        assert_eq!(value_end(br"\]]x]"), Some(2));
+        assert_eq!(value_end(br"p\]x]"), Some(4));
     }
 
     #[test]

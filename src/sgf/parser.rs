@@ -228,6 +228,10 @@ pub struct Parser {
     skip: Skip,
     skip_nest: u64,
     prop: Prop,
+    /// The identifier's [`props::bit`] when it is written as one or two uppercase letters
+    /// (most are): its name and spelling are then [`props::name`], and `name` and `raw_name`
+    /// are not filled.
+    short: Option<usize>,
     name: Vec<u8>,
     raw_name: Vec<u8>,
     ident_pos: Position,
@@ -240,6 +244,8 @@ pub struct Parser {
     value_drop: bool,
     value_nul: bool,
     seen: [u64; props::SEEN_WORDS],
+    /// Bit `w` set when word `w` of `seen` may be non-zero.
+    seen_dirty: u16,
     flags: u16,
     annot_pos: Position,
     ff: u8,
@@ -279,9 +285,26 @@ impl Parser {
         cfg.max_value_piece = cfg.max_value_piece.max(8);
         cfg.max_value_len = cfg.max_value_len.max(cfg.max_value_piece as u64);
         let look = 2 * cfg.max_ident_len + cfg.max_value_piece + 96;
+        Parser::blank(
+            cfg,
+            Carry::new(look),
+            Vec::with_capacity(cfg.max_ident_len),
+            Vec::with_capacity(cfg.max_ident_len),
+            Vec::new(),
+        )
+    }
+
+    /// A parser at the start of a stream, with these (empty) buffers.
+    fn blank(
+        cfg: Config,
+        carry: Carry,
+        name: Vec<u8>,
+        raw_name: Vec<u8>,
+        stack: Vec<Frame>,
+    ) -> Parser {
         Parser {
             cfg,
-            carry: Carry::new(look),
+            carry,
             base: 0,
             lines: Lines::default(),
             mode: Mode::Normal,
@@ -294,12 +317,13 @@ impl Parser {
             variation: 0,
             children: 0,
             off_main: u32::MAX,
-            stack: Vec::new(),
+            stack,
             skip: Skip::No,
             skip_nest: 0,
             prop: Prop::None,
-            name: Vec::with_capacity(cfg.max_ident_len),
-            raw_name: Vec::with_capacity(cfg.max_ident_len),
+            short: None,
+            name,
+            raw_name,
             ident_pos: Position::default(),
             info: None,
             nvalues: 0,
@@ -310,6 +334,7 @@ impl Parser {
             value_drop: false,
             value_nul: false,
             seen: [0; props::SEEN_WORDS],
+            seen_dirty: 0,
             flags: 0,
             annot_pos: Position::default(),
             ff: 0,
@@ -400,10 +425,14 @@ impl Parser {
                 }
             }
         }
-        *self = Parser {
-            carry,
-            ..Parser::with_config(self.cfg)
-        };
+        // back to a new parser's state, keeping the buffers (no allocation per stream)
+        let mut name = core::mem::take(&mut self.name);
+        let mut raw_name = core::mem::take(&mut self.raw_name);
+        let mut stack = core::mem::take(&mut self.stack);
+        name.clear();
+        raw_name.clear();
+        stack.clear();
+        *self = Parser::blank(self.cfg, carry, name, raw_name, stack);
     }
 
     // ----- the state machine ---------------------------------------------------------------
@@ -597,7 +626,11 @@ impl Parser {
     fn ident<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
         let n = input.len();
         let lim = self.cfg.max_ident_len;
-        let e = lexer::letters_end(input, i, n.min(i + lim + 1));
+        let e = if i + 1 < n && !lexer::is_letter(input[i + 1]) {
+            i + 1 // one letter (`B`, `W`, `C`): no loop
+        } else {
+            lexer::letters_end(input, i, n.min(i + lim + 1))
+        };
         if e - i > lim {
             if self.skipping() {
                 self.skip_node_content();
@@ -634,17 +667,23 @@ impl Parser {
         if self.skipping() {
             return Step::To(e);
         }
-        self.name.clear();
-        if word.iter().all(u8::is_ascii_uppercase) {
-            self.name.extend_from_slice(word);
+        self.short = props::bit(word);
+        if let Some(b) = self.short {
+            // one or two uppercase letters (most identifiers): nothing to copy
+            self.info = props::TABLE[b];
         } else {
-            self.name
-                .extend(word.iter().copied().filter(u8::is_ascii_uppercase));
+            self.name.clear();
+            self.raw_name.clear();
+            if word.iter().all(u8::is_ascii_uppercase) {
+                self.name.extend_from_slice(word);
+            } else {
+                self.name
+                    .extend(word.iter().copied().filter(u8::is_ascii_uppercase));
+            }
+            self.raw_name.extend_from_slice(word);
+            self.info = props::lookup(&self.name);
         }
-        self.raw_name.clear();
-        self.raw_name.extend_from_slice(word);
         self.ident_pos = pos;
-        self.info = props::lookup(&self.name);
         self.prop = Prop::Ident;
         self.nvalues = 0;
         self.had_empty = false;
@@ -690,7 +729,13 @@ impl Parser {
     fn begin_node<V: Visitor>(&mut self, pos: Position, v: &mut V) {
         self.path_nodes += 1;
         self.level = Level::Node;
-        self.seen = [0; props::SEEN_WORDS];
+        // only the words the last node set
+        let mut d = self.seen_dirty;
+        while d != 0 {
+            self.seen[d.trailing_zeros() as usize] = 0;
+            d &= d - 1;
+        }
+        self.seen_dirty = 0;
         self.flags = 0;
         if !self.skipping() {
             let c = v.on_node(&self.ctx_at(pos));
@@ -721,7 +766,17 @@ impl Parser {
     }
 
     /// Makes sure a node is open for a property or value at `pos`.
+    #[inline]
     fn ensure_node<V: Visitor>(&mut self, pos: Position, v: &mut V) {
+        if self.level != Level::Node {
+            self.open_node(pos, v);
+        }
+    }
+
+    /// [`ensure_node`](Self::ensure_node) when no node is open: the recoveries.
+    #[cold]
+    #[inline(never)]
+    fn open_node<V: Visitor>(&mut self, pos: Position, v: &mut V) {
         match self.level {
             Level::Node => {}
             Level::Pending { .. } | Level::AfterNode => {
@@ -977,19 +1032,67 @@ impl Parser {
     // ----- properties and values -----------------------------------------------------------
 
     /// Ends the property being read: an identifier without value is reported.
+    #[inline]
     fn end_property<V: Visitor>(&mut self, v: &mut V) {
         if self.prop == Prop::Ident {
-            let raw = core::mem::take(&mut self.raw_name);
-            self.emit_error(
-                ErrorKind::PropertyWithoutValue,
-                &raw,
-                self.ident_pos,
-                false,
-                v,
-            );
-            self.raw_name = raw;
+            self.property_without_value(v);
         }
         self.prop = Prop::None;
+    }
+
+    /// Reports the identifier waiting for a value as [`ErrorKind::PropertyWithoutValue`].
+    #[cold]
+    #[inline(never)]
+    fn property_without_value<V: Visitor>(&mut self, v: &mut V) {
+        self.ident_error(ErrorKind::PropertyWithoutValue, v);
+    }
+
+    /// Raises an error on the identifier as written.
+    #[cold]
+    #[inline(never)]
+    fn ident_error<V: Visitor>(&mut self, kind: ErrorKind, v: &mut V) {
+        let pos = self.ident_pos;
+        match self.short {
+            Some(b) => self.emit_error(kind, props::name(b), pos, false, v),
+            None => {
+                let raw = core::mem::take(&mut self.raw_name);
+                self.emit_error(kind, &raw, pos, false, v);
+                self.raw_name = raw;
+            }
+        }
+    }
+
+    /// Reports a second value of a property that takes one.
+    #[cold]
+    #[inline(never)]
+    fn too_many_values<V: Visitor>(&mut self, pos: Position, v: &mut V) {
+        let kind = ErrorKind::TooManyValues;
+        match self.short {
+            Some(b) => self.emit_error(kind, props::name(b), pos, false, v),
+            None => {
+                let name = core::mem::take(&mut self.name);
+                self.emit_error(kind, &name, pos, false, v);
+                self.name = name;
+            }
+        }
+    }
+
+    /// The `FF[4]` identifier of the property being read.
+    #[inline]
+    fn name(&self) -> &[u8] {
+        match self.short {
+            Some(b) => props::name(b),
+            None => &self.name,
+        }
+    }
+
+    /// The identifier of the property being read, as written.
+    #[inline]
+    fn raw_name(&self) -> &[u8] {
+        match self.short {
+            Some(b) => props::name(b),
+            None => &self.raw_name,
+        }
     }
 
     fn is_go(&self) -> bool {
@@ -1003,11 +1106,9 @@ impl Parser {
     /// Checks a property as its first value comes, then raises `on_property`.
     fn property_start<V: Visitor>(&mut self, v: &mut V) {
         self.prop = Prop::Values;
-        let name = core::mem::take(&mut self.name);
-        let raw = core::mem::take(&mut self.raw_name);
         let pos = self.ident_pos;
-        let mut err = |p: &mut Parser, kind: ErrorKind| p.emit_error(kind, &raw, pos, false, v);
-        if raw.len() != name.len() {
+        let mut err = |p: &mut Parser, kind: ErrorKind| p.ident_error(kind, v);
+        if self.short.is_none() && self.raw_name.len() != self.name.len() {
             if self.ff == 4 {
                 err(self, ErrorKind::LowercaseIdent);
             } else {
@@ -1015,23 +1116,24 @@ impl Parser {
             }
         }
         let mut duplicate = false;
-        if let Some(b) = props::bit(&name) {
+        if let Some(b) = self.short.or_else(|| props::bit(&self.name)) {
             let (w, m) = (b / 64, 1u64 << (b % 64));
             duplicate = self.seen[w] & m != 0;
             self.seen[w] |= m;
+            self.seen_dirty |= 1 << w;
         }
         if duplicate {
             err(self, ErrorKind::DuplicateProperty);
         }
         match self.info {
-            None if name.len() > 2 => err(self, ErrorKind::LongIdent),
+            None if self.name().len() > 2 => err(self, ErrorKind::LongIdent),
             None if self.is_go() => err(self, ErrorKind::UnknownProperty),
             None => {}
             Some(info) => {
                 let f = self.flags;
                 match info.class {
                     Class::Move => {
-                        let (me, other) = if name == b"B" {
+                        let (me, other) = if self.name() == b"B" {
                             (HAS_B, HAS_W)
                         } else {
                             (HAS_W, HAS_B)
@@ -1091,16 +1193,15 @@ impl Parser {
         let c = v.on_property(
             &self.ctx_at(pos),
             &Property {
-                name: &name,
-                raw: &raw,
+                name: self.name(),
+                raw: self.raw_name(),
             },
         );
-        self.name = name;
-        self.raw_name = raw;
         self.control(c);
     }
 
     /// Where the value piece starting at `s` ends, or `None` when more input is needed.
+    #[inline]
     fn piece_end(&self, input: &[u8], s: usize, eof: bool) -> Option<PieceEnd> {
         let lim = self.cfg.max_value_piece;
         let n = input.len();
@@ -1145,7 +1246,7 @@ impl Parser {
             self.value_index = self.nvalues;
             self.nvalues += 1;
             if self.value_index == 1 && self.info.is_some_and(|f| !f.list) {
-                self.emit_error(ErrorKind::TooManyValues, &self.name.clone(), pos, false, v);
+                self.too_many_values(pos, v);
             }
         }
         Step::To(self.deliver(input, i + 1, end, true, v))
@@ -1169,8 +1270,12 @@ impl Parser {
         };
         let text = &input[s..text_end];
         let pos = if first { self.value_pos } else { self.pos(s) };
-        if text.len() <= 16 {
-            // short values (most): no memchr set-up
+        // short values (most): one pass for the bytes up to `\r` (line breaks, NUL), no
+        // memchr set-up
+        let short = text.len() <= 16;
+        let low = !short || text.iter().fold(false, |a, &b| a | (b <= b'\r'));
+        if !low {
+        } else if short {
             for (k, &b) in text.iter().enumerate() {
                 if b == b'\n' || b == b'\r' {
                     self.lines.brk(b, self.base + (s + k) as u64);
@@ -1184,10 +1289,10 @@ impl Parser {
             self.value_len += text.len() as u64;
             if self.value_len > self.cfg.max_value_len {
                 self.emit_error(ErrorKind::ValueTooLong, b"", self.value_pos, false, v);
-                self.piece(b"", pos, false, true, v);
+                self.piece(b"", pos, false, true, false, v);
                 self.value_drop = true;
             } else {
-                self.piece(text, pos, first, last, v);
+                self.piece(text, pos, first, last, low, v);
             }
         }
         if matches!(end, PieceEnd::Eof) {
@@ -1196,16 +1301,19 @@ impl Parser {
         next
     }
 
-    /// The events of one value piece.
+    /// The events of one value piece (`low`: it may hold a NUL).
     fn piece<V: Visitor>(
         &mut self,
         text: &[u8],
         pos: Position,
         first: bool,
         last: bool,
+        low: bool,
         v: &mut V,
     ) {
-        let has_nul = if text.len() <= 16 {
+        let has_nul = if !low {
+            false
+        } else if text.len() <= 16 {
             text.contains(&0)
         } else {
             memchr::memchr(0, text).is_some()
@@ -1219,12 +1327,11 @@ impl Parser {
         if first {
             mv = self.check_value(RawValue(text), last, pos, v);
         }
-        let name = core::mem::take(&mut self.name);
         let ctx = self.ctx_at(pos);
         let c = v.on_value(
             &ctx,
             &Value {
-                name: &name,
+                name: self.name(),
                 raw: RawValue(text),
                 index,
                 first,
@@ -1234,7 +1341,7 @@ impl Parser {
         self.control(c);
         if let Some(point) = mv {
             if !self.skipping() {
-                let color = if name == b"B" {
+                let color = if self.name() == b"B" {
                     Color::Black
                 } else {
                     Color::White
@@ -1249,7 +1356,7 @@ impl Parser {
                 );
                 self.control(c);
             }
-        } else if name == b"C" && !self.skipping() {
+        } else if self.name() == b"C" && !self.skipping() {
             let c = v.on_comment(
                 &ctx,
                 &Comment {
@@ -1260,7 +1367,6 @@ impl Parser {
             );
             self.control(c);
         }
-        self.name = name;
     }
 
     /// Checks a value against its property's type (`whole`: the value is one piece) and reads
@@ -1344,12 +1450,12 @@ impl Parser {
             },
             Ty::Number if root => {
                 let n = value.number();
-                if self.name == b"FF" {
+                if self.name() == b"FF" {
                     match n {
                         Some(f @ 1..=4) => self.ff = f as u8,
                         _ => err(self, ErrorKind::IllegalRootValue),
                     }
-                } else if self.name == b"GM" {
+                } else if self.name() == b"GM" {
                     match n {
                         Some(g @ 1..=1000) => {
                             self.gm = g as u32;
@@ -1405,6 +1511,8 @@ impl Parser {
     }
 
     /// Raises an error; while skipping only if `always`.
+    #[cold]
+    #[inline(never)]
     fn emit_error<V: Visitor>(
         &mut self,
         kind: ErrorKind,
@@ -1458,10 +1566,16 @@ impl Parser {
         g.end = at + text.len() as u64;
     }
 
+    #[inline]
     fn flush_garbage<V: Visitor>(&mut self, v: &mut V) {
-        if !self.garbage.active {
-            return;
+        if self.garbage.active {
+            self.report_garbage(v);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report_garbage<V: Visitor>(&mut self, v: &mut V) {
         let g = &mut self.garbage;
         g.active = false;
         let text = g.text;

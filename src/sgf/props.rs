@@ -86,7 +86,7 @@ pub(crate) fn lookup(name: &[u8]) -> Option<Info> {
 }
 
 /// [`lookup`] for every one- and two-letter identifier, by [`bit`].
-static TABLE: [Option<Info>; 26 + 26 * 26] = {
+pub(crate) static TABLE: [Option<Info>; 26 + 26 * 26] = {
     let mut t = [None; 26 + 26 * 26];
     let mut a = 0;
     while a < 26 {
@@ -154,8 +154,32 @@ pub(crate) const fn bit(name: &[u8]) -> Option<usize> {
     }
 }
 
+/// The identifier of each [`bit`].
+static NAMES: [[u8; 2]; 26 + 26 * 26] = {
+    let mut t = [[0; 2]; 26 + 26 * 26];
+    let mut a = 0;
+    while a < 26 {
+        t[a] = [b'A' + a as u8, 0];
+        let mut b = 0;
+        while b < 26 {
+            t[26 + a * 26 + b] = [b'A' + a as u8, b'A' + b as u8];
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The identifier whose [`bit`] is `bit`.
+#[inline]
+pub(crate) fn name(bit: usize) -> &'static [u8] {
+    let n = &NAMES[bit];
+    if bit < 26 { &n[..1] } else { n }
+}
+
 /// Words of the seen-identifier set (702 bits).
 pub(crate) const SEEN_WORDS: usize = 11;
+const _: () = assert!(SEEN_WORDS <= 16); // the parser's dirty mask is a u16
 
 /// Whether `name` holds Text (`Some(false)`) or SimpleText (`Some(true)`) values; `None` for
 /// every other type, compose values and unknown properties.

@@ -42,6 +42,7 @@ pub struct Point {
 }
 
 impl Point {
+    #[inline]
     fn coord(b: u8) -> Option<u8> {
         match b {
             b'a'..=b'z' => Some(b - b'a'),
@@ -58,6 +59,7 @@ impl Point {
     /// assert_eq!(Point::parse(b"tt", BoardSize::default()), None); // off a 19x19 board
     /// assert_eq!(Point::parse(b"A", BoardSize::default()), None);
     /// ```
+    #[inline]
     pub fn parse(s: &[u8], size: BoardSize) -> Option<Point> {
         match *s {
             [a, b] => {
@@ -342,6 +344,7 @@ impl<'a> RawValue<'a> {
     /// assert_eq!(RawValue(b"tt").go_move(b21), Some(Some(Point { x: 19, y: 19 })));
     /// assert_eq!(RawValue(b"90").go_move(b19), None);
     /// ```
+    #[inline]
     pub fn go_move(&self, size: BoardSize) -> Option<Option<Point>> {
         if self.0.is_empty() || (self.0 == b"tt" && size.tt_is_pass()) {
             return Some(None);
