@@ -41,7 +41,7 @@
 //!   (clap, serde_json). A library user never compiles them.
 //! - `serde`: `serde::Serialize` for the game values ([`pgn::Game`], [`sgf::GameTree`]), in the
 //!   shape `kifu json` writes.
-//! - `encoding`: [`encoding`] — text in the charset SGF's `CA` names, a guess where
+//! - `encoding`: `kifu::encoding` — text in the charset SGF's `CA` names, a guess where
 //!   it names none, UTF-16 input (encoding_rs, chardetng).
 
 #![cfg_attr(not(feature = "std"), no_std)]
