@@ -365,7 +365,7 @@ fn parse_window(b: &[u8; 12], k: usize) -> Option<(San, usize)> {
 }
 
 /// The piece of an upper-case letter (`P` included).
-#[inline]
+#[inline(always)]
 fn piece_letter(b: u8) -> Option<u32> {
     Some(match b {
         b'P' => 0,
@@ -378,7 +378,7 @@ fn piece_letter(b: u8) -> Option<u32> {
     })
 }
 
-#[inline]
+#[inline(always)]
 fn file(b: u8) -> Option<u32> {
     if (b'a'..=b'h').contains(&b) {
         Some(u32::from(b - b'a'))
@@ -387,7 +387,7 @@ fn file(b: u8) -> Option<u32> {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn rank(b: u8) -> Option<u32> {
     if (b'1'..=b'8').contains(&b) {
         Some(u32::from(b - b'1'))
@@ -397,13 +397,13 @@ fn rank(b: u8) -> Option<u32> {
 }
 
 /// The square at `b[i..i + 2]`, as `rank * 8 + file`.
-#[inline]
+#[inline(always)]
 fn sq(b: &[u8; 12], i: usize) -> Option<u32> {
     Some(rank(b[i + 1])? * 8 + file(b[i])?)
 }
 
 /// A pawn move: `e4`, `exd5`, `e8=Q`, long algebraic `e2-e4`, `e2xd3`, `e2e4`, `e7e8q`.
-#[inline]
+#[inline(always)]
 fn pawn(b: &[u8; 12]) -> Option<(Parts, usize)> {
     let f = u32::from(b[0] - b'a');
     let mut san = Parts::EMPTY;
@@ -442,7 +442,7 @@ fn pawn(b: &[u8; 12]) -> Option<(Parts, usize)> {
 }
 
 /// A promotion after a pawn move to the last rank: `=Q`, `Q`, `=q`, `q`.
-#[inline]
+#[inline(always)]
 fn promotion(b: &[u8; 12], mut san: Parts, i: usize) -> (Parts, usize) {
     let rank = san.to >> 3;
     if rank != 0 && rank != 7 {
@@ -460,7 +460,7 @@ fn promotion(b: &[u8; 12], mut san: Parts, i: usize) -> (Parts, usize) {
 
 /// The part of a piece move after its letter, from `i`: `f3`, `xf3`, `bd7`, `1d2`, `bxd7`,
 /// `b1d2`, `b1xd2`, `g1-f3`.
-#[inline]
+#[inline(always)]
 fn piece_move(b: &[u8; 12], i: usize) -> Option<(Parts, usize)> {
     let mut san = Parts::EMPTY;
     let mut j = i;
