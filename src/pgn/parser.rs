@@ -1215,6 +1215,8 @@ impl Parser {
         self.control(c);
     }
 
+    #[cold]
+    #[inline(never)]
     fn emit_error<V: Visitor>(&mut self, kind: ErrorKind, text: &[u8], pos: Position, v: &mut V) {
         if self.skipping() && kind != ErrorKind::UnterminatedComment {
             return;
@@ -1234,6 +1236,8 @@ impl Parser {
     }
 
     /// Collects unexpected text; consecutive words on one line become one error.
+    #[cold]
+    #[inline(never)]
     fn add_garbage<V: Visitor>(&mut self, i: usize, text: &[u8], kind: ErrorKind, v: &mut V) {
         if self.skipping() {
             // skipped text changes nothing, as when `skip_fast` jumps over it (whether it does
@@ -1267,10 +1271,17 @@ impl Parser {
         let _ = v;
     }
 
+    #[inline]
     fn flush_garbage<V: Visitor>(&mut self, v: &mut V) {
-        if !self.garbage.active {
-            return;
+        if self.garbage.active {
+            self.report_garbage(v);
         }
+    }
+
+    /// Reports the unexpected text collected so far.
+    #[cold]
+    #[inline(never)]
+    fn report_garbage<V: Visitor>(&mut self, v: &mut V) {
         let g = &mut self.garbage;
         g.active = false;
         let text = g.text;
