@@ -1051,30 +1051,33 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn ident_error<V: Visitor>(&mut self, kind: ErrorKind, v: &mut V) {
-        let pos = self.ident_pos;
-        match self.short {
-            Some(b) => self.emit_error(kind, props::name(b), pos, false, v),
-            None => {
-                let raw = core::mem::take(&mut self.raw_name);
-                self.emit_error(kind, &raw, pos, false, v);
-                self.raw_name = raw;
-            }
-        }
+        self.name_error(kind, self.ident_pos, true, v);
     }
 
     /// Reports a second value of a property that takes one.
     #[cold]
     #[inline(never)]
     fn too_many_values<V: Visitor>(&mut self, pos: Position, v: &mut V) {
-        let kind = ErrorKind::TooManyValues;
-        match self.short {
-            Some(b) => self.emit_error(kind, props::name(b), pos, false, v),
-            None => {
-                let name = core::mem::take(&mut self.name);
-                self.emit_error(kind, &name, pos, false, v);
-                self.name = name;
-            }
+        self.name_error(ErrorKind::TooManyValues, pos, false, v);
+    }
+
+    /// Raises an error whose text is the property's identifier: as written (`raw`) or its
+    /// `FF[4]` name.
+    fn name_error<V: Visitor>(&mut self, kind: ErrorKind, pos: Position, raw: bool, v: &mut V) {
+        if let Some(b) = self.short {
+            return self.emit_error(kind, props::name(b), pos, false, v);
         }
+        let name = core::mem::take(if raw {
+            &mut self.raw_name
+        } else {
+            &mut self.name
+        });
+        self.emit_error(kind, &name, pos, false, v);
+        *(if raw {
+            &mut self.raw_name
+        } else {
+            &mut self.name
+        }) = name;
     }
 
     /// The `FF[4]` identifier of the property being read.
