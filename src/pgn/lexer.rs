@@ -187,6 +187,16 @@ pub(crate) fn is_tag_start(s: &[u8]) -> Option<bool> {
 /// anything else, including a tag that `s` cuts off: the careful path then decides.
 #[inline]
 pub(crate) fn quick_tag(s: &[u8]) -> Option<(&[u8], &[u8], usize)> {
+    // the form nearly every tag has, `[Name "value"]`, with no blank but the one space
+    if s.len() > 1 && s[1].is_ascii_alphabetic() {
+        let j = simd::name_end(s, 2);
+        if j + 1 < s.len() && s[j] == b' ' && s[j + 1] == b'"' {
+            let q = simd::value_end(s, j + 2);
+            if q + 1 < s.len() && s[q] == b'"' && s[q + 1] == b']' {
+                return Some((&s[1..j], &s[j + 2..q], q + 2));
+            }
+        }
+    }
     let blank = |b: u8| b == b' ' || b == b'\t';
     let mut j = 1;
     while j < s.len() && blank(s[j]) {

@@ -48,7 +48,7 @@ use crate::error::{Diagnostic, Excerpt, Severity};
 use crate::position::{Lines, Position};
 
 use super::lexer::{self, CLASS, NEWLINE, PUNCT, SPACE, Tok};
-use super::nag::Nag;
+use super::nag::{Nag, Outcome};
 use super::raw::{RawComment, RawTag};
 use super::san::San;
 use super::simd;
@@ -449,23 +449,77 @@ impl Parser {
     /// bracket, a tag, an escape line, or a token that may be a result. Line breaks jumped over
     /// are counted. Returns where the normal loop goes on: at that byte (for a token, at the
     /// token's start), or at the start of the unfinished token at the end of the input.
+    ///
+    /// A complete result token met on the way is handled here, as `token` would (while
+    /// skipping a result only changes the phase): in a variation the search goes on after it;
+    /// at depth 0 the game's movetext is over, and the spaces and line breaks after it are
+    /// passed over too (as the normal loop would), so that the loop goes on at the next tag.
     #[inline]
     fn skip_fast(&mut self, input: &[u8], i: usize, eof: bool) -> usize {
         let n = input.len();
-        // line breaks before the stop byte are counted on the way; the `-` of castling (`O-O`)
-        // is passed over (no result has an `O`)
-        let j = simd::find_stop(input, i, &mut self.lines, self.base);
-        // back to the start of the token holding the stop byte (or the unfinished last token);
-        // token bytes hold no line break, so the count up to `j` is the count up to `t`
+        let mut from = i;
+        loop {
+            // line breaks before the stop byte are counted on the way; the `-` of castling
+            // (`O-O`) is passed over (no result has an `O`)
+            let j = simd::find_stop(input, from, &mut self.lines, self.base);
+            if j == n {
+                if eof {
+                    return n;
+                }
+                // back to the start of the unfinished last token; token bytes hold no line
+                // break, so the count up to `j` is the count up to `t`
+                return self.token_start(input, from, j);
+            }
+            let b = input[j];
+            if CLASS[b as usize] != lexer::TOKEN {
+                return j;
+            }
+            let t = self.token_start(input, from, j);
+            if !(b == b'*' || b == b'-') || input[t] == b'$' {
+                // not a result (or one in a NAG's token: `$*` is a bad NAG); `token` decides
+                return t;
+            }
+            // the whole token: a result has at most 11 bytes
+            let e = lexer::token_end(input, j + 1, n.min(t + 12));
+            if e == n && !eof || e == t + 12 {
+                return t;
+            }
+            if Outcome::parse(&input[t..e]).is_none() {
+                return t;
+            }
+            // a result, as `token` takes it while skipping (`lexer::classify` says `Result`
+            // exactly when `Outcome::parse` does): no event, no pending garbage (none is
+            // collected while skipping), and the phase moves on at depth 0
+            debug_assert!(self.skipping() && !self.garbage.active && self.phase == Phase::Movetext);
+            self.after_number = false;
+            if self.skip_nest == 0 && self.depth == 0 {
+                self.phase = Phase::AfterResult;
+                let mut k = e;
+                while k < n {
+                    let c = input[k];
+                    match CLASS[c as usize] {
+                        SPACE => {}
+                        NEWLINE => self.lines.brk(c, self.base + k as u64),
+                        _ => break,
+                    }
+                    k += 1;
+                }
+                return k;
+            }
+            from = e;
+        }
+    }
+
+    /// The start of the token that holds `input[j]` (or ends at `j`), searching back to `from`
+    /// at most; a token right after `$` is that NAG's, and starts at the `$`.
+    #[inline]
+    fn token_start(&self, input: &[u8], from: usize, j: usize) -> usize {
         let mut t = j;
-        if j < n && CLASS[input[j] as usize] == lexer::TOKEN || j == n && !eof {
-            while t > i && CLASS[input[t - 1] as usize] == lexer::TOKEN {
-                t -= 1;
-            }
-            // a token right after `$` is that NAG's (`$*` is a bad NAG, not a result)
-            if t > i && input[t - 1] == b'$' {
-                t -= 1;
-            }
+        while t > from && CLASS[input[t - 1] as usize] == lexer::TOKEN {
+            t -= 1;
+        }
+        if t > from && input[t - 1] == b'$' {
+            t -= 1;
         }
         t
     }
@@ -1301,17 +1355,38 @@ impl Parser {
 
 /// The bit of a Seven Tag Roster name, 0 for other names. A roster name met twice in one tag
 /// section starts a new game: tag-only games (broadcast dumps) are separated by nothing else.
+#[inline]
 fn roster_bit(name: &[u8]) -> u8 {
-    match name {
-        b"Event" => 1,
-        b"Site" => 2,
-        b"Date" => 4,
-        b"Round" => 8,
-        b"White" => 16,
-        b"Black" => 32,
-        b"Result" => 64,
-        _ => 0,
+    // every roster name has 4 to 6 bytes: its first four as one word, then the rest
+    const fn word(s: &[u8; 4]) -> u32 {
+        u32::from_le_bytes(*s)
     }
+    const EVEN: u32 = word(b"Even");
+    const SITE: u32 = word(b"Site");
+    const DATE: u32 = word(b"Date");
+    const ROUN: u32 = word(b"Roun");
+    const WHIT: u32 = word(b"Whit");
+    const BLAC: u32 = word(b"Blac");
+    const RESU: u32 = word(b"Resu");
+    // the rest, 0 to 2 bytes, as a number (name bytes are never 0, so each length differs)
+    let rest = match *name {
+        [_, _, _, _] => 0,
+        [_, _, _, _, a] => u32::from(a),
+        [_, _, _, _, a, b] => u32::from(a) | u32::from(b) << 8,
+        _ => return 0,
+    };
+    let head = word(&[name[0], name[1], name[2], name[3]]);
+    let (bit, want) = match head {
+        EVEN => (1, u32::from(b't')),
+        SITE => (2, 0),
+        DATE => (4, 0),
+        ROUN => (8, u32::from(b'd')),
+        WHIT => (16, u32::from(b'e')),
+        BLAC => (32, u32::from(b'k')),
+        RESU => (64, u32::from(b'l') | u32::from(b't') << 8),
+        _ => return 0,
+    };
+    if rest == want { bit } else { 0 }
 }
 
 /// The result of reading one tag pair from its line.
