@@ -699,7 +699,7 @@ impl Parser {
     }
 
     /// A move number `num` at `i..end`.
-    #[inline]
+    #[inline(always)]
     fn number<V: Visitor>(
         &mut self,
         i: usize,
