@@ -607,6 +607,12 @@ impl Parser {
         } else if lexer::SAN_START[b as usize] && !self.skipping() {
             if let Some((san, len)) = San::parse_prefix(&input[i..n.min(i + 12)]) {
                 let mut end = i + len;
+                // the usual case first: the move ends at a space, line break or punctuation
+                if end < n && CLASS[input[end] as usize] != lexer::TOKEN {
+                    self.after_number = false;
+                    self.do_move(i, san, &input[i..end], &input[i..end], None, v);
+                    return Step::To(end);
+                }
                 let mut k = 0;
                 while k < 2 && end < n && (input[end] == b'!' || input[end] == b'?') {
                     end += 1;
