@@ -816,6 +816,8 @@ impl Parser {
         eof: bool,
         v: &mut V,
     ) -> Step {
+        // comments are most of an engine's game: ask for the next page before getting there
+        simd::prefetch(input, i + simd::AHEAD);
         let avail = &input[i..];
         let lim = self.cfg.max_comment_piece;
         let window = &avail[..avail.len().min(lim + 1)];
