@@ -1,65 +1,21 @@
-//! Best-of-N timed passes of kifu over one file held in memory, visiting every move or only the
-//! headers: a quick throughput check and a target for profilers. With `cmp`, pgn-reader does
-//! the same work on the same bytes in the same run (passes interleaved), and the ratio is
-//! printed: timings on a shared machine are noisy, ratios much less.
+//! Best-of-N timed passes of kifu over one file held in memory, visiting every token or only
+//! the headers, with the visitors of `benches/pgn.rs`: a quick throughput check and a target
+//! for profilers. With `cmp`, pgn-reader does the same work on the same bytes in the same run
+//! (passes interleaved), and the ratio is printed: timings on a shared machine are noisy,
+//! ratios much less.
 //!
 //! `cargo run --release --example pgn_throughput -- FILE [all|headers] [N] [cmp]`
-use std::ops::ControlFlow;
+//!
+//! (A visitor that ignores what it is given measures less than this: the compiler drops the
+//! work whose result nobody reads, the fields of each SAN above all.)
 use std::time::Instant;
 
-use kifu::Control;
-use kifu::pgn::{self, Context, Move, Tag, Visitor};
+use kifu::pgn;
 
-#[derive(Default)]
-struct All(u64, bool);
-impl Visitor for All {
-    fn on_property(&mut self, _: &Context, t: &Tag<'_>) -> Control {
-        self.0 += t.value.0.len() as u64;
-        Control::Continue
-    }
-    fn on_tags_end(&mut self, _: &Context) -> Control {
-        if self.1 {
-            Control::Skip
-        } else {
-            Control::Continue
-        }
-    }
-    fn on_move(&mut self, _: &Context, m: &Move<'_>) -> Control {
-        self.0 += m.text.len() as u64;
-        Control::Continue
-    }
-}
-
-/// pgn-reader doing the same work.
-#[derive(Default)]
-struct Theirs(u64, bool);
-impl pgn_reader::Visitor for Theirs {
-    type Tags = ();
-    type Movetext = ();
-    type Output = ();
-    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
-        ControlFlow::Continue(())
-    }
-    fn tag(&mut self, _: &mut (), _: &[u8], value: pgn_reader::RawTag<'_>) -> ControlFlow<()> {
-        self.0 += value.as_bytes().len() as u64;
-        ControlFlow::Continue(())
-    }
-    fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
-        if self.1 {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    }
-    fn san(&mut self, _: &mut (), san: pgn_reader::SanPlus) -> ControlFlow<()> {
-        self.0 += u64::from(matches!(san.san, shakmaty::san::San::Normal { .. }));
-        ControlFlow::Continue(())
-    }
-    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), pgn_reader::Skip> {
-        ControlFlow::Continue(pgn_reader::Skip(false))
-    }
-    fn end_game(&mut self, _: ()) {}
-}
+#[path = "../benches/common/pgn_visitors.rs"]
+#[allow(dead_code)]
+mod visitors;
+use visitors::{KifuAll, KifuHeaders, ReaderAll, ReaderHeaders};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -70,18 +26,31 @@ fn main() {
     let (mut best, mut theirs) = (f64::MAX, f64::MAX);
     for _ in 0..n {
         let t = Instant::now();
-        let mut v = All(0, headers);
-        let _ = pgn::parse(&data, &mut v);
+        let counts = if headers {
+            let mut v = KifuHeaders::default();
+            let _ = pgn::parse(&data, &mut v);
+            v.0
+        } else {
+            let mut v = KifuAll::default();
+            let _ = pgn::parse(&data, &mut v);
+            v.0
+        };
         best = best.min(t.elapsed().as_secs_f64());
-        std::hint::black_box(v.0);
+        std::hint::black_box(&counts);
         if cmp {
             let t = Instant::now();
-            let mut v = Theirs(0, headers);
-            pgn_reader::Reader::new(&data[..])
-                .visit_all_games(&mut v)
-                .unwrap();
+            let mut reader = pgn_reader::Reader::new(&data[..]);
+            let theirs_counts = if headers {
+                let mut v = ReaderHeaders::default();
+                reader.visit_all_games(&mut v).unwrap();
+                v.0
+            } else {
+                let mut v = ReaderAll::default();
+                reader.visit_all_games(&mut v).unwrap();
+                v.0
+            };
             theirs = theirs.min(t.elapsed().as_secs_f64());
-            std::hint::black_box(v.0);
+            std::hint::black_box(&theirs_counts);
         }
     }
     let mb = data.len() as f64 / 1e6;
