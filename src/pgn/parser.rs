@@ -32,10 +32,13 @@
 //! Skipped movetext goes through the same state machine with events muted, so a skipped game
 //! ends exactly where a visited one would; `skip_fast` only jumps over the bytes that cannot
 //! change anything while skipping (it stops at comments, brackets, `%`, and at every token that
-//! could be a result).
+//! could be a result; a whole result it reads itself, as `lexer::classify` would).
 //!
 //! Hot-path notes: a move's [`San`] is one `u32` (a byte-wise struct cost a store-forwarding
-//! stall per move); SAN is parsed on a fixed 12-byte window; tag pairs in the usual form take
+//! stall per move); SAN is parsed on a fixed 12-byte window, inlined into the token loop, and
+//! a move followed by a delimiter goes to its event before any suffix check (the parse is bound
+//! by latency: where the next token starts depends on this one's end); error reports are out of
+//! line; tag pairs in the usual form take
 //! `lexer::quick_tag`, and a run of them (one per line) is read in one loop in `bracket`;
 //! everything else takes the careful paths. The byte searches of `skip_fast` and `quick_tag`
 //! are in `super::simd` (SSE2 on x86_64, 16 bytes at a time; scalar elsewhere, tested alike).
