@@ -1368,36 +1368,16 @@ impl Parser {
 /// section starts a new game: tag-only games (broadcast dumps) are separated by nothing else.
 #[inline]
 fn roster_bit(name: &[u8]) -> u8 {
-    // every roster name has 4 to 6 bytes: its first four as one word, then the rest
-    const fn word(s: &[u8; 4]) -> u32 {
-        u32::from_le_bytes(*s)
+    match name {
+        b"Event" => 1,
+        b"Site" => 2,
+        b"Date" => 4,
+        b"Round" => 8,
+        b"White" => 16,
+        b"Black" => 32,
+        b"Result" => 64,
+        _ => 0,
     }
-    const EVEN: u32 = word(b"Even");
-    const SITE: u32 = word(b"Site");
-    const DATE: u32 = word(b"Date");
-    const ROUN: u32 = word(b"Roun");
-    const WHIT: u32 = word(b"Whit");
-    const BLAC: u32 = word(b"Blac");
-    const RESU: u32 = word(b"Resu");
-    // the rest, 0 to 2 bytes, as a number (name bytes are never 0, so each length differs)
-    let rest = match *name {
-        [_, _, _, _] => 0,
-        [_, _, _, _, a] => u32::from(a),
-        [_, _, _, _, a, b] => u32::from(a) | u32::from(b) << 8,
-        _ => return 0,
-    };
-    let head = word(&[name[0], name[1], name[2], name[3]]);
-    let (bit, want) = match head {
-        EVEN => (1, u32::from(b't')),
-        SITE => (2, 0),
-        DATE => (4, 0),
-        ROUN => (8, u32::from(b'd')),
-        WHIT => (16, u32::from(b'e')),
-        BLAC => (32, u32::from(b'k')),
-        RESU => (64, u32::from(b'l') | u32::from(b't') << 8),
-        _ => return 0,
-    };
-    if rest == want { bit } else { 0 }
 }
 
 /// The result of reading one tag pair from its line.
