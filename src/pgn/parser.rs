@@ -492,7 +492,59 @@ impl Parser {
                     lines.brk(b, base + i as u64);
                     i += 1;
                 }
-                PUNCT => break,
+                PUNCT => {
+                    if b != b'{' {
+                        break;
+                    }
+                    // a brace comment complete in the input, within one piece: as
+                    // `brace_body` reads it (a line that opens a tag pair, a comment cut in
+                    // pieces or one that may go on in the next chunk go there)
+                    simd::prefetch(input, i + 1 + simd::AHEAD);
+                    let avail = &input[i + 1..];
+                    let window = &avail[..avail.len().min(self.cfg.max_comment_piece + 1)];
+                    let mut in_comment = lines;
+                    let mut j = 0;
+                    let close = loop {
+                        let Some(k) = memchr::memchr3(b'}', b'\n', b'\r', &window[j..]) else {
+                            break None;
+                        };
+                        let p = j + k;
+                        let c = window[p];
+                        if c == b'}' {
+                            break Some(p);
+                        }
+                        if p + 1 == avail.len() || avail[p + 1] == b'[' {
+                            break None;
+                        }
+                        in_comment.brk(c, base + (i + 1 + p) as u64);
+                        j = p + 1;
+                    };
+                    let Some(p) = close else {
+                        break;
+                    };
+                    let ctx = Context {
+                        pos: lines.at(base + i as u64),
+                        game,
+                        depth,
+                        ply,
+                    };
+                    lines = in_comment;
+                    after_number = false;
+                    let comment = Comment {
+                        kind: CommentKind::Brace,
+                        text: RawComment(&avail[..p]),
+                        first: true,
+                        last: true,
+                    };
+                    let c = v.on_comment(&ctx, &comment);
+                    i += p + 2;
+                    if c != Control::Continue {
+                        answered = true;
+                        self.ply = ply;
+                        self.control(c);
+                        break;
+                    }
+                }
                 _ => {
                     if b.is_ascii_digit() {
                         let mut j = i + 1;
