@@ -38,7 +38,10 @@
 //! stall per move); SAN is parsed on a fixed 12-byte window, inlined into the token loop, and
 //! a move followed by a delimiter goes to its event before any suffix check (the parse is bound
 //! by latency: where the next token starts depends on this one's end); error reports are out of
-//! line; tag pairs in the usual form take
+//! line; visited movetext takes `movetext_run` first, one loop over blanks, line breaks, move
+//! numbers in sequence, moves that end at a delimiter and brace comments complete in the input,
+//! with the state in locals, and leaves everything else to the general path; tag pairs in the
+//! usual form take
 //! `lexer::quick_tag`, and a run of them (one per line) is read in one loop in `bracket`;
 //! everything else takes the careful paths. The byte searches of `skip_fast` and `quick_tag`
 //! are in `super::simd` (SSE2 on x86_64, 16 bytes at a time; scalar elsewhere, tested alike).
@@ -465,10 +468,11 @@ impl Parser {
     }
 
     /// The common run of visited movetext, in one tight loop with the state in locals: blanks,
-    /// line breaks, move numbers in sequence and moves that end at a delimiter. Stops in front of
-    /// anything else (punctuation, comments, NAGs, results, other numbers, the FEN numbering
-    /// case, a token that touches the end of the input), which the general path then takes,
-    /// exactly as it would have; and after a move whose visitor answered other than
+    /// line breaks, move numbers in sequence, moves that end at a delimiter, and brace comments
+    /// complete in the input within one piece and without a line that opens a tag pair. Stops in
+    /// front of anything else (other punctuation, NAGs, results, other numbers, the FEN
+    /// numbering case, a token that touches the end of the input), which the general path then
+    /// takes, exactly as it would have; and after an event whose visitor answered other than
     /// `Continue` (returning `true`, the answer applied). Requires: phase `Movetext`, mode
     /// `Normal`, nothing skipped, no pending garbage.
     #[inline(always)]
