@@ -38,7 +38,10 @@
 //! stall per move); SAN is parsed on a fixed 12-byte window, inlined into the token loop, and
 //! a move followed by a delimiter goes to its event before any suffix check (the parse is bound
 //! by latency: where the next token starts depends on this one's end); error reports are out of
-//! line; tag pairs in the usual form take
+//! line; visited movetext takes `movetext_run` first, one loop over blanks, line breaks, move
+//! numbers in sequence, moves that end at a delimiter and brace comments complete in the input,
+//! with the state in locals, and leaves everything else to the general path; tag pairs in the
+//! usual form take
 //! `lexer::quick_tag`, and a run of them (one per line) is read in one loop in `bracket`;
 //! everything else takes the careful paths. The byte searches of `skip_fast` and `quick_tag`
 //! are in `super::simd` (SSE2 on x86_64, 16 bytes at a time; scalar elsewhere, tested alike).
@@ -409,6 +412,23 @@ impl Parser {
             i = self.skip_fast(input, i, eof);
         }
         while i < n {
+            if self.phase == Phase::Movetext && self.skip == Skip::No && !self.garbage.active {
+                let (j, answered) = self.movetext_run(input, i, v);
+                i = j;
+                if answered {
+                    // a visitor answered other than `Continue`: the checks after a step
+                    if self.stop {
+                        break;
+                    }
+                    if !matches!(self.skip, Skip::No) {
+                        i = self.skip_fast(input, i, eof);
+                    }
+                    continue;
+                }
+                if i >= n {
+                    break;
+                }
+            }
             let b = input[i];
             let step = match CLASS[b as usize] {
                 SPACE => {
@@ -445,6 +465,160 @@ impl Parser {
             }
         }
         Step::To(i)
+    }
+
+    /// The common run of visited movetext, in one tight loop with the state in locals: blanks,
+    /// line breaks, move numbers in sequence, moves that end at a delimiter, and brace comments
+    /// complete in the input within one piece and without a line that opens a tag pair. Stops in
+    /// front of anything else (other punctuation, NAGs, results, other numbers, the FEN
+    /// numbering case, a token that touches the end of the input), which the general path then
+    /// takes, exactly as it would have; and after an event whose visitor answered other than
+    /// `Continue` (returning `true`, the answer applied). Requires: phase `Movetext`, mode
+    /// `Normal`, nothing skipped, no pending garbage.
+    #[inline(always)]
+    fn movetext_run<V: Visitor>(&mut self, input: &[u8], mut i: usize, v: &mut V) -> (usize, bool) {
+        let n = input.len();
+        let base = self.base;
+        let mut lines = self.lines;
+        let mut ply = self.ply;
+        let mut after_number = self.after_number;
+        let mut text_since_number = self.text_since_number;
+        // the first move number of a main line from a FEN sets the count: the general path's
+        let fen_numbering = self.fen && self.depth == 0;
+        let start_ply = self.start_ply;
+        let (game, depth) = (self.game, self.depth);
+        let mut answered = false;
+        while i < n {
+            let b = input[i];
+            match CLASS[b as usize] {
+                SPACE => i += 1,
+                NEWLINE => {
+                    lines.brk(b, base + i as u64);
+                    i += 1;
+                }
+                PUNCT => {
+                    if b != b'{' {
+                        break;
+                    }
+                    // a brace comment complete in the input, within one piece: as
+                    // `brace_body` reads it (a line that opens a tag pair, a comment cut in
+                    // pieces or one that may go on in the next chunk go there)
+                    simd::prefetch(input, i + 1 + simd::AHEAD);
+                    let avail = &input[i + 1..];
+                    let window = &avail[..avail.len().min(self.cfg.max_comment_piece + 1)];
+                    let mut in_comment = lines;
+                    let mut j = 0;
+                    let close = loop {
+                        let Some(k) = memchr::memchr3(b'}', b'\n', b'\r', &window[j..]) else {
+                            break None;
+                        };
+                        let p = j + k;
+                        let c = window[p];
+                        if c == b'}' {
+                            break Some(p);
+                        }
+                        if p + 1 == avail.len() || avail[p + 1] == b'[' {
+                            break None;
+                        }
+                        in_comment.brk(c, base + (i + 1 + p) as u64);
+                        j = p + 1;
+                    };
+                    let Some(p) = close else {
+                        break;
+                    };
+                    let ctx = Context {
+                        pos: lines.at(base + i as u64),
+                        game,
+                        depth,
+                        ply,
+                    };
+                    lines = in_comment;
+                    after_number = false;
+                    let comment = Comment {
+                        kind: CommentKind::Brace,
+                        text: RawComment(&avail[..p]),
+                        first: true,
+                        last: true,
+                    };
+                    let c = v.on_comment(&ctx, &comment);
+                    i += p + 2;
+                    if c != Control::Continue {
+                        answered = true;
+                        self.ply = ply;
+                        self.control(c);
+                        break;
+                    }
+                }
+                _ => {
+                    if b.is_ascii_digit() {
+                        let mut j = i + 1;
+                        let end = n.min(i + 10);
+                        while j < end && input[j].is_ascii_digit() {
+                            j += 1;
+                        }
+                        if j == end || CLASS[input[j] as usize] == lexer::TOKEN {
+                            break;
+                        }
+                        let mut num = 0u32;
+                        for &d in &input[i..j] {
+                            num = num * 10 + (d - b'0') as u32;
+                        }
+                        let mut k = j;
+                        while k < n && input[k] == b'.' {
+                            k += 1;
+                        }
+                        if k == n
+                            || (fen_numbering && ply == start_ply)
+                            || (!after_number && num != ply / 2 + 1)
+                        {
+                            break;
+                        }
+                        after_number = true;
+                        text_since_number = false;
+                        i = k;
+                    } else if lexer::SAN_START[b as usize] {
+                        let Some((san, len)) = San::parse_prefix(&input[i..n.min(i + 12)]) else {
+                            break;
+                        };
+                        let end = i + len;
+                        if end >= n || CLASS[input[end] as usize] == lexer::TOKEN {
+                            break;
+                        }
+                        after_number = false;
+                        ply += 1;
+                        let ctx = Context {
+                            pos: lines.at(base + i as u64),
+                            game,
+                            depth,
+                            ply,
+                        };
+                        let text = &input[i..end];
+                        let c = v.on_move(
+                            &ctx,
+                            &Move {
+                                san,
+                                text,
+                                raw: text,
+                            },
+                        );
+                        i = end;
+                        if c != Control::Continue {
+                            answered = true;
+                            self.ply = ply;
+                            self.control(c);
+                            break;
+                        }
+                    } else {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lines = lines;
+        self.ply = ply;
+        self.after_number = after_number;
+        self.text_since_number = text_since_number;
+        (i, answered)
     }
 
     /// Skipping movetext: jumps over everything that cannot matter while skipping (moves,

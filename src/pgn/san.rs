@@ -336,9 +336,12 @@ fn parse_window(b: &[u8; 12], k: usize) -> Option<(San, usize)> {
                 4,
             )
         }
-        b'N' | b'B' | b'R' | b'Q' | b'K' => {
+        c @ (b'N' | b'B' | b'R' | b'Q' | b'K') => {
             let (mut san, i) = piece_move(b, 1)?;
-            san.piece = piece_letter(b[0])?;
+            // the letter's piece by arithmetic rather than a second match on the letter:
+            // nibble `(c >> 1) & 15` of this constant
+            // (N 7, B 1, R 9, Q 8, K 5)
+            san.piece = (0x34_1050_0020_u64 >> (4 * u32::from(c >> 1 & 15))) as u32 & 15;
             (san, i)
         }
         _ => other(b)?,
