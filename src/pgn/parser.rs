@@ -506,24 +506,9 @@ impl Parser {
                     simd::prefetch(input, i + 1 + simd::AHEAD);
                     let avail = &input[i + 1..];
                     let window = &avail[..avail.len().min(self.cfg.max_comment_piece + 1)];
-                    let mut in_comment = lines;
-                    let mut j = 0;
-                    let close = loop {
-                        let Some(k) = memchr::memchr3(b'}', b'\n', b'\r', &window[j..]) else {
-                            break None;
-                        };
-                        let p = j + k;
-                        let c = window[p];
-                        if c == b'}' {
-                            break Some(p);
-                        }
-                        if p + 1 == avail.len() || avail[p + 1] == b'[' {
-                            break None;
-                        }
-                        in_comment.brk(c, base + (i + 1 + p) as u64);
-                        j = p + 1;
-                    };
-                    let Some(p) = close else {
+                    let Some((p, in_comment)) =
+                        closed_comment(avail, window, lines, base + (i + 1) as u64)
+                    else {
                         break;
                     };
                     let ctx = Context {
@@ -999,8 +984,16 @@ impl Parser {
         let lim = self.cfg.max_comment_piece;
         let window = &avail[..avail.len().min(lim + 1)];
         let at = if first { start } else { self.pos(i) };
-        let mut lines = self.lines;
         let base = self.base + i as u64;
+        if let Some((p, lines)) = closed_comment(avail, window, self.lines, base) {
+            self.lines = lines;
+            self.mode = Mode::Normal;
+            self.emit_comment(at, CommentKind::Brace, &avail[..p], first, true, v);
+            return Step::To(i + p + 1);
+        }
+        // the rest: a line that may open a tag pair, a comment in pieces or cut by the end of
+        // the input
+        let mut lines = self.lines;
         let mut j = 0;
         while let Some(k) = memchr::memchr3(b'}', b'\n', b'\r', &window[j..]) {
             let p = j + k;
@@ -1535,6 +1528,32 @@ impl Parser {
         };
         let c = v.on_error(&e);
         self.stop |= ctl_stop(c);
+    }
+}
+
+/// A brace comment closed in `window` (the input after its `{`, as far as one piece goes; `avail`
+/// is all the input after the `{`, whose first byte is at stream offset `base`) with no line
+/// before the `}` that may open a tag pair or ends the input: the index of the `}` and the line
+/// count after the comment. `None` for the others, which `Parser::brace_body` sorts out.
+#[inline(always)]
+fn closed_comment(
+    avail: &[u8],
+    window: &[u8],
+    mut lines: Lines,
+    base: u64,
+) -> Option<(usize, Lines)> {
+    let mut j = 0;
+    loop {
+        let p = j + memchr::memchr3(b'}', b'\n', b'\r', &window[j..])?;
+        let c = window[p];
+        if c == b'}' {
+            return Some((p, lines));
+        }
+        if p + 1 == avail.len() || avail[p + 1] == b'[' {
+            return None;
+        }
+        lines.brk(c, base + p as u64);
+        j = p + 1;
     }
 }
 
