@@ -544,14 +544,7 @@ impl Parser {
                         if j == end || CLASS[input[j] as usize] == lexer::TOKEN {
                             break;
                         }
-                        let mut num = 0u32;
-                        for &d in &input[i..j] {
-                            num = num * 10 + (d - b'0') as u32;
-                        }
-                        let mut k = j;
-                        while k < n && input[k] == b'.' {
-                            k += 1;
-                        }
+                        let (num, k) = move_number(input, i, j);
                         if k == n
                             || (fen_numbering && ply == start_ply)
                             || (!after_number && num != ply / 2 + 1)
@@ -751,15 +744,7 @@ impl Parser {
                 return Step::Pending;
             }
             if (j == n || CLASS[input[j] as usize] != lexer::TOKEN) && j - i <= 9 {
-                let mut num = 0u32;
-                for &d in &input[i..j] {
-                    num = num * 10 + (d - b'0') as u32;
-                }
-                // its periods
-                let mut k = j;
-                while k < n && input[k] == b'.' {
-                    k += 1;
-                }
+                let (num, k) = move_number(input, i, j);
                 if k == n && !eof && k - j < 2 {
                     return Step::Pending; // a second period may follow (`N...` is Black's move)
                 }
@@ -1529,6 +1514,21 @@ impl Parser {
         let c = v.on_error(&e);
         self.stop |= ctl_stop(c);
     }
+}
+
+/// The move number written in the digits `input[i..j]` (at most 9 of them), and the end of the
+/// periods after it.
+#[inline(always)]
+fn move_number(input: &[u8], i: usize, j: usize) -> (u32, usize) {
+    let mut num = 0u32;
+    for &d in &input[i..j] {
+        num = num * 10 + u32::from(d - b'0');
+    }
+    let mut k = j;
+    while k < input.len() && input[k] == b'.' {
+        k += 1;
+    }
+    (num, k)
 }
 
 /// A brace comment closed in `window` (the input after its `{`, as far as one piece goes; `avail`
