@@ -755,6 +755,8 @@ impl Parser {
             if let Some((san, len)) = San::parse_prefix(&input[i..n.min(i + 12)]) {
                 let mut end = i + len;
                 // the usual case first: the move ends at a space, line break or punctuation
+                // (most moves take `movetext_run`; this still pays, 3-5%, for the first move
+                // of each game, which starts the movetext and so is not the run's)
                 if end < n && CLASS[input[end] as usize] != lexer::TOKEN {
                     self.after_number = false;
                     self.do_move(i, san, &input[i..end], &input[i..end], None, v);
