@@ -627,7 +627,35 @@ impl Parser {
             }
             let b = input[j];
             if CLASS[b as usize] != lexer::TOKEN {
-                return j;
+                // what the general path would do while skipping, for the common cases: a brace
+                // comment closed in the input (no event), a variation opened or closed inside
+                // the skipped part (a count)
+                debug_assert!(self.skipping() && !self.garbage.active);
+                match b {
+                    b'{' => {
+                        let avail = &input[j + 1..];
+                        let window = &avail[..avail.len().min(self.cfg.max_comment_piece + 1)];
+                        let at = self.base + (j + 1) as u64;
+                        match closed_comment(avail, window, self.lines, at) {
+                            Some((p, lines)) => {
+                                self.lines = lines;
+                                from = j + 1 + p + 1;
+                            }
+                            None => return j,
+                        }
+                    }
+                    b'(' => {
+                        self.skip_nest += 1;
+                        from = j + 1;
+                    }
+                    b')' if self.skip_nest > 0 => {
+                        self.skip_nest -= 1;
+                        from = j + 1;
+                    }
+                    _ => return j,
+                }
+                self.after_number = false;
+                continue;
             }
             let t = self.token_start(input, from, j);
             if !(b == b'*' || b == b'-') || input[t] == b'$' {
