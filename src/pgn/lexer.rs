@@ -182,18 +182,47 @@ pub(crate) fn is_tag_start(s: &[u8]) -> Option<bool> {
     }
 }
 
+/// A tag pair read by [`quick_tag`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct QuickTag<'a> {
+    pub(crate) name: &'a [u8],
+    pub(crate) value: &'a [u8],
+    /// Its length, through the `]`.
+    pub(crate) end: usize,
+    /// The value is known to be ASCII (`false`: not looked at).
+    pub(crate) ascii: bool,
+    /// The start of the next line, when the pair's `]` is followed by `\n` or `\r\n`; 0 when
+    /// not known.
+    pub(crate) next: usize,
+}
+
 /// A well-formed tag pair at the start of `s` (`[Name "value"]`, blanks allowed between the
-/// parts, no backslash and no line break in the value): its name, value and length. `None` for
-/// anything else, including a tag that `s` cuts off: the careful path then decides.
+/// parts, no backslash and no line break in the value). `None` for anything else, including a
+/// tag that `s` cuts off: the careful path then decides.
 #[inline]
-pub(crate) fn quick_tag(s: &[u8]) -> Option<(&[u8], &[u8], usize)> {
+pub(crate) fn quick_tag(s: &[u8]) -> Option<QuickTag<'_>> {
     // the form nearly every tag has, `[Name "value"]`, with no blank but the one space
     if s.len() > 1 && s[1].is_ascii_alphabetic() {
+        if let Some(t) = simd::tag_line(s) {
+            return Some(QuickTag {
+                name: &s[1..t.space],
+                value: &s[t.space + 2..t.quote],
+                end: t.quote + 2,
+                ascii: t.ascii,
+                next: t.next,
+            });
+        }
         let j = simd::name_end(s, 2);
         if j + 1 < s.len() && s[j] == b' ' && s[j + 1] == b'"' {
             let q = simd::value_end(s, j + 2);
             if q + 1 < s.len() && s[q] == b'"' && s[q + 1] == b']' {
-                return Some((&s[1..j], &s[j + 2..q], q + 2));
+                return Some(QuickTag {
+                    name: &s[1..j],
+                    value: &s[j + 2..q],
+                    end: q + 2,
+                    ascii: false,
+                    next: 0,
+                });
             }
         }
     }
@@ -226,7 +255,13 @@ pub(crate) fn quick_tag(s: &[u8]) -> Option<(&[u8], &[u8], usize)> {
         k += 1;
     }
     if s.get(k) == Some(&b']') {
-        Some((name, value, k + 1))
+        Some(QuickTag {
+            name,
+            value,
+            end: k + 1,
+            ascii: false,
+            next: 0,
+        })
     } else {
         None
     }

@@ -1116,15 +1116,16 @@ impl Parser {
             }
         }
         // the common case first: `[Name "value"]` complete on its line, without escapes
-        if let Some((mut name, mut value, mut end)) = quick {
+        if let Some(mut t) = quick {
             let n = input.len();
             let mut i = i;
             loop {
                 let parsed = TagParse::Ok {
-                    name,
-                    value,
-                    end,
+                    name: t.name,
+                    value: t.value,
+                    end: t.end,
                     problem: None,
+                    ascii: t.ascii,
                 };
                 let Step::To(e) = self.tag_pair(i, parsed, &input[i..], v) else {
                     unreachable!("a tag pair in the usual form is always consumed")
@@ -1135,18 +1136,26 @@ impl Parser {
                 // A tag section is a run of such lines: read the next one here rather than
                 // through the token loop, which would do the same (a line break, then `[` and a
                 // quick tag pair; anything else goes back to it).
-                let k = match input.get(e..e + 2) {
-                    Some(b"\n[") => e + 1,
-                    Some(b"\r\n") if input.get(e + 2) == Some(&b'[') => e + 2,
-                    _ => return Step::To(e),
+                let k = if t.next != 0 {
+                    // (found from the line breaks, not from `e`: see `simd::tag_line`)
+                    i + t.next
+                } else {
+                    match input.get(e..e + 2) {
+                        Some(b"\n[") => e + 1,
+                        Some(b"\r\n") => e + 2,
+                        _ => return Step::To(e),
+                    }
                 };
+                if input.get(k) != Some(&b'[') {
+                    return Step::To(e);
+                }
                 match lexer::quick_tag(&input[k..n.min(k + lim)]) {
                     Some(next) => {
                         if k == e + 2 {
                             self.lines.brk(b'\r', self.base + e as u64);
                         }
                         self.lines.brk(b'\n', self.base + (k - 1) as u64);
-                        (name, value, end) = next;
+                        t = next;
                         i = k;
                     }
                     None => return Step::To(e),
@@ -1197,12 +1206,13 @@ impl Parser {
                 value,
                 end,
                 problem,
+                ascii,
             } => {
                 if !self.skipping() {
                     if let Some(kind) = problem {
                         self.emit_error(kind, &region[..end], pos, v);
                     }
-                    if !value.is_ascii() && core::str::from_utf8(value).is_err() {
+                    if !(ascii || value.is_ascii()) && core::str::from_utf8(value).is_err() {
                         self.emit_error(ErrorKind::InvalidUtf8, value, pos, v);
                     }
                     if name == b"FEN" {
@@ -1610,6 +1620,8 @@ enum TagParse<'a> {
         value: &'a [u8],
         end: usize,
         problem: Option<ErrorKind>,
+        /// The value is known to be ASCII (`false`: not looked at).
+        ascii: bool,
     },
     Malformed {
         end: usize,
@@ -1676,6 +1688,7 @@ fn parse_tag(r: &[u8], complete: bool) -> TagParse<'_> {
                     value: &r[vstart..q],
                     end,
                     problem: None,
+                    ascii: false,
                 };
             }
             // unescaped quotes inside the value: the value ends at a later quote followed by `]`
@@ -1688,6 +1701,7 @@ fn parse_tag(r: &[u8], complete: bool) -> TagParse<'_> {
                         value: &r[vstart..q2],
                         end,
                         problem: Some(ErrorKind::UnescapedQuote),
+                        ascii: false,
                     };
                 }
                 from = q2 + 1;
@@ -1712,6 +1726,7 @@ fn parse_tag(r: &[u8], complete: bool) -> TagParse<'_> {
                     value: &r[vstart..t.len() - 2],
                     end: r.len(),
                     problem: Some(ErrorKind::UnescapedQuote),
+                    ascii: false,
                 };
             }
             let value_end = if t.ends_with(b"]") {
@@ -1724,6 +1739,7 @@ fn parse_tag(r: &[u8], complete: bool) -> TagParse<'_> {
                 value: &r[vstart..value_end.max(vstart)],
                 end: r.len(),
                 problem: Some(ErrorKind::UnterminatedTag),
+                ascii: false,
             }
         }
     }

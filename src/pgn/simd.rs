@@ -73,6 +73,43 @@ pub(crate) fn value_end(s: &[u8], from: usize) -> usize {
     }
 }
 
+/// A tag pair in the usual form, found by [`tag_line`]; offsets from the `[`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TagLine {
+    /// The space after the name.
+    pub(crate) space: usize,
+    /// The closing quote.
+    pub(crate) quote: usize,
+    /// The value is known to be ASCII (`false`: not looked at).
+    pub(crate) ascii: bool,
+    /// The start of the next line when the pair's `]` ends its line (`\n` or `\r\n` right
+    /// after it), else 0.
+    pub(crate) next: usize,
+}
+
+/// The usual form of a tag pair, `[Name "value"]` with the name starting at `s[1]` (a letter,
+/// which the caller checks), found from the first 64 bytes of `s` at once. `None` when those
+/// bytes do not hold the whole pair in that form (or `s` is shorter); `lexer::quick_tag` then
+/// reads it by the searches above.
+///
+/// All loads are from fixed offsets of `s`, and the start of the next line is found from the
+/// line breaks alone: no load waits for the end of the name or of the value, so the chain of
+/// dependent steps from one tag line to the next is short, and the checks of the pair are
+/// predicted branches beside it.
+#[inline]
+pub(crate) fn tag_line(s: &[u8]) -> Option<TagLine> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: `sse2::tag_line` needs SSE2, which this build enables (the `cfg` above).
+        unsafe { sse2::tag_line(s) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let _ = s;
+        None
+    }
+}
+
 /// [`value_end`], one byte at a time.
 #[inline]
 pub(crate) fn value_end_scalar(s: &[u8], from: usize) -> usize {
@@ -213,24 +250,94 @@ mod sse2 {
         let mut j = from;
         while j + 16 <= s.len() {
             // SAFETY: `j + 16 <= s.len()`.
-            let v = unsafe { load(s, j) };
-            let stop = _mm_or_si128(
-                _mm_or_si128(
-                    _mm_cmpeq_epi8(v, splat(b'"')),
-                    _mm_cmpeq_epi8(v, splat(b'\\')),
-                ),
-                _mm_or_si128(
-                    _mm_cmpeq_epi8(v, splat(b'\n')),
-                    _mm_cmpeq_epi8(v, splat(b'\r')),
-                ),
-            );
-            let m = _mm_movemask_epi8(stop) as u32;
+            let m = value_stops(unsafe { load(s, j) });
             if m != 0 {
                 return j + m.trailing_zeros() as usize;
             }
             j += 16;
         }
         super::value_end_scalar(s, j)
+    }
+
+    /// Bit `k` set when byte `k` of `v` is in `VALUE_STOP`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn value_stops(v: __m128i) -> u32 {
+        let stop = _mm_or_si128(
+            _mm_or_si128(
+                _mm_cmpeq_epi8(v, splat(b'"')),
+                _mm_cmpeq_epi8(v, splat(b'\\')),
+            ),
+            _mm_or_si128(
+                _mm_cmpeq_epi8(v, splat(b'\n')),
+                _mm_cmpeq_epi8(v, splat(b'\r')),
+            ),
+        );
+        _mm_movemask_epi8(stop) as u32
+    }
+
+    /// Bits of `v`'s bytes equal to `b`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn eq(v: __m128i, b: u8) -> u32 {
+        _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b))) as u32
+    }
+
+    /// Bits of the 64 bytes of `v` equal to `b`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn eq4(v: &[__m128i; 4], b: u8) -> u64 {
+        u64::from(eq(v[0], b))
+            | u64::from(eq(v[1], b)) << 16
+            | u64::from(eq(v[2], b)) << 32
+            | u64::from(eq(v[3], b)) << 48
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn tag_line(s: &[u8]) -> Option<super::TagLine> {
+        if s.len() < 64 {
+            return None;
+        }
+        // SAFETY: `48 + 16 <= s.len()`.
+        let v = unsafe { [load(s, 0), load(s, 16), load(s, 32), load(s, 48)] };
+        // one mask extraction per block and kind (they are the costly step); single bytes at
+        // known places are read directly
+        let nl = eq4(&v, b'\n');
+        let stop = u64::from(value_stops(v[0]))
+            | u64::from(value_stops(v[1])) << 16
+            | u64::from(value_stops(v[2])) << 32
+            | u64::from(value_stops(v[3])) << 48;
+        // the next line starts after the first `\n`, found from the `\n`s alone
+        let next = nl.trailing_zeros() as usize + 1;
+        // the name: from `s[1]` to the first other byte of the first block; a longer name
+        // takes the searches
+        let other = !names(v[0]) & 0xFFFC;
+        if other == 0 {
+            return None;
+        }
+        let j = other.trailing_zeros() as usize;
+        // `j <= 15`, so `s[j + 1]` is in the 64 bytes
+        if s[j] != b' ' || s[j + 1] != b'"' {
+            return None;
+        }
+        let after = stop & !((2u64 << (j + 1)) - 1);
+        let q = after.trailing_zeros() as usize;
+        if q >= 62 || s[q] != b'"' || s[q + 1] != b']' {
+            return None; // no quote, or one not closing the pair, in the 64 bytes
+        }
+        let any = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));
+        Some(super::TagLine {
+            space: j,
+            quote: q,
+            // (a byte above 0x7F anywhere in the 64 bytes: the caller looks at the value)
+            ascii: _mm_movemask_epi8(any) == 0,
+            next: if next == q + 3 || next == q + 4 && s[q + 2] == b'\r' {
+                next
+            } else {
+                0
+            },
+        })
     }
 
     #[inline]
@@ -391,5 +498,15 @@ mod tests {
                 assert_eq!((a, c), (r, r), "{s:?} from {from}");
             }
         }
+    }
+}
+#[cfg(test)]
+mod tmp_tests {
+    #[test]
+    fn tl() {
+        let mut s = b"[Event \"x\"]\n[Site \"y\"]\n".to_vec();
+        s.resize(70, b' ');
+        let t = super::tag_line(&s).unwrap();
+        assert_eq!((t.space, t.quote, t.ascii, t.next), (6, 9, true, 12));
     }
 }
