@@ -183,8 +183,8 @@ fn scalar_from(s: &[u8], start: usize, from: usize, lines: &mut Lines, base: u64
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod sse2 {
     use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8, _mm_sub_epi8,
+        __m128i, _mm_andnot_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_slli_si128, _mm_sub_epi8,
     };
 
     use crate::position::Lines;
@@ -346,11 +346,11 @@ mod sse2 {
         _mm_set1_epi8(b as i8)
     }
 
-    /// Bit `k` set when byte `k` of `v` is in `SKIP_STOP` but not `-`: `{ } ; ( ) [ ] % *` and
+    /// The bytes of `v` in `SKIP_STOP` but not `-` (0xFF, others 0): `{ } ; ( ) [ ] % *` and
     /// the lead bytes `\xC2` and `\xE2`.
     #[inline]
     #[target_feature(enable = "sse2")]
-    fn stops(v: __m128i) -> u32 {
+    fn stops(v: __m128i) -> __m128i {
         // `b | 0x20` folds `[`/`{`, `]`/`}` and `\xC2`/`\xE2` onto one value each
         let low = _mm_or_si128(v, splat(0x20));
         let brackets = _mm_or_si128(
@@ -365,8 +365,30 @@ mod sse2 {
             _mm_cmpeq_epi8(v, splat(b';')),
             _mm_cmpeq_epi8(v, splat(b'%')),
         );
-        let all = _mm_or_si128(_mm_or_si128(brackets, lead), _mm_or_si128(parens, single));
-        _mm_movemask_epi8(all) as u32
+        _mm_or_si128(_mm_or_si128(brackets, lead), _mm_or_si128(parens, single))
+    }
+
+    /// The stop bytes of the block `v`, whose bytes are each preceded by those of `prev` (a `-`
+    /// after an `O` is castling, not a stop), and its `\n`s and `\r`s, as masks; or `None`
+    /// when the block has none of them (most blocks: one mask extraction only).
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn block(v: __m128i, prev: __m128i) -> Option<(u32, u32, u32)> {
+        let dash = _mm_andnot_si128(
+            _mm_cmpeq_epi8(prev, splat(b'O')),
+            _mm_cmpeq_epi8(v, splat(b'-')),
+        );
+        let stop = _mm_or_si128(stops(v), dash);
+        let nl = _mm_cmpeq_epi8(v, splat(b'\n'));
+        let cr = _mm_cmpeq_epi8(v, splat(b'\r'));
+        if _mm_movemask_epi8(_mm_or_si128(stop, _mm_or_si128(nl, cr))) == 0 {
+            return None;
+        }
+        Some((
+            _mm_movemask_epi8(stop) as u32,
+            _mm_movemask_epi8(nl) as u32,
+            _mm_movemask_epi8(cr) as u32,
+        ))
     }
 
     #[inline]
@@ -374,27 +396,153 @@ mod sse2 {
     pub(super) fn find_stop(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> usize {
         let n = s.len();
         let mut j = from;
-        // whether the byte before the block is an `O` of `s[from..]`
-        let mut o_before = 0;
-        while j + 16 <= n {
+        if j + 16 <= n {
+            // the first block: the bytes before it are not the search's (`from - 1` may be
+            // an `O`, but a `-` at `from` is no castling then), so shift its own in
             // SAFETY: `j + 16 <= s.len()`.
             let v = unsafe { load(s, j) };
-            let dash = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'-'))) as u32;
-            let o = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'O'))) as u32;
-            let stop = stops(v) | dash & !(o << 1 | o_before);
-            o_before = o >> 15;
-            let nl = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'\n'))) as u32;
-            let cr = _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b'\r'))) as u32;
-            if stop != 0 {
-                let k = stop.trailing_zeros();
-                let before = (1u32 << k) - 1;
-                lines.brk_mask(nl & before, cr & before, base + j as u64);
-                return j + k as usize;
+            let prev = _mm_slli_si128::<1>(v);
+            if let Some((stop, nl, cr)) = block(v, prev) {
+                if stop != 0 {
+                    return found(j, stop, nl, cr, lines, base);
+                }
+                lines.brk_mask(nl, cr, base + j as u64);
             }
-            lines.brk_mask(nl, cr, base + j as u64);
             j += 16;
+            // a longer search: 32 bytes at a time where the processor can (the first block
+            // above serves the many short searches without a call)
+            #[cfg(feature = "std")]
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: `avx2::find_stop` needs AVX2, which the processor has (checked just
+                // above).
+                return unsafe { super::avx2::find_stop(s, from, j, lines, base) };
+            }
+            while j + 16 <= n {
+                // SAFETY: `j + 16 <= s.len()` and `j - 1 >= from >= 0`.
+                let (v, prev) = unsafe { (load(s, j), load(s, j - 1)) };
+                if let Some((stop, nl, cr)) = block(v, prev) {
+                    if stop != 0 {
+                        return found(j, stop, nl, cr, lines, base);
+                    }
+                    lines.brk_mask(nl, cr, base + j as u64);
+                }
+                j += 16;
+            }
         }
         super::scalar_from(s, from, j, lines, base)
+    }
+
+    /// The first stop of a block at `j` (`stop != 0`), its line breaks before it recorded.
+    #[inline]
+    fn found(j: usize, stop: u32, nl: u32, cr: u32, lines: &mut Lines, base: u64) -> usize {
+        let k = stop.trailing_zeros();
+        let before = (1u32 << k) - 1;
+        lines.brk_mask(nl & before, cr & before, base + j as u64);
+        j + k as usize
+    }
+}
+
+/// [`find_stop`] 32 bytes at a time, for processors with AVX2 (detected at run time: the
+/// x86_64 baseline has SSE2 only).
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+mod avx2 {
+    use core::arch::x86_64::{
+        __m256i, _mm256_andnot_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_sub_epi8,
+    };
+
+    use crate::position::Lines;
+
+    /// The 32 bytes of `s` from `j`.
+    ///
+    /// # Safety
+    /// `j + 32 <= s.len()`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn load(s: &[u8], j: usize) -> __m256i {
+        debug_assert!(j + 32 <= s.len());
+        // SAFETY: the caller promises `j + 32 <= s.len()`, so the 32 bytes read lie inside
+        // `s`; `_mm256_loadu_si256` has no alignment requirement.
+        unsafe { _mm256_loadu_si256(s.as_ptr().add(j).cast::<__m256i>()) }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn splat(b: u8) -> __m256i {
+        _mm256_set1_epi8(b as i8)
+    }
+
+    /// As `sse2::stops`, for 32 bytes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn stops(v: __m256i) -> __m256i {
+        let low = _mm256_or_si256(v, splat(0x20));
+        let brackets = _mm256_or_si256(
+            _mm256_cmpeq_epi8(low, splat(b'{')),
+            _mm256_cmpeq_epi8(low, splat(b'}')),
+        );
+        let lead = _mm256_cmpeq_epi8(low, splat(0xE2));
+        let d = _mm256_sub_epi8(v, splat(b'('));
+        let parens = _mm256_cmpeq_epi8(_mm256_min_epu8(d, splat(2)), d);
+        let single = _mm256_or_si256(
+            _mm256_cmpeq_epi8(v, splat(b';')),
+            _mm256_cmpeq_epi8(v, splat(b'%')),
+        );
+        _mm256_or_si256(
+            _mm256_or_si256(brackets, lead),
+            _mm256_or_si256(parens, single),
+        )
+    }
+
+    /// As `sse2::block`, for 32 bytes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn block(v: __m256i, prev: __m256i) -> Option<(u32, u32, u32)> {
+        let dash = _mm256_andnot_si256(
+            _mm256_cmpeq_epi8(prev, splat(b'O')),
+            _mm256_cmpeq_epi8(v, splat(b'-')),
+        );
+        let stop = _mm256_or_si256(stops(v), dash);
+        let nl = _mm256_cmpeq_epi8(v, splat(b'\n'));
+        let cr = _mm256_cmpeq_epi8(v, splat(b'\r'));
+        if _mm256_movemask_epi8(_mm256_or_si256(stop, _mm256_or_si256(nl, cr))) == 0 {
+            return None;
+        }
+        Some((
+            _mm256_movemask_epi8(stop) as u32,
+            _mm256_movemask_epi8(nl) as u32,
+            _mm256_movemask_epi8(cr) as u32,
+        ))
+    }
+
+    /// [`super::find_stop`] 32 bytes at a time, going on at `j > from` (the bytes before `j`
+    /// were searched).
+    #[target_feature(enable = "avx2")]
+    pub(in super::super) fn find_stop(
+        s: &[u8],
+        from: usize,
+        mut j: usize,
+        lines: &mut Lines,
+        base: u64,
+    ) -> usize {
+        debug_assert!(j > from);
+        let n = s.len();
+        while j + 32 <= n {
+            // SAFETY: `j + 32 <= s.len()` and `j - 1 >= from >= 0`.
+            let (v, prev) = unsafe { (load(s, j), load(s, j - 1)) };
+            if let Some((stop, nl, cr)) = block(v, prev) {
+                if stop != 0 {
+                    let k = stop.trailing_zeros();
+                    let before = if k == 0 { 0 } else { u32::MAX >> (32 - k) };
+                    lines.brk_mask(nl & before, cr & before, base + j as u64);
+                    return j + k as usize;
+                }
+                lines.brk_mask(nl, cr, base + j as u64);
+            }
+            j += 32;
+        }
+        // the rest: a search that started at `from` goes on from `j`
+        super::scalar_from(s, from, j.min(n), lines, base)
     }
 }
 
