@@ -1143,11 +1143,20 @@ impl Parser {
                     match input.get(e..e + 2) {
                         Some(b"\n[") => e + 1,
                         Some(b"\r\n") => e + 2,
-                        _ => return Step::To(e),
+                        _ => e, // (no `[` there: the end of the tag section)
                     }
                 };
                 if input.get(k) != Some(&b'[') {
-                    return Step::To(e);
+                    // the end of the tag section: when the game is skipped, on to the next
+                    // one's tags from here too
+                    match self.skip_game_after_tags(input, e, eof, v) {
+                        Ok((k, next)) => {
+                            t = next;
+                            i = k;
+                            continue;
+                        }
+                        Err(j) => return Step::To(j),
+                    }
                 }
                 match lexer::quick_tag(&input[k..n.min(k + lim)]) {
                     Some(next) => {
@@ -1171,6 +1180,55 @@ impl Parser {
             None => return Step::Pending,
         };
         self.tag_pair(i, parse_tag(region, complete), region, v)
+    }
+
+    /// After a tag section that ends at `e`, what the token loop would do next when that is
+    /// the usual start of a game that the visitor skips: the blank lines, the first move
+    /// number (whose token asks the visitor, `on_tags_end`), the skipped movetext, then the next
+    /// game's first tag pair in the usual form, read but not yet taken: `Ok` with its start.
+    /// `Err` with where the token loop goes on (as far as this went) for anything else. Keeps a
+    /// headers-only scan in `bracket`'s loop from game to game.
+    #[inline]
+    fn skip_game_after_tags<'a, V: Visitor>(
+        &mut self,
+        input: &'a [u8],
+        e: usize,
+        eof: bool,
+        v: &mut V,
+    ) -> Result<(usize, lexer::QuickTag<'a>), usize> {
+        let n = input.len();
+        let mut j = e;
+        while j < n {
+            let c = input[j];
+            match CLASS[c as usize] {
+                SPACE => {}
+                NEWLINE => self.lines.brk(c, self.base + j as u64),
+                _ => break,
+            }
+            j += 1;
+        }
+        if j == n || !input[j].is_ascii_digit() {
+            return Err(j);
+        }
+        match self.token(input, j, eof, v) {
+            Step::To(t) => j = t,
+            Step::Pending | Step::Stall(_) => return Err(j),
+        }
+        if self.stop
+            || self.mode != Mode::Normal
+            || self.skip == Skip::No
+            || self.phase != Phase::Movetext
+        {
+            return Err(j);
+        }
+        j = self.skip_fast(input, j, eof);
+        if self.phase != Phase::AfterResult || input.get(j) != Some(&b'[') {
+            return Err(j);
+        }
+        let lim = self.cfg.max_token_len;
+        lexer::quick_tag(&input[j..n.min(j + lim)])
+            .map(|t| (j, t))
+            .ok_or(j)
     }
 
     /// The tag pair read at `i` (`region`: its line, as far as it was read).
