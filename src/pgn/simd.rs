@@ -98,6 +98,11 @@ pub(crate) struct TagLine {
 /// predicted branches beside it.
 #[inline]
 pub(crate) fn tag_line(s: &[u8]) -> Option<TagLine> {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: `avx2::tag_line` needs AVX2, which the processor has (checked just above).
+        return unsafe { avx2::tag_line(s) };
+    }
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         // SAFETY: `sse2::tag_line` needs SSE2, which this build enables (the `cfg` above).
@@ -492,6 +497,87 @@ mod avx2 {
             _mm256_or_si256(brackets, lead),
             _mm256_or_si256(parens, single),
         )
+    }
+
+    /// Bit `k` set when byte `k` of `v` may appear in a tag name (as `sse2::names`).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn names(v: __m256i) -> u32 {
+        let l = _mm256_sub_epi8(_mm256_or_si256(v, splat(0x20)), splat(b'a'));
+        let letters = _mm256_cmpeq_epi8(_mm256_min_epu8(l, splat(25)), l);
+        let d = _mm256_sub_epi8(v, splat(b'0'));
+        let digits = _mm256_cmpeq_epi8(_mm256_min_epu8(d, splat(10)), d);
+        let others = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_cmpeq_epi8(v, splat(b'_')),
+                _mm256_cmpeq_epi8(v, splat(b'+')),
+            ),
+            _mm256_or_si256(
+                _mm256_or_si256(
+                    _mm256_cmpeq_epi8(v, splat(b'#')),
+                    _mm256_cmpeq_epi8(v, splat(b'=')),
+                ),
+                _mm256_cmpeq_epi8(v, splat(b'-')),
+            ),
+        );
+        _mm256_movemask_epi8(_mm256_or_si256(
+            _mm256_or_si256(letters, digits),
+            others,
+        )) as u32
+    }
+
+    /// Bits of `v`'s bytes that end the quick scan of a tag value (`"`, `\\`, `\n`, `\r`).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn value_stops(v: __m256i) -> u32 {
+        _mm256_movemask_epi8(_mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_cmpeq_epi8(v, splat(b'"')),
+                _mm256_cmpeq_epi8(v, splat(b'\\')),
+            ),
+            _mm256_or_si256(
+                _mm256_cmpeq_epi8(v, splat(b'\n')),
+                _mm256_cmpeq_epi8(v, splat(b'\r')),
+            ),
+        )) as u32
+    }
+
+    /// [`super::tag_line`] (the same checks as `sse2::tag_line`, on two 32-byte loads).
+    #[target_feature(enable = "avx2")]
+    pub(in super::super) fn tag_line(s: &[u8]) -> Option<super::TagLine> {
+        if s.len() < 64 {
+            return None;
+        }
+        // SAFETY: `32 + 32 <= s.len()`.
+        let (a, b) = unsafe { (load(s, 0), load(s, 32)) };
+        let nl = u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, splat(b'\n'))) as u32)
+            | u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, splat(b'\n'))) as u32) << 32;
+        let stop = u64::from(value_stops(a)) | u64::from(value_stops(b)) << 32;
+        let next = nl.trailing_zeros() as usize + 1;
+        let other = !names(a) & 0xFFFF_FFFC;
+        if other == 0 {
+            return None;
+        }
+        let j = other.trailing_zeros() as usize;
+        // `j <= 31`, so `s[j + 1]` is in the 64 bytes
+        if s[j] != b' ' || s[j + 1] != b'"' {
+            return None;
+        }
+        let after = stop & !((2u64 << (j + 1)) - 1);
+        let q = after.trailing_zeros() as usize;
+        if q >= 62 || s[q] != b'"' || s[q + 1] != b']' {
+            return None;
+        }
+        Some(super::TagLine {
+            space: j,
+            quote: q,
+            ascii: _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0,
+            next: if next == q + 3 || next == q + 4 && s[q + 2] == b'\r' {
+                next
+            } else {
+                0
+            },
+        })
     }
 
     /// As `sse2::block`, for 32 bytes.
