@@ -199,9 +199,9 @@ pub(crate) struct QuickTag<'a> {
 /// A well-formed tag pair at the start of `s` (`[Name "value"]`, blanks allowed between the
 /// parts, no backslash and no line break in the value). `None` for anything else, including a
 /// tag that `s` cuts off: the careful path then decides.
-#[inline]
+#[inline(always)]
 pub(crate) fn quick_tag(s: &[u8]) -> Option<QuickTag<'_>> {
-    // the form nearly every tag has, `[Name "value"]`, with no blank but the one space
+    // the form nearly every tag has, `[Name "value"]`, on a line of up to 62 bytes
     if s.len() > 1 && s[1].is_ascii_alphabetic() {
         if let Some(t) = simd::tag_line(s) {
             return Some(QuickTag {
@@ -212,6 +212,15 @@ pub(crate) fn quick_tag(s: &[u8]) -> Option<QuickTag<'_>> {
                 next: t.next,
             });
         }
+    }
+    quick_tag_searched(s)
+}
+
+/// [`quick_tag`] for the lines that [`simd::tag_line`] does not take.
+#[inline(never)]
+fn quick_tag_searched(s: &[u8]) -> Option<QuickTag<'_>> {
+    // `[Name "value"]`, with no blank but the one space
+    if s.len() > 1 && s[1].is_ascii_alphabetic() {
         let j = simd::name_end(s, 2);
         if j + 1 < s.len() && s[j] == b' ' && s[j + 1] == b'"' {
             let q = simd::value_end(s, j + 2);

@@ -1657,7 +1657,7 @@ fn closed_comment(
 
 /// The bit of a Seven Tag Roster name, 0 for other names. A roster name met twice in one tag
 /// section starts a new game: tag-only games (broadcast dumps) are separated by nothing else.
-#[inline]
+#[inline(always)]
 fn roster_bit(name: &[u8]) -> u8 {
     match name {
         b"Event" => 1,

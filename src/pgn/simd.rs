@@ -452,8 +452,10 @@ mod sse2 {
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
 mod avx2 {
     use core::arch::x86_64::{
-        __m256i, _mm256_andnot_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8,
-        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_sub_epi8,
+        __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256,
+        _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
+        _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+        _mm256_sub_epi8,
     };
 
     use crate::position::Lines;
@@ -499,31 +501,38 @@ mod avx2 {
         )
     }
 
-    /// Bit `k` set when byte `k` of `v` may appear in a tag name (as `sse2::names`).
+    /// Bit `k` set when byte `k` of `v` may not appear in a tag name (the complement of
+    /// `sse2::names`): by two table lookups, one on each half of the byte. Each high half
+    /// that has name bytes gets a bit (4 and 6, the letters `A`-`O` and `a`-`o`, share one),
+    /// and the low table holds, for each low half, the bits of the high halves it makes a
+    /// name byte with.
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn names(v: __m256i) -> u32 {
-        let l = _mm256_sub_epi8(_mm256_or_si256(v, splat(0x20)), splat(b'a'));
-        let letters = _mm256_cmpeq_epi8(_mm256_min_epu8(l, splat(25)), l);
-        let d = _mm256_sub_epi8(v, splat(b'0'));
-        let digits = _mm256_cmpeq_epi8(_mm256_min_epu8(d, splat(10)), d);
-        let others = _mm256_or_si256(
-            _mm256_or_si256(
-                _mm256_cmpeq_epi8(v, splat(b'_')),
-                _mm256_cmpeq_epi8(v, splat(b'+')),
-            ),
-            _mm256_or_si256(
-                _mm256_or_si256(
-                    _mm256_cmpeq_epi8(v, splat(b'#')),
-                    _mm256_cmpeq_epi8(v, splat(b'=')),
-                ),
-                _mm256_cmpeq_epi8(v, splat(b'-')),
-            ),
+    fn not_names(v: __m256i) -> u32 {
+        // high halves: 2 (`# + -`), 3 (digits, `:`, `=`), 4 and 6, 5 (`P`-`Z`, `_`), 7
+        const H2: i8 = 1;
+        const H3: i8 = 2;
+        const H46: i8 = 4;
+        const H5: i8 = 8;
+        const H7: i8 = 16;
+        const DIGITS: i8 = H3 | H5 | H7 | H46; // low halves 1..=9 (0 has no H46: `@`, `` ` ``)
+        #[rustfmt::skip]
+        let low = _mm256_setr_epi8(
+            H3 | H5 | H7, DIGITS, DIGITS, DIGITS | H2, DIGITS, DIGITS, DIGITS, DIGITS,
+            DIGITS, DIGITS, H3 | H5 | H7 | H46, H2 | H46, H46, H2 | H3 | H46, H46, H5 | H46,
+            H3 | H5 | H7, DIGITS, DIGITS, DIGITS | H2, DIGITS, DIGITS, DIGITS, DIGITS,
+            DIGITS, DIGITS, H3 | H5 | H7 | H46, H2 | H46, H46, H2 | H3 | H46, H46, H5 | H46,
         );
-        _mm256_movemask_epi8(_mm256_or_si256(
-            _mm256_or_si256(letters, digits),
-            others,
-        )) as u32
+        #[rustfmt::skip]
+        let high = _mm256_setr_epi8(
+            0, 0, H2, H3, H46, H5, H46, H7, 0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, H2, H3, H46, H5, H46, H7, 0, 0, 0, 0, 0, 0, 0, 0,
+        );
+        let nibble = splat(0x0F);
+        let lo = _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble));
+        let hi = _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble));
+        let member = _mm256_and_si256(lo, hi);
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(member, _mm256_setzero_si256())) as u32
     }
 
     /// Bits of `v`'s bytes that end the quick scan of a tag value (`"`, `\\`, `\n`, `\r`).
@@ -554,7 +563,7 @@ mod avx2 {
             | u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, splat(b'\n'))) as u32) << 32;
         let stop = u64::from(value_stops(a)) | u64::from(value_stops(b)) << 32;
         let next = nl.trailing_zeros() as usize + 1;
-        let other = !names(a) & 0xFFFF_FFFC;
+        let other = not_names(a) & 0xFFFF_FFFC;
         if other == 0 {
             return None;
         }
@@ -578,6 +587,13 @@ mod avx2 {
                 0
             },
         })
+    }
+
+    /// [`not_names`], for the tests.
+    #[cfg(test)]
+    #[target_feature(enable = "avx2")]
+    pub(in super::super) fn not_names_for_test(v: __m256i) -> u32 {
+        not_names(v)
     }
 
     /// As `sse2::block`, for 32 bytes.
@@ -736,6 +752,23 @@ mod tests {
 }
 #[cfg(test)]
 mod tmp_tests {
+    #[test]
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    fn avx2_names() {
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        for b in 0..=255u8 {
+            let s = [b; 64];
+            let got = unsafe {
+                let v = core::arch::x86_64::_mm256_loadu_si256(s.as_ptr().cast());
+                super::avx2::not_names_for_test(v)
+            };
+            let want = if super::super::lexer::is_name_byte(b) { 0 } else { u32::MAX };
+            assert_eq!(got, want, "{b:#x}");
+        }
+    }
+
     #[test]
     fn tl() {
         let mut s = b"[Event \"x\"]\n[Site \"y\"]\n".to_vec();
