@@ -115,6 +115,22 @@ pub(crate) fn tag_line(s: &[u8]) -> Option<TagLine> {
     }
 }
 
+/// The index of the first `}` of `s`, when it is within the first 32 bytes and no line break
+/// comes before it; `None` otherwise (including when `s` is shorter than 32 bytes).
+#[inline]
+pub(crate) fn brace_end_32(s: &[u8]) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: `sse2::brace_end_32` needs SSE2, which this build enables (the `cfg` above).
+        unsafe { sse2::brace_end_32(s) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        let _ = s;
+        None
+    }
+}
+
 /// [`value_end`], one byte at a time.
 #[inline]
 pub(crate) fn value_end_scalar(s: &[u8], from: usize) -> usize {
@@ -286,6 +302,25 @@ mod sse2 {
     #[target_feature(enable = "sse2")]
     fn eq(v: __m128i, b: u8) -> u32 {
         _mm_movemask_epi8(_mm_cmpeq_epi8(v, splat(b))) as u32
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn brace_end_32(s: &[u8]) -> Option<usize> {
+        if s.len() < 32 {
+            return None;
+        }
+        // SAFETY: `16 + 16 <= s.len()`.
+        let (a, b) = unsafe { (load(s, 0), load(s, 16)) };
+        let close = eq(a, b'}') | eq(b, b'}') << 16;
+        let breaks = eq(a, b'\n') | eq(a, b'\r') | (eq(b, b'\n') | eq(b, b'\r')) << 16;
+        let p = close.trailing_zeros();
+        // (`p == 32`: no `}`; a line break before it: the searches decide)
+        if p < 32 && breaks & ((1 << p) - 1) == 0 {
+            Some(p as usize)
+        } else {
+            None
+        }
     }
 
     /// Bits of the 64 bytes of `v` equal to `b`.
