@@ -199,11 +199,12 @@ pub(crate) struct QuickTag<'a> {
 /// A well-formed tag pair at the start of `s` (`[Name "value"]`, blanks allowed between the
 /// parts, no backslash and no line break in the value). `None` for anything else, including a
 /// tag that `s` cuts off: the careful path then decides.
+/// `AVX2`: as [`simd::tag_line`]'s.
 #[inline(always)]
-pub(crate) fn quick_tag(s: &[u8]) -> Option<QuickTag<'_>> {
+pub(crate) fn quick_tag<const AVX2: bool>(s: &[u8]) -> Option<QuickTag<'_>> {
     // the form nearly every tag has, `[Name "value"]`, on a line of up to 62 bytes
     if s.len() > 1 && s[1].is_ascii_alphabetic() {
-        if let Some(t) = simd::tag_line(s) {
+        if let Some(t) = simd::tag_line::<AVX2>(s) {
             return Some(QuickTag {
                 name: &s[1..t.space],
                 value: &s[t.space + 2..t.quote],

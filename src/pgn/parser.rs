@@ -1097,10 +1097,37 @@ impl Parser {
     }
 
     /// `[`: a tag pair, or (in movetext) the start of the next game, or stray text.
+    #[allow(unsafe_code)]
     fn bracket<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        if simd::has_avx2() {
+            // SAFETY: `bracket_avx2` needs AVX2, which the processor has (checked just above).
+            return unsafe { self.bracket_avx2(input, i, eof, v) };
+        }
+        self.bracket_with::<V, false>(input, i, eof, v)
+    }
+
+    /// [`bracket`](Self::bracket) compiled for AVX2: its tag loop reads tag lines with
+    /// `simd::avx2::tag_line` inlined.
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[target_feature(enable = "avx2")]
+    fn bracket_avx2<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
+        self.bracket_with::<V, true>(input, i, eof, v)
+    }
+
+    /// [`bracket`](Self::bracket); `AVX2` as `simd::tag_line`'s (true only in
+    /// [`bracket_avx2`](Self::bracket_avx2)).
+    #[inline(always)]
+    fn bracket_with<V: Visitor, const AVX2: bool>(
+        &mut self,
+        input: &[u8],
+        i: usize,
+        eof: bool,
+        v: &mut V,
+    ) -> Step {
         let avail = &input[i..];
         let lim = self.cfg.max_token_len;
-        let quick = lexer::quick_tag(&avail[..avail.len().min(lim)]);
+        let quick = lexer::quick_tag::<AVX2>(&avail[..avail.len().min(lim)]);
         if quick.is_none() && matches!(self.phase, Phase::Movetext | Phase::AfterResult) {
             match lexer::is_tag_start(&avail[..avail.len().min(lim)]) {
                 Some(true) => {}
@@ -1149,7 +1176,7 @@ impl Parser {
                 if input.get(k) != Some(&b'[') {
                     // the end of the tag section: when the game is skipped, on to the next
                     // one's tags from here too
-                    match self.skip_game_after_tags(input, e, eof, v) {
+                    match self.skip_game_after_tags::<V, AVX2>(input, e, eof, v) {
                         Ok((k, next)) => {
                             t = next;
                             i = k;
@@ -1158,7 +1185,7 @@ impl Parser {
                         Err(j) => return Step::To(j),
                     }
                 }
-                match lexer::quick_tag(&input[k..n.min(k + lim)]) {
+                match lexer::quick_tag::<AVX2>(&input[k..n.min(k + lim)]) {
                     Some(next) => {
                         if k == e + 2 {
                             self.lines.brk(b'\r', self.base + e as u64);
@@ -1188,8 +1215,8 @@ impl Parser {
     /// game's first tag pair in the usual form, read but not yet taken: `Ok` with its start.
     /// `Err` with where the token loop goes on (as far as this went) for anything else. Keeps a
     /// headers-only scan in `bracket`'s loop from game to game.
-    #[inline]
-    fn skip_game_after_tags<'a, V: Visitor>(
+    #[inline(always)]
+    fn skip_game_after_tags<'a, V: Visitor, const AVX2: bool>(
         &mut self,
         input: &'a [u8],
         e: usize,
@@ -1226,7 +1253,7 @@ impl Parser {
             return Err(j);
         }
         let lim = self.cfg.max_token_len;
-        lexer::quick_tag(&input[j..n.min(j + lim)])
+        lexer::quick_tag::<AVX2>(&input[j..n.min(j + lim)])
             .map(|t| (j, t))
             .ok_or(j)
     }

@@ -87,6 +87,19 @@ pub(crate) struct TagLine {
     pub(crate) next: usize,
 }
 
+/// Whether the processor has AVX2 (known at run time: the x86_64 baseline has SSE2 only).
+#[inline]
+pub(crate) fn has_avx2() -> bool {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(all(target_arch = "x86_64", feature = "std")))]
+    {
+        false
+    }
+}
+
 /// The usual form of a tag pair, `[Name "value"]` with the name starting at `s[1]` (a letter,
 /// which the caller checks), found from the first 64 bytes of `s` at once. `None` when those
 /// bytes do not hold the whole pair in that form (or `s` is shorter); `lexer::quick_tag` then
@@ -96,11 +109,16 @@ pub(crate) struct TagLine {
 /// line breaks alone: no load waits for the end of the name or of the value, so the chain of
 /// dependent steps from one tag line to the next is short, and the checks of the pair are
 /// predicted branches beside it.
-#[inline]
-pub(crate) fn tag_line(s: &[u8]) -> Option<TagLine> {
+///
+/// `AVX2` says the processor has AVX2: it may be `true` only where [`has_avx2`] said so (the
+/// parser passes it from a copy of its tag loop compiled for AVX2, which it calls only then),
+/// and this is then inlined into that copy.
+#[inline(always)]
+pub(crate) fn tag_line<const AVX2: bool>(s: &[u8]) -> Option<TagLine> {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: `avx2::tag_line` needs AVX2, which the processor has (checked just above).
+    if AVX2 {
+        // SAFETY: `avx2::tag_line` needs AVX2; `AVX2` is true only when the processor has it
+        // (above).
         return unsafe { avx2::tag_line(s) };
     }
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -452,7 +470,7 @@ mod sse2 {
             // a longer search: 32 bytes at a time where the processor can (the first block
             // above serves the many short searches without a call)
             #[cfg(feature = "std")]
-            if std::is_x86_feature_detected!("avx2") {
+            if super::has_avx2() {
                 // SAFETY: `avx2::find_stop` needs AVX2, which the processor has (checked just
                 // above).
                 return unsafe { super::avx2::find_stop(s, from, j, lines, base) };
@@ -587,6 +605,7 @@ mod avx2 {
     }
 
     /// [`super::tag_line`] (the same checks as `sse2::tag_line`, on two 32-byte loads).
+    #[inline]
     #[target_feature(enable = "avx2")]
     pub(in super::super) fn tag_line(s: &[u8]) -> Option<super::TagLine> {
         if s.len() < 64 {
@@ -808,7 +827,7 @@ mod tmp_tests {
     fn tl() {
         let mut s = b"[Event \"x\"]\n[Site \"y\"]\n".to_vec();
         s.resize(70, b' ');
-        let t = super::tag_line(&s).unwrap();
+        let t = super::tag_line::<false>(&s).unwrap();
         assert_eq!((t.space, t.quote, t.ascii, t.next), (6, 9, true, 12));
     }
 }
