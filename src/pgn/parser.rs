@@ -409,7 +409,7 @@ impl Parser {
     ) -> Step {
         let n = input.len();
         if self.skip != Skip::No && self.phase == Phase::Movetext {
-            i = self.skip_fast(input, i, eof);
+            i = self.skip_fast::<false>(input, i, eof);
         }
         while i < n {
             if self.phase == Phase::Movetext && self.skip == Skip::No && !self.garbage.active {
@@ -421,7 +421,7 @@ impl Parser {
                         break;
                     }
                     if !matches!(self.skip, Skip::No) {
-                        i = self.skip_fast(input, i, eof);
+                        i = self.skip_fast::<false>(input, i, eof);
                     }
                     continue;
                 }
@@ -461,7 +461,7 @@ impl Parser {
                 break;
             }
             if !matches!(self.skip, Skip::No) && self.phase == Phase::Movetext {
-                i = self.skip_fast(input, i, eof);
+                i = self.skip_fast::<false>(input, i, eof);
             }
         }
         Step::To(i)
@@ -610,13 +610,13 @@ impl Parser {
     /// at depth 0 the game's movetext is over, and the spaces and line breaks after it are
     /// passed over too (as the normal loop would), so that the loop goes on at the next tag.
     #[inline]
-    fn skip_fast(&mut self, input: &[u8], i: usize, eof: bool) -> usize {
+    fn skip_fast<const AVX2: bool>(&mut self, input: &[u8], i: usize, eof: bool) -> usize {
         let n = input.len();
         let mut from = i;
         loop {
             // line breaks before the stop byte are counted on the way; the `-` of castling
             // (`O-O`) is passed over (no result has an `O`)
-            let j = simd::find_stop(input, from, &mut self.lines, self.base);
+            let j = simd::find_stop::<AVX2>(input, from, &mut self.lines, self.base);
             if j == n {
                 if eof {
                     return n;
@@ -1248,7 +1248,7 @@ impl Parser {
         {
             return Err(j);
         }
-        j = self.skip_fast(input, j, eof);
+        j = self.skip_fast::<AVX2>(input, j, eof);
         if self.phase != Phase::AfterResult || input.get(j) != Some(&b'[') {
             return Err(j);
         }

@@ -162,13 +162,22 @@ pub(crate) fn value_end_scalar(s: &[u8], from: usize) -> usize {
 /// The index of the first byte of `s[from..]` in [`SKIP_STOP`], or `s.len()`, passing over the
 /// `-` of castling (a `-` right after an `O`, both in `s[from..]`: no result has an `O`). The
 /// line breaks of `s[from..]` before it go into `lines`; `s[0]` is at stream offset `base`.
+///
+/// `AVX2` as [`tag_line`]'s (with `false`, AVX2 is still used when [`has_avx2`] says so, by a
+/// call).
 #[inline]
-pub(crate) fn find_stop(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> usize {
+pub(crate) fn find_stop<const AVX2: bool>(
+    s: &[u8],
+    from: usize,
+    lines: &mut Lines,
+    base: u64,
+) -> usize {
     prefetch(s, from + AHEAD);
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        // SAFETY: `sse2::find_stop` needs SSE2, which this build enables (the `cfg` above).
-        unsafe { sse2::find_stop(s, from, lines, base) }
+        // SAFETY: `sse2::find_stop` needs SSE2, which this build enables (the `cfg` above);
+        // `AVX2` is passed on with its promise.
+        unsafe { sse2::find_stop::<AVX2>(s, from, lines, base) }
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     {
@@ -451,7 +460,12 @@ mod sse2 {
 
     #[inline]
     #[target_feature(enable = "sse2")]
-    pub(super) fn find_stop(s: &[u8], from: usize, lines: &mut Lines, base: u64) -> usize {
+    pub(super) fn find_stop<const AVX2: bool>(
+        s: &[u8],
+        from: usize,
+        lines: &mut Lines,
+        base: u64,
+    ) -> usize {
         let n = s.len();
         let mut j = from;
         if j + 16 <= n {
@@ -470,9 +484,9 @@ mod sse2 {
             // a longer search: 32 bytes at a time where the processor can (the first block
             // above serves the many short searches without a call)
             #[cfg(feature = "std")]
-            if super::has_avx2() {
-                // SAFETY: `avx2::find_stop` needs AVX2, which the processor has (checked just
-                // above).
+            if AVX2 || super::has_avx2() {
+                // SAFETY: `avx2::find_stop` needs AVX2, which the processor has (`AVX2` is
+                // true only then, else checked just above).
                 return unsafe { super::avx2::find_stop(s, from, j, lines, base) };
             }
             while j + 16 <= n {
@@ -673,6 +687,7 @@ mod avx2 {
 
     /// [`super::find_stop`] 32 bytes at a time, going on at `j > from` (the bytes before `j`
     /// were searched).
+    #[inline]
     #[target_feature(enable = "avx2")]
     pub(in super::super) fn find_stop(
         s: &[u8],
@@ -768,7 +783,7 @@ mod tests {
                         let (mut a, mut r) = (Lines::default(), Lines::default());
                         let mut c = a;
                         let want = reference(&s, from, &mut r, 3);
-                        let got = find_stop(&s, from, &mut a, 3);
+                        let got = find_stop::<false>(&s, from, &mut a, 3);
                         assert_eq!(got, want, "{b:#x} at {at} in {fill} from {from}");
                         assert_eq!(scalar(&s, from, &mut c, 3), want);
                         assert_eq!((a, c), (r, r));
@@ -797,7 +812,7 @@ mod tests {
                 }
                 let (mut a, mut r, mut c) = (start, start, start);
                 let want = reference(&s, from, &mut r, 100);
-                assert_eq!(find_stop(&s, from, &mut a, 100), want);
+                assert_eq!(find_stop::<false>(&s, from, &mut a, 100), want);
                 assert_eq!(scalar(&s, from, &mut c, 100), want);
                 assert_eq!((a, c), (r, r), "{s:?} from {from}");
             }
