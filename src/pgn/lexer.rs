@@ -312,6 +312,21 @@ mod tests {
     }
 
     #[test]
+    fn quick_tag_reads_as_the_searches_do() {
+        fn key(t: Option<QuickTag<'_>>) -> Option<(&[u8], &[u8], usize)> {
+            t.map(|t| (t.name, t.value, t.end))
+        }
+        for seed in 0..30_000u64 {
+            let s = crate::pgn::simd::tests::tag_like(seed);
+            let want = key(quick_tag_searched(&s));
+            assert_eq!(key(quick_tag::<false>(&s)), want, "{s:?}");
+            if crate::pgn::simd::has_avx2() {
+                assert_eq!(key(quick_tag::<true>(&s)), want, "{s:?}");
+            }
+        }
+    }
+
+    #[test]
     fn tag_start() {
         assert_eq!(is_tag_start(b"[Event \"x\"]"), Some(true));
         assert_eq!(is_tag_start(b"[ Event\"x\"]"), Some(true));

@@ -1884,9 +1884,14 @@ mod tests {
     /// and game ends of a headers-only pass are those of a full pass, positions included.
     #[test]
     fn skipping_keeps_games_and_positions() {
-        let pieces: [&[u8]; 26] = [
+        let pieces: [&[u8]; 31] = [
             b"[Event \"x\"]\n",
             b"[Site \"y\"]\r\n",
+            b"[Site \"https://tests.stockfishchess.org/tests/view/62df67e48e4fa6ae4726677\"]\n",
+            b"[White \"Alvarez Abejon, Amilcar\"]\r",
+            b"[Event \"Tournament \\\"]\n",
+            b"[Black \"M\xC3\xBCller\"] \n",
+            b"[Round \"1\"]\n\n[Date \"?\"]\n",
             b"\n",
             b"\r\n",
             b"\r",
@@ -1912,6 +1917,18 @@ mod tests {
             b"\t\x0b\x0c",
             b"1. d4 d5 2. c4 c6 3. Nc3 Nf6 4. e3 e6 5. Nf3 Nbd7 6. Qc2 Bd6 7. Bd3 O-O\n",
         ];
+        // with the code for AVX2 (where the processor has it) and without
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        for baseline in [false, true] {
+            crate::pgn::simd::tests::BASELINE.set(baseline);
+            skipping_keeps_games_and_positions_with(&pieces);
+            crate::pgn::simd::tests::BASELINE.set(false);
+        }
+        #[cfg(not(all(target_arch = "x86_64", feature = "std")))]
+        skipping_keeps_games_and_positions_with(&pieces);
+    }
+
+    fn skipping_keeps_games_and_positions_with(pieces: &[&[u8]]) {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for round in 0..1500 {
             let mut input = Vec::new();
@@ -1996,6 +2013,14 @@ mod tests {
             let input = std::fs::read(&path).unwrap();
             let whole = tags_of(&input, input.len(), false);
             assert_eq!(tags_of(&input, input.len() / 2, true), whole, "{path:?}");
+            // and without the code for AVX2
+            #[cfg(target_arch = "x86_64")]
+            {
+                crate::pgn::simd::tests::BASELINE.set(true);
+                assert_eq!(tags_of(&input, input.len() / 3, true), whole, "{path:?}");
+                assert_eq!(tags_of(&input, input.len(), false), whole, "{path:?}");
+                crate::pgn::simd::tests::BASELINE.set(false);
+            }
             files += 1;
         }
         assert!(files > 100);

@@ -92,6 +92,10 @@ pub(crate) struct TagLine {
 pub(crate) fn has_avx2() -> bool {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     {
+        #[cfg(test)]
+        if tests::BASELINE.get() {
+            return false;
+        }
         std::is_x86_feature_detected!("avx2")
     }
     #[cfg(not(all(target_arch = "x86_64", feature = "std")))]
@@ -376,7 +380,8 @@ mod sse2 {
             | u64::from(value_stops(v[2])) << 32
             | u64::from(value_stops(v[3])) << 48;
         // the next line starts after the first `\n`, found from the `\n`s alone
-        let next = nl.trailing_zeros() as usize + 1;
+        // (0 when there is none in the 64 bytes: never taken below)
+        let next = if nl == 0 { 0 } else { nl.trailing_zeros() as usize + 1 };
         // the name: from `s[1]` to the first other byte of the first block; a longer name
         // takes the searches
         let other = !names(v[0]) & 0xFFFC;
@@ -630,7 +635,8 @@ mod avx2 {
         let nl = u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, splat(b'\n'))) as u32)
             | u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, splat(b'\n'))) as u32) << 32;
         let stop = u64::from(value_stops(a)) | u64::from(value_stops(b)) << 32;
-        let next = nl.trailing_zeros() as usize + 1;
+        // (0 when there is none in the 64 bytes: never taken below)
+        let next = if nl == 0 { 0 } else { nl.trailing_zeros() as usize + 1 };
         let other = not_names(a) & 0xFFFF_FFFC;
         if other == 0 {
             return None;
@@ -718,9 +724,27 @@ mod avx2 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use alloc::vec::Vec;
+
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    std::thread_local! {
+        /// Makes [`has_avx2`] say no on this thread, so that the tests run the baseline code
+        /// too on processors with AVX2.
+        pub(in crate::pgn) static BASELINE: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+    }
+
+    /// Runs `f` with the code for AVX2 (where the processor has it) and without.
+    fn both(mut f: impl FnMut()) {
+        f();
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        {
+            BASELINE.set(true);
+            f();
+            BASELINE.set(false);
+        }
+    }
 
     /// A small deterministic generator (xorshift).
     fn bytes(seed: u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
@@ -773,6 +797,10 @@ mod tests {
 
     #[test]
     fn every_byte_value_is_classified_alike() {
+        both(every_byte_value_is_classified_alike_once);
+    }
+
+    fn every_byte_value_is_classified_alike_once() {
         for b in 0..=255u8 {
             for at in [0usize, 5, 15, 16, 17, 31, 32, 40] {
                 // `O` before the byte makes a `-` castling, unless the search starts at it
@@ -795,6 +823,10 @@ mod tests {
 
     #[test]
     fn random_text_agrees_with_the_reference() {
+        both(random_text_agrees_with_the_reference_once);
+    }
+
+    fn random_text_agrees_with_the_reference_once() {
         let alphabets: [&[u8]; 4] = [
             b"abcNBRQKO12345678 .+x=#\n\r",
             b"aO-\n\r\r\n -*",
@@ -818,31 +850,124 @@ mod tests {
             }
         }
     }
-}
-#[cfg(test)]
-mod tmp_tests {
+
     #[test]
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
-    fn avx2_names() {
+    fn avx2_name_table_is_is_name_byte() {
         if !std::is_x86_feature_detected!("avx2") {
             return;
         }
         for b in 0..=255u8 {
             let s = [b; 64];
+            // SAFETY: the processor has AVX2 (checked above); `s` has 32 bytes to load.
             let got = unsafe {
                 let v = core::arch::x86_64::_mm256_loadu_si256(s.as_ptr().cast());
-                super::avx2::not_names_for_test(v)
+                avx2::not_names_for_test(v)
             };
-            let want = if super::super::lexer::is_name_byte(b) { 0 } else { u32::MAX };
+            let want = if is_name_byte(b) { 0 } else { u32::MAX };
             assert_eq!(got, want, "{b:#x}");
         }
     }
 
+    /// A tag line, more or less well formed, and bytes after it.
+    pub(in crate::pgn) fn tag_like(seed: u64) -> Vec<u8> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut s = Vec::new();
+        s.push(b'[');
+        let name_len = [1, 3, 5, 8, 14, 15, 16, 17, 30, 31, 32, 40][next(12) as usize];
+        let name_bytes: &[u8] = if next(6) == 0 { b"Ab1_+#=:-x y]\"" } else { b"WhiteEloBlackSite" };
+        for _ in 0..name_len {
+            s.push(name_bytes[next(name_bytes.len() as u64) as usize]);
+        }
+        let sep = next(10).saturating_sub(5) as usize; // mostly the usual form
+        s.extend_from_slice([&b" \""[..], b"  \"", b"\t\"", b"\"", b" x"][sep]);
+        let value_len = [0, 1, 5, 12, 20, 30, 40, 44, 45, 46, 47, 55, 60, 70][next(14) as usize];
+        let value_bytes: &[u8] = match next(6) {
+            0 => b"ab\\\"]\n\r \xC3\xA9",
+            1 => b"ab ]\xE2\x80\x93",
+            _ => b"Kasparov, Garry 2001.05.?",
+        };
+        for _ in 0..value_len {
+            s.push(value_bytes[next(value_bytes.len() as u64) as usize]);
+        }
+        let close = next(8).saturating_sub(4) as usize;
+        s.extend_from_slice([&b"\"]"[..], b"\" ]", b"\"", b"]"][close.min(3)]);
+        s.extend_from_slice([&b"\n["[..], b"\r\n[", b"\n\n", b" \n", b"\r[", b"\r", b""][next(7) as usize]);
+        let pad = [0, 10, 64, 64, 80][next(5) as usize];
+        for _ in 0..pad {
+            s.push(b"[\"] \nab"[next(7) as usize]);
+        }
+        s
+    }
+
     #[test]
-    fn tl() {
-        let mut s = b"[Event \"x\"]\n[Site \"y\"]\n".to_vec();
-        s.resize(70, b' ');
-        let t = super::tag_line::<false>(&s).unwrap();
-        assert_eq!((t.space, t.quote, t.ascii, t.next), (6, 9, true, 12));
+    fn tag_line_agrees_with_the_searches() {
+        let mut taken = 0;
+        for seed in 0..60_000u64 {
+            let s = tag_like(seed);
+            // the plain reading of the usual form
+            let j = name_end_scalar(&s, 2);
+            let want = (s.len() > 1 && s[1].is_ascii_alphabetic() && j + 1 < s.len())
+                .then_some(j)
+                .filter(|&j| s[j] == b' ' && s[j + 1] == b'"')
+                .and_then(|j| {
+                    let q = value_end_scalar(&s, j + 2);
+                    (q + 1 < s.len() && s[q] == b'"' && s[q + 1] == b']').then_some((j, q))
+                });
+            for avx2 in [false, true] {
+                if avx2 && !has_avx2() {
+                    continue;
+                }
+                if s.len() < 2 || !s[1].is_ascii_alphabetic() {
+                    continue;
+                }
+                let got = if avx2 { tag_line::<true>(&s) } else { tag_line::<false>(&s) };
+                let Some(t) = got else {
+                    // only lines beyond the 64 bytes, or a name beyond the first block, go to
+                    // the searches
+                    if let Some((j, q)) = want {
+                        assert!(s.len() < 64 || q >= 62 || j >= if avx2 { 32 } else { 16 }, "{s:?}");
+                    }
+                    continue;
+                };
+                taken += 1;
+                assert_eq!(Some((t.space, t.quote)), want, "{s:?}");
+                let value = &s[t.space + 2..t.quote];
+                assert!(!t.ascii || value.is_ascii(), "{s:?}");
+                let q = t.quote;
+                let next = if s[q + 2] == b'\n' {
+                    q + 3
+                } else if q + 3 < 64 && s[q + 2] == b'\r' && s[q + 3] == b'\n' {
+                    q + 4
+                } else {
+                    0
+                };
+                assert_eq!(t.next, next, "{s:?}");
+            }
+        }
+        assert!(taken > 5_000, "{taken}");
+    }
+
+    #[test]
+    fn brace_end_agrees_with_a_search() {
+        let alphabet = b"ab }{\n\r[";
+        for seed in 0..20_000u64 {
+            let s = bytes(seed, (seed as usize * 3) % 70, alphabet);
+            let want = s.iter().position(|&b| b == b'}' || b == b'\n' || b == b'\r');
+            let got = brace_end_32(&s);
+            match got {
+                Some(p) => assert_eq!((Some(p), s[p]), (want, b'}'), "{s:?}"),
+                None => assert!(
+                    s.len() < 32 || want.is_none_or(|p| p >= 32 || s[p] != b'}'),
+                    "{s:?}"
+                ),
+            }
+        }
     }
 }
