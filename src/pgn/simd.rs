@@ -381,7 +381,11 @@ mod sse2 {
             | u64::from(value_stops(v[3])) << 48;
         // the next line starts after the first `\n`, found from the `\n`s alone
         // (0 when there is none in the 64 bytes: never taken below)
-        let next = if nl == 0 { 0 } else { nl.trailing_zeros() as usize + 1 };
+        let next = if nl == 0 {
+            0
+        } else {
+            nl.trailing_zeros() as usize + 1
+        };
         // the name: from `s[1]` to the first other byte of the first block; a longer name
         // takes the searches
         let other = !names(v[0]) & 0xFFFC;
@@ -525,9 +529,8 @@ mod sse2 {
 mod avx2 {
     use core::arch::x86_64::{
         __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256,
-        _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8,
-        _mm256_setr_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
-        _mm256_sub_epi8,
+        _mm256_min_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setr_epi8,
+        _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_sub_epi8,
     };
 
     use crate::position::Lines;
@@ -636,7 +639,11 @@ mod avx2 {
             | u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, splat(b'\n'))) as u32) << 32;
         let stop = u64::from(value_stops(a)) | u64::from(value_stops(b)) << 32;
         // (0 when there is none in the 64 bytes: never taken below)
-        let next = if nl == 0 { 0 } else { nl.trailing_zeros() as usize + 1 };
+        let next = if nl == 0 {
+            0
+        } else {
+            nl.trailing_zeros() as usize + 1
+        };
         let other = not_names(a) & 0xFFFF_FFFC;
         if other == 0 {
             return None;
@@ -881,7 +888,11 @@ pub(super) mod tests {
         let mut s = Vec::new();
         s.push(b'[');
         let name_len = [1, 3, 5, 8, 14, 15, 16, 17, 30, 31, 32, 40][next(12) as usize];
-        let name_bytes: &[u8] = if next(6) == 0 { b"Ab1_+#=:-x y]\"" } else { b"WhiteEloBlackSite" };
+        let name_bytes: &[u8] = if next(6) == 0 {
+            b"Ab1_+#=:-x y]\""
+        } else {
+            b"WhiteEloBlackSite"
+        };
         for _ in 0..name_len {
             s.push(name_bytes[next(name_bytes.len() as u64) as usize]);
         }
@@ -898,7 +909,9 @@ pub(super) mod tests {
         }
         let close = next(8).saturating_sub(4) as usize;
         s.extend_from_slice([&b"\"]"[..], b"\" ]", b"\"", b"]"][close.min(3)]);
-        s.extend_from_slice([&b"\n["[..], b"\r\n[", b"\n\n", b" \n", b"\r[", b"\r", b""][next(7) as usize]);
+        s.extend_from_slice(
+            [&b"\n["[..], b"\r\n[", b"\n\n", b" \n", b"\r[", b"\r", b""][next(7) as usize],
+        );
         let pad = [0, 10, 64, 64, 80][next(5) as usize];
         for _ in 0..pad {
             s.push(b"[\"] \nab"[next(7) as usize]);
@@ -927,12 +940,19 @@ pub(super) mod tests {
                 if s.len() < 2 || !s[1].is_ascii_alphabetic() {
                     continue;
                 }
-                let got = if avx2 { tag_line::<true>(&s) } else { tag_line::<false>(&s) };
+                let got = if avx2 {
+                    tag_line::<true>(&s)
+                } else {
+                    tag_line::<false>(&s)
+                };
                 let Some(t) = got else {
                     // only lines beyond the 64 bytes, or a name beyond the first block, go to
                     // the searches
                     if let Some((j, q)) = want {
-                        assert!(s.len() < 64 || q >= 62 || j >= if avx2 { 32 } else { 16 }, "{s:?}");
+                        assert!(
+                            s.len() < 64 || q >= 62 || j >= if avx2 { 32 } else { 16 },
+                            "{s:?}"
+                        );
                     }
                     continue;
                 };
@@ -959,7 +979,9 @@ pub(super) mod tests {
         let alphabet = b"ab }{\n\r[";
         for seed in 0..20_000u64 {
             let s = bytes(seed, (seed as usize * 3) % 70, alphabet);
-            let want = s.iter().position(|&b| b == b'}' || b == b'\n' || b == b'\r');
+            let want = s
+                .iter()
+                .position(|&b| b == b'}' || b == b'\n' || b == b'\r');
             let got = brace_end_32(&s);
             match got {
                 Some(p) => assert_eq!((Some(p), s[p]), (want, b'}'), "{s:?}"),
