@@ -43,8 +43,11 @@
 //! with the state in locals, and leaves everything else to the general path; tag pairs in the
 //! usual form take
 //! `lexer::quick_tag`, and a run of them (one per line) is read in one loop in `bracket`;
-//! everything else takes the careful paths. The byte searches of `skip_fast` and `quick_tag`
-//! are in `super::simd` (SSE2 on x86_64, 16 bytes at a time; scalar elsewhere, tested alike).
+//! when the visitor skips the movetext after them, that loop goes on through the skip to the
+//! next game's tags (`skip_game_after_tags`), so a headers-only scan stays in it from game to
+//! game; everything else takes the careful paths. The byte searches of `skip_fast` and
+//! `quick_tag` are in `super::simd` (SSE2 on x86_64, AVX2 where the processor has it, with
+//! `bracket` compiled for it too; scalar elsewhere; all tested alike).
 
 use alloc::vec::Vec;
 

@@ -1,13 +1,20 @@
-//! Byte searches of the hot paths, 16 bytes at a time:
+//! Byte searches of the hot paths:
 //! - [`find_stop`], for the skipping scanner (`Parser::skip_fast`): the first byte of a slice
 //!   that is in [`SKIP_STOP`], with the line breaks before it recorded;
-//! - [`name_end`] and [`value_end`], for `lexer::quick_tag`: the end of a tag name and of a tag
-//!   value.
+//! - [`tag_line`], for `lexer::quick_tag`: a tag pair in the usual form, `[Name "value"]`,
+//!   read from the first 64 bytes of its line at once, with where the next line starts;
+//!   [`name_end`] and [`value_end`] for the other tag lines;
+//! - [`brace_end_32`], for brace comments: a `}` in the first 32 bytes.
 //!
 //! On x86_64 they classify 16 bytes at a time with SSE2 (part of the x86_64 baseline, so no
 //! runtime detection is needed): no loop that exits at an unpredictable byte, which is what
-//! the byte loops pay for on short tokens. Elsewhere, and for the last bytes of a slice, scalar
-//! table loops do it. Both are tested against each other.
+//! the byte loops pay for on short tokens. Where the processor has AVX2 (detected at run time,
+//! [`has_avx2`]), the skip's longer searches and the tag-line reader take 32 bytes at a time
+//! instead, the tag-name bytes classified by two table lookups (`vpshufb`); the parser's tag
+//! loop is compiled a second time for AVX2 so that they are inlined into it (the `AVX2` const
+//! parameters say which copy a call is in). Elsewhere, and for the last bytes of a slice,
+//! scalar table loops do it. The versions are tested against each other and against plain
+//! definitions, and the parser's skipping tests run with and without the AVX2 code.
 #![allow(unsafe_code)]
 
 use super::lexer::{SKIP_STOP, VALUE_STOP, is_name_byte};
