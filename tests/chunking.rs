@@ -183,6 +183,13 @@ fn fuzz_regressions() {
             },
             &[1, 2, 3],
         ),
+        // F: two tag pairs on one line, read whole by the 64-byte tag-line reader: the second
+        // is on the first's line (it was put on the next)
+        (
+            b"[BlackFideId \"309095\"][ECO \"B38\"]\n[Opening \"Sicilian\"]\n\n1. e4 c5 2. Nf3 d6 *\n",
+            Config::default(),
+            &[7],
+        ),
     ];
     for &(input, config, cuts) in cases {
         let whole = log_of(input, &[], config);

@@ -1168,15 +1168,18 @@ impl Parser {
                 // quick tag pair; anything else goes back to it).
                 let k = if t.next != 0 {
                     // (found from the line breaks, not from `e`: see `simd::tag_line`)
-                    i + t.next
+                    Some(i + t.next)
                 } else {
                     match input.get(e..e + 2) {
-                        Some(b"\n[") => e + 1,
-                        Some(b"\r\n") => e + 2,
-                        _ => e, // (no `[` there: the end of the tag section)
+                        Some(b"\n[") => Some(e + 1),
+                        Some(b"\r\n") => Some(e + 2),
+                        // no line break right after the pair: the end of the tag section, or
+                        // more on its line (another pair, a comment, text), as the token loop
+                        // takes it
+                        _ => None,
                     }
                 };
-                if input.get(k) != Some(&b'[') {
+                let Some(k) = k.filter(|&k| input.get(k) == Some(&b'[')) else {
                     // the end of the tag section: when the game is skipped, on to the next
                     // one's tags from here too
                     match self.skip_game_after_tags::<V, AVX2>(input, e, eof, v) {
@@ -1187,7 +1190,7 @@ impl Parser {
                         }
                         Err(j) => return Step::To(j),
                     }
-                }
+                };
                 match lexer::quick_tag::<AVX2>(&input[k..n.min(k + lim)]) {
                     Some(next) => {
                         if k == e + 2 {
@@ -1887,8 +1890,10 @@ mod tests {
     /// and game ends of a headers-only pass are those of a full pass, positions included.
     #[test]
     fn skipping_keeps_games_and_positions() {
-        let pieces: [&[u8]; 31] = [
+        let pieces: [&[u8]; 33] = [
             b"[Event \"x\"]\n",
+            b"[WhiteFideId \"4102142\"][ECO \"B38\"]\n",
+            b"[Round \"3\"] [Date \"?\"] {c}\n",
             b"[Site \"y\"]\r\n",
             b"[Site \"https://tests.stockfishchess.org/tests/view/62df67e48e4fa6ae4726677\"]\n",
             b"[White \"Alvarez Abejon, Amilcar\"]\r",
