@@ -96,6 +96,7 @@ pub(crate) struct TagLine {
 
 /// Whether the processor has AVX2 (known at run time: the x86_64 baseline has SSE2 only).
 #[inline]
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
 pub(crate) fn has_avx2() -> bool {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     {
