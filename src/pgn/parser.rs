@@ -680,20 +680,26 @@ impl Parser {
             self.after_number = false;
             if self.skip_nest == 0 && self.depth == 0 {
                 self.phase = Phase::AfterResult;
-                let mut k = e;
-                while k < n {
-                    let c = input[k];
-                    match CLASS[c as usize] {
-                        SPACE => {}
-                        NEWLINE => self.lines.brk(c, self.base + k as u64),
-                        _ => break,
-                    }
-                    k += 1;
-                }
-                return k;
+                return self.pass_blanks(input, e);
             }
             from = e;
         }
+    }
+
+    /// Passes the spaces and line breaks from `i` (counting the line breaks), as the token loop
+    /// does: where the next other byte is, or the end of the input.
+    #[inline]
+    fn pass_blanks(&mut self, input: &[u8], mut i: usize) -> usize {
+        while i < input.len() {
+            let c = input[i];
+            match CLASS[c as usize] {
+                SPACE => {}
+                NEWLINE => self.lines.brk(c, self.base + i as u64),
+                _ => break,
+            }
+            i += 1;
+        }
+        i
     }
 
     /// The start of the token that holds `input[j]` (or ends at `j`), searching back to `from`
@@ -1230,16 +1236,7 @@ impl Parser {
         v: &mut V,
     ) -> Result<(usize, lexer::QuickTag<'a>), usize> {
         let n = input.len();
-        let mut j = e;
-        while j < n {
-            let c = input[j];
-            match CLASS[c as usize] {
-                SPACE => {}
-                NEWLINE => self.lines.brk(c, self.base + j as u64),
-                _ => break,
-            }
-            j += 1;
-        }
+        let mut j = self.pass_blanks(input, e);
         if j == n || !input[j].is_ascii_digit() {
             return Err(j);
         }
