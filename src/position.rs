@@ -77,6 +77,10 @@ impl Lines {
     /// bit `k` of `nl` (`cr`) is set when the block's byte `k` is `\n` (`\r`). Same result as
     /// [`brk`](Self::brk) on each of them in order.
     #[inline]
+    #[cfg_attr(
+        not(all(target_arch = "x86_64", target_feature = "sse2")),
+        allow(dead_code)
+    )]
     pub(crate) fn brk_mask(&mut self, nl: u32, cr: u32, base: u64) {
         if cr == 0 {
             if nl == 0 {

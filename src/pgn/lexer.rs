@@ -199,12 +199,12 @@ pub(crate) struct QuickTag<'a> {
 /// A well-formed tag pair at the start of `s` (`[Name "value"]`, blanks allowed between the
 /// parts, no backslash and no line break in the value). `None` for anything else, including a
 /// tag that `s` cuts off: the careful path then decides.
-/// `AVX2`: as [`simd::tag_line`]'s.
+/// `isa`: the instruction set of the calling copy (see [`simd::Isa`]).
 #[inline(always)]
-pub(crate) fn quick_tag<const AVX2: bool>(s: &[u8]) -> Option<QuickTag<'_>> {
+pub(crate) fn quick_tag<I: simd::Isa>(isa: I, s: &[u8]) -> Option<QuickTag<'_>> {
     // the form nearly every tag has, `[Name "value"]`, on a line of up to 62 bytes
     if s.len() > 1 && s[1].is_ascii_alphabetic() {
-        if let Some(t) = simd::tag_line::<AVX2>(s) {
+        if let Some(t) = simd::tag_line(isa, s) {
             return Some(QuickTag {
                 name: &s[1..t.space],
                 value: &s[t.space + 2..t.quote],
@@ -319,9 +319,9 @@ mod tests {
         for seed in 0..30_000u64 {
             let s = crate::pgn::simd::tests::tag_like(seed);
             let want = key(quick_tag_searched(&s));
-            assert_eq!(key(quick_tag::<false>(&s)), want, "{s:?}");
-            if crate::pgn::simd::has_avx2() {
-                assert_eq!(key(quick_tag::<true>(&s)), want, "{s:?}");
+            assert_eq!(key(quick_tag(simd::Baseline, &s)), want, "{s:?}");
+            if let Some(isa) = simd::Avx2::detect() {
+                assert_eq!(key(quick_tag(isa, &s)), want, "{s:?}");
             }
         }
     }

@@ -412,7 +412,7 @@ impl Parser {
     ) -> Step {
         let n = input.len();
         if self.skip != Skip::No && self.phase == Phase::Movetext {
-            i = self.skip_fast::<false>(input, i, eof);
+            i = self.skip_fast(simd::Baseline, input, i, eof);
         }
         while i < n {
             if self.phase == Phase::Movetext && self.skip == Skip::No && !self.garbage.active {
@@ -424,7 +424,7 @@ impl Parser {
                         break;
                     }
                     if !matches!(self.skip, Skip::No) {
-                        i = self.skip_fast::<false>(input, i, eof);
+                        i = self.skip_fast(simd::Baseline, input, i, eof);
                     }
                     continue;
                 }
@@ -464,7 +464,7 @@ impl Parser {
                 break;
             }
             if !matches!(self.skip, Skip::No) && self.phase == Phase::Movetext {
-                i = self.skip_fast::<false>(input, i, eof);
+                i = self.skip_fast(simd::Baseline, input, i, eof);
             }
         }
         Step::To(i)
@@ -613,13 +613,13 @@ impl Parser {
     /// at depth 0 the game's movetext is over, and the spaces and line breaks after it are
     /// passed over too (as the normal loop would), so that the loop goes on at the next tag.
     #[inline]
-    fn skip_fast<const AVX2: bool>(&mut self, input: &[u8], i: usize, eof: bool) -> usize {
+    fn skip_fast<I: simd::Isa>(&mut self, isa: I, input: &[u8], i: usize, eof: bool) -> usize {
         let n = input.len();
         let mut from = i;
         loop {
             // line breaks before the stop byte are counted on the way; the `-` of castling
             // (`O-O`) is passed over (no result has an `O`)
-            let j = simd::find_stop::<AVX2>(input, from, &mut self.lines, self.base);
+            let j = simd::find_stop(isa, input, from, &mut self.lines, self.base);
             if j == n {
                 if eof {
                     return n;
@@ -1109,26 +1109,33 @@ impl Parser {
     #[allow(unsafe_code)]
     fn bracket<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
-        if simd::has_avx2() {
-            // SAFETY: `bracket_avx2` needs AVX2, which the processor has (checked just above).
-            return unsafe { self.bracket_avx2(input, i, eof, v) };
+        if let Some(isa) = simd::Avx2::detect() {
+            // SAFETY: `bracket_avx2` needs AVX2, which the processor has: `isa` proves it.
+            return unsafe { self.bracket_avx2(isa, input, i, eof, v) };
         }
-        self.bracket_with::<V, false>(input, i, eof, v)
+        self.bracket_with(simd::Baseline, input, i, eof, v)
     }
 
     /// [`bracket`](Self::bracket) compiled for AVX2: its tag loop reads tag lines with
     /// `simd::avx2::tag_line` inlined.
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     #[target_feature(enable = "avx2")]
-    fn bracket_avx2<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
-        self.bracket_with::<V, true>(input, i, eof, v)
+    fn bracket_avx2<V: Visitor>(
+        &mut self,
+        isa: simd::Avx2,
+        input: &[u8],
+        i: usize,
+        eof: bool,
+        v: &mut V,
+    ) -> Step {
+        self.bracket_with(isa, input, i, eof, v)
     }
 
-    /// [`bracket`](Self::bracket); `AVX2` as `simd::tag_line`'s (true only in
-    /// [`bracket_avx2`](Self::bracket_avx2)).
+    /// [`bracket`](Self::bracket), in the copy for the instruction set of `isa`.
     #[inline(always)]
-    fn bracket_with<V: Visitor, const AVX2: bool>(
+    fn bracket_with<V: Visitor, I: simd::Isa>(
         &mut self,
+        isa: I,
         input: &[u8],
         i: usize,
         eof: bool,
@@ -1136,7 +1143,7 @@ impl Parser {
     ) -> Step {
         let avail = &input[i..];
         let lim = self.cfg.max_token_len;
-        let quick = lexer::quick_tag::<AVX2>(&avail[..avail.len().min(lim)]);
+        let quick = lexer::quick_tag(isa, &avail[..avail.len().min(lim)]);
         if quick.is_none() && matches!(self.phase, Phase::Movetext | Phase::AfterResult) {
             match lexer::is_tag_start(&avail[..avail.len().min(lim)]) {
                 Some(true) => {}
@@ -1188,7 +1195,7 @@ impl Parser {
                 let Some(k) = k.filter(|&k| input.get(k) == Some(&b'[')) else {
                     // the end of the tag section: when the game is skipped, on to the next
                     // one's tags from here too
-                    match self.skip_game_after_tags::<V, AVX2>(input, e, eof, v) {
+                    match self.skip_game_after_tags(isa, input, e, eof, v) {
                         Ok((k, next)) => {
                             t = next;
                             i = k;
@@ -1197,7 +1204,7 @@ impl Parser {
                         Err(j) => return Step::To(j),
                     }
                 };
-                match lexer::quick_tag::<AVX2>(&input[k..n.min(k + lim)]) {
+                match lexer::quick_tag(isa, &input[k..n.min(k + lim)]) {
                     Some(next) => {
                         if k == e + 2 {
                             self.lines.brk(b'\r', self.base + e as u64);
@@ -1228,8 +1235,9 @@ impl Parser {
     /// `Err` with where the token loop goes on (as far as this went) for anything else. Keeps a
     /// headers-only scan in `bracket`'s loop from game to game.
     #[inline(always)]
-    fn skip_game_after_tags<'a, V: Visitor, const AVX2: bool>(
+    fn skip_game_after_tags<'a, V: Visitor, I: simd::Isa>(
         &mut self,
+        isa: I,
         input: &'a [u8],
         e: usize,
         eof: bool,
@@ -1251,12 +1259,12 @@ impl Parser {
         {
             return Err(j);
         }
-        j = self.skip_fast::<AVX2>(input, j, eof);
+        j = self.skip_fast(isa, input, j, eof);
         if self.phase != Phase::AfterResult || input.get(j) != Some(&b'[') {
             return Err(j);
         }
         let lim = self.cfg.max_token_len;
-        lexer::quick_tag::<AVX2>(&input[j..n.min(j + lim)])
+        lexer::quick_tag(isa, &input[j..n.min(j + lim)])
             .map(|t| (j, t))
             .ok_or(j)
     }
