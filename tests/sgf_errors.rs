@@ -186,7 +186,7 @@ fn stop_and_resume_gives_the_same_events() {
         fn on_value(&mut self, ctx: &Context, v: &sgf::Value<'_>) -> Control {
             let _ = self.0.on_value(ctx, v);
             self.1 += 1;
-            if self.1 % 2 == 0 {
+            if self.1.is_multiple_of(2) {
                 Control::Stop
             } else {
                 Control::Continue

@@ -55,7 +55,7 @@ impl MoveRef {
         }
         Some(MoveRef {
             number: ply.div_ceil(2),
-            black: ply % 2 == 0,
+            black: ply.is_multiple_of(2),
         })
     }
 }
