@@ -243,6 +243,69 @@ pub(crate) fn find_stop<I: Isa>(
     }
 }
 
+/// One block of [`find_stop`]'s SIMD search, at `j`, from its masks (`block`: stops, `\n`s,
+/// `\r`s, of up to 32 bytes; `None` when it has none of them): the index of its first stop,
+/// with the line breaks before it recorded, or `None` with all of its line breaks recorded.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn take_block(
+    block: Option<(u32, u32, u32)>,
+    j: usize,
+    lines: &mut Lines,
+    base: u64,
+) -> Option<usize> {
+    let (stop, nl, cr) = block?;
+    if stop == 0 {
+        lines.brk_mask(nl, cr, base + j as u64);
+        return None;
+    }
+    let k = stop.trailing_zeros();
+    let before = (1u32 << k) - 1;
+    lines.brk_mask(nl & before, cr & before, base + j as u64);
+    Some(j + k as usize)
+}
+
+/// The checks of [`tag_line`] once its SIMD versions have the masks of the 64 bytes: `nl`,
+/// the `\n`s; `stop`, the bytes that end a tag value (`"`, `\\`, `\n`, `\r`); `other`, the
+/// bytes after `s[1]` that may not be in a tag name, in as many bytes as the version classified
+/// (a name running past them takes the searches); `ascii`, no byte of the 64 is above 0x7F.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn tag_line_from(s: &[u8], nl: u64, stop: u64, other: u64, ascii: bool) -> Option<TagLine> {
+    // the name: from `s[1]` to the first other byte
+    let other = other & !3;
+    if other == 0 {
+        return None;
+    }
+    let j = other.trailing_zeros() as usize;
+    // `j <= 31`, so `s[j + 1]` is in the 64 bytes
+    if s[j] != b' ' || s[j + 1] != b'"' {
+        return None;
+    }
+    let q = (stop & !((2u64 << (j + 1)) - 1)).trailing_zeros() as usize;
+    if q >= 62 || s[q] != b'"' || s[q + 1] != b']' {
+        return None; // no quote, or one not closing the pair, in the 64 bytes
+    }
+    // the next line starts after the first `\n`, found from the `\n`s alone (none before the
+    // closing quote: the value search stops at one); 0 when there is none in the 64 bytes
+    let next = if nl == 0 {
+        0
+    } else {
+        nl.trailing_zeros() as usize + 1
+    };
+    Some(TagLine {
+        space: j,
+        quote: q,
+        // (a byte above 0x7F anywhere in the 64 bytes: the caller looks at the value)
+        ascii,
+        next: if next == q + 3 || next == q + 4 && s[q + 2] == b'\r' {
+            next
+        } else {
+            0
+        },
+    })
+}
+
 /// [`find_stop`] with a byte table, eight bytes at a time.
 #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline]
@@ -428,46 +491,18 @@ mod sse2 {
         let v = unsafe { [load(s, 0), load(s, 16), load(s, 32), load(s, 48)] };
         // one mask extraction per block and kind (they are the costly step); single bytes at
         // known places are read directly
-        let nl = eq4(&v, b'\n');
         let stop = u64::from(value_stops(v[0]))
             | u64::from(value_stops(v[1])) << 16
             | u64::from(value_stops(v[2])) << 32
             | u64::from(value_stops(v[3])) << 48;
-        // the next line starts after the first `\n`, found from the `\n`s alone
-        // (0 when there is none in the 64 bytes: never taken below)
-        let next = if nl == 0 {
-            0
-        } else {
-            nl.trailing_zeros() as usize + 1
-        };
-        // the name: from `s[1]` to the first other byte of the first block; a longer name
-        // takes the searches
-        let other = !names(v[0]) & 0xFFFC;
-        if other == 0 {
-            return None;
-        }
-        let j = other.trailing_zeros() as usize;
-        // `j <= 15`, so `s[j + 1]` is in the 64 bytes
-        if s[j] != b' ' || s[j + 1] != b'"' {
-            return None;
-        }
-        let after = stop & !((2u64 << (j + 1)) - 1);
-        let q = after.trailing_zeros() as usize;
-        if q >= 62 || s[q] != b'"' || s[q + 1] != b']' {
-            return None; // no quote, or one not closing the pair, in the 64 bytes
-        }
         let any = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));
-        Some(super::TagLine {
-            space: j,
-            quote: q,
-            // (a byte above 0x7F anywhere in the 64 bytes: the caller looks at the value)
-            ascii: _mm_movemask_epi8(any) == 0,
-            next: if next == q + 3 || next == q + 4 && s[q + 2] == b'\r' {
-                next
-            } else {
-                0
-            },
-        })
+        super::tag_line_from(
+            s,
+            eq4(&v, b'\n'),
+            stop,
+            u64::from(!names(v[0]) & 0xFFFF),
+            _mm_movemask_epi8(any) == 0,
+        )
     }
 
     #[inline]
@@ -538,11 +573,8 @@ mod sse2 {
             // SAFETY: `j + 16 <= s.len()`.
             let v = unsafe { load(s, j) };
             let prev = _mm_slli_si128::<1>(v);
-            if let Some((stop, nl, cr)) = block(v, prev) {
-                if stop != 0 {
-                    return found(j, stop, nl, cr, lines, base);
-                }
-                lines.brk_mask(nl, cr, base + j as u64);
+            if let Some(k) = super::take_block(block(v, prev), j, lines, base) {
+                return k;
             }
             j += 16;
             // a longer search: 32 bytes at a time where the processor can (the first block
@@ -556,25 +588,13 @@ mod sse2 {
             while j + 16 <= n {
                 // SAFETY: `j + 16 <= s.len()` and `j - 1 >= from >= 0`.
                 let (v, prev) = unsafe { (load(s, j), load(s, j - 1)) };
-                if let Some((stop, nl, cr)) = block(v, prev) {
-                    if stop != 0 {
-                        return found(j, stop, nl, cr, lines, base);
-                    }
-                    lines.brk_mask(nl, cr, base + j as u64);
+                if let Some(k) = super::take_block(block(v, prev), j, lines, base) {
+                    return k;
                 }
                 j += 16;
             }
         }
         super::scalar_from(s, from, j, lines, base)
-    }
-
-    /// The first stop of a block at `j` (`stop != 0`), its line breaks before it recorded.
-    #[inline]
-    fn found(j: usize, stop: u32, nl: u32, cr: u32, lines: &mut Lines, base: u64) -> usize {
-        let k = stop.trailing_zeros();
-        let before = (1u32 << k) - 1;
-        lines.brk_mask(nl & before, cr & before, base + j as u64);
-        j + k as usize
     }
 }
 
@@ -693,36 +713,13 @@ mod avx2 {
         let nl = u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, splat(b'\n'))) as u32)
             | u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, splat(b'\n'))) as u32) << 32;
         let stop = u64::from(value_stops(a)) | u64::from(value_stops(b)) << 32;
-        // (0 when there is none in the 64 bytes: never taken below)
-        let next = if nl == 0 {
-            0
-        } else {
-            nl.trailing_zeros() as usize + 1
-        };
-        let other = not_names(a) & 0xFFFF_FFFC;
-        if other == 0 {
-            return None;
-        }
-        let j = other.trailing_zeros() as usize;
-        // `j <= 31`, so `s[j + 1]` is in the 64 bytes
-        if s[j] != b' ' || s[j + 1] != b'"' {
-            return None;
-        }
-        let after = stop & !((2u64 << (j + 1)) - 1);
-        let q = after.trailing_zeros() as usize;
-        if q >= 62 || s[q] != b'"' || s[q + 1] != b']' {
-            return None;
-        }
-        Some(super::TagLine {
-            space: j,
-            quote: q,
-            ascii: _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0,
-            next: if next == q + 3 || next == q + 4 && s[q + 2] == b'\r' {
-                next
-            } else {
-                0
-            },
-        })
+        super::tag_line_from(
+            s,
+            nl,
+            stop,
+            u64::from(not_names(a)),
+            _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0,
+        )
     }
 
     /// [`not_names`], for the tests.
@@ -769,14 +766,8 @@ mod avx2 {
         while j + 32 <= n {
             // SAFETY: `j + 32 <= s.len()` and `j - 1 >= from >= 0`.
             let (v, prev) = unsafe { (load(s, j), load(s, j - 1)) };
-            if let Some((stop, nl, cr)) = block(v, prev) {
-                if stop != 0 {
-                    let k = stop.trailing_zeros();
-                    let before = if k == 0 { 0 } else { u32::MAX >> (32 - k) };
-                    lines.brk_mask(nl & before, cr & before, base + j as u64);
-                    return j + k as usize;
-                }
-                lines.brk_mask(nl, cr, base + j as u64);
+            if let Some(k) = super::take_block(block(v, prev), j, lines, base) {
+                return k;
             }
             j += 32;
         }
