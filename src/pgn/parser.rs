@@ -412,7 +412,7 @@ impl Parser {
     ) -> Step {
         let n = input.len();
         if self.skip != Skip::No && self.phase == Phase::Movetext {
-            i = self.skip_fast(simd::Baseline, input, i, eof);
+            i = self.skip(input, i, eof);
         }
         while i < n {
             if self.phase == Phase::Movetext && self.skip == Skip::No && !self.garbage.active {
@@ -424,7 +424,7 @@ impl Parser {
                         break;
                     }
                     if !matches!(self.skip, Skip::No) {
-                        i = self.skip_fast(simd::Baseline, input, i, eof);
+                        i = self.skip(input, i, eof);
                     }
                     continue;
                 }
@@ -464,7 +464,7 @@ impl Parser {
                 break;
             }
             if !matches!(self.skip, Skip::No) && self.phase == Phase::Movetext {
-                i = self.skip_fast(simd::Baseline, input, i, eof);
+                i = self.skip(input, i, eof);
             }
         }
         Step::To(i)
@@ -510,7 +510,7 @@ impl Parser {
                     let avail = &input[i + 1..];
                     let window = &avail[..avail.len().min(self.cfg.max_comment_piece + 1)];
                     let Some((p, in_comment)) =
-                        closed_comment(avail, window, lines, base + (i + 1) as u64)
+                        closed_comment(simd::Baseline, avail, window, lines, base + (i + 1) as u64)
                     else {
                         break;
                     };
@@ -639,7 +639,7 @@ impl Parser {
                         let avail = &input[j + 1..];
                         let window = &avail[..avail.len().min(self.cfg.max_comment_piece + 1)];
                         let at = self.base + (j + 1) as u64;
-                        match closed_comment(avail, window, self.lines, at) {
+                        match closed_comment(isa, avail, window, self.lines, at) {
                             Some((p, lines)) => {
                                 self.lines = lines;
                                 from = j + 1 + p + 1;
@@ -684,6 +684,25 @@ impl Parser {
             }
             from = e;
         }
+    }
+
+    /// [`skip_fast`](Self::skip_fast) for the token loop: in the copy compiled for AVX2 where
+    /// the processor has it.
+    #[allow(unsafe_code)]
+    fn skip(&mut self, input: &[u8], i: usize, eof: bool) -> usize {
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        if let Some(isa) = simd::Avx2::detect() {
+            // SAFETY: `skip_avx2` needs AVX2, which the processor has: `isa` proves it.
+            return unsafe { self.skip_avx2(isa, input, i, eof) };
+        }
+        self.skip_fast(simd::Baseline, input, i, eof)
+    }
+
+    /// [`skip_fast`](Self::skip_fast) compiled for AVX2.
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[target_feature(enable = "avx2")]
+    fn skip_avx2(&mut self, isa: simd::Avx2, input: &[u8], i: usize, eof: bool) -> usize {
+        self.skip_fast(isa, input, i, eof)
     }
 
     /// Passes the spaces and line breaks from `i` (counting the line breaks), as the token loop
@@ -1009,7 +1028,7 @@ impl Parser {
         let window = &avail[..avail.len().min(lim + 1)];
         let at = if first { start } else { self.pos(i) };
         let base = self.base + i as u64;
-        if let Some((p, lines)) = closed_comment(avail, window, self.lines, base) {
+        if let Some((p, lines)) = closed_comment(simd::Baseline, avail, window, self.lines, base) {
             self.lines = lines;
             self.mode = Mode::Normal;
             self.emit_comment(at, CommentKind::Brace, &avail[..p], first, true, v);
@@ -1672,7 +1691,8 @@ fn move_number(input: &[u8], i: usize, j: usize) -> (u32, usize) {
 /// before the `}` that may open a tag pair or ends the input: the index of the `}` and the line
 /// count after the comment. `None` for the others, which `Parser::brace_body` sorts out.
 #[inline(always)]
-fn closed_comment(
+fn closed_comment<I: simd::Isa>(
+    isa: I,
     avail: &[u8],
     window: &[u8],
     mut lines: Lines,
@@ -1685,8 +1705,8 @@ fn closed_comment(
     }
     let mut j = 0;
     loop {
-        let p = j + memchr::memchr3(b'}', b'\n', b'\r', &window[j..])?;
-        let c = window[p];
+        let p = simd::comment_stop(isa, window, j);
+        let c = *window.get(p)?;
         if c == b'}' {
             return Some((p, lines));
         }

@@ -205,6 +205,23 @@ pub(crate) fn brace_end_32(s: &[u8]) -> Option<usize> {
     }
 }
 
+/// The index of the first `}`, `\n` or `\r` of `s[from..]`, or `s.len()`: the search inside
+/// a brace comment. With [`Avx2`], an inlined loop 32 bytes at a time (comments in engine games
+/// run to hundreds of bytes, and the call to a general search costs more than its loop);
+/// otherwise `memchr3`.
+#[inline(always)]
+pub(crate) fn comment_stop<I: Isa>(isa: I, s: &[u8], from: usize) -> usize {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if I::AVX2 {
+        let _ = isa;
+        // SAFETY: `avx2::comment_stop` needs AVX2, which the processor has: a value of `I`
+        // exists and `I::AVX2` (see `Isa`).
+        return unsafe { avx2::comment_stop(s, from) };
+    }
+    let _ = isa;
+    from + memchr::memchr3(b'}', b'\n', b'\r', &s[from..]).unwrap_or(s.len() - from)
+}
+
 /// [`value_end`], one byte at a time.
 #[inline]
 pub(crate) fn value_end_scalar(s: &[u8], from: usize) -> usize {
@@ -750,6 +767,44 @@ mod avx2 {
         ))
     }
 
+    /// [`super::comment_stop`], 32 bytes at a time.
+    #[inline(never)]
+    #[target_feature(enable = "avx2")]
+    pub(in super::super) fn comment_stop(s: &[u8], from: usize) -> usize {
+        let n = s.len();
+        let mut j = from;
+        let stop = |v: __m256i| {
+            let m = _mm256_or_si256(
+                _mm256_or_si256(
+                    _mm256_cmpeq_epi8(v, splat(b'}')),
+                    _mm256_cmpeq_epi8(v, splat(b'\n')),
+                ),
+                _mm256_cmpeq_epi8(v, splat(b'\r')),
+            );
+            _mm256_movemask_epi8(m) as u32
+        };
+        while j + 32 <= n {
+            // SAFETY: `j + 32 <= s.len()`.
+            let m = stop(unsafe { load(s, j) });
+            if m != 0 {
+                return j + m.trailing_zeros() as usize;
+            }
+            j += 32;
+        }
+        if j < n && n >= 32 {
+            // the last 32 bytes of `s`, those before `j` shifted out (searched above)
+            let k = n - 32;
+            // SAFETY: `k + 32 == s.len()`.
+            let m = stop(unsafe { load(s, k) }) >> (j - k);
+            return if m != 0 {
+                j + m.trailing_zeros() as usize
+            } else {
+                n
+            };
+        }
+        j + memchr::memchr3(b'}', b'\n', b'\r', &s[j..]).unwrap_or(n - j)
+    }
+
     /// [`super::find_stop`] 32 bytes at a time, going on at `j > from` (the bytes before `j`
     /// were searched).
     #[inline]
@@ -1038,6 +1093,35 @@ pub(super) mod tests {
                     !SIMD || s.len() < 32 || want.is_none_or(|p| p >= 32 || s[p] != b'}'),
                     "{s:?}"
                 ),
+            }
+        }
+    }
+
+    #[test]
+    fn comment_stop_agrees_with_a_search() {
+        let alphabet = b"ab }{\n\r[xyz";
+        for seed in 0..20_000u64 {
+            // long runs without a stop too, so that the 32-byte loop and its tail both serve
+            let len = (seed as usize * 7) % 200;
+            let s = if seed % 3 == 0 {
+                let mut s = alloc::vec![b'x'; len];
+                if len > 0 {
+                    s[(seed as usize / 3) % len] = alphabet[(seed as usize / 7) % alphabet.len()];
+                }
+                s
+            } else {
+                bytes(seed, len, alphabet)
+            };
+            for from in 0..=s.len() {
+                let want = s[from..]
+                    .iter()
+                    .position(|&b| b == b'}' || b == b'\n' || b == b'\r')
+                    .map_or(s.len(), |p| from + p);
+                assert_eq!(comment_stop(Baseline, &s, from), want, "{s:?} {from}");
+                #[cfg(all(target_arch = "x86_64", feature = "std"))]
+                if let Some(isa) = Avx2::detect() {
+                    assert_eq!(comment_stop(isa, &s, from), want, "{s:?} {from}");
+                }
             }
         }
     }
