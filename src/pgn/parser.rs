@@ -1705,8 +1705,8 @@ fn closed_comment<I: simd::Isa>(
     }
     let mut j = 0;
     loop {
-        let p = simd::comment_stop(isa, window, j);
-        let c = *window.get(p)?;
+        let p = simd::comment_stop(isa, window, j)?;
+        let c = window[p];
         if c == b'}' {
             return Some((p, lines));
         }

@@ -205,13 +205,13 @@ pub(crate) fn brace_end_32(s: &[u8]) -> Option<usize> {
     }
 }
 
-/// The index of the first `}`, `\n` or `\r` of `s[from..]`, or `s.len()`: the search inside
+/// The index of the first `}`, `\n` or `\r` of `s[from..]`, if any: the search inside
 /// a brace comment. With [`Avx2`], a loop 32 bytes at a time with no set-up: comments in
 /// engine games run to a few hundred bytes, where `memchr3`'s set-up and dispatch cost as much
 /// as its loop. Otherwise `memchr3` (the copies compiled for the baseline, which visit every
 /// token, measured 2–3% slower on dense movetext with a check for AVX2 here).
 #[inline(always)]
-pub(crate) fn comment_stop<I: Isa>(isa: I, s: &[u8], from: usize) -> usize {
+pub(crate) fn comment_stop<I: Isa>(isa: I, s: &[u8], from: usize) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     if I::AVX2 {
         let _ = isa;
@@ -220,7 +220,7 @@ pub(crate) fn comment_stop<I: Isa>(isa: I, s: &[u8], from: usize) -> usize {
         return unsafe { avx2::comment_stop(s, from) };
     }
     let _ = isa;
-    from + memchr::memchr3(b'}', b'\n', b'\r', &s[from..]).unwrap_or(s.len() - from)
+    Some(from + memchr::memchr3(b'}', b'\n', b'\r', &s[from..])?)
 }
 
 /// [`value_end`], one byte at a time.
@@ -771,7 +771,7 @@ mod avx2 {
     /// [`super::comment_stop`], 32 bytes at a time.
     #[inline(never)]
     #[target_feature(enable = "avx2")]
-    pub(in super::super) fn comment_stop(s: &[u8], from: usize) -> usize {
+    pub(in super::super) fn comment_stop(s: &[u8], from: usize) -> Option<usize> {
         let n = s.len();
         let mut j = from;
         let stop = |v: __m256i| {
@@ -788,7 +788,7 @@ mod avx2 {
             // SAFETY: `j + 32 <= s.len()`.
             let m = stop(unsafe { load(s, j) });
             if m != 0 {
-                return j + m.trailing_zeros() as usize;
+                return Some(j + m.trailing_zeros() as usize);
             }
             j += 32;
         }
@@ -797,13 +797,9 @@ mod avx2 {
             let k = n - 32;
             // SAFETY: `k + 32 == s.len()`.
             let m = stop(unsafe { load(s, k) }) >> (j - k);
-            return if m != 0 {
-                j + m.trailing_zeros() as usize
-            } else {
-                n
-            };
+            return (m != 0).then(|| j + m.trailing_zeros() as usize);
         }
-        j + memchr::memchr3(b'}', b'\n', b'\r', &s[j..]).unwrap_or(n - j)
+        Some(j + memchr::memchr3(b'}', b'\n', b'\r', &s[j..])?)
     }
 
     /// [`super::find_stop`] 32 bytes at a time, going on at `j > from` (the bytes before `j`
@@ -1117,7 +1113,7 @@ pub(super) mod tests {
                 let want = s[from..]
                     .iter()
                     .position(|&b| b == b'}' || b == b'\n' || b == b'\r')
-                    .map_or(s.len(), |p| from + p);
+                    .map(|p| from + p);
                 assert_eq!(comment_stop(Baseline, &s, from), want, "{s:?} {from}");
                 #[cfg(all(target_arch = "x86_64", feature = "std"))]
                 if let Some(isa) = Avx2::detect() {
