@@ -1699,7 +1699,9 @@ fn closed_comment<I: simd::Isa>(
     base: u64,
 ) -> Option<(usize, Lines)> {
     // most comments are short and on one line: their end is in the first 32 bytes, found
-    // without a call
+    // without a call. A longer one has those bytes searched again below: cheaper than telling
+    // where to go on (with AVX2, leaving this out for the loop's same first step measured
+    // no faster on long comments, and costs a call on short ones)
     if let Some(p) = simd::brace_end_32(window) {
         return Some((p, lines));
     }
