@@ -4,8 +4,10 @@
 //! touches the end of the slice (more input may complete it). [`Carry::feed`] keeps that
 //! unfinished tail and, on the next chunk, completes it with the chunk's first `look` bytes, runs
 //! over that small joined slice, then goes on over the chunk itself. Every pending construct is
-//! bounded by the parser's limits, so `look` bytes always complete the carried token and the
-//! buffer never grows beyond `2 * look`.
+//! bounded by the parser's limits. Most are completed by `look` more bytes, so the buffer stays
+//! within `2 * look`; a decision that needs a longer view of the input (PGN's
+//! [`comment_lookahead`](crate::pgn::Config::comment_lookahead)) keeps whole chunks until it is
+//! taken, so the buffer then holds at most that bound plus one chunk.
 
 use alloc::vec::Vec;
 
@@ -47,17 +49,14 @@ impl Carry {
             self.buf.extend_from_slice(&rest[..take]);
             let (n, stopped) = run(&self.buf);
             if n < old {
-                // still inside the carried token (the chunk was short), or stopped early
+                // still inside the carried construct (the chunk was short, or the decision
+                // needs more input than `look` bytes), or stopped early
                 self.buf.drain(..n);
                 if stopped {
                     self.buf.truncate(old - n);
                     return Status::Stopped { consumed: 0 };
                 }
-                debug_assert!(take == rest.len());
-                if take < rest.len() {
-                    // never lose input, should the bound above ever be broken
-                    self.buf.extend_from_slice(&rest[take..]);
-                }
+                self.buf.extend_from_slice(&rest[take..]);
                 return Status::NeedInput;
             }
             self.buf.clear();

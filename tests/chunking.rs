@@ -35,6 +35,7 @@ fn small_config() -> Config {
         max_token_len: 32,
         max_comment_piece: 8,
         max_depth: 3,
+        comment_lookahead: 24,
     }
 }
 

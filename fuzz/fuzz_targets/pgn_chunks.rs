@@ -8,7 +8,7 @@
 //! |---|---|
 //! | 0 | bit 0 clear: `Config::default()`; set: small limits, `max_token_len = 32 + (b0 >> 1) % 33` (32..=64) |
 //! | 1 | small limits: `max_comment_piece = 8 + b1 % 57` (8..=64) |
-//! | 2 | small limits: `max_depth = 1 + b2 % 8` (1..=8) |
+//! | 2 | small limits: `max_depth = 1 + b2 % 8` (1..=8), `comment_lookahead = 8 * (b2 >> 3)` (0..=248) |
 //! | 3 | `k = 1 + b3 % 8`: how many chunk lengths follow |
 //! | 4 .. 4+k | chunk lengths (0..=255, 0 feeds an empty chunk), used in turn, cycling; all zero means 1 |
 //! | rest | the PGN text |
@@ -32,6 +32,7 @@ fn config_of(data: &[u8]) -> Config {
             max_token_len: 32 + (b(0) >> 1) % 33,
             max_comment_piece: 8 + b(1) % 57,
             max_depth: 1 + (b(2) % 8) as u32,
+            comment_lookahead: 8 * (b(2) >> 3),
         }
     }
 }

@@ -59,6 +59,22 @@ pub(crate) static SKIP_STOP: [bool; 256] = {
     t
 };
 
+/// Bytes that continue a symbol token: the standard's (letters, digits, `_ + # = : -`), plus `/`
+/// (of `1/2-1/2`), `@` (drops) and the bytes of non-ASCII characters (kifu reads `½-½` and
+/// Unicode dashes in results).
+static SYMBOL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric()
+            || c >= 0x80
+            || matches!(c, b'_' | b'+' | b'#' | b'=' | b':' | b'-' | b'/' | b'@');
+        b += 1;
+    }
+    t
+};
+
 /// Bytes that may appear in a tag name (python-chess's set, a superset of the standard's).
 static NAME: [bool; 256] = {
     let mut t = [false; 256];
@@ -155,6 +171,48 @@ pub(crate) fn classify(tok: &[u8]) -> Tok {
         Some(nag) => Tok::Glyph(nag),
         None => Tok::Garbage,
     }
+}
+
+/// Where a token that is no PGN token as a whole (`classify` says `Garbage`) splits, as the
+/// standard's tokenizer reads it: `Some((len, glued))` when its first `len` bytes are a token of
+/// their own, `None` when the whole is unexpected text.
+///
+/// A symbol (a move, a number, a result) ends at the first byte that cannot continue it (see
+/// [`SYMBOL`]), and a suffix annotation (`!`, `?`, `!!`, `!?`, `?!`, `??`) is the last part of
+/// the move before it; a run of `!` and `?` is a glyph; `*` is a token on its own. So
+/// `O-O-O#!?0-1` is the move `O-O-O#` with its suffix `!?`, then the result `0-1`, and
+/// `e4*` the move then `*`: valid input, read without a word (`glued` false).
+///
+/// A symbol that is a whole move followed by a whole result (`Qh5#1-0`) is one token by the
+/// standard, and not a valid one; it is read as the move and the result (`glued` true, which
+/// the parser reports as a warning). No other split is made, so text such as `Nf3/E` stays one
+/// piece of unexpected text.
+#[cold]
+#[inline(never)]
+pub(crate) fn split(tok: &[u8]) -> Option<(usize, bool)> {
+    let run = |from: usize, class: &dyn Fn(u8) -> bool| {
+        tok[from..].iter().take_while(|&&b| class(b)).count()
+    };
+    let glyph = |b: u8| b == b'!' || b == b'?';
+    let first = tok[0];
+    let fits = |len: usize| len > 0 && len < tok.len() && classify(&tok[..len]) != Tok::Garbage;
+    if glyph(first) {
+        let g = run(0, &glyph);
+        return fits(g).then_some((g, false));
+    }
+    if first == b'*' {
+        return fits(1).then_some((1, false));
+    }
+    let s = run(0, &|b| SYMBOL[b as usize]);
+    let g = run(s, &glyph);
+    if (1..=2).contains(&g) && fits(s + g) {
+        return Some((s + g, false));
+    }
+    if fits(s) {
+        return Some((s, false));
+    }
+    let (_, n) = San::parse_prefix(&tok[..s])?;
+    (n < s && Outcome::parse(&tok[n..s]).is_some()).then_some((n, true))
 }
 
 /// Whether a tag pair starts at `s[0] == b'['`: `[`, optional blanks, a name starting with a

@@ -84,6 +84,18 @@ pub struct Config {
     /// Deepest variation nesting visited. Default 256. Deeper variations are reported as
     /// [`ErrorKind::TooDeep`] and skipped with a counter, however deep they go.
     pub max_depth: u32,
+    /// How far a brace comment is read past a line inside it that opens a tag pair
+    /// (`[Event "…"]` at the start of a line) before the parser decides that the comment was
+    /// left unclosed, in bytes from that line's `[`. Default 8192.
+    ///
+    /// By the standard a brace comment ends at the next `}` and nowhere else, so such a line is
+    /// comment text whenever a `}` follows: kifu reads it so when the `}` comes within this
+    /// bound. When none does (or the input ends first), the `{` was never closed: the comment
+    /// ends before that line, [`ErrorKind::UnterminatedComment`] is reported, and the line
+    /// starts the next game, so that an unclosed `{` does not swallow the rest of an archive.
+    /// The decision depends on the text alone, never on the chunking; while it is pending the
+    /// parser holds at most this many bytes (plus one comment piece) of the input.
+    pub comment_lookahead: usize,
 }
 
 impl Default for Config {
@@ -92,6 +104,7 @@ impl Default for Config {
             max_token_len: 1024,
             max_comment_piece: 4096,
             max_depth: 256,
+            comment_lookahead: 8192,
         }
     }
 }
@@ -854,9 +867,23 @@ impl Parser {
         if end == n && !eof {
             return Step::Pending;
         }
-        let tok = &input[i..end];
+        let whole = &input[i..end];
+        let mut glued = false;
+        let (tok, class) = match lexer::classify(whole) {
+            // tokens written without a space between them: the first is read here, the rest on
+            // the next turn of the loop
+            Tok::Garbage => match lexer::split(whole) {
+                Some((len, g)) => {
+                    glued = g;
+                    (&whole[..len], lexer::classify(&whole[..len]))
+                }
+                None => (whole, Tok::Garbage),
+            },
+            class => (whole, class),
+        };
+        let end = i + tok.len();
         let after_number = core::mem::replace(&mut self.after_number, false);
-        match lexer::classify(tok) {
+        match class {
             Tok::Garbage => {
                 self.add_garbage(i, tok, ErrorKind::UnexpectedText, v);
             }
@@ -905,6 +932,10 @@ impl Parser {
                     self.control(c);
                 }
             }
+        }
+        if glued {
+            let pos = self.pos(i);
+            self.emit_error(ErrorKind::MissingSpace, whole, pos, v);
         }
         Step::To(end)
     }
@@ -976,7 +1007,16 @@ impl Parser {
     fn nag<V: Visitor>(&mut self, input: &[u8], i: usize, eof: bool, v: &mut V) -> Step {
         let n = input.len();
         let lim = self.cfg.max_token_len;
-        let end = lexer::token_end(input, i + 1, n.min(i + lim + 1));
+        // a NAG ends at its last digit (`$14Nf6` is `$14` then `Nf6`); `$` without a digit
+        // takes the rest of the token with it, as one bad NAG
+        let limit = n.min(i + lim + 1);
+        let mut end = i + 1;
+        while end < limit && input[end].is_ascii_digit() {
+            end += 1;
+        }
+        if end == i + 1 {
+            end = lexer::token_end(input, i + 1, limit);
+        }
         if end == n && !eof && end - i <= lim {
             return Step::Pending;
         }
@@ -1048,8 +1088,9 @@ impl Parser {
                 return Step::To(i + p + 1);
             }
             lines.brk(b, base + p as u64);
-            // A line that opens a tag pair inside an unclosed comment: the comment was never
-            // closed, and the next game starts here.
+            // A line that opens a tag pair inside the comment: comment text if a `}` follows
+            // within `comment_lookahead` bytes (the standard's reading), else the comment was
+            // left unclosed and the next game starts here (see `Config::comment_lookahead`).
             if p + 1 == avail.len() && !eof {
                 return Step::Pending; // the next line may open a tag pair
             }
@@ -1057,13 +1098,17 @@ impl Parser {
                 match lexer::is_tag_start(
                     &avail[p + 1..avail.len().min(p + 1 + self.cfg.max_token_len)],
                 ) {
-                    Some(true) => {
-                        self.lines = lines;
-                        self.mode = Mode::Normal;
-                        self.emit_comment(at, CommentKind::Brace, &avail[..p], first, true, v);
-                        self.emit_error(ErrorKind::UnterminatedComment, b"{", start, v);
-                        return Step::To(i + p + 1);
-                    }
+                    Some(true) => match self.comment_closes(&avail[p + 1..], eof) {
+                        Some(true) => {}
+                        Some(false) => {
+                            self.lines = lines;
+                            self.mode = Mode::Normal;
+                            self.emit_comment(at, CommentKind::Brace, &avail[..p], first, true, v);
+                            self.emit_error(ErrorKind::UnterminatedComment, b"{", start, v);
+                            return Step::To(i + p + 1);
+                        }
+                        None => return Step::Pending,
+                    },
                     Some(false) => {}
                     // a window full of name is no tag start (the name is too long)
                     None if eof || avail.len() - (p + 1) >= self.cfg.max_token_len => {}
@@ -1087,6 +1132,24 @@ impl Parser {
         self.emit_comment(at, CommentKind::Brace, avail, first, true, v);
         self.emit_error(ErrorKind::UnterminatedComment, b"{", start, v);
         Step::To(input.len())
+    }
+
+    /// Whether an open brace comment goes on past a line that opens a tag pair (`rest`: the
+    /// input from that line's `[`): `Some(true)` when a `}` comes within
+    /// [`Config::comment_lookahead`] bytes, `Some(false)` when none does (or the input ends
+    /// first), `None` when the input so far cannot tell.
+    #[cold]
+    #[inline(never)]
+    fn comment_closes(&self, rest: &[u8], eof: bool) -> Option<bool> {
+        let bound = self.cfg.comment_lookahead;
+        let look = &rest[..rest.len().min(bound)];
+        if memchr::memchr(b'}', look).is_some() {
+            Some(true)
+        } else if look.len() == bound || eof {
+            Some(false)
+        } else {
+            None
+        }
     }
 
     /// A `;` or `%` line's text from `i` to the end of the line (the line break is left).
@@ -1994,6 +2057,7 @@ mod tests {
             max_token_len: 32,
             max_comment_piece: 8,
             max_depth: 1,
+            ..Config::default()
         };
         let long = "9".repeat(40) + "x";
         for text in [

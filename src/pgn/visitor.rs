@@ -173,6 +173,10 @@ pub enum ErrorKind {
     /// `$` not followed by digits.
     #[error("`$` without a number")]
     BadNag,
+    /// A move and a result written as one token (`Qh5#1-0`: by the standard one symbol, since
+    /// `#`, digits and `-` continue a symbol); read as the move and the result.
+    #[error("move and result run together without a space")]
+    MissingSpace,
     /// A token (or tag line, or comment piece) longer than the configured limit.
     #[error("token longer than the configured limit")]
     TokenTooLong,
@@ -206,6 +210,7 @@ impl ErrorKind {
             ErrorKind::BadMoveNumber => "bad_move_number",
             ErrorKind::NagOutOfRange => "nag_out_of_range",
             ErrorKind::BadNag => "bad_nag",
+            ErrorKind::MissingSpace => "missing_space",
             ErrorKind::TokenTooLong => "token_too_long",
             ErrorKind::TooDeep => "too_deep",
             ErrorKind::InvalidUtf8 => "invalid_utf8",
@@ -216,7 +221,9 @@ impl ErrorKind {
     /// How bad this kind of problem is.
     pub fn severity(self) -> Severity {
         match self {
-            ErrorKind::UnescapedQuote | ErrorKind::InvalidUtf8 => Severity::Warning,
+            ErrorKind::UnescapedQuote | ErrorKind::InvalidUtf8 | ErrorKind::MissingSpace => {
+                Severity::Warning
+            }
             _ => Severity::Error,
         }
     }
