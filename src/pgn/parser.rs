@@ -29,6 +29,44 @@
 //! games). Variations keep one counter and one ply per open level (`plies`, bounded by
 //! [`Config::max_depth`]); skipped parts keep only a nesting counter. Nothing recurses.
 //!
+//! # Recovery, and why it never changes the reading of valid input
+//!
+//! Every repair below acts only on input that breaks the standard (§ numbers are the PGN
+//! standard's); on valid input the parser reads exactly what the standard says.
+//!
+//! - **A line opening a tag pair inside a brace comment** (`brace_body`, `comment_closes`): by
+//!   §5 a brace comment ends at the next `}` and nowhere else. The line ends the comment only
+//!   when no `}` comes within [`Config::comment_lookahead`] bytes of its `[` (or before the end
+//!   of the input), that is when the `{` is unclosed or closes beyond the bound; a comment
+//!   closed within the bound is read whole, whatever lines it holds.
+//! - **A Seven Tag Roster name repeated in one tag section starts a new game** (`tag_pair`,
+//!   tag-only games): §8.1 says a tag name does not repeat within a game, so a valid tag
+//!   section never repeats one.
+//! - **A tag pair after movetext, or a movetext token after a result, starts a new game**: §8.2.6
+//!   makes the termination marker the last element of every movetext, so in valid input
+//!   nothing but the next game's tag section (or a comment) follows a result, and a tag pair
+//!   never comes between movetext and its result. The game before is delivered as it stands
+//!   (with `unclosed_variation` if a variation was open).
+//! - **`%` escape lines** (`line_body`): only a `%` in the first column of a line outside any
+//!   comment or tag, which is §6's own rule; escape lines between games belong to no game.
+//! - **`;` comments**: to the end of the line, §5's rule; inside a brace comment `;` is text.
+//! - **Tokens written together** (`lexer::split`): a token that is no PGN token as a whole is cut
+//!   where §7 ends a symbol, a suffix annotation (§8.2.3.8) or a NAG, which is how the standard
+//!   tokenizes it (so valid input reads the same); the one repair, a whole move followed by a
+//!   whole result inside one symbol (`Qh5#1-0`), applies only to a symbol that is no valid
+//!   token, and is reported (`missing_space`).
+//! - **Unexpected text** (`add_garbage`), a stray `}` or `)`, `$` without digits, an unclosed
+//!   tag value or variation: each fires only on bytes that are no token of §7 where they stand.
+//! - **Move numbers** (`number`): §8.2.2 allows superfluous move numbers "as long as they are
+//!   correct"; a number that disagrees is reported and followed from there. The first move
+//!   number of a game from a FEN sets the count: on valid input it is the FEN's own number, so
+//!   the count is unchanged.
+//! - **Limits** ([`Config`]): a token or tag line longer than `max_token_len` (1024, while §7
+//!   caps symbols at 255 characters and §7 strings at 255), variations deeper than `max_depth`.
+//!   Comments longer than a piece are delivered in pieces, never cut short.
+//! - **A UTF-8 byte-order mark** at a token's start is passed over: it is no PGN character
+//!   (§4), and the standard's text never holds one.
+//!
 //! Skipped movetext goes through the same state machine with events muted, so a skipped game
 //! ends exactly where a visited one would; `skip_fast` only jumps over the bytes that cannot
 //! change anything while skipping (it stops at comments, brackets, `%`, and at every token that
