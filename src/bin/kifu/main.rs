@@ -41,8 +41,8 @@ enum Command {
     Json {
         #[command(flatten)]
         common: Common,
-        /// SGF text encoding: `auto` (the charset CA names, else UTF-8, else a guess per game
-        /// tree) or a charset name (`utf-8`, `gbk`, `shift_jis`, …) for every game tree.
+        /// SGF text encoding: `auto` (per game tree: the charset CA names, else UTF-8, else
+        /// ISO-8859-1 unless the text shows another) or a charset name (`utf-8`, `gbk`, `shift_jis`, …) for every game tree.
         #[arg(long, default_value = "auto")]
         charset: String,
         /// The most a game may hold in memory, in bytes (estimated); the rest of a larger game

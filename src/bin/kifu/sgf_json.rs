@@ -28,7 +28,8 @@ struct Node {
 /// How text is turned from bytes into JSON strings.
 #[derive(Clone, Copy, Debug)]
 pub enum CharsetChoice {
-    /// Per game tree: the charset `CA` names, else UTF-8, else a guess (`kifu::encoding::Charset`).
+    /// Per game tree: the charset `CA` names, else UTF-8, else ISO-8859-1 unless the text shows
+    /// another encoding (`kifu::encoding::Charset`).
     Auto,
     /// Always this one.
     Fixed(&'static Encoding),
