@@ -8,9 +8,9 @@
 //!   `Shift_JIS`, `EUC-KR`, `Big5`, `ISO-8859-x`, `UTF-8`, and the usual aliases such as `CP936`
 //!   or `SJIS`), through [encoding_rs](https://docs.rs/encoding_rs).
 //! - [`guess`]: the encoding of text that came without `CA` (the Fox Go server's files have none
-//!   and are mostly GBK): UTF-8 when the bytes are valid UTF-8, else the guess of
+//!   and are mostly UTF-8, some damaged): UTF-8 when the bytes are valid UTF-8, else the guess of
 //!   [chardetng](https://docs.rs/chardetng), Firefox's detector for legacy CJK and single-byte
-//!   encodings.
+//!   encodings, when the text gives real evidence for it, else FF\[4\]'s default, ISO-8859-1.
 //! - [`decode`]: bytes to text, borrowing when nothing changes.
 //! - [`Charset`]: the choice for one game tree, from its `CA` and its text.
 //! - [`Utf16Reader`] (feature `std`): a `Read` adapter that recognises UTF-16 (by its byte order
@@ -78,15 +78,80 @@ pub fn for_charset(label: &[u8]) -> Option<&'static Encoding> {
     })
 }
 
-/// The encoding of `text` that came without a charset: UTF-8 when it is valid UTF-8 (ASCII
-/// included), else chardetng's guess.
+/// How many non-ASCII bytes the detector needs before its guess of a single-byte encoding
+/// (windows-1250, KOI8-R, …) overrides FF\[4\]'s default, ISO-8859-1: with fewer, a few
+/// accented letters say too little (`C[\xa3]` is `£` in ISO-8859-1, `Ł` in ISO-8859-2, and
+/// chardetng leans to the latter).
+pub const SURE_NON_ASCII: usize = 16;
+
+/// Whether `encoding` is one of the multi-byte legacy encodings (GBK, GB18030, Big5, Shift_JIS,
+/// EUC-JP, EUC-KR, ISO-2022-JP), whose byte sequences latin-1 text seldom happens to form.
+fn is_multi_byte(encoding: &'static Encoding) -> bool {
+    [
+        encoding_rs::GBK,
+        encoding_rs::GB18030,
+        encoding_rs::BIG5,
+        encoding_rs::SHIFT_JIS,
+        encoding_rs::EUC_JP,
+        encoding_rs::EUC_KR,
+        encoding_rs::ISO_2022_JP,
+    ]
+    .contains(&encoding)
+}
+
+/// Whether `text` decodes in `encoding` without a malformed sequence; with `cut`, a sequence
+/// left open at the end (text cut short, as [`Charset`]'s bounded sample may be) is not one.
+fn decodes_cleanly(encoding: &'static Encoding, text: &[u8], cut: bool) -> bool {
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let Some(room) = decoder.max_utf8_buffer_length_without_replacement(text.len()) else {
+        return false;
+    };
+    let mut out = alloc::string::String::with_capacity(room);
+    let (result, _) = decoder.decode_to_string_without_replacement(text, &mut out, !cut);
+    matches!(result, encoding_rs::DecoderResult::InputEmpty)
+}
+
+/// The encoding of `text` that came without a charset (SGF without `CA`): UTF-8 when it is valid
+/// UTF-8 (ASCII included), else chardetng's guess when the text gives it real evidence, else
+/// FF\[4\]'s default, ISO-8859-1 (returned as `windows-1252`, see below).
+///
+/// The evidence: the guess is a multi-byte encoding (GBK, Big5, Shift_JIS, EUC-KR, …) in which
+/// the text decodes without a malformed sequence, or the text holds at least
+/// [`SURE_NON_ASCII`] non-ASCII bytes and chardetng finds its guess better than another
+/// candidate.
+///
+/// ISO-8859-1 is returned as encoding_rs's `windows-1252` (the WHATWG Encoding Standard's
+/// meaning of the label `ISO-8859-1`, also what [`for_charset`] gives for `CA[ISO-8859-1]`):
+/// bytes 0xA0-0xFF decode alike in both; of 0x80-0x9F, which are C1 control characters in
+/// ISO-8859-1 (and in sgfmill, which uses Python's latin-1 codec), 27 decode as the printable
+/// windows-1252 characters (`€`, `‚`, `…`, `"`, …) and 0x81 0x8D 0x8F 0x90 0x9D as the C1
+/// controls U+0081 U+008D U+008F U+0090 U+009D.
+///
+/// ```
+/// use kifu::encoding::guess;
+/// assert_eq!(guess(b"\xa3").name(), "windows-1252"); // `\xa3` is `£`
+/// assert_eq!(guess(b"\xb3\xa3\xea\xbb\xd3\xee \xb6\xd4 \xbd\xad\xce\xac\xbd\xdc").name(), "GBK");
+/// ```
 pub fn guess(text: &[u8]) -> &'static Encoding {
+    guess_sample(text, false)
+}
+
+/// [`guess`], for text that may be cut short (`cut`) at its end.
+fn guess_sample(text: &[u8], cut: bool) -> &'static Encoding {
     if core::str::from_utf8(text).is_ok() {
         return encoding_rs::UTF_8;
     }
     let mut det = chardetng::EncodingDetector::new();
     det.feed(text, true);
-    det.guess(None, true)
+    let (guessed, better) = det.guess_assess(None, true);
+    if is_multi_byte(guessed) && decodes_cleanly(guessed, text, cut) {
+        return guessed;
+    }
+    let non_ascii = text.iter().filter(|&&b| b >= 0x80).count();
+    if better && non_ascii >= SURE_NON_ASCII {
+        return guessed;
+    }
+    encoding_rs::WINDOWS_1252
 }
 
 /// `bytes` decoded with `encoding`, malformed sequences replaced by U+FFFD; borrows when the text
@@ -110,18 +175,23 @@ pub struct Charset {
     not_utf8: bool,
     /// Some text does not decode in the declared charset.
     declared_fails: bool,
-    /// Well-formed non-ASCII UTF-8 characters, and malformed UTF-8 sequences, in all the text.
+    /// The sample reached its bound: its last character may be cut short.
+    sample_cut: bool,
+    /// Well-formed non-ASCII UTF-8 characters, UTF-8 sequences cut short by `?`, and other
+    /// malformed UTF-8 sequences, in all the text.
     utf8_chars: u64,
+    utf8_cuts: u64,
     utf8_errors: u64,
 }
 
-/// Well-formed non-ASCII characters and malformed sequences of `text` read as UTF-8.
-fn utf8_counts(mut text: &[u8]) -> (u64, u64) {
-    let (mut chars, mut errors) = (0, 0);
+/// Well-formed non-ASCII characters, sequences cut short by `?` and other malformed sequences
+/// of `text` read as UTF-8.
+fn utf8_counts(mut text: &[u8]) -> (u64, u64, u64) {
+    let (mut chars, mut cuts, mut errors) = (0, 0, 0);
     let count = |s: &[u8]| s.iter().filter(|&&b| b >= 0xC0).count() as u64;
     loop {
         match core::str::from_utf8(text) {
-            Ok(_) => return (chars + count(text), errors),
+            Ok(_) => return (chars + count(text), cuts, errors),
             Err(e) => {
                 let p = e.valid_up_to();
                 chars += count(&text[..p]);
@@ -131,12 +201,26 @@ fn utf8_counts(mut text: &[u8]) -> (u64, u64) {
                 let cut_by_question_mark = matches!(text[p], 0xC2..=0xF4)
                     && e.error_len()
                         .is_some_and(|n| text.get(p + n) == Some(&b'?'));
+                let mut skip = p + e.error_len().unwrap_or(text.len() - p);
                 if cut_by_question_mark {
-                    chars += 1;
+                    cuts += 1;
+                    // the `?` stands for one byte of the sequence; the continuation bytes after
+                    // it are the rest of the same character, not more errors
+                    let len = match text[p] {
+                        0xC2..=0xDF => 2,
+                        0xE0..=0xEF => 3,
+                        _ => 4,
+                    };
+                    let rest = len - (skip - p) - 1;
+                    skip += 1;
+                    for _ in 0..rest {
+                        if text.get(skip).is_some_and(|b| (0x80..0xC0).contains(b)) {
+                            skip += 1;
+                        }
+                    }
                 } else {
                     errors += 1;
                 }
-                let skip = e.valid_up_to() + e.error_len().unwrap_or(text.len() - e.valid_up_to());
                 text = &text[skip..];
             }
         }
@@ -177,15 +261,19 @@ impl Charset {
             return;
         }
         self.not_utf8 = true;
-        let (chars, errors) = utf8_counts(text);
+        let (chars, cuts, errors) = utf8_counts(text);
         self.utf8_chars += chars;
+        self.utf8_cuts += cuts;
         self.utf8_errors += errors;
         if let Some(d) = self.declared {
             self.check_declared(d, text);
         }
         let room = SAMPLE_MAX.saturating_sub(self.sample.len());
-        self.sample.extend_from_slice(&text[..text.len().min(room)]);
-        if room > 0 && !self.sample.is_empty() {
+        if text.len() >= room {
+            self.sample.extend_from_slice(&text[..room]);
+            self.sample_cut = true;
+        } else {
+            self.sample.extend_from_slice(text);
             self.sample.push(b' ');
         }
     }
@@ -200,15 +288,27 @@ impl Charset {
 
     /// The encoding to decode the game tree's text with.
     ///
-    /// Text that is mostly well-formed UTF-8 (at least three well-formed non-ASCII characters per
-    /// malformed sequence) counts as damaged UTF-8, not as a legacy encoding: the Fox server wrote
-    /// many files in UTF-8 with single bytes replaced by `?`.
+    /// Without `CA` (or with one that does not fit), FF\[4\] says the text is ISO-8859-1, and
+    /// only real evidence overrides that:
+    ///
+    /// 1. text that is valid UTF-8 is UTF-8 (ASCII reads alike in both);
+    /// 2. text that is mostly well-formed UTF-8 counts as damaged UTF-8, not as a legacy
+    ///    encoding: at least one well-formed non-ASCII character, and at least three characters
+    ///    (well-formed, or cut short by `?`) per other malformed sequence. The Fox server wrote
+    ///    many files in UTF-8 with single bytes replaced by `?`;
+    /// 3. else [`guess`]'s rule on the non-UTF-8 text: chardetng's guess when it is a multi-byte
+    ///    encoding the text decodes in cleanly, or when there are at least
+    ///    [`SURE_NON_ASCII`] non-ASCII bytes; else ISO-8859-1 (as `windows-1252`).
     pub fn encoding(&self) -> &'static Encoding {
         match self.declared {
             Some(d) if !self.declared_fails => d,
             _ if !self.not_utf8 => encoding_rs::UTF_8,
-            _ if self.utf8_chars >= 3 * self.utf8_errors => encoding_rs::UTF_8,
-            _ => guess(&self.sample),
+            _ if self.utf8_chars >= 1
+                && self.utf8_chars + self.utf8_cuts >= 3 * self.utf8_errors =>
+            {
+                encoding_rs::UTF_8
+            }
+            _ => guess_sample(&self.sample, self.sample_cut),
         }
     }
 
@@ -223,7 +323,9 @@ impl Charset {
         self.sample.clear();
         self.not_utf8 = false;
         self.declared_fails = false;
+        self.sample_cut = false;
         self.utf8_chars = 0;
+        self.utf8_cuts = 0;
         self.utf8_errors = 0;
     }
 }
@@ -509,6 +611,77 @@ mod tests {
             assert_eq!(out, input);
             assert!(r.utf16().is_none());
         }
+    }
+
+    /// Without `CA`, FF\[4\]'s default: ISO-8859-1 (as windows-1252), as sgfmill reads it.
+    #[test]
+    fn no_ca_defaults_to_latin1() {
+        assert_eq!(guess(b"\xa3"), encoding_rs::WINDOWS_1252);
+        let mut cs = Charset::default();
+        cs.sample(b"\xa3");
+        assert_eq!(cs.encoding(), encoding_rs::WINDOWS_1252);
+        assert_eq!(cs.decode(b"\xa3"), "\u{a3}");
+        // a few accented letters of Latin-1 text
+        let mut cs = Charset::default();
+        cs.sample(b"Jos\xe9 Mar\xeda");
+        cs.sample(b"gagn\xe9 par 3.5 points, tr\xe8s bien jou\xe9");
+        assert_eq!(cs.encoding(), encoding_rs::WINDOWS_1252);
+        assert_eq!(cs.decode(b"Jos\xe9"), "José");
+        // a lone lead byte before `?` is no Fox damage
+        let mut cs = Charset::default();
+        cs.sample(b"Qu'est-ce que c'est \xe9?");
+        assert_eq!(cs.encoding(), encoding_rs::WINDOWS_1252);
+    }
+
+    /// A guess of a single-byte encoding overrides the default only with enough non-ASCII text.
+    #[test]
+    fn no_ca_guess_needs_evidence() {
+        // `Аз` in windows-1251, two bytes: too little to tell
+        assert_eq!(guess(b"\xc0\xe7"), encoding_rs::WINDOWS_1252);
+        // Russian in windows-1251, long enough
+        let russian = "Партия сыграна в турнире претендентов, белые выиграли";
+        let (bytes, _, _) = encoding_rs::WINDOWS_1251.encode(russian);
+        assert!(bytes.iter().filter(|&&b| b >= 0x80).count() >= SURE_NON_ASCII);
+        assert_eq!(guess(&bytes), encoding_rs::WINDOWS_1251);
+        let mut cs = Charset::default();
+        cs.sample(&bytes);
+        assert_eq!(cs.encoding(), encoding_rs::WINDOWS_1251);
+        assert_eq!(cs.decode(&bytes), russian);
+    }
+
+    /// GBK (and the other multi-byte encodings) that decodes cleanly is recognised however short.
+    #[test]
+    fn no_ca_gbk_still_detected() {
+        let mut cs = Charset::default();
+        cs.sample(b"\xb3\xa3\xea\xbb\xd3\xee \xb6\xd4 \xbd\xad\xce\xac\xbd\xdc"); // 常昊 对 江维杰
+        cs.sample(b"\xb9\xc5\xc1\xa6"); // 古力
+        assert_eq!(cs.encoding(), encoding_rs::GBK);
+        assert_eq!(cs.decode(b"\xb9\xc5\xc1\xa6"), "古力");
+        // long GBK text cut at the sample's bound in the middle of a character
+        let mut cs = Charset::default();
+        let long = "黑中盘胜，白方认输。".repeat(1000);
+        let (gbk, _, _) = encoding_rs::GBK.encode(&long);
+        cs.sample(b"x");
+        cs.sample(&gbk);
+        assert_eq!(cs.encoding(), encoding_rs::GBK);
+        // Shift_JIS
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("本因坊秀策");
+        let mut cs = Charset::default();
+        cs.sample(&sjis);
+        assert_eq!(cs.encoding(), encoding_rs::SHIFT_JIS);
+    }
+
+    /// The Fox server's UTF-8, a byte of some characters turned into `?`, is still UTF-8: the
+    /// continuation bytes after the `?` belong to the damaged character.
+    #[test]
+    fn no_ca_fox_damaged_utf8_still_utf8() {
+        // 人狗之爭 and ぽこぽこ with the 0x81 of each ぽ lost: `E3 ? BD`
+        let mut cs = Charset::default();
+        cs.sample("人狗之爭".as_bytes());
+        cs.sample(b"\xe3?\xbd\xe3?\x93\xe3?\xbd\xe3?\x93");
+        cs.sample("9段".as_bytes());
+        assert_eq!(cs.encoding(), encoding_rs::UTF_8);
+        assert_eq!(cs.decode("9段".as_bytes()), "9段");
     }
 
     #[test]

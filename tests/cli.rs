@@ -1078,3 +1078,87 @@ fn fmt_refuses_to_overwrite_an_input() {
     );
     assert_eq!(std::fs::read_to_string(&p).unwrap(), "1. e4 e5 *\n");
 }
+
+#[test]
+fn json_says_how_many_errors_it_dropped() {
+    // a PGN game of thousands of stray `)`, each a problem: the errors kept are capped by
+    // --max-game-bytes, and the object counts the rest
+    let mut pgn = b"[White \"flood\"]\n\n1. e4 ".to_vec();
+    for _ in 0..3000 {
+        pgn.extend_from_slice(b") ");
+    }
+    pgn.extend_from_slice(b"*\n\n[White \"calm\"]\n\n1. d4 *\n");
+    let out = ok(&kifu(
+        &["json", "--format", "pgn", "--max-game-bytes", "20000", "-"],
+        Some(&pgn),
+    ));
+    let games: Vec<Json> = out.lines().map(Json::parse).collect();
+    assert_eq!(games.len(), 2);
+    let kept = games[0].get("errors").arr().len();
+    assert!(kept < 3000);
+    assert_eq!(games[0].get("errors_dropped").num() as usize + kept, 3000);
+    // absent when nothing was dropped
+    assert!(!games[1].keys().contains(&"errors_dropped"));
+    // SGF: a stray `]` in each of 3,000 nodes
+    let mut sgf = b"(;GM[1];B[aa]".to_vec();
+    for _ in 0..3000 {
+        sgf.extend_from_slice(b";B[]] ");
+    }
+    sgf.extend_from_slice(b")(;GM[1])");
+    let out = ok(&kifu(
+        &["json", "--format", "sgf", "--max-game-bytes", "100000", "-"],
+        Some(&sgf),
+    ));
+    let trees: Vec<Json> = out.lines().map(Json::parse).collect();
+    assert_eq!(trees.len(), 2);
+    let kept = trees[0].get("errors").arr().len() as u64;
+    let dropped = trees[0].get("errors_dropped").num() as u64;
+    // (the nodes count against the limit too, and past it the rest of the tree is skipped)
+    assert!(dropped > 0 && kept + dropped < 3000, "{kept} {dropped}");
+    assert!(!trees[1].keys().contains(&"errors_dropped"));
+}
+
+#[test]
+fn input_without_a_game_is_reported() {
+    let dir = TempDir::new("no-game");
+    let pgn = dir.file("junk.pgn", b"no game here\n)\n");
+    let sgf = dir.file("junk.sgf", b"hello world ] ; x\n");
+    let good = dir.file("good.pgn", b"1. e4 *\n");
+    for (file, n) in [(&pgn, 2), (&sgf, 1)] {
+        let name = file.display().to_string();
+        // json: nothing on stdout, a line on stderr, exit 1
+        let out = kifu(&[OsStr::new("json"), file.as_os_str()], None);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(stdout(&out), "");
+        assert!(
+            stderr(&out).contains(&format!("kifu json: {name}: no game read; {n} problem(s)")),
+            "{}",
+            stderr(&out)
+        );
+        // fmt: the problems as `kifu check` prints them, the summary, exit 1
+        let out = kifu(&[OsStr::new("fmt"), file.as_os_str()], None);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains(&format!("{name}:1:1: ")), "{err}");
+        assert!(
+            err.contains(&format!("kifu fmt: {name}: no game read; {n} problem(s)")),
+            "{err}"
+        );
+        // check: the problems, exit 1
+        let out = kifu(&[OsStr::new("check"), file.as_os_str()], None);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(stdout(&out).lines().count(), n);
+    }
+    // a good file beside a bad one: its game is written, the bad one still reported
+    let out = kifu(
+        &[OsStr::new("json"), good.as_os_str(), pgn.as_os_str()],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out).lines().count(), 1);
+    // an empty file holds no problem: nothing to say
+    let empty = dir.file("empty.pgn", b"");
+    let out = kifu(&[OsStr::new("json"), empty.as_os_str()], None);
+    assert!(out.status.success());
+    assert_eq!(stderr(&out), "");
+}

@@ -133,7 +133,8 @@ pub struct Game {
     /// input): text after its result, a stray `)` after it, are its problems. So the parser
     /// reports problems outside any game only before the first game (text at the head of a
     /// file, say): they go to the next game, the first, before its own (in an input without
-    /// any game they are dropped). `kifu json` does the same.
+    /// any game, no game carries them: see [`GameBuilder::unclaimed_errors`]). `kifu json` does
+    /// the same.
     ///
     /// ```
     /// use kifu::pgn::{ErrorKind, Games};
@@ -144,6 +145,11 @@ pub struct Game {
     /// assert!(games[1].errors.is_empty());
     /// ```
     pub errors: Vec<GameError>,
+    /// How many problems the builder left out of [`errors`](Self::errors) because they did not
+    /// fit its limit ([`GameBuilder::with_max_game_bytes`]); `errors` then holds the
+    /// `game_too_large` that says where the cut came. Serialized as `errors_dropped`, only when
+    /// it is not 0 (as `kifu json` writes it).
+    pub errors_dropped: u64,
 }
 
 /// A move of the tree, with its annotations and the variations that replace it.
@@ -750,6 +756,8 @@ pub struct GameBuilder {
     pending_bytes: usize,
     /// `pending` reached the limit: the rest are dropped.
     pending_full: bool,
+    /// How many were dropped.
+    pending_dropped: u64,
 }
 
 impl Default for GameBuilder {
@@ -768,6 +776,7 @@ impl Default for GameBuilder {
             pending: Vec::new(),
             pending_bytes: 0,
             pending_full: false,
+            pending_dropped: 0,
         }
     }
 }
@@ -851,6 +860,20 @@ impl GameBuilder {
         self.keep
     }
 
+    /// The problems met outside any game and not yet given to one: after the input ended, those
+    /// of an input that held no game at all (text that is not PGN), which no [`Game`] carries.
+    ///
+    /// ```
+    /// use kifu::pgn::{Games, Reader, GameBuilder};
+    /// let mut b = GameBuilder::new();
+    /// Reader::new(&b"no game here\n"[..]).read_all(&mut b).unwrap();
+    /// assert!(b.pop().is_none());
+    /// assert_eq!(b.unclaimed_errors().len(), 1);
+    /// ```
+    pub fn unclaimed_errors(&self) -> &[GameError] {
+        &self.pending
+    }
+
     /// The oldest finished game not yet taken.
     pub fn pop(&mut self) -> Option<Game> {
         self.done.pop_front()
@@ -922,6 +945,7 @@ impl Visitor for GameBuilder {
             };
             // problems before the first game go to it
             game.errors = core::mem::take(&mut self.pending);
+            game.errors_dropped = core::mem::take(&mut self.pending_dropped);
             self.before = core::mem::take(&mut self.pending_bytes);
             self.pending_full = false;
             self.bytes = 0;
@@ -1091,11 +1115,14 @@ impl Visitor for GameBuilder {
             if self.pending_bytes + size <= self.max_game_bytes {
                 self.pending_bytes += size;
                 self.pending.push(owned);
-            } else if !self.pending_full {
-                self.pending_full = true;
-                let marker = too_large(e.pos, None);
-                self.pending_bytes += error_bytes(&marker);
-                self.pending.push(marker);
+            } else {
+                self.pending_dropped += 1;
+                if !self.pending_full {
+                    self.pending_full = true;
+                    let marker = too_large(e.pos, None);
+                    self.pending_bytes += error_bytes(&marker);
+                    self.pending.push(marker);
+                }
             }
             return Control::Continue;
         }
@@ -1114,6 +1141,8 @@ impl Visitor for GameBuilder {
             if let Some(game) = self.game.as_mut() {
                 game.errors.push(owned);
             }
+        } else if let Some(game) = self.game.as_mut() {
+            game.errors_dropped += 1;
         }
         Control::Continue
     }
@@ -1235,6 +1264,11 @@ mod read_games {
             builder: GameBuilder,
         ) -> ReadGames<R> {
             ReadGames::with_builder(Reader::with_config(inner, buffer_size, config), builder)
+        }
+
+        /// The builder (for [`GameBuilder::unclaimed_errors`] after the last game).
+        pub fn builder(&self) -> &GameBuilder {
+            &self.builder
         }
 
         /// The reader back (with the source inside).
@@ -1485,7 +1519,9 @@ mod tests {
         assert_eq!(games[0].moves.len(), 2);
         assert_eq!(games[0].errors.len(), 21);
         assert_eq!(games[0].errors[20].kind, ErrorKind::GameTooLarge);
-        // no game: dropped
+        // and counted
+        assert_eq!(games[0].errors_dropped + 20, 1000);
+        // no game: none carries them
         assert!(limited(b"junk\n)", usize::MAX).is_empty());
     }
 
@@ -1652,10 +1688,11 @@ mod ser {
 
     /// The object `kifu json` writes for the game, without its `file` key: `index`, `offset`,
     /// `tags` (`[name, value]` pairs), `comments`, `moves`, `result` (`null` without a
-    /// termination marker), `errors`.
+    /// termination marker), `errors`, and `errors_dropped` when it is not 0.
     impl Serialize for Game {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            let mut st = s.serialize_struct("Game", 7)?;
+            let fields = if self.errors_dropped > 0 { 8 } else { 7 };
+            let mut st = s.serialize_struct("Game", fields)?;
             st.serialize_field("index", &self.index)?;
             st.serialize_field("offset", &self.offset)?;
             st.serialize_field("tags", &self.tags)?;
@@ -1669,6 +1706,9 @@ mod ser {
             )?;
             st.serialize_field("result", &self.result.map(|r| r.as_str()))?;
             st.serialize_field("errors", &self.errors)?;
+            if self.errors_dropped > 0 {
+                st.serialize_field("errors_dropped", &self.errors_dropped)?;
+            }
             st.end()
         }
     }

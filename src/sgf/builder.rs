@@ -65,6 +65,8 @@ pub struct TreeBuilder {
     released: usize,
     /// Errors met outside any tree before a tree exists to hold them.
     pending: Vec<OwnedError>,
+    /// Errors of `pending` dropped past the limit.
+    pending_dropped: u64,
     /// Answer `Stop` when a tree is released (for the iterators).
     stop_on_release: bool,
     /// The limit of [`GameTree::estimated_bytes`].
@@ -104,6 +106,7 @@ impl TreeBuilder {
             done: VecDeque::new(),
             released: 0,
             pending: Vec::new(),
+            pending_dropped: 0,
             stop_on_release: false,
             max_game_bytes: Self::DEFAULT_MAX_GAME_BYTES,
             full: false,
@@ -157,7 +160,8 @@ impl TreeBuilder {
 
     /// Ends the input: every finished tree becomes available, with the problems that followed
     /// it. Call after the parser's `finish` (the [`Reader`](super::Reader) and [`parse`](super::parse)
-    /// call it for you). Problems met when no game tree was read at all are dropped.
+    /// call it for you). Problems met when no game tree was read at all stay in
+    /// [`unclaimed_errors`](Self::unclaimed_errors).
     pub fn finish(&mut self) {
         if let Some(t) = self.open.take() {
             // only if the parser did not close it (it always does): keep it anyway
@@ -165,9 +169,25 @@ impl TreeBuilder {
         }
         if let Some(last) = self.done.back_mut() {
             last.errors.append(&mut self.pending);
+            last.errors_dropped += core::mem::take(&mut self.pending_dropped);
         }
-        self.pending.clear();
         self.released = self.done.len();
+    }
+
+    /// The problems met outside game trees and not yet given to one: after
+    /// [`finish`](Self::finish), those of an input that held no game tree at all (text that is
+    /// not SGF), which no [`GameTree`] carries.
+    ///
+    /// ```
+    /// use kifu::sgf::{Reader, Scope, TreeBuilder};
+    /// let mut b = TreeBuilder::new(Scope::Full);
+    /// Reader::new(&b"no game tree here"[..]).read_all(&mut b).unwrap();
+    /// b.finish();
+    /// assert!(b.pop().is_none());
+    /// assert_eq!(b.unclaimed_errors()[0].code(), "W06");
+    /// ```
+    pub fn unclaimed_errors(&self) -> &[OwnedError] {
+        &self.pending
     }
 
     /// The next complete game tree, if one is ready (complete means the next game tree
@@ -228,20 +248,23 @@ impl TreeBuilder {
     /// Keeps an error met outside game trees in `errors` (holding `others` bytes besides), or
     /// drops it past the limit (saying so once).
     fn keep_outside(&mut self, e: OwnedError, in_done: bool) {
-        let (errors, others) = if in_done {
+        let (errors, dropped, others) = if in_done {
             let Some(t) = self.done.back_mut() else {
                 return;
             };
             let others = t.estimated_bytes() - t.errors.len() * ERROR_BYTES;
-            (&mut t.errors, others)
+            (&mut t.errors, &mut t.errors_dropped, others)
         } else {
-            (&mut self.pending, 0)
+            (&mut self.pending, &mut self.pending_dropped, 0)
         };
         if others + (errors.len() + 1) * ERROR_BYTES <= self.max_game_bytes {
             errors.push(e);
-        } else if !self.outside_full {
-            self.outside_full = true;
-            errors.push(too_large(e.pos, e.game, e.at, None));
+        } else {
+            *dropped += 1;
+            if !self.outside_full {
+                self.outside_full = true;
+                errors.push(too_large(e.pos, e.game, e.at, None));
+            }
         }
     }
 
@@ -258,6 +281,7 @@ impl Visitor for TreeBuilder {
             let released = self.release();
             let mut t = GameTree::empty(ctx.game, ctx.pos);
             t.errors = core::mem::take(&mut self.pending);
+            t.errors_dropped = core::mem::take(&mut self.pending_dropped);
             self.used = 0;
             self.budget = self.max_game_bytes;
             self.open = Some(t);
@@ -377,11 +401,13 @@ impl Visitor for TreeBuilder {
             } else {
                 self.fits_at(e.pos, e.game, e.at, ERROR_BYTES)
             };
-            if keep {
-                if self.full {
-                    self.used += ERROR_BYTES;
-                }
-                if let Some(t) = self.open.as_mut() {
+            if let Some(t) = self.open.as_mut() {
+                if !keep {
+                    t.errors_dropped += 1;
+                } else {
+                    if self.full {
+                        self.used += ERROR_BYTES;
+                    }
                     t.errors.push(OwnedError::new(e, node));
                 }
             }
@@ -552,6 +578,11 @@ mod read {
                 builder,
                 done: false,
             }
+        }
+
+        /// The builder (for [`TreeBuilder::unclaimed_errors`] after the last tree).
+        pub fn builder(&self) -> &TreeBuilder {
+            &self.builder
         }
 
         /// The source back.
@@ -760,6 +791,7 @@ mod tests {
         assert_eq!(trees.len(), 2);
         let n = trees[0].errors().len();
         assert!(n <= 21, "{n}");
+        assert_eq!(trees[0].errors_dropped() + n as u64 - 1, 1_000);
         assert_eq!(too_large(&trees[0]).len(), 1);
         assert_eq!(trees[0].errors()[n - 1].kind, ErrorKind::GameTooLarge);
         assert!(trees[1].errors().is_empty());

@@ -171,6 +171,8 @@ pub struct GameTree {
     pub(crate) values: Vec<Span>,
     pub(crate) bytes: Vec<u8>,
     pub(crate) errors: Vec<OwnedError>,
+    /// Problems left out of `errors` by the builder's limit.
+    pub(crate) errors_dropped: u64,
 }
 
 impl Default for GameTree {
@@ -269,6 +271,7 @@ impl GameTree {
             values: Vec::new(),
             bytes: Vec::new(),
             errors: Vec::new(),
+            errors_dropped: 0,
         }
     }
 
@@ -302,6 +305,14 @@ impl GameTree {
     /// Whether an error of [`Severity::Error`] or worse was met (warnings do not count).
     pub fn has_errors(&self) -> bool {
         self.errors.iter().any(|e| e.severity >= Severity::Error)
+    }
+
+    /// How many problems the builder left out of [`errors`](Self::errors) because they did not
+    /// fit its limit ([`TreeBuilder::with_max_game_bytes`](super::TreeBuilder::with_max_game_bytes));
+    /// `errors` then holds the `E103` that says where the cut came. Serialized as
+    /// `errors_dropped`, only when it is not 0 (as `kifu json` writes it).
+    pub fn errors_dropped(&self) -> u64 {
+        self.errors_dropped
     }
 
     /// Adds a problem to [`errors`](Self::errors).
@@ -899,6 +910,9 @@ mod ser {
                 )?;
             }
             m.serialize_entry("errors", &self.errors)?;
+            if self.errors_dropped > 0 {
+                m.serialize_entry("errors_dropped", &self.errors_dropped)?;
+            }
             m.end()
         }
     }

@@ -166,3 +166,48 @@ pub fn write_sgf<W: Write, E: Write>(
         writer.write(tree, &mut *out)
     }
 }
+
+/// The problems of a PGN input that held no game (no game carries them), in `kifu check`'s
+/// form; gives back their count.
+pub fn report_unclaimed_pgn<E: Write>(
+    errors: &[pgn::GameError],
+    file: &str,
+    problems: &mut Problems<'_, E>,
+) -> io::Result<u64> {
+    for e in errors {
+        let line = crate::json::pgn_check_line(
+            file,
+            e.pos,
+            0,
+            e.at,
+            e.severity,
+            &e.kind,
+            &e.text,
+            e.truncated,
+        );
+        problems.report(&line)?;
+    }
+    Ok(errors.len() as u64)
+}
+
+/// The problems of an SGF input that held no game tree, as [`report_unclaimed_pgn`].
+pub fn report_unclaimed_sgf<E: Write>(
+    errors: &[sgf::OwnedError],
+    file: &str,
+    problems: &mut Problems<'_, E>,
+) -> io::Result<u64> {
+    for e in errors {
+        let line = crate::json::sgf_check_line(
+            file,
+            e.pos,
+            e.severity,
+            e.kind,
+            e.game,
+            e.at,
+            &String::from_utf8_lossy(&e.text),
+            e.truncated,
+        );
+        problems.report(&line)?;
+    }
+    Ok(errors.len() as u64)
+}

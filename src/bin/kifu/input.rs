@@ -108,13 +108,15 @@ impl Input {
         })
     }
 
-    /// Reads the input as PGN, one game at a time (the DOM), into `f`.
+    /// Reads the input as PGN, one game at a time (the DOM), into `f`; gives back the problems
+    /// no game carries (those of an input without any game).
     pub fn for_each_game(
         &self,
         keep: pgn::Keep,
         max_game_bytes: usize,
         mut f: impl FnMut(pgn::Game) -> io::Result<()>,
-    ) -> io::Result<()> {
+    ) -> io::Result<Vec<pgn::GameError>> {
+        let mut unclaimed = Vec::new();
         self.with_source(|r| {
             let r = kifu::encoding::Utf16Reader::new(r);
             let games = pgn::ReadGames::with_config(
@@ -123,31 +125,39 @@ impl Input {
                 pgn::Config::default(),
                 pgn::GameBuilder::with_keep(keep).with_max_game_bytes(max_game_bytes),
             );
-            for game in games {
+            let mut games = games;
+            for game in games.by_ref() {
                 f(game?)?;
             }
+            unclaimed = games.builder().unclaimed_errors().to_vec();
             Ok(())
-        })
+        })?;
+        Ok(unclaimed)
     }
 
-    /// Reads the input as SGF, one game tree at a time (the DOM), into `f`.
+    /// Reads the input as SGF, one game tree at a time (the DOM), into `f`; gives back the
+    /// problems no game tree carries (those of an input without any game tree).
     pub fn for_each_tree(
         &self,
         scope: sgf::Scope,
         max_game_bytes: usize,
         mut f: impl FnMut(sgf::GameTree) -> io::Result<()>,
-    ) -> io::Result<()> {
+    ) -> io::Result<Vec<sgf::OwnedError>> {
+        let mut unclaimed = Vec::new();
         self.with_source(|r| {
             let r = kifu::encoding::Utf16Reader::new(r);
             let trees = sgf::TreeReader::with_builder(
                 sgf::Reader::with_config(r, self.buffer_size, sgf::Config::default()),
                 sgf::TreeBuilder::new(scope).with_max_game_bytes(max_game_bytes),
             );
-            for tree in trees {
+            let mut trees = trees;
+            for tree in trees.by_ref() {
                 f(tree?)?;
             }
+            unclaimed = trees.builder().unclaimed_errors().to_vec();
             Ok(())
-        })
+        })?;
+        Ok(unclaimed)
     }
 
     fn with_source(&self, f: impl FnOnce(&mut dyn Read) -> io::Result<()>) -> io::Result<()> {

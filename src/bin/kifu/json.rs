@@ -89,6 +89,10 @@ pub struct JsonGames<'w, W: Write> {
     lines: Vec<Line>,
     result: Option<Outcome>,
     errors: Vec<u8>,
+    /// Problems left out of `errors` (past the limit), written as `errors_dropped`.
+    dropped: u64,
+    /// Problems in `errors`, not yet written with a game.
+    unwritten: u64,
     /// The comment being assembled from pieces.
     comment: Vec<u8>,
     /// Bytes held for the game being read, and whether they reached [`MAX_GAME_BYTES`] (the
@@ -116,6 +120,8 @@ impl<'w, W: Write> JsonGames<'w, W> {
             lines: Vec::new(),
             result: None,
             errors: Vec::new(),
+            dropped: 0,
+            unwritten: 0,
             comment: Vec::new(),
             held: 0,
             too_large: false,
@@ -129,10 +135,12 @@ impl<'w, W: Write> JsonGames<'w, W> {
         self
     }
 
-    pub fn into_result(self) -> io::Result<()> {
+    /// How many problems no game object carries (an input without any game: text that is not
+    /// PGN), or the output's error.
+    pub fn into_result(self) -> io::Result<u64> {
         match self.failed {
             Some(e) => Err(e),
-            None => Ok(()),
+            None => Ok(self.unwritten + self.dropped),
         }
     }
 
@@ -167,7 +175,11 @@ impl<'w, W: Write> JsonGames<'w, W> {
         }
         o.extend_from_slice(b",\"errors\":[");
         o.extend_from_slice(&self.errors);
-        o.extend_from_slice(b"]}\n");
+        o.push(b']');
+        if self.dropped > 0 {
+            o.extend_from_slice(format!(",\"errors_dropped\":{}", self.dropped).as_bytes());
+        }
+        o.extend_from_slice(b"}\n");
         self.out.write_all(&o)
     }
 
@@ -198,12 +210,14 @@ impl<'w, W: Write> JsonGames<'w, W> {
 
     fn push_error(&mut self, v: &serde_json::Value) {
         if self.errors.len() > self.max_game_bytes {
-            // a flood of problems: `kifu check` lists them all
+            // a flood of problems: `kifu check` lists them all; the object says how many
+            self.dropped += 1;
             return;
         }
         if !self.errors.is_empty() {
             self.errors.push(b',');
         }
+        self.unwritten += 1;
         serde_json::to_writer(&mut self.errors, v).expect("writing to a Vec cannot fail");
     }
 
@@ -239,6 +253,8 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
         if ctx.depth == 0 {
             let r = self.write_game();
             self.errors.clear();
+            self.dropped = 0;
+            self.unwritten = 0;
             return self.fail(r);
         }
         if self.lines.len() > 1 {

@@ -37,12 +37,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print one JSON object per game (see README for the schema).
+    /// Print one JSON object per game (see README for the schema). An input holding no game,
+    /// only problems, is named on stderr, and the exit status is then 1.
     Json {
         #[command(flatten)]
         common: Common,
-        /// SGF text encoding: `auto` (the charset CA names, else UTF-8, else a guess per game
-        /// tree) or a charset name (`utf-8`, `gbk`, `shift_jis`, …) for every game tree.
+        /// SGF text encoding: `auto` (per game tree: the charset CA names, else UTF-8, else
+        /// ISO-8859-1 unless the text shows another) or a charset name (`utf-8`, `gbk`, `shift_jis`, …) for every game tree.
         #[arg(long, default_value = "auto")]
         charset: String,
         /// The most a game may hold in memory, in bytes (estimated); the rest of a larger game
@@ -53,7 +54,7 @@ enum Command {
     /// Rewrite the games in the standard form: PGN in the export format (Seven Tag Roster first,
     /// lines of at most 79 characters), SGF as FF[4]. Problems met while reading go to stderr
     /// as `kifu check` prints them; the games are written as read (repaired where the reader
-    /// repairs).
+    /// repairs). Exit 1 if an input held no game but problems.
     Fmt {
         #[command(flatten)]
         common: Common,
@@ -208,28 +209,42 @@ fn run_json(common: &Common, charset: &str, max_game_bytes: usize) -> io::Result
     let inputs = open_all(common)?;
     let out = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, out.lock());
+    let mut unclaimed_inputs = 0u64;
     for input in inputs {
         if matches!(input.source, Source::Sample) {
             eprintln!("kifu: no input given: reading the embedded sample (3 games)");
         }
-        match input.format(common.format)? {
+        let unclaimed = match input.format(common.format)? {
             Format::Pgn => {
                 let mut w = json::JsonGames::new(&mut out, input.name())
                     .with_max_game_bytes(max_game_bytes);
                 input.read_pgn(&mut w)?;
-                w.into_result()?;
+                w.into_result()?
             }
             Format::Sgf => {
                 let mut w = sgf_json::SgfJson::new(&mut out, input.name())
                     .with_charset(choice)
                     .with_max_game_bytes(max_game_bytes);
                 input.read_sgf(&mut w)?;
-                w.finish()?;
+                w.finish()?
             }
+        };
+        if unclaimed > 0 {
+            // no JSON object carries them: say so, or a pipeline never learns of the input
+            unclaimed_inputs += 1;
+            out.flush()?;
+            eprintln!(
+                "kifu json: {}: no game read; {unclaimed} problem(s) (`kifu check` lists them)",
+                input.name()
+            );
         }
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(if unclaimed_inputs > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn run_fmt(
@@ -268,6 +283,7 @@ fn run_fmt(
         err: &mut err,
         found: 0,
     };
+    let mut unclaimed_inputs = 0u64;
     let pgn_writer = fmt::pgn_writer(opts);
     let sgf_writer = fmt::sgf_writer(opts);
     for input in inputs {
@@ -275,24 +291,35 @@ fn run_fmt(
             eprintln!("kifu: no input given: formatting the embedded sample (3 games)");
         }
         let name = input.name();
-        match input.format(common.format)? {
+        let unclaimed = match input.format(common.format)? {
             Format::Pgn => {
-                input.for_each_game(fmt::pgn_keep(opts), opts.max_game_bytes, |game| {
-                    fmt::write_pgn(&game, &pgn_writer, &name, &mut out, &mut problems)
-                })?
+                let errors =
+                    input.for_each_game(fmt::pgn_keep(opts), opts.max_game_bytes, |game| {
+                        fmt::write_pgn(&game, &pgn_writer, &name, &mut out, &mut problems)
+                    })?;
+                fmt::report_unclaimed_pgn(&errors, &name, &mut problems)?
             }
             Format::Sgf => {
-                input.for_each_tree(fmt::sgf_scope(opts), opts.max_game_bytes, |tree| {
-                    fmt::write_sgf(
-                        &tree,
-                        &sgf_writer,
-                        &opts.strip,
-                        &name,
-                        &mut out,
-                        &mut problems,
-                    )
-                })?
+                let errors =
+                    input.for_each_tree(fmt::sgf_scope(opts), opts.max_game_bytes, |tree| {
+                        fmt::write_sgf(
+                            &tree,
+                            &sgf_writer,
+                            &opts.strip,
+                            &name,
+                            &mut out,
+                            &mut problems,
+                        )
+                    })?;
+                fmt::report_unclaimed_sgf(&errors, &name, &mut problems)?
             }
+        };
+        if unclaimed > 0 {
+            unclaimed_inputs += 1;
+            writeln!(
+                problems.err,
+                "kifu fmt: {name}: no game read; {unclaimed} problem(s), nothing written for it"
+            )?;
         }
     }
     out.flush()?;
@@ -303,7 +330,11 @@ fn run_fmt(
             problems.found
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if unclaimed_inputs > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn run_check(common: &Common) -> io::Result<ExitCode> {

@@ -28,7 +28,8 @@ struct Node {
 /// How text is turned from bytes into JSON strings.
 #[derive(Clone, Copy, Debug)]
 pub enum CharsetChoice {
-    /// Per game tree: the charset `CA` names, else UTF-8, else a guess (`kifu::encoding::Charset`).
+    /// Per game tree: the charset `CA` names, else UTF-8, else ISO-8859-1 unless the text shows
+    /// another encoding (`kifu::encoding::Charset`).
     Auto,
     /// Always this one.
     Fixed(&'static Encoding),
@@ -61,6 +62,12 @@ pub struct SgfJson<'w, W: Write> {
     early: Vec<u8>,
     /// The last game tree written except its errors, which stay open for text after its `)`.
     pending: Option<(Vec<u8>, Vec<u8>)>,
+    /// Problems left out (past the limit) of `errors`, `early` and `pending`'s errors.
+    dropped: u64,
+    early_dropped: u64,
+    pending_dropped: u64,
+    /// How many problems `early` holds.
+    early_count: u64,
     /// Bytes held for the game tree being read (an estimate, as the DOM's), and whether it
     /// reached [`MAX_GAME_BYTES`] (the rest of it is then skipped).
     held: usize,
@@ -93,6 +100,10 @@ impl<'w, W: Write> SgfJson<'w, W> {
             errors: Vec::new(),
             early: Vec::new(),
             pending: None,
+            dropped: 0,
+            early_dropped: 0,
+            pending_dropped: 0,
+            early_count: 0,
             held: 0,
             too_large: false,
             max_game_bytes: MAX_GAME_BYTES,
@@ -111,15 +122,16 @@ impl<'w, W: Write> SgfJson<'w, W> {
         self
     }
 
-    /// Writes the last game tree; call after the input ended.
-    pub fn finish(mut self) -> io::Result<()> {
+    /// Writes the last game tree; call after the input ended. Gives back how many problems no
+    /// game tree object carries (an input without any game tree: text that is not SGF).
+    pub fn finish(mut self) -> io::Result<u64> {
         if self.failed.is_none() {
             let r = self.flush_pending();
             let _ = self.record(r);
         }
         match self.failed {
             Some(e) => Err(e),
-            None => Ok(()),
+            None => Ok(self.early_count + self.early_dropped),
         }
     }
 
@@ -136,7 +148,12 @@ impl<'w, W: Write> SgfJson<'w, W> {
     fn flush_pending(&mut self) -> io::Result<()> {
         if let Some((mut head, errors)) = self.pending.take() {
             head.extend_from_slice(&errors);
-            head.extend_from_slice(b"]}\n");
+            head.push(b']');
+            let dropped = std::mem::take(&mut self.pending_dropped);
+            if dropped > 0 {
+                head.extend_from_slice(format!(",\"errors_dropped\":{dropped}").as_bytes());
+            }
+            head.extend_from_slice(b"}\n");
             self.out.write_all(&head)?;
         }
         Ok(())
@@ -242,6 +259,7 @@ impl<'w, W: Write> SgfJson<'w, W> {
         self.tree_json(&mut head);
         head.extend_from_slice(b",\"errors\":[");
         self.pending = Some((head, std::mem::take(&mut self.errors)));
+        self.pending_dropped = std::mem::take(&mut self.dropped);
         self.nodes.clear();
         self.roots.clear();
         self.saved.clear();
@@ -296,6 +314,8 @@ impl<W: Write> Visitor for SgfJson<'_, W> {
             self.offset = ctx.pos.offset;
             self.in_game = true;
             self.errors = std::mem::take(&mut self.early);
+            self.dropped = std::mem::take(&mut self.early_dropped);
+            self.early_count = 0;
         } else {
             self.saved.push(self.current);
         }
@@ -372,16 +392,21 @@ impl<W: Write> Visitor for SgfJson<'_, W> {
         let max = self.max_game_bytes;
         // outside game trees (no node): the game tree before; a game tree's own problem raised
         // before its first node (`(` without `;`): that game tree
-        let target = if self.in_game {
-            &mut self.errors
+        let (target, dropped) = if self.in_game {
+            (&mut self.errors, &mut self.dropped)
         } else {
             match self.pending.as_mut() {
-                Some((_, errors)) if e.at.is_none() => errors,
-                _ => &mut self.early,
+                Some((_, errors)) if e.at.is_none() => (errors, &mut self.pending_dropped),
+                _ => {
+                    self.early_count += 1;
+                    (&mut self.early, &mut self.early_dropped)
+                }
             }
         };
         if target.len() > max {
-            // a flood of problems (junk of gigabytes): `kifu check` lists them all
+            // a flood of problems (junk of gigabytes): `kifu check` lists them all; the object
+            // says how many
+            *dropped += 1;
             return Control::Continue;
         }
         if !target.is_empty() {
