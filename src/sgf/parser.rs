@@ -28,6 +28,37 @@
 //!
 //! Properties: an identifier is kept (`Prop::Ident`) until its first `[`, where `on_property`
 //! goes out; each value then goes out on its own, so a property's values are never buffered.
+//!
+//! # Recovery, and why it never changes the reading of valid input
+//!
+//! FF[4]'s grammar: `Collection = GameTree+`, `GameTree = "(" Sequence GameTree* ")"`,
+//! `Sequence = Node+`, `Node = ";" Property*`, `Property = PropIdent PropValue+`,
+//! `PropIdent = UcLetter+`, `PropValue = "[" CValueType "]"`, white space allowed between any
+//! two tokens, `\` escaping the next character inside a value. Each repair below fires only
+//! where that grammar is broken, so a valid file is read exactly as written:
+//!
+//! - **Text outside the game trees** (W06, `idle`): bytes between game trees that are neither
+//!   white space nor a `(` opening one. A `(` opens a game tree when, after any amount of white
+//!   space (`game_or_text`: only the `(`'s position is kept meanwhile, so memory stays bounded),
+//!   a `;` follows, as the grammar requires; the look-ahead of `max_ident_len + 64` bytes starts
+//!   after the white space and only serves the repair below. A UTF-8 BOM before a game tree is
+//!   passed over (no FF[4] character).
+//! - **`;` missing at the start of a tree** (E36, `Start::Property`): `(` then an identifier and
+//!   `[`: the grammar puts a `;` first, so a valid tree never takes this branch.
+//! - **A node after a tree's variations** (E66): `Sequence GameTree*` puts every node of a tree
+//!   before its first variation; a `;` after one is outside any valid tree.
+//! - **`((`** (E21) and **`()`** (E12): a valid tree starts with a node.
+//! - **A stray `)`** (W101), **a property without value** (E20), **values without identifier**
+//!   (E54) and **bytes that are no token inside a tree** (E08): none is in the grammar.
+//! - **Lowercase letters in an identifier**: E16 in FF[4], where `PropIdent = UcLetter+`; W16 in
+//!   FF[1]–FF[3], whose verbose identifiers (`White`) mean their uppercase letters (`W`).
+//! - **End of input inside a tree or a value** (E09, E10): a valid file closes both.
+//! - **Limits** ([`Config`]: E11 identifiers over `max_ident_len`, E100 values over
+//!   `max_value_len`, E102 trees deeper than `max_depth`): FF[4] sets no such
+//!   bounds, so these are the configurable price of bounded memory, with defaults far above any
+//!   file seen (SGFC's identifier limit; see the field docs).
+//! - Every other diagnostic (E13–E15, W17, E18, W19, W22–W44, W65) is a check only: the
+//!   property and all its values are delivered as read.
 
 use alloc::vec::Vec;
 
@@ -90,6 +121,9 @@ enum Mode {
     SkipIdent,
     /// Inside a word of junk longer than the look-ahead.
     Junk,
+    /// After a `(` outside any game tree (at `pos`), passing the white space after it before
+    /// deciding whether it opens a game tree; `broke`: a line break was passed.
+    Paren { pos: Position, broke: bool },
 }
 
 /// The state of the current tree level.
@@ -399,6 +433,10 @@ impl Parser {
             // the input ended right after a piece
             self.deliver(&[], 0, PieceEnd::Eof, false, v);
         }
+        if let Mode::Paren { pos, .. } = self.mode {
+            // a `(` followed by nothing but white space: text outside the game trees
+            self.add_garbage_at(pos.offset, pos, b"(");
+        }
         self.mode = Mode::Normal;
         self.flush_garbage(v);
         if self.in_game {
@@ -462,6 +500,7 @@ impl Parser {
                     }
                     Step::To(j)
                 }
+                Mode::Paren { pos, broke } => self.game_or_text(input, i, pos, broke, eof, v),
             };
             match step {
                 Step::To(j) => i = j,
@@ -576,19 +615,12 @@ impl Parser {
         }
         match b {
             b'(' => {
-                let lim = self.cfg.max_ident_len + 64;
-                match lexer::game_start(&input[i + 1..], lim, eof) {
-                    Start::More => Step::Pending,
-                    Start::No => {
-                        self.add_garbage(i, b"(");
-                        Step::To(i + 1)
-                    }
-                    Start::Node | Start::Property => {
-                        self.flush_garbage(v);
-                        self.begin_game(self.pos(i));
-                        Step::To(i + 1)
-                    }
-                }
+                // decided after the white space that follows it (`game_or_text`)
+                self.mode = Mode::Paren {
+                    pos: self.pos(i),
+                    broke: false,
+                };
+                Step::To(i + 1)
             }
             b')' if !self.garbage.active => {
                 self.emit_error(ErrorKind::StrayParen, b")", self.pos(i), false, v);
@@ -601,6 +633,56 @@ impl Parser {
                 }
                 self.add_garbage(i, &input[i..j]);
                 Step::To(j)
+            }
+        }
+    }
+
+    /// After a `(` outside any game tree: passes white space (any amount: FF[4] allows it
+    /// between any two tokens, and only the `(`'s position is kept), then decides from the
+    /// first `;` or property identifier, looking at most `max_ident_len + 64` bytes past the
+    /// white space, whether the `(` opens a game tree or is text outside the game trees.
+    fn game_or_text<V: Visitor>(
+        &mut self,
+        input: &[u8],
+        mut i: usize,
+        pos: Position,
+        mut broke: bool,
+        eof: bool,
+        v: &mut V,
+    ) -> Step {
+        let n = input.len();
+        while i < n {
+            match CLASS[input[i] as usize] {
+                SPACE => {}
+                NEWLINE => {
+                    self.lines.brk(input[i], self.base + i as u64);
+                    broke = true;
+                }
+                _ => break,
+            }
+            i += 1;
+        }
+        self.mode = Mode::Paren { pos, broke };
+        if i == n && !eof {
+            return Step::To(n);
+        }
+        let lim = self.cfg.max_ident_len + 64;
+        match lexer::game_start(&input[i..], lim, eof) {
+            Start::More => Step::Stall(i),
+            Start::No => {
+                self.mode = Mode::Normal;
+                self.add_garbage_at(pos.offset, pos, b"(");
+                if broke {
+                    // as a line break after the `(` would have
+                    self.flush_garbage(v);
+                }
+                Step::To(i)
+            }
+            Start::Node | Start::Property => {
+                self.mode = Mode::Normal;
+                self.flush_garbage(v);
+                self.begin_game(pos);
+                Step::To(i)
             }
         }
     }
@@ -1543,10 +1625,15 @@ impl Parser {
 
     /// Collects junk; consecutive junk on one line becomes one error.
     fn add_garbage(&mut self, i: usize, text: &[u8]) {
+        let at = self.base + i as u64;
+        self.add_garbage_at(at, self.lines.at(at), text);
+    }
+
+    /// [`add_garbage`](Self::add_garbage) for text at stream offset `at`, at `pos`.
+    fn add_garbage_at(&mut self, at: u64, pos: Position, text: &[u8]) {
         if self.skipping() {
             return;
         }
-        let at = self.base + i as u64;
         let kind = if self.in_game {
             ErrorKind::IllegalChars
         } else {
@@ -1561,7 +1648,7 @@ impl Parser {
         } else {
             g.active = true;
             g.kind = kind;
-            g.pos = self.lines.at(at);
+            g.pos = pos;
             g.at = at_ref;
             g.text = Excerpt::EMPTY;
         }
