@@ -1,0 +1,827 @@
+//! Generators of valid game records, shared by `tests/valid_roundtrip.rs` and the fuzz targets
+//! `pgn_valid` and `sgf_valid` (which include this file by path).
+//!
+//! Every choice is read from a byte string ([`Source`]): proptest hands it random bytes (and
+//! shrinks them towards fewer and smaller bytes), libFuzzer hands it its input. A byte past the
+//! end reads as 0, and 0 always picks the simplest option (stop a loop, the first item of a
+//! list), so a shorter or smaller input gives a smaller game.
+//!
+//! The games are *valid*: written by the project's writers, they must read back to the same DOM
+//! without any diagnostic. What PGN or SGF cannot hold is left out (a `}` in a brace comment, a
+//! line break in a tag value, a move in the SGF root, two properties of one name in a node…);
+//! everything else that is awkward for a reader is put in on purpose: line breaks (LF, CRLF),
+//! comment lines that look like tag pairs, `%` at the start of a line, `;`, quotes, backslashes,
+//! brackets, results and move numbers inside comments, non-ASCII text.
+#![allow(dead_code)]
+
+use kifu::pgn::{self, Game, Nag, Node, Outcome, Variation};
+use kifu::sgf::{self, GameTree, NodeId};
+
+/// The choices, read one byte at a time; 0 past the end.
+pub struct Source<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Source<'a> {
+    pub fn new(data: &'a [u8]) -> Source<'a> {
+        Source { data, pos: 0 }
+    }
+
+    pub fn byte(&mut self) -> u8 {
+        let b = self.data.get(self.pos).copied().unwrap_or(0);
+        self.pos += 1;
+        b
+    }
+
+    /// Whether the input has bytes left.
+    pub fn is_empty(&self) -> bool {
+        self.pos >= self.data.len()
+    }
+
+    /// A number in `0..n` (`n` ≤ 256; 0 when the bytes ran out).
+    pub fn below(&mut self, n: usize) -> usize {
+        debug_assert!((1..=256).contains(&n));
+        self.byte() as usize % n
+    }
+
+    /// A number in `0..n`, for `n` up to 65536.
+    pub fn below16(&mut self, n: usize) -> usize {
+        let v = (self.byte() as usize) << 8 | self.byte() as usize;
+        v % n
+    }
+
+    /// Whether to go on (a loop, an option): true with about `pct` percent, never once the
+    /// bytes ran out.
+    pub fn more(&mut self, pct: usize) -> bool {
+        let b = self.byte() as usize;
+        b != 0 && (b - 1) * 100 < pct * 255
+    }
+
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
+// ----- text -------------------------------------------------------------------------------
+
+/// Pieces of comment text (no `}`, which a brace comment cannot hold).
+const COMMENT_BITS: &[&str] = &[
+    "a",
+    " ",
+    "word",
+    "\n",
+    "\r\n",
+    "[Event \"x\"]",
+    "\n[Event \"x\"]\n",
+    "\r\n[Site \"?\"]",
+    "[White \"Tal\"]\n",
+    "\n[ Round \"1\" ]",
+    "[Event",
+    " \"x\"]",
+    ";",
+    "; not a line comment",
+    "%",
+    "\n%",
+    "\n% not an escape",
+    "\"",
+    "\\",
+    "\\\"",
+    "[",
+    "]",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "*",
+    "\n1-0\n",
+    "\n*",
+    "1.",
+    "12...",
+    "1. e4",
+    "{",
+    "(",
+    ")",
+    "$1",
+    "!?",
+    "Nf3",
+    "[%clk 0:01:00]",
+    "[%eval +0.3]",
+    "\t",
+    "  ",
+    "é",
+    "café",
+    "中文",
+    "½",
+    "–",
+    "\u{a0}",
+    "😀",
+    "\n\n",
+    "\n ",
+    " \n",
+];
+
+/// Pieces of a tag value: no line break or tab (written as a space), anything else.
+const TAG_BITS: &[&str] = &[
+    "x",
+    " ",
+    "Tal, Mikhail",
+    "\"",
+    "\\",
+    "\\\"",
+    "\"]",
+    "]",
+    "[",
+    "[Event \"x\"]",
+    "{",
+    "}",
+    ";",
+    "%",
+    "(",
+    ")",
+    "1-0",
+    "*",
+    "?",
+    "1.",
+    "é",
+    "Ĳ",
+    "中文",
+    "😀",
+    "\u{a0}",
+    "½",
+    "",
+];
+
+fn text_of(src: &mut Source<'_>, bits: &[&str], max: usize) -> String {
+    let mut s = String::new();
+    let mut n = 0;
+    while n < max && src.more(80) {
+        s.push_str(src.pick(bits));
+        n += 1;
+    }
+    s
+}
+
+// ----- PGN --------------------------------------------------------------------------------
+
+/// How big a PGN game may grow.
+#[derive(Clone, Copy, Debug)]
+pub struct PgnLimits {
+    /// Moves in the whole tree.
+    pub moves: usize,
+    /// Variation nesting.
+    pub depth: usize,
+}
+
+impl Default for PgnLimits {
+    fn default() -> Self {
+        PgnLimits {
+            moves: 60,
+            depth: 4,
+        }
+    }
+}
+
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+const OTHER_TAGS: &[&str] = &[
+    "ECO",
+    "WhiteElo",
+    "BlackElo",
+    "Annotator",
+    "PlyCount",
+    "TimeControl",
+    "Termination",
+    "Opening",
+    "Variation",
+    "EventDate",
+    "Mode",
+    "Time",
+    "UTCDate",
+    "WhiteTitle",
+    "Board",
+    "Variant",
+];
+
+fn tag_name(src: &mut Source<'_>) -> String {
+    if src.more(70) {
+        return src.pick(OTHER_TAGS).to_string();
+    }
+    // a name of its own: a letter, then letters, digits and `_`
+    const FIRST: &[u8] = b"ABCXYZabcxyz";
+    const REST: &[u8] = b"AZaz09_+#=:-";
+    let mut s = String::new();
+    s.push(src.pick(FIRST) as char);
+    while s.len() < 20 && src.more(60) {
+        s.push(src.pick(REST) as char);
+    }
+    s
+}
+
+const OUTCOMES: [Outcome; 4] = [
+    Outcome::Unknown,
+    Outcome::WhiteWins,
+    Outcome::BlackWins,
+    Outcome::Draw,
+];
+
+/// A move text: any syntactically valid SAN (moves need not be legal).
+pub fn san_text(src: &mut Source<'_>) -> String {
+    let file = |src: &mut Source<'_>| (b'a' + src.below(8) as u8) as char;
+    let rank = |src: &mut Source<'_>| (b'1' + src.below(8) as u8) as char;
+    let mut s = String::new();
+    match src.below(12) {
+        0..=3 => {
+            // a pawn: e4, exd5, e8=Q, exd1=N
+            let f = file(src);
+            let capture = src.more(40);
+            let promo = src.more(25);
+            s.push(f);
+            if capture {
+                s.push('x');
+                s.push(file(src));
+            }
+            if promo {
+                s.push(if src.more(50) { '8' } else { '1' });
+                s.push('=');
+                s.push(src.pick(&['Q', 'R', 'B', 'N']));
+            } else {
+                s.push(rank(src));
+            }
+        }
+        4..=8 => {
+            // a piece: Nf3, Nbd7, R1e2, Qh4xe1, Kxe2
+            s.push(src.pick(&['N', 'B', 'R', 'Q', 'K']));
+            match src.below(4) {
+                0 => {}
+                1 => s.push(file(src)),
+                2 => s.push(rank(src)),
+                _ => {
+                    s.push(file(src));
+                    s.push(rank(src));
+                }
+            }
+            if src.more(40) {
+                s.push('x');
+            }
+            s.push(file(src));
+            s.push(rank(src));
+        }
+        9 => s.push_str(src.pick(&["O-O", "O-O-O", "0-0", "0-0-0"])),
+        10 => s.push_str("--"),
+        _ => {
+            s.push(file(src));
+            s.push(rank(src));
+        }
+    }
+    match src.below(6) {
+        4 => s.push('+'),
+        5 => s.push('#'),
+        _ => {}
+    }
+    s
+}
+
+/// A comment: a brace comment's text (no `}`), or now and then a `;` comment's (a `}` but
+/// no line break: the writer writes it after `;`).
+fn comment(src: &mut Source<'_>) -> String {
+    if src.more(10) {
+        let mut s: String = text_of(src, COMMENT_BITS, 8).replace(['\r', '\n'], " ");
+        s.push('}');
+        s.push_str(&text_of(src, COMMENT_BITS, 4).replace(['\r', '\n'], " "));
+        return s;
+    }
+    text_of(src, COMMENT_BITS, 12)
+}
+
+fn comments(src: &mut Source<'_>, pct: usize) -> Vec<String> {
+    let mut v = Vec::new();
+    while v.len() < 3 && src.more(pct) {
+        v.push(comment(src));
+    }
+    v
+}
+
+struct MoveBudget {
+    left: usize,
+}
+
+/// A line of moves at nesting `depth`; `first_comments`: whether its first move may have
+/// comments before it (the first move of a variation).
+fn line(
+    src: &mut Source<'_>,
+    budget: &mut MoveBudget,
+    lim: &PgnLimits,
+    depth: usize,
+    in_variation: bool,
+) -> Vec<Node> {
+    let mut moves = Vec::new();
+    while budget.left > 0 && (moves.is_empty() && in_variation || src.more(85)) {
+        budget.left -= 1;
+        let text = san_text(src);
+        let mut node = Node::parse(&text)
+            .unwrap_or_else(|| panic!("the generator's move {text:?} is no SAN to kifu"));
+        if in_variation && moves.is_empty() {
+            node.comments_before = comments(src, 20);
+        }
+        while node.nags.len() < 3 && src.more(15) {
+            node.nags.push(Nag(src.byte()));
+        }
+        node.comments = comments(src, 20);
+        if depth < lim.depth {
+            while node.variations.len() < 3 && src.more(12) {
+                let moves = line(src, budget, lim, depth + 1, true);
+                let mut var = Variation::from_moves(moves);
+                if var.moves.is_empty() {
+                    var.comments = comments(src, 50);
+                }
+                node.variations.push(var);
+            }
+        }
+        moves.push(node);
+    }
+    moves
+}
+
+/// A game in the shape a reader gives it back: the Seven Tag Roster first, in its order, the
+/// `Result` tag equal to the result, other tags after it with distinct names, a result.
+pub fn pgn_game(src: &mut Source<'_>, lim: &PgnLimits) -> Game {
+    let mut game = Game::new();
+    let result = src.pick(&OUTCOMES);
+    for name in ROSTER {
+        let value = match name {
+            "Result" => result.as_str().to_string(),
+            "Date" if src.more(50) => "????.??.??".to_string(),
+            "Date" => format!(
+                "{:04}.{:02}.{:02}",
+                1800 + src.below(230),
+                1 + src.below(12),
+                1 + src.below(28)
+            ),
+            _ if src.more(20) => "?".to_string(),
+            _ => text_of(src, TAG_BITS, 6),
+        };
+        game.tags.push((name.to_string(), value));
+    }
+    if src.more(15) {
+        // a game from a position: the numbers follow the FEN's move number and side to move
+        let side = if src.more(50) { "b" } else { "w" };
+        let number = 1 + src.below16(300);
+        game.tags.push(("SetUp".into(), "1".into()));
+        game.tags.push((
+            "FEN".into(),
+            format!("4k3/8/8/8/8/8/8/4K3 {side} - - 0 {number}"),
+        ));
+    }
+    while game.tags.len() < 14 && src.more(40) {
+        let name = tag_name(src);
+        if game.tags.iter().any(|(n, _)| *n == name) || ROSTER.contains(&name.as_str()) {
+            continue;
+        }
+        let value = text_of(src, TAG_BITS, 6);
+        game.tags.push((name, value));
+    }
+    game.comments = comments(src, 25);
+    let mut budget = MoveBudget { left: lim.moves };
+    game.moves = line(src, &mut budget, lim, 0, false);
+    game.result = Some(result);
+    game
+}
+
+/// The deepest variation nesting of a move tree (0: no variation).
+pub fn pgn_depth(moves: &[Node]) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(moves, 0usize)];
+    while let Some((line, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        for node in line {
+            for v in &node.variations {
+                stack.push((&v.moves, d + 1));
+            }
+        }
+    }
+    deepest
+}
+
+/// A writer: with `exact`, one that writes comments exactly (`wrap_comments(false)`), else one
+/// that lays them out (the export format); on one line, or at some line width.
+pub fn pgn_writer(src: &mut Source<'_>, exact: bool) -> pgn::Writer {
+    let w = pgn::Writer::new().wrap_comments(!exact);
+    match src.below(3) {
+        0 => w,
+        1 => w.compact(true),
+        _ => w.line_width(1 + src.below(100)),
+    }
+}
+
+// ----- SGF --------------------------------------------------------------------------------
+
+/// Pieces of SGF text values: everything is allowed in a Text or SimpleText value once the
+/// writer (or `GameTree::add_property`) escaped `]` and `\`.
+const SGF_BITS: &[&str] = &[
+    "a",
+    " ",
+    "word",
+    "]",
+    "\\",
+    "\\]",
+    "\\\\",
+    ":",
+    "(",
+    ")",
+    ";",
+    "(;",
+    ")(",
+    "[",
+    "\n",
+    "\r\n",
+    "\r",
+    "\\\n",
+    "C[x]",
+    "XX[...]",
+    "B[aa]",
+    ";W[]",
+    "AB[aa:cc]",
+    "\t",
+    "é",
+    "中文",
+    "囲碁",
+    "😀",
+    "\u{a0}",
+    "",
+];
+
+fn sgf_text(src: &mut Source<'_>) -> String {
+    text_of(src, SGF_BITS, 10)
+}
+
+/// A point of a board `cols` × `rows` (`a`–`z`, then `A`–`Z`).
+fn coord(i: usize) -> char {
+    if i < 26 {
+        (b'a' + i as u8) as char
+    } else {
+        (b'A' + (i - 26) as u8) as char
+    }
+}
+
+fn point(src: &mut Source<'_>, cols: usize, rows: usize) -> String {
+    let mut s = String::new();
+    s.push(coord(src.below(cols)));
+    s.push(coord(src.below(rows)));
+    s
+}
+
+/// Distinct points not in `taken` (which gets them).
+fn points(
+    src: &mut Source<'_>,
+    cols: usize,
+    rows: usize,
+    taken: &mut Vec<String>,
+    max: usize,
+) -> Vec<String> {
+    let mut v = Vec::new();
+    let mut tries = 0;
+    while v.len() < max && tries < 2 * max && (v.is_empty() || src.more(60)) {
+        tries += 1;
+        let p = point(src, cols, rows);
+        if !taken.contains(&p) {
+            taken.push(p.clone());
+            v.push(p);
+        }
+    }
+    v
+}
+
+/// How big an SGF tree may grow.
+#[derive(Clone, Copy, Debug)]
+pub struct SgfLimits {
+    pub nodes: usize,
+    /// Nodes of a path with more than one child.
+    pub branches: usize,
+}
+
+impl Default for SgfLimits {
+    fn default() -> Self {
+        SgfLimits {
+            nodes: 80,
+            branches: 5,
+        }
+    }
+}
+
+/// A Go game tree with nothing a reader would report: `GM[1]` (`FF[4]`, `CA[UTF-8]`, `SZ`,
+/// `AP`, game information) in the root, then nodes of a move (`B`/`W`, a point or a pass) or
+/// of setup (`AB`/`AW`/`AE`, `PL`), with comments, names, labels and marks, in nested
+/// variations.
+pub fn sgf_tree(src: &mut Source<'_>, lim: &SgfLimits) -> GameTree {
+    let mut t = GameTree::new();
+    let root = NodeId::ROOT;
+    t.add_property(root, "GM", ["1"]);
+    if src.more(70) {
+        t.add_property(root, "FF", ["4"]);
+    }
+    t.add_property(root, "CA", ["UTF-8"]);
+    let (cols, rows) = match src.below(6) {
+        0 => (19, 19),
+        1 => {
+            t.add_property(root, "SZ", ["9"]);
+            (9, 9)
+        }
+        2 => {
+            t.add_property(root, "SZ", ["13"]);
+            (13, 13)
+        }
+        3 => {
+            let n = 1 + src.below(52);
+            t.add_property(root, "SZ", [n.to_string()]);
+            (n, n)
+        }
+        4 => {
+            let c = 1 + src.below(52);
+            let mut r = 1 + src.below(52);
+            if r == c {
+                r = if c == 52 { 51 } else { c + 1 };
+            }
+            t.add_property(root, "SZ", [format!("{c}:{r}")]);
+            (c, r)
+        }
+        _ => {
+            t.add_property(root, "SZ", ["19"]);
+            (19, 19)
+        }
+    };
+    if src.more(40) {
+        let (a, b) = (sgf_text(src), sgf_text(src));
+        t.add_compose(root, "AP", [(a, b)]);
+    }
+    const INFO: &[&str] = &[
+        "PB", "PW", "GN", "GC", "EV", "RE", "DT", "PC", "BR", "WR", "RO", "SO", "US", "AN", "CP",
+        "ON", "OT", "RU", "BT", "WT",
+    ];
+    let mut used: Vec<&str> = Vec::new();
+    while used.len() < 8 && src.more(60) {
+        let name = src.pick(INFO);
+        if !used.contains(&name) {
+            used.push(name);
+            t.add_property(root, name, [sgf_text(src)]);
+        }
+    }
+    if src.more(30) {
+        t.add_property(root, "KM", [src.pick(&["6.5", "0", "-3.5", "7.5", "375"])]);
+    }
+    if src.more(20) {
+        t.add_property(root, "HA", [(2 + src.below(8)).to_string()]);
+    }
+    node_extras(src, &mut t, root, cols, rows);
+
+    // the tree: a stack of open nodes, each to get children
+    let mut made = 1;
+    let mut stack = vec![(root, 0usize)];
+    while let Some((parent, branches)) = stack.pop() {
+        if made >= lim.nodes {
+            break;
+        }
+        let mut kids = 1;
+        if branches < lim.branches {
+            while kids < 3 && src.more(15) {
+                kids += 1;
+            }
+        }
+        // the first `kids` children; a leaf if the bytes say stop
+        if !src.more(92) {
+            continue;
+        }
+        let b = branches + usize::from(kids > 1);
+        for _ in 0..kids {
+            if made >= lim.nodes {
+                break;
+            }
+            made += 1;
+            let n = t.add_node(parent);
+            sgf_node(src, &mut t, n, cols, rows);
+            stack.push((n, b));
+        }
+    }
+    t
+}
+
+fn sgf_node(src: &mut Source<'_>, t: &mut GameTree, n: NodeId, cols: usize, rows: usize) {
+    match src.below(8) {
+        0 => {
+            // setup
+            let mut taken = Vec::new();
+            for name in ["AB", "AW", "AE"] {
+                if src.more(50) {
+                    let ps = points(src, cols, rows, &mut taken, 6);
+                    if !ps.is_empty() {
+                        t.add_property(n, name, ps);
+                    }
+                }
+            }
+            if src.more(20) {
+                t.add_property(n, "PL", [src.pick(&["B", "W"])]);
+            }
+        }
+        1 => {} // an empty node
+        _ => {
+            let color = if src.more(50) { "W" } else { "B" };
+            let value = if src.more(10) {
+                String::new() // a pass
+            } else {
+                point(src, cols, rows)
+            };
+            t.add_property(n, color, [value]);
+            if src.more(10) {
+                t.add_property(n, "MN", [(1 + src.below16(300)).to_string()]);
+            }
+        }
+    }
+    node_extras(src, t, n, cols, rows);
+}
+
+/// Comments, names, labels and marks (any node).
+fn node_extras(src: &mut Source<'_>, t: &mut GameTree, n: NodeId, cols: usize, rows: usize) {
+    if src.more(30) {
+        t.add_property(n, "C", [sgf_text(src)]);
+    }
+    if src.more(10) {
+        t.add_property(n, "N", [sgf_text(src)]);
+    }
+    if src.more(10) {
+        let mut taken = Vec::new();
+        let labels: Vec<(String, String)> = points(src, cols, rows, &mut taken, 3)
+            .into_iter()
+            .map(|p| (p, sgf_text(src)))
+            .collect();
+        t.add_compose(n, "LB", labels);
+    }
+    if src.more(10) {
+        let mut taken = Vec::new();
+        let name = src.pick(&["MA", "TR", "CR", "SQ", "SL"]);
+        t.add_property(n, name, points(src, cols, rows, &mut taken, 4));
+    }
+}
+
+/// The deepest nesting the writer gives the tree: the number of nodes with several children on
+/// the deepest path.
+pub fn sgf_depth(t: &GameTree) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(t.root(), 0usize)];
+    while let Some((n, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        let k = n.children().count();
+        let d = d + usize::from(k > 1);
+        for c in n.children() {
+            stack.push((c, d));
+        }
+    }
+    deepest
+}
+
+/// The longest value of a tree, in bytes (as written).
+pub fn sgf_longest_value(t: &GameTree) -> usize {
+    let mut longest = 0;
+    for n in t.nodes() {
+        for p in n.properties() {
+            for v in p.values() {
+                longest = longest.max(v.0.len());
+            }
+        }
+    }
+    longest
+}
+
+pub fn sgf_writer(src: &mut Source<'_>) -> sgf::Writer {
+    let w = sgf::Writer::new();
+    match src.below(4) {
+        0 => w,
+        1 => w.layout(sgf::Layout::NodePerLine),
+        2 => w.layout(sgf::Layout::Compact),
+        _ => w.width(1 + src.below(100)).max_indent(src.below(10)),
+    }
+}
+
+// ----- PGN text of our own --------------------------------------------------------------------
+
+/// White space between two tokens: none where PGN allows it (`glue`: one of them delimits
+/// itself), else a space, several, or a line break (LF or CRLF).
+fn gap(src: &mut Source<'_>, out: &mut String, glue: bool) {
+    match src.below(8) {
+        0 | 1 if glue => {}
+        5 => out.push('\n'),
+        6 => out.push_str("\r\n"),
+        7 => out.push_str("  "),
+        _ => out.push(' '),
+    }
+}
+
+/// What the last token written was, for the spacing of the next.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Last {
+    /// Start of the movetext, or a line break just written.
+    Start,
+    /// A move number (`12.` or `12...`): a move may follow without a space.
+    Number,
+    /// A move or a NAG.
+    Symbol,
+    /// `{…}`, `(` or `)`: anything may follow without a space.
+    Delimiter,
+}
+
+struct Text<'s, 'a> {
+    src: &'s mut Source<'a>,
+    out: String,
+    last: Last,
+}
+
+impl Text<'_, '_> {
+    /// Writes `tok` after the white space the source picks; `delim`: whether `tok` delimits
+    /// itself on the left (`{`, `(`, `)`, `$`).
+    fn token(&mut self, tok: &str, delim: bool, last: Last) {
+        if self.last != Last::Start {
+            let glue = delim || matches!(self.last, Last::Number | Last::Delimiter);
+            gap(self.src, &mut self.out, glue);
+        }
+        self.out.push_str(tok);
+        self.last = last;
+    }
+
+    fn comment(&mut self, c: &str) {
+        if c.contains('}') {
+            // a `;` comment, to the end of its line
+            self.token(&format!(";{c}"), true, Last::Start);
+            self.out
+                .push_str(if self.src.more(50) { "\n" } else { "\r\n" });
+        } else {
+            self.token(&format!("{{{c}}}"), true, Last::Delimiter);
+        }
+    }
+
+    fn line(&mut self, moves: &[Node], start: u32) {
+        let mut number = true;
+        for (i, node) in moves.iter().enumerate() {
+            for c in &node.comments_before {
+                self.comment(c);
+                number = true;
+            }
+            let ply = start + i as u32 + 1;
+            let n = ply.div_ceil(2);
+            if ply % 2 == 1 {
+                self.token(&format!("{n}."), false, Last::Number);
+            } else if number || self.src.more(20) {
+                self.token(&format!("{n}..."), false, Last::Number);
+            }
+            self.token(&node.text, false, Last::Symbol);
+            number = false;
+            for nag in &node.nags {
+                self.token(&format!("${}", nag.0), true, Last::Symbol);
+            }
+            for c in &node.comments {
+                self.comment(c);
+                number = true;
+            }
+            for v in &node.variations {
+                self.token("(", true, Last::Delimiter);
+                for c in &v.comments {
+                    self.comment(c);
+                }
+                self.line(&v.moves, ply - 1);
+                self.token(")", true, Last::Delimiter);
+                number = true;
+            }
+        }
+    }
+}
+
+/// `game` as PGN text of our own making, valid by the standard but not laid out like the
+/// writer's: tags as written (values escaped), comments exactly as they are (a line of one that
+/// looks like a tag pair included), `;` comments for those holding `}`, and any white space
+/// between tokens, none where a token delimits itself (`1.e4`, `e4{c}`, `(e4)`, `e4$1`).
+pub fn pgn_text(src: &mut Source<'_>, game: &Game, out: &mut String) {
+    for (name, value) in &game.tags {
+        out.push('[');
+        out.push_str(name);
+        out.push_str(" \"");
+        for c in value.chars() {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push_str("\"]");
+        out.push_str(if src.more(20) { "\r\n" } else { "\n" });
+    }
+    out.push_str(if src.more(20) { "\r\n" } else { "\n" });
+    let mut t = Text {
+        src,
+        out: String::new(),
+        last: Last::Start,
+    };
+    for c in &game.comments {
+        t.comment(c);
+    }
+    t.line(&game.moves, game.starting_ply());
+    let result = game.termination().as_str();
+    // a result after a symbol needs a space: `e4 1-0`
+    t.token(result, false, Last::Symbol);
+    out.push_str(&t.out);
+    out.push_str("\n\n");
+}
