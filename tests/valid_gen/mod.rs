@@ -323,7 +323,13 @@ fn line(
             node.comments_before = comments(src, 20);
         }
         while node.nags.len() < 3 && src.more(15) {
-            node.nags.push(Nag(src.byte()));
+            // often the suffixes (1-6) and the common ones, else any 0-255
+            let nag = if src.more(60) {
+                src.below(20) as u8
+            } else {
+                src.byte()
+            };
+            node.nags.push(Nag(nag));
         }
         node.comments = comments(src, 20);
         if depth < lim.depth {
@@ -632,6 +638,22 @@ fn sgf_node(src: &mut Source<'_>, t: &mut GameTree, n: NodeId, cols: usize, rows
             if src.more(10) {
                 t.add_property(n, "MN", [(1 + src.below16(300)).to_string()]);
             }
+            // move annotations (one of them), timing, ko
+            match src.below(8) {
+                0 => t.add_property(n, src.pick(&["BM", "TE"]), [src.pick(&["1", "2"])]),
+                1 => t.add_property(n, src.pick(&["DO", "IT"]), [""]),
+                2 => t.add_property(n, "KO", [""]),
+                3 => {
+                    let c = if color == "B" {
+                        ["BL", "OB"]
+                    } else {
+                        ["WL", "OW"]
+                    };
+                    t.add_property(n, c[0], [src.pick(&["12.5", "300", "0", "59.9"])]);
+                    t.add_property(n, c[1], [src.below(30).to_string()]);
+                }
+                _ => {}
+            }
         }
     }
     node_extras(src, t, n, cols, rows);
@@ -657,6 +679,39 @@ fn node_extras(src: &mut Source<'_>, t: &mut GameTree, n: NodeId, cols: usize, r
         let mut taken = Vec::new();
         let name = src.pick(&["MA", "TR", "CR", "SQ", "SL"]);
         t.add_property(n, name, points(src, cols, rows, &mut taken, 4));
+    }
+    if src.more(8) {
+        // point pairs: arrows and lines
+        let name = src.pick(&["AR", "LN"]);
+        let mut pairs = Vec::new();
+        while pairs.len() < 3 && (pairs.is_empty() || src.more(50)) {
+            let (a, b) = (point(src, cols, rows), point(src, cols, rows));
+            if a != b && !pairs.contains(&(a.clone(), b.clone())) {
+                pairs.push((a, b));
+            } else {
+                break;
+            }
+        }
+        if !pairs.is_empty() {
+            t.add_compose(n, name, pairs);
+        }
+    }
+    match src.below(10) {
+        // elists: `[]` alone, or points
+        0 => t.add_property(n, src.pick(&["VW", "DD"]), [""]),
+        1 => {
+            let mut taken = Vec::new();
+            let name = src.pick(&["VW", "DD", "TB", "TW"]);
+            t.add_property(n, name, points(src, cols, rows, &mut taken, 3));
+        }
+        // a node annotation, a value
+        2 => t.add_property(
+            n,
+            src.pick(&["GB", "GW", "DM", "UC"]),
+            [src.pick(&["1", "2"])],
+        ),
+        3 => t.add_property(n, "V", [src.pick(&["0.5", "-12", "3"])]),
+        _ => {}
     }
 }
 
@@ -771,7 +826,16 @@ impl Text<'_, '_> {
             }
             self.token(&node.text, false, Last::Symbol);
             number = false;
-            for nag in &node.nags {
+            let mut nags = &node.nags[..];
+            // the first NAG may be a suffix of the move: `e4!?`
+            const SUFFIX: [&str; 7] = ["", "!", "?", "!!", "??", "!?", "?!"];
+            if let Some(&Nag(k @ 1..=6)) = nags.first() {
+                if self.src.more(50) {
+                    self.out.push_str(SUFFIX[k as usize]);
+                    nags = &nags[1..];
+                }
+            }
+            for nag in nags {
                 self.token(&format!("${}", nag.0), true, Last::Symbol);
             }
             for c in &node.comments {
