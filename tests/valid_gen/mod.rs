@@ -14,8 +14,9 @@
 //! brackets, results and move numbers inside comments, non-ASCII text.
 #![allow(dead_code)]
 
-use kifu::pgn::{self, Game, Nag, Node, Outcome, Variation};
-use kifu::sgf::{self, GameTree, NodeId};
+use kifu::Status;
+use kifu::pgn::{self, Game, GameBuilder, Nag, Node, Outcome, Variation};
+use kifu::sgf::{self, GameTree, NodeId, Scope, TreeBuilder};
 
 /// The choices, read one byte at a time; 0 past the end.
 pub struct Source<'a> {
@@ -888,4 +889,208 @@ pub fn pgn_text(src: &mut Source<'_>, game: &Game, out: &mut String) {
     t.token(result, false, Last::Symbol);
     out.push_str(&t.out);
     out.push_str("\n\n");
+}
+
+// ----- the round trips ----------------------------------------------------------------------
+
+/// `input` cut into chunks of the given lengths, in turn (0 feeds an empty chunk; all zero
+/// means 1).
+pub fn chunks<'a>(input: &'a [u8], lens: &[usize]) -> Vec<&'a [u8]> {
+    let lens: Vec<usize> = if lens.iter().all(|&l| l == 0) {
+        vec![1]
+    } else {
+        lens.to_vec()
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    for &len in lens.iter().cycle() {
+        if at >= input.len() {
+            break;
+        }
+        let end = (at + len).min(input.len());
+        out.push(&input[at..end]);
+        at = end;
+    }
+    out
+}
+
+/// How the PGN text of a round trip is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PgnMode {
+    /// [`pgn_text`]: the generator's own spacing, comments exact; read back `==`.
+    OwnText,
+    /// `pgn::Writer` with `wrap_comments(false)`; read back `==`.
+    Exact,
+    /// `pgn::Writer` laying comments out (the export format); read back
+    /// [`Game::same_content`], same index and offset.
+    Export,
+}
+
+pub fn read_pgn(input: &[u8], lens: &[usize], config: pgn::Config) -> Vec<Game> {
+    let mut b = GameBuilder::new();
+    let mut p = pgn::Parser::with_config(config);
+    for c in chunks(input, lens) {
+        assert_eq!(p.feed(c, &mut b), Status::NeedInput);
+    }
+    p.finish(&mut b);
+    b.take_games()
+}
+
+/// Small limits that the text still fits: `max_comment_piece` 8..=64, `max_token_len` 32..=64
+/// or the longest tag line, `max_depth` the deepest nesting of the games.
+pub fn pgn_small_config(src: &mut Source<'_>, games: &[Game], text: &str) -> pgn::Config {
+    let longest_tag = text
+        .lines()
+        .filter(|l| l.starts_with('['))
+        .map(|l| l.trim_end_matches('\r').len())
+        .max()
+        .unwrap_or(0);
+    let depth = games.iter().map(|g| pgn_depth(&g.moves)).max().unwrap_or(0);
+    pgn::Config {
+        max_token_len: (32 + src.below(33)).max(longest_tag),
+        max_comment_piece: 8 + src.below(57),
+        max_depth: depth.max(1) as u32,
+    }
+}
+
+/// One PGN round trip: 1 to 3 games from `bytes`, made text as `mode` says, read back in
+/// chunks of `lens` with default or (`small`) small limits. `Err` says what went wrong, with
+/// the text.
+pub fn pgn_round_trip(
+    bytes: &[u8],
+    lens: &[usize],
+    mode: PgnMode,
+    small: bool,
+) -> Result<(), String> {
+    let mut src = Source::new(bytes);
+    let w = match mode {
+        PgnMode::OwnText => pgn::Writer::new(),
+        PgnMode::Exact => pgn_writer(&mut src, true),
+        PgnMode::Export => pgn_writer(&mut src, false),
+    };
+    let n = 1 + src.below(3);
+    let mut text = String::new();
+    let mut games = Vec::new();
+    for i in 0..n {
+        let mut g = pgn_game(&mut src, &PgnLimits::default());
+        g.index = i as u64;
+        g.offset = text.len() as u64;
+        if mode == PgnMode::OwnText {
+            pgn_text(&mut src, &g, &mut text);
+        } else {
+            w.write_to_string(&g, &mut text);
+        }
+        games.push(g);
+    }
+    let config = if small {
+        pgn_small_config(&mut src, &games, &text)
+    } else {
+        pgn::Config::default()
+    };
+    let back = read_pgn(text.as_bytes(), lens, config);
+    let errors: Vec<String> = back
+        .iter()
+        .flat_map(|g| g.errors.iter().map(|e| format!("game {}: {e}", g.index)))
+        .collect();
+    let fail = |what: String| {
+        Err(format!(
+            "{what}\n--- {config:?}, chunks {lens:?}, text:\n{text}"
+        ))
+    };
+    if !errors.is_empty() {
+        return fail(format!("diagnostics reading valid PGN: {errors:#?}"));
+    }
+    if back.len() != games.len() {
+        return fail(format!(
+            "{} games written, {} read",
+            games.len(),
+            back.len()
+        ));
+    }
+    for (g, b) in games.iter().zip(&back) {
+        let same = if mode == PgnMode::Export {
+            g.same_content(b) && (g.index, g.offset) == (b.index, b.offset)
+        } else {
+            g == b
+        };
+        if !same {
+            return fail(format!("game written:\n{g:#?}\n--- read back:\n{b:#?}"));
+        }
+    }
+    Ok(())
+}
+
+/// Small limits that the trees still fit: value pieces of 8..=64 bytes, values as long as the
+/// longest, nesting as deep as the trees'.
+pub fn sgf_small_config(src: &mut Source<'_>, trees: &[GameTree]) -> sgf::Config {
+    let piece = 8 + src.below(57);
+    let longest = trees.iter().map(sgf_longest_value).max().unwrap_or(0);
+    let depth = trees.iter().map(sgf_depth).max().unwrap_or(0);
+    sgf::Config {
+        max_ident_len: 8 + src.below(8),
+        max_value_piece: piece,
+        max_value_len: longest.max(piece) as u64,
+        max_depth: depth.max(1) as u32,
+    }
+}
+
+pub fn read_sgf(input: &[u8], lens: &[usize], config: sgf::Config) -> Vec<GameTree> {
+    let mut b = TreeBuilder::new(Scope::Full);
+    let mut p = sgf::Parser::with_config(config);
+    for c in chunks(input, lens) {
+        assert_eq!(p.feed(c, &mut b), Status::NeedInput);
+    }
+    p.finish(&mut b);
+    b.into_trees()
+}
+
+/// One SGF round trip: 1 to 3 trees from `bytes`, written by `sgf::Writer` (a layout from the
+/// bytes), read back in chunks of `lens` with default or (`small`) small limits.
+pub fn sgf_round_trip(bytes: &[u8], lens: &[usize], small: bool) -> Result<(), String> {
+    let mut src = Source::new(bytes);
+    let w = sgf_writer(&mut src);
+    let n = 1 + src.below(3);
+    let mut out = Vec::new();
+    let mut trees = Vec::new();
+    for _ in 0..n {
+        let t = sgf_tree(&mut src, &SgfLimits::default());
+        w.write_to_vec(&t, &mut out);
+        trees.push(t);
+    }
+    let config = if small {
+        sgf_small_config(&mut src, &trees)
+    } else {
+        sgf::Config::default()
+    };
+    let back = read_sgf(&out, lens, config);
+    let text = String::from_utf8_lossy(&out);
+    let fail = |what: String| {
+        Err(format!(
+            "{what}\n--- {config:?}, chunks {lens:?}, text:\n{text}"
+        ))
+    };
+    let errors: Vec<String> = back
+        .iter()
+        .flat_map(|t| {
+            t.errors()
+                .iter()
+                .map(|e| format!("tree {}: {e}", t.index()))
+        })
+        .collect();
+    if !errors.is_empty() {
+        return fail(format!("diagnostics reading valid SGF: {errors:#?}"));
+    }
+    if back.len() != trees.len() {
+        return fail(format!(
+            "{} trees written, {} read",
+            trees.len(),
+            back.len()
+        ));
+    }
+    for (i, (t, b)) in trees.iter().zip(&back).enumerate() {
+        if t != b {
+            return fail(format!("tree {i} written:\n{t}\n--- read back:\n{b}"));
+        }
+    }
+    Ok(())
 }
