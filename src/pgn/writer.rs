@@ -39,9 +39,10 @@ use super::dom::{Game, Node, san_text};
 ///
 /// A comment holding `}` cannot be written in braces: when it has no line break it is written as
 /// a `;` comment, to the end of its line, which keeps it exactly; otherwise each `}` becomes `)`.
-/// A line of a comment that would start like a tag pair (`[Name "`, which a reader may take for
-/// the tags of a next game) is indented by one space (exact comments), or not started there
-/// (wrapped comments).
+/// A wrapped comment never starts a line with what looks like a tag pair (`[Name "`), which a
+/// lenient reader may take for the tags of a next game; an exact comment is written as it is
+/// (the standard ends a comment at its `}` only, and kifu reads such a line as comment text
+/// when the `}` comes within [`Config::comment_lookahead`](super::Config::comment_lookahead)).
 ///
 /// The writer never recurses: variations are written from an explicit stack.
 ///
@@ -315,18 +316,11 @@ impl Movetext<'_> {
             }
             return;
         }
-        // exactly as it is; a line that would start with `[` gets a space before it
+        // exactly as it is: a line inside that looks like a tag pair is comment text to a reader
+        // that follows the standard (kifu's, within `Config::comment_lookahead`)
         let mut tok = String::with_capacity(text.len() + 2);
         tok.push('{');
-        let mut rest = text;
-        while let Some(p) = rest.find(['\n', '\r']) {
-            tok.push_str(&rest[..=p]);
-            rest = &rest[p + 1..];
-            if tag_like(rest) {
-                tok.push(' ');
-            }
-        }
-        tok.push_str(rest);
+        tok.push_str(text);
         tok.push('}');
         match tok.rfind(['\n', '\r']) {
             None => self.token(&tok),

@@ -761,7 +761,9 @@ impl<'a> Node<'a> {
     }
 
     /// The properties, in file order.
-    pub fn properties(&self) -> impl ExactSizeIterator<Item = Prop<'a>> + DoubleEndedIterator + 'a {
+    pub fn properties(
+        &self,
+    ) -> impl ExactSizeIterator<Item = Prop<'a>> + DoubleEndedIterator + use<'a> {
         let tree = self.tree;
         tree.props[self.rec.props as usize..][..self.rec.nprops as usize]
             .iter()

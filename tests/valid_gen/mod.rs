@@ -937,7 +937,8 @@ pub fn read_pgn(input: &[u8], lens: &[usize], config: pgn::Config) -> Vec<Game> 
 }
 
 /// Small limits that the text still fits: `max_comment_piece` 8..=64, `max_token_len` 32..=64
-/// or the longest tag line, `max_depth` the deepest nesting of the games.
+/// or the longest tag line, `max_depth` the deepest nesting of the games, `comment_lookahead`
+/// the text's length.
 pub fn pgn_small_config(src: &mut Source<'_>, games: &[Game], text: &str) -> pgn::Config {
     let longest_tag = text
         .lines()
@@ -950,6 +951,8 @@ pub fn pgn_small_config(src: &mut Source<'_>, games: &[Game], text: &str) -> pgn
         max_token_len: (32 + src.below(33)).max(longest_tag),
         max_comment_piece: 8 + src.below(57),
         max_depth: depth.max(1) as u32,
+        // a bound past every comment's `}`: valid text is read whole within it
+        comment_lookahead: text.len(),
     }
 }
 
