@@ -8,7 +8,7 @@ gb=${1:-1}
 format=${2:-pgn}
 corpus=${KIFU_CORPUS:-../shared/corpus/$format}
 [ -d "$corpus" ] || { echo "no $corpus: nothing to measure"; exit 0; }
-cargo build --release --features cli -q
+cargo build --release -p kifu-cli -q
 kifu=target/release/kifu
 all=$(mktemp)
 trap 'rm -f "$all"' EXIT

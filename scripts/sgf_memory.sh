@@ -17,7 +17,7 @@ corpus=../shared/corpus/sgf
 full=0
 if [ "${1:-}" = "--all" ]; then full=1; shift; fi
 gb=${1:-1}
-cargo build --release --features cli --example sgf_filter --bin kifu -q
+cargo build --release --example sgf_filter -q && cargo build --release -p kifu-cli -q
 filter=target/release/examples/sgf_filter
 all=$(mktemp)
 open=$(mktemp)

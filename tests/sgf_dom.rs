@@ -160,7 +160,7 @@ fn million_deep_variations() {
     assert!(back.errors().is_empty(), "{:?}", &back.errors()[..1]);
     assert_eq!(back, t);
     // past the depth limit, serde reports an error instead of overflowing the stack
-    #[cfg(all(feature = "serde", feature = "cli"))]
+    #[cfg(feature = "serde")]
     assert!(serde_json::to_vec(&back).is_err());
     drop(back);
     drop(t);
@@ -197,7 +197,7 @@ fn builder_into_trees() {
     assert_eq!(t[1].index(), 1);
 }
 
-#[cfg(all(feature = "serde", feature = "cli"))]
+#[cfg(feature = "serde")]
 #[test]
 fn serde_shape() {
     let t = one(b"(;GM[1]PB[Cho\nChikun]C[a\\]b];B[aa](;W[bb];B[cc])(;W[dd]C[\xff]))");
@@ -230,7 +230,7 @@ fn serde_shape() {
 }
 
 /// Serializing variations nested to the limit fits a test thread's stack (2 MiB, debug).
-#[cfg(all(feature = "serde", feature = "cli"))]
+#[cfg(feature = "serde")]
 #[test]
 fn serde_depth_limit_fits_the_stack() {
     let mut t = GameTree::new();

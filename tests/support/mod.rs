@@ -3,12 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
-/// `../shared` beside the project root, if it is there.
+/// `../shared` beside the project root, if it is there (the tests of a workspace member, one
+/// folder down, find it too).
 pub fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared");
-    if p.is_dir() { Some(p) } else { None }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .take(2)
+        .map(|dir| dir.join("..").join("shared"))
+        .find(|p| p.is_dir())
 }
 
 /// A file under `../shared`, or `None` (with a note on stderr) when the folder is absent.

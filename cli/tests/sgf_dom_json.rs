@@ -2,8 +2,8 @@
 //! agree: the same bytes for every game tree, but for `"file"`, which only the command knows.
 //! `--charset utf-8` makes the command decode text as the DOM's serialization does (UTF-8,
 //! invalid sequences replaced); its default, `auto`, may pick another charset per game tree.
-#![cfg(all(feature = "cli", feature = "serde"))]
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use std::path::Path;

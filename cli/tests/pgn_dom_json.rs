@@ -1,8 +1,8 @@
 //! `serde::Serialize` of [`kifu::pgn::Game`] against the `kifu json` binary: for the seed and a
 //! sample of the corpus, each line `kifu json` writes, without its `"file"` key, is byte for byte
 //! `serde_json::to_string(&game)`.
-#![cfg(all(feature = "cli", feature = "serde"))]
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use std::path::Path;

@@ -19,7 +19,8 @@ use clap::{Parser as ClapParser, Subcommand, ValueEnum};
 
 use input::{Input, Source};
 
-/// Streaming PGN reader: statistics, JSON and located errors.
+/// Streaming reader of PGN (chess) and SGF (Go) game records: statistics, JSON, located errors
+/// and standard rewriting.
 #[derive(ClapParser, Debug)]
 #[command(name = "kifu", version, about, long_about = None)]
 struct Cli {
