@@ -37,8 +37,6 @@
 //!
 //! - `std` (default): [`pgn::Reader`] and [`sgf::Reader`] over [`std::io::Read`]. Without it the crate is
 //!   `no_std` + `alloc`: the parsers and visitors need nothing else.
-//! - `cli`: the `kifu` command-line tool (`stats`, `json`, `check`, `fmt`) and its dependencies
-//!   (clap, serde_json). A library user never compiles them.
 //! - `serde`: `serde::Serialize` for the game values ([`pgn::Game`], [`sgf::GameTree`]), in the
 //!   shape `kifu json` writes.
 //! - `encoding`: `kifu::encoding` — text in the charset SGF's `CA` names, a guess where
@@ -51,12 +49,14 @@
 
 extern crate alloc;
 
+mod buf;
 mod carry;
 mod control;
 mod error;
 mod position;
 #[cfg(feature = "std")]
 mod read_buf;
+pub mod split;
 
 #[cfg(feature = "encoding")]
 pub mod encoding;

@@ -70,6 +70,24 @@ pub use visitor::{
 };
 pub use writer::Writer;
 
+/// The games of `data` as shared slices of it ([`RawGame`](crate::split::RawGame)s), cut at the
+/// exact game boundaries of the headers-only skip: no copy, so each game can go to another
+/// thread or process while the buffer is shared. The pieces cover `data` exactly, in order.
+///
+/// ```
+/// use bytes::Bytes;
+///
+/// let data = Bytes::from_static(b"[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4 *\n");
+/// let games: Vec<_> = kifu::pgn::split_games(data).collect();
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(&games[1].bytes[..], b"[Event \"b\"]\n1. d4 *\n");
+/// let game = kifu::pgn::Games::new(&games[1].bytes).next().unwrap();
+/// assert_eq!(game.moves[0].text, "d4");
+/// ```
+pub fn split_games(data: bytes::Bytes) -> crate::split::Split<Parser> {
+    crate::split::Split::new(data, Parser::new())
+}
+
 use crate::control::Status;
 
 /// Parses a whole input held in memory, with the default [`Config`].

@@ -93,6 +93,21 @@ pub use raw::{BoardSize, Color, Double, Point, Points, RawValue};
 #[cfg(feature = "std")]
 pub use reader::Reader;
 pub use visitor::{Comment, Context, Error, ErrorKind, Move, NodeRef, Property, Value, Visitor};
+/// The game trees of `data` as shared slices of it ([`RawGame`](crate::split::RawGame)s), cut
+/// at the exact boundaries of the root-only skip; the pieces cover `data` exactly, in order. As
+/// [`pgn::split_games`](crate::pgn::split_games).
+///
+/// ```
+/// use bytes::Bytes;
+///
+/// let data = Bytes::from_static(b"(;GM[1];B[aa])(;GM[1];W[bb])");
+/// let trees: Vec<_> = kifu::sgf::split_trees(data).collect();
+/// assert_eq!(&trees[1].bytes[..], b"(;GM[1];W[bb])");
+/// ```
+pub fn split_trees(data: bytes::Bytes) -> crate::split::Split<Parser> {
+    crate::split::Split::new(data, Parser::new())
+}
+
 pub use writer::{Layout, Writer};
 
 use crate::control::Status;
