@@ -50,7 +50,7 @@ fn kasparov_kramnik_2001() {
         .events
         .iter()
         .filter_map(|e| match e {
-            Event::Move { ctx, text, .. } if ctx.depth == 0 => {
+            Event::Move { ctx, text, .. } if ctx.is_main_line() => {
                 Some(String::from_utf8(text.clone()).unwrap())
             }
             _ => None,
@@ -73,7 +73,7 @@ fn kasparov_kramnik_2001() {
                 format!("{kind:?}"),
                 String::from_utf8_lossy(text).into_owned(),
             )),
-            Event::Nag { ctx, nag, .. } if ctx.depth == 0 => seen.push((
+            Event::Nag { ctx, nag, .. } if ctx.is_main_line() => seen.push((
                 0,
                 ctx.last_move().map(|m| m.to_string()),
                 "Nag".into(),

@@ -18,7 +18,7 @@ struct Games(u64);
 
 impl Visitor for Games {
     fn on_tree(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_game_level() {
             self.0 += 1;
         }
         Control::Continue

@@ -255,7 +255,7 @@ fn go_on(kept: bool) -> Control {
 
 impl Visitor for GameBuilder {
     fn on_tree(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             self.lines.clear();
             let mut game = Game {
                 index: ctx.game,
@@ -272,17 +272,17 @@ impl Visitor for GameBuilder {
             self.game = Some(game);
         }
         self.lines.push(OpenLine::default());
-        if ctx.depth > 0 && self.full {
+        if ctx.in_variation() && self.full {
             return Control::SkipGame;
         }
-        if ctx.depth > 0 && self.keep != Keep::All {
+        if ctx.in_variation() && self.keep != Keep::All {
             return Control::Skip;
         }
         Control::Continue
     }
 
     fn on_tree_end(&mut self, ctx: &Context) -> Control {
-        if ctx.depth > 0 {
+        if ctx.in_variation() {
             let mut kept = true;
             if self.lines.len() > 1 {
                 let line = self.lines.pop().expect("a variation is open");
@@ -354,7 +354,7 @@ impl Visitor for GameBuilder {
             return Control::SkipGame;
         }
         let line = self.line();
-        let comments_before = if ctx.depth > 0 && line.moves.is_empty() {
+        let comments_before = if ctx.in_variation() && line.moves.is_empty() {
             core::mem::take(&mut line.before)
         } else {
             Vec::new()
@@ -417,7 +417,7 @@ impl Visitor for GameBuilder {
     }
 
     fn on_result(&mut self, ctx: &Context, outcome: Outcome) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             if let Some(game) = self.game.as_mut() {
                 game.result = Some(outcome);
             }

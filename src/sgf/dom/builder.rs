@@ -34,9 +34,11 @@ pub enum Scope {
 /// A [`Visitor`] that builds [`GameTree`]s.
 ///
 /// Drive it with any parser entry point, then take the trees with
-/// [`into_trees`](TreeBuilder::into_trees) (after [`finish`](TreeBuilder::finish)) or
-/// [`pop`](TreeBuilder::pop). For one tree at a time, use [`game_trees`] or [`TreeReader`],
-/// which drive a builder for you.
+/// [`into_trees`](TreeBuilder::into_trees) or [`pop`](TreeBuilder::pop): the end of input
+/// ([`Visitor::on_end`], raised by the parser's `finish`, which `parse` and the
+/// [`Reader`](crate::sgf::Reader) call) makes the last tree available, with no flush of the
+/// builder's own. For one tree at a time, use [`game_trees`](super::game_trees) or
+/// [`TreeReader`](super::TreeReader), which drive a builder for you.
 ///
 /// ```
 /// use kifu::sgf::{self, Scope, TreeBuilder};
@@ -156,9 +158,11 @@ impl TreeBuilder {
     }
 
     /// Ends the input: every finished tree becomes available, with the problems that followed
-    /// it. Call after the parser's `finish` (the [`Reader`](super::Reader) and [`parse`](super::parse)
-    /// call it for you). Problems met when no game tree was read at all stay in
-    /// [`unclaimed_errors`](Self::unclaimed_errors).
+    /// it. [`Visitor::on_end`] calls it, so after the parser's `finish` (which
+    /// [`parse`](crate::sgf::parse) and the [`Reader`](crate::sgf::Reader) call) there is
+    /// nothing left to do; an explicit call is needed only when the events came some other way,
+    /// and a second call changes nothing. Problems met when no game tree was read at all stay
+    /// in [`unclaimed_errors`](Self::unclaimed_errors).
     pub fn finish(&mut self) {
         if let Some(t) = self.open.take() {
             // only if the parser did not close it (it always does): keep it anyway
@@ -172,14 +176,13 @@ impl TreeBuilder {
     }
 
     /// The problems met outside game trees and not yet given to one: after
-    /// [`finish`](Self::finish), those of an input that held no game tree at all (text that is
-    /// not SGF), which no [`GameTree`] carries.
+    /// the end of input ([`finish`](Self::finish)), those of an input that held no game tree at
+    /// all (text that is not SGF), which no [`GameTree`] carries.
     ///
     /// ```
     /// use kifu::sgf::{Reader, Scope, TreeBuilder};
     /// let mut b = TreeBuilder::new(Scope::Full);
     /// Reader::new(&b"no game tree here"[..]).read_all(&mut b).unwrap();
-    /// b.finish();
     /// assert!(b.pop().is_none());
     /// assert_eq!(b.unclaimed_errors()[0].code(), "W06");
     /// ```
@@ -274,7 +277,7 @@ impl TreeBuilder {
 
 impl Visitor for TreeBuilder {
     fn on_tree(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_game_level() {
             let released = self.release();
             let mut t = GameTree::empty(ctx.game, ctx.pos);
             t.errors = core::mem::take(&mut self.pending);
@@ -303,7 +306,7 @@ impl Visitor for TreeBuilder {
     }
 
     fn on_tree_end(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_game_level() {
             if let Some(t) = self.open.take() {
                 self.done.push_back(t);
             }
@@ -314,6 +317,10 @@ impl Visitor for TreeBuilder {
             self.cur = self.stack.pop().unwrap_or(NONE);
         }
         Control::Continue
+    }
+
+    fn on_end(&mut self) {
+        self.finish();
     }
 
     fn on_node(&mut self, ctx: &Context) -> Control {
@@ -336,7 +343,7 @@ impl Visitor for TreeBuilder {
     }
 
     fn on_node_end(&mut self, ctx: &Context) -> Control {
-        if self.full || self.scope == Scope::RootOnly && ctx.depth == 0 && ctx.node == 0 {
+        if self.full || self.scope == Scope::RootOnly && ctx.is_game_level() && ctx.node == 0 {
             Control::SkipGame
         } else {
             Control::Continue

@@ -277,3 +277,14 @@ fn the_default_limit() {
     assert_eq!(b.max_game_bytes(), TreeBuilder::DEFAULT_MAX_GAME_BYTES);
     assert_eq!(TreeBuilder::default().max_game_bytes(), 64 << 20);
 }
+
+#[test]
+fn the_end_of_input_makes_the_last_tree_available() {
+    let mut b = TreeBuilder::new(Scope::Full);
+    parse(b"(;GM[1];B[aa])(;GM[1];W[bb])", &mut b);
+    assert!(b.pop().is_some());
+    assert!(b.pop().is_some(), "on_end released the last tree");
+    assert!(b.pop().is_none());
+    b.finish(); // still allowed, changes nothing
+    assert!(b.pop().is_none());
+}

@@ -422,7 +422,8 @@ impl Parser {
     }
 
     /// Ends the input: reads what is left in the carry-over buffer, closes the open value and
-    /// game tree (reporting what was left unfinished), and resets the parser for a new stream.
+    /// game tree (reporting what was left unfinished), raises [`Visitor::on_end`], and resets
+    /// the parser for a new stream.
     ///
     /// A [`Control::Stop`] returned during `finish` is ignored: the last game tree is always
     /// delivered whole.
@@ -466,6 +467,7 @@ impl Parser {
                 }
             }
         }
+        v.on_end();
         // back to a new parser's state, keeping the buffers (no allocation per stream)
         let mut name = core::mem::take(&mut self.name);
         let mut raw_name = core::mem::take(&mut self.raw_name);
