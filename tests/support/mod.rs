@@ -3,6 +3,15 @@
 
 use std::path::{Path, PathBuf};
 
+/// A file of the repository's own test data, `tests/data/<name>` (always there).
+pub fn data_file(name: &str) -> Vec<u8> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("data")
+        .join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("tests/data/{name}: {e}"))
+}
+
 /// `../shared` beside the project root, if it is there.
 pub fn shared() -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
