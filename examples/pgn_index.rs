@@ -18,7 +18,7 @@ struct Index {
 
 impl Visitor for Index {
     fn on_tree(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             *self = Index {
                 offset: ctx.pos.offset,
                 out_failed: self.out_failed,
@@ -41,7 +41,7 @@ impl Visitor for Index {
         Control::Skip // the movetext is not needed
     }
     fn on_tree_end(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             let line = format!(
                 "{:>12}  {} - {}  {}",
                 self.offset, self.white, self.black, self.result

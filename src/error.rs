@@ -95,3 +95,158 @@ impl Excerpt {
         &self.buf[..self.len]
     }
 }
+
+/// Writes the diagnostic's common part: `LINE:COLUMN: SEVERITY: KIND: `text`…`.
+fn write_common<K: core::fmt::Display>(
+    f: &mut core::fmt::Formatter<'_>,
+    pos: Position,
+    severity: Severity,
+    kind: &K,
+    text: &[u8],
+    truncated: bool,
+) -> core::fmt::Result {
+    write!(f, "{pos}: {severity}: {kind}")?;
+    if !text.is_empty() || truncated {
+        f.write_str(": `")?;
+        for c in alloc::string::String::from_utf8_lossy(text).chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_debug())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        f.write_str(if truncated { "`…" } else { "`" })?;
+    }
+    Ok(())
+}
+
+/// One line: `LINE:COLUMN: SEVERITY: MESSAGE: `text` (game N, move M)`, the game counted from
+/// 1, the move where one was played before the problem; control characters of the text are
+/// escaped. A tool prefixes its file name (`FILE:`) to get the usual `FILE:LINE:COLUMN:` form.
+///
+/// ```
+/// use kifu::{Control, pgn::{self, Error, Visitor}};
+/// struct Lines(Vec<String>);
+/// impl Visitor for Lines {
+///     fn on_error(&mut self, e: &Error<'_>) -> Control {
+///         self.0.push(format!("game.pgn:{e}"));
+///         Control::Continue
+///     }
+/// }
+/// let mut v = Lines(Vec::new());
+/// pgn::parse(b"1. e4 e5 2. Nf3 } 1-0", &mut v);
+/// assert!(v.0[0].starts_with("game.pgn:1:17: "));
+/// assert!(v.0[0].ends_with("(game 1, move 2w)"));
+/// ```
+impl<K: core::fmt::Display> core::fmt::Display for Diagnostic<'_, K, Option<crate::pgn::MoveRef>> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write_common(
+            f,
+            self.pos,
+            self.severity,
+            &self.kind,
+            self.text,
+            self.truncated,
+        )?;
+        write!(f, " (game {}", self.game + 1)?;
+        if let Some(at) = self.at {
+            write!(f, ", move {at}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// One line: `LINE:COLUMN: SEVERITY: MESSAGE: `text` (game N, node K (depth D))`, the game
+/// counted from 1, the node where the problem is inside a game tree; control characters of the
+/// text are escaped. A tool prefixes its file name (`FILE:`) to get the usual
+/// `FILE:LINE:COLUMN:` form.
+impl<K: core::fmt::Display> core::fmt::Display for Diagnostic<'_, K, Option<crate::sgf::NodeRef>> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write_common(
+            f,
+            self.pos,
+            self.severity,
+            &self.kind,
+            self.text,
+            self.truncated,
+        )?;
+        write!(f, " (game {}", self.game + 1)?;
+        if let Some(at) = self.at {
+            write!(f, ", {at}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+#[cfg(feature = "std")]
+impl<K: core::fmt::Debug + core::fmt::Display> std::error::Error
+    for Diagnostic<'_, K, Option<crate::pgn::MoveRef>>
+{
+}
+
+#[cfg(feature = "std")]
+impl<K: core::fmt::Debug + core::fmt::Display> std::error::Error
+    for Diagnostic<'_, K, Option<crate::sgf::NodeRef>>
+{
+}
+
+#[cfg(test)]
+mod display_tests {
+    extern crate std;
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    struct Lines(Vec<String>);
+    impl crate::pgn::Visitor for Lines {
+        fn on_error(&mut self, e: &crate::pgn::Error<'_>) -> crate::Control {
+            self.0.push(e.to_string());
+            crate::Control::Continue
+        }
+    }
+    impl crate::sgf::Visitor for Lines {
+        fn on_error(&mut self, e: &crate::sgf::Error<'_>) -> crate::Control {
+            self.0.push(e.to_string());
+            crate::Control::Continue
+        }
+    }
+
+    #[test]
+    fn pgn_lines() {
+        let mut v = Lines(Vec::new());
+        crate::pgn::parse(b"1. e4 e5 2. Nf3 } 1-0", &mut v);
+        assert_eq!(v.0.len(), 1, "{:?}", v.0);
+        let l = &v.0[0];
+        assert!(l.starts_with("1:17: "), "{l}");
+        assert!(l.ends_with("(game 1, move 2w)"), "{l}");
+        assert!(l.contains("`}`"), "{l}");
+        assert!(!l.contains('\n'));
+    }
+
+    #[test]
+    fn sgf_lines() {
+        let mut v = Lines(Vec::new());
+        crate::sgf::parse(b"(;GM[1]\n;B[aa]ZZ\n[x])", &mut v);
+        assert!(!v.0.is_empty());
+        for l in &v.0 {
+            assert!(l.contains("(game 1"), "{l}");
+            assert!(!l.contains('\n'), "{l}");
+        }
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn is_an_error() {
+        fn takes(_: &dyn std::error::Error) {}
+        let mut seen = false;
+        struct One<'a>(&'a mut bool);
+        impl crate::pgn::Visitor for One<'_> {
+            fn on_error(&mut self, e: &crate::pgn::Error<'_>) -> crate::Control {
+                takes(e);
+                *self.0 = true;
+                crate::Control::Continue
+            }
+        }
+        crate::pgn::parse(b"1. e4 }", &mut One(&mut seen));
+        assert!(seen);
+    }
+}

@@ -69,9 +69,7 @@ fn every_two_way_split_equals_whole() {
 
 #[test]
 fn seed_fixture_any_split() {
-    let Some(input) = support::shared_file("fixtures/seed-kasparov-kramnik-2001.pgn") else {
-        return;
-    };
+    let input = support::data_file("seed-kasparov-kramnik-2001.pgn");
     for config in [Config::default(), small_config()] {
         let whole = log_of(&input, &[], config);
         for cut in 0..=input.len() {

@@ -136,7 +136,7 @@ impl Checker {
 
 impl Visitor for Checker {
     fn on_tree(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             if !self.open.is_empty() {
                 self.problem(ctx, "game begins inside a game");
             }
@@ -174,7 +174,7 @@ impl Visitor for Checker {
                 &format!("tree end at depth {} closes {other:?}", ctx.depth),
             ),
         }
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             if self.tags_ends != 1 {
                 self.problem(
                     ctx,
@@ -234,7 +234,7 @@ impl Visitor for Checker {
     fn on_result(&mut self, ctx: &Context, _: Outcome) -> Control {
         self.sum.results += 1;
         self.in_movetext(ctx, "result");
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             if self.result_seen {
                 self.problem(ctx, "second result in one game");
             }

@@ -199,7 +199,7 @@ fn a_million_open_variations_neither_overflow_nor_grow() {
         .events
         .iter()
         .filter_map(|e| match e {
-            Event::Move { ctx, text, .. } if ctx.depth == 0 => Some(text.clone()),
+            Event::Move { ctx, text, .. } if ctx.is_main_line() => Some(text.clone()),
             _ => None,
         })
         .collect();
@@ -273,7 +273,7 @@ struct Headers {
 
 impl Visitor for Headers {
     fn on_tree_end(&mut self, ctx: &kifu::pgn::Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             self.games += 1;
         }
         Control::Continue
@@ -306,7 +306,7 @@ fn skipping_movetext_keeps_game_boundaries() {
 struct StopEachGame(u64);
 impl Visitor for StopEachGame {
     fn on_tree_end(&mut self, ctx: &kifu::pgn::Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             self.0 += 1;
             return Control::Stop;
         }

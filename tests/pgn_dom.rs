@@ -13,9 +13,7 @@ use kifu::pgn::{
 
 #[test]
 fn seed_as_a_game() {
-    let Some(input) = support::shared_file("fixtures/seed-kasparov-kramnik-2001.pgn") else {
-        return;
-    };
+    let input = support::data_file("seed-kasparov-kramnik-2001.pgn");
     let games: Vec<Game> = Games::new(&input).collect();
     assert_eq!(games.len(), 1);
     let g = &games[0];
@@ -219,9 +217,7 @@ fn corpus_round_trip() {
 /// cuts the first (`game_too_large`), the parser skips the rest of it, and the seed is read whole.
 #[test]
 fn an_endless_game_stays_within_the_limit() {
-    let Some(seed) = support::shared_file("fixtures/seed-kasparov-kramnik-2001.pgn") else {
-        return;
-    };
+    let seed = support::data_file("seed-kasparov-kramnik-2001.pgn");
     let mut input = Vec::new();
     for i in 0..50_000 {
         input.extend_from_slice(format!("{i}. Nf3 {{wait}} Nf6 $1 (Nc6) 2. Ng1 Ng8 ").as_bytes());

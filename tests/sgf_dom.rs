@@ -18,7 +18,7 @@ struct Games(u64);
 
 impl Visitor for Games {
     fn on_tree(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_game_level() {
             self.0 += 1;
         }
         Control::Continue
@@ -34,9 +34,7 @@ fn one(input: &[u8]) -> GameTree {
 
 #[test]
 fn seed_as_a_tree() {
-    let Some(input) = support::shared_file("fixtures/seed-takemiya-cho-meijin-1996.sgf") else {
-        return;
-    };
+    let input = support::data_file("seed-takemiya-cho-meijin-1996.sgf");
     let t = one(&input);
     assert!(t.errors().is_empty(), "{:?}", t.errors());
     assert_eq!(t.len(), 142);
@@ -374,9 +372,7 @@ impl std::io::Read for Stream<'_> {
 /// skipped to the end of input, `E09`).
 #[test]
 fn an_unclosed_tree_before_many_games_stays_within_the_limit() {
-    let Some(seed) = support::shared_file("fixtures/seed-takemiya-cho-meijin-1996.sgf") else {
-        return;
-    };
+    let seed = support::data_file("seed-takemiya-cho-meijin-1996.sgf");
     let times = 3_000; // about 4.5 MB
     let stream = |times| Stream {
         head: b"(;GM[1]FF[4]SZ[19]PB[broken]PW[file];B[pd];W[dp]\n",

@@ -15,9 +15,7 @@ fn log(input: &[u8]) -> EventLog {
 
 #[test]
 fn seed_takemiya_cho() {
-    let Some(input) = support::shared_file("fixtures/seed-takemiya-cho-meijin-1996.sgf") else {
-        return;
-    };
+    let input = support::data_file("seed-takemiya-cho-meijin-1996.sgf");
     let log = log(&input);
     assert_eq!(
         log.errors().count(),

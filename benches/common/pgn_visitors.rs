@@ -27,13 +27,13 @@ pub struct KifuAll(pub Counts);
 
 impl k::Visitor for KifuAll {
     fn on_tree(&mut self, ctx: &k::Context) -> Control {
-        if ctx.depth > 0 {
+        if ctx.in_variation() {
             self.0.variations += 1;
         }
         Control::Continue
     }
     fn on_tree_end(&mut self, ctx: &k::Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             self.0.games += 1;
         }
         Control::Continue
@@ -70,7 +70,7 @@ pub struct KifuHeaders(pub Counts);
 
 impl k::Visitor for KifuHeaders {
     fn on_tree_end(&mut self, ctx: &k::Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             self.0.games += 1;
         }
         Control::Continue

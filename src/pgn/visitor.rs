@@ -24,6 +24,54 @@ pub struct Context {
 }
 
 impl Context {
+    /// Whether the event is on the main line or at game level (`depth == 0`): the game's own
+    /// `on_tree` / `on_tree_end`, its tags, and the moves, comments and result outside every
+    /// variation.
+    ///
+    /// ```
+    /// use kifu::{Control, pgn::{self, Context, Move, Visitor}};
+    /// struct Main(Vec<String>);
+    /// impl Visitor for Main {
+    ///     fn on_move(&mut self, ctx: &Context, mv: &Move<'_>) -> Control {
+    ///         if ctx.is_main_line() {
+    ///             self.0.push(String::from_utf8_lossy(mv.text).into_owned());
+    ///         }
+    ///         Control::Continue
+    ///     }
+    /// }
+    /// let mut v = Main(Vec::new());
+    /// pgn::parse(b"1. e4 (1. d4 d5) 1... e5 *", &mut v);
+    /// assert_eq!(v.0, ["e4", "e5"]);
+    /// ```
+    #[inline]
+    pub fn is_main_line(&self) -> bool {
+        self.depth == 0
+    }
+
+    /// Whether the event is inside a variation `( … )` (`depth >= 1`): the opposite of
+    /// [`is_main_line`](Self::is_main_line). From `on_tree`, [`Control::Skip`] then skips it.
+    ///
+    /// ```
+    /// use kifu::{Control, pgn::{self, Context, Move, Visitor}};
+    /// struct Main(usize);
+    /// impl Visitor for Main {
+    ///     fn on_tree(&mut self, ctx: &Context) -> Control {
+    ///         if ctx.in_variation() { Control::Skip } else { Control::Continue }
+    ///     }
+    ///     fn on_move(&mut self, _: &Context, _: &Move<'_>) -> Control {
+    ///         self.0 += 1;
+    ///         Control::Continue
+    ///     }
+    /// }
+    /// let mut v = Main(0);
+    /// pgn::parse(b"1. e4 (1. d4 d5) 1... e5 *", &mut v);
+    /// assert_eq!(v.0, 2);
+    /// ```
+    #[inline]
+    pub fn in_variation(&self) -> bool {
+        self.depth > 0
+    }
+
     /// The move reference of the last move played (`14b` = Black's 14th move), or `None` before
     /// the first move of the line.
     pub fn last_move(&self) -> Option<MoveRef> {
@@ -240,9 +288,9 @@ pub type Error<'a> = Diagnostic<'a, ErrorKind, Option<MoveRef>>;
 /// # Variations are visited by default
 ///
 /// **Moves inside variations arrive through the same [`on_move`](Visitor::on_move) as main-line
-/// moves.** Tell them apart with [`Context::depth`] (0 = main line), or return
-/// [`Control::Skip`] from [`on_tree`](Visitor::on_tree) when `ctx.depth > 0` to skip variations
-/// altogether (then only their `on_tree_end` arrives).
+/// moves.** Tell them apart with [`Context::is_main_line`] (`depth == 0`), or return
+/// [`Control::Skip`] from [`on_tree`](Visitor::on_tree) when [`Context::in_variation`] to skip
+/// variations altogether (then only their `on_tree_end` arrives).
 ///
 /// # Flow
 ///
@@ -253,6 +301,9 @@ pub type Error<'a> = Diagnostic<'a, ErrorKind, Option<MoveRef>>;
 /// 4. The movetext: `on_move`, `on_nag`, `on_comment`, `on_tree` / `on_tree_end` (depth ≥ 1)
 ///    for each variation, `on_result`.
 /// 5. `on_tree_end` (depth 0): the game ends.
+///
+/// After the last game, [`on_end`](Visitor::on_end) (from
+/// [`Parser::finish`](super::Parser::finish) or [`parse`](super::parse)): the input is over.
 ///
 /// `on_error` can come at any point, and `%` escape lines arrive as `on_comment` inside games
 /// (escape lines between games are dropped). A game ends at its result (comments after the
@@ -267,7 +318,7 @@ pub type Error<'a> = Diagnostic<'a, ErrorKind, Option<MoveRef>>;
 ///
 /// impl Visitor for MainLine {
 ///     fn on_tree(&mut self, ctx: &Context) -> Control {
-///         if ctx.depth > 0 { Control::Skip } else { Control::Continue }
+///         if ctx.in_variation() { Control::Skip } else { Control::Continue }
 ///     }
 ///     fn on_move(&mut self, _ctx: &Context, mv: &Move<'_>) -> Control {
 ///         self.0.push(String::from_utf8_lossy(mv.text).into_owned());
@@ -328,6 +379,12 @@ pub trait Visitor {
     fn on_error(&mut self, error: &Error<'_>) -> Control {
         Control::Continue
     }
+
+    /// The input is over: raised once by [`Parser::finish`](super::Parser::finish) (and so by
+    /// [`parse`](super::parse)) after the last game was closed, also when the input held
+    /// none. A visitor that collects results can flush them here, so that nothing waits for a
+    /// call of its own after the parse.
+    fn on_end(&mut self) {}
 }
 
 impl<V: Visitor + ?Sized> Visitor for &mut V {
@@ -357,5 +414,8 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
     }
     fn on_error(&mut self, error: &Error<'_>) -> Control {
         (**self).on_error(error)
+    }
+    fn on_end(&mut self) {
+        (**self).on_end()
     }
 }

@@ -69,7 +69,6 @@
 //! assert_eq!(g.errors, ["1:14: E37 black and white move in one node", "1:15: E14 illegal point"]);
 //! ```
 
-mod builder;
 mod dom;
 mod event;
 mod lexer;
@@ -82,10 +81,10 @@ mod visitor;
 mod writer;
 
 #[cfg(feature = "std")]
-pub use builder::TreeReader;
-pub use builder::{GameTrees, Scope, TreeBuilder, game_trees};
+pub use dom::TreeReader;
 pub use dom::{
-    Children, GameTree, MainLine, Node, NodeId, OwnedError, Prop, SERDE_MAX_DEPTH, escape,
+    Children, GameTree, GameTrees, MainLine, Node, NodeId, OwnedError, Prop, SERDE_MAX_DEPTH,
+    Scope, TreeBuilder, escape, game_trees,
 };
 pub use event::{Event, EventLog};
 pub use parser::{Config, Parser};

@@ -28,6 +28,54 @@ pub struct Context {
 }
 
 impl Context {
+    /// Whether the event belongs to the game tree itself rather than to a variation nested in
+    /// it (`depth == 0`): the game tree's `on_tree` / `on_tree_end`, and the nodes of its first
+    /// sequence, from the root node up to the first branch point. (For the main line through
+    /// the variations, see [`main_line`](Self::main_line).)
+    ///
+    /// ```
+    /// use kifu::{Control, sgf::{self, Context, Visitor}};
+    /// struct Trunk(u32);
+    /// impl Visitor for Trunk {
+    ///     fn on_node(&mut self, ctx: &Context) -> Control {
+    ///         if ctx.is_game_level() {
+    ///             self.0 += 1;
+    ///         }
+    ///         Control::Continue
+    ///     }
+    /// }
+    /// let mut v = Trunk(0);
+    /// sgf::parse(b"(;SZ[9];B[ee](;W[cc])(;W[gg]))", &mut v);
+    /// assert_eq!(v.0, 2); // the root node and B[ee]
+    /// ```
+    #[inline]
+    pub fn is_game_level(&self) -> bool {
+        self.depth == 0
+    }
+
+    /// Whether the event is inside a variation `( … )` (`depth >= 1`): the opposite of
+    /// [`is_game_level`](Self::is_game_level).
+    ///
+    /// ```
+    /// use kifu::{Control, sgf::{self, Context, Visitor}};
+    /// struct Variations(u32);
+    /// impl Visitor for Variations {
+    ///     fn on_tree(&mut self, ctx: &Context) -> Control {
+    ///         if ctx.in_variation() {
+    ///             self.0 += 1;
+    ///         }
+    ///         Control::Continue
+    ///     }
+    /// }
+    /// let mut v = Variations(0);
+    /// sgf::parse(b"(;SZ[9];B[ee](;W[cc])(;W[gg]))", &mut v);
+    /// assert_eq!(v.0, 2);
+    /// ```
+    #[inline]
+    pub fn in_variation(&self) -> bool {
+        self.depth > 0
+    }
+
     /// Where this is in the game, for diagnostics.
     pub fn node_ref(&self) -> NodeRef {
         NodeRef {
@@ -366,6 +414,9 @@ pub type Error<'a> = Diagnostic<'a, ErrorKind, Option<NodeRef>>;
 /// 3. For each variation `(…)`: `on_tree` (depth ≥ 1), its nodes and variations, `on_tree_end`.
 /// 4. `on_tree_end` (depth 0): the game tree ends.
 ///
+/// After the last game tree, [`on_end`](Visitor::on_end) (from
+/// [`Parser::finish`](super::Parser::finish) or [`parse`](super::parse)): the input is over.
+///
 /// `on_error` can come at any point. Variations are visited by default: return
 /// [`Control::Skip`] from `on_tree` when `ctx.variation > 0` to read the main line only, or
 /// [`Control::Skip`] from `on_node_end` of the root node to read game information only.
@@ -437,6 +488,12 @@ pub trait Visitor {
     fn on_error(&mut self, error: &Error<'_>) -> Control {
         Control::Continue
     }
+
+    /// The input is over: raised once by [`Parser::finish`](super::Parser::finish) (and so by
+    /// [`parse`](super::parse)) after the last game tree was closed, also when the input held
+    /// none. A visitor that collects results can flush them here, so that nothing waits for a
+    /// call of its own after the parse.
+    fn on_end(&mut self) {}
 }
 
 impl<V: Visitor + ?Sized> Visitor for &mut V {
@@ -466,5 +523,8 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
     }
     fn on_error(&mut self, error: &Error<'_>) -> Control {
         (**self).on_error(error)
+    }
+    fn on_end(&mut self) {
+        (**self).on_end()
     }
 }

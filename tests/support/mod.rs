@@ -3,6 +3,18 @@
 
 use std::path::{Path, PathBuf};
 
+/// A file of the repository's own test data, `tests/data/<name>` (always there; the tests of a
+/// workspace member, one folder down, find it too).
+pub fn data_file(name: &str) -> Vec<u8> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .take(2)
+        .map(|dir| dir.join("tests").join("data"))
+        .find(|p| p.is_dir())
+        .expect("tests/data");
+    std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("tests/data/{name}: {e}"))
+}
+
 /// `../shared` beside the project root, if it is there (the tests of a workspace member, one
 /// folder down, find it too).
 pub fn shared() -> Option<PathBuf> {

@@ -363,7 +363,8 @@ impl Parser {
     }
 
     /// Ends the input: reads what is left in the carry-over buffer, closes the open game
-    /// (reporting what was left unfinished), and resets the parser for a new stream.
+    /// (reporting what was left unfinished), raises [`Visitor::on_end`], and resets the parser
+    /// for a new stream.
     ///
     /// A [`Control::Stop`] returned during `finish` is ignored: the last game is always
     /// delivered whole.
@@ -386,6 +387,7 @@ impl Parser {
         } else {
             self.flush_garbage(v);
         }
+        v.on_end();
         *self = Parser {
             carry,
             ..Parser::with_config(self.cfg)

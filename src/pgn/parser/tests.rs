@@ -192,3 +192,29 @@ fn skipping_keeps_games_and_positions_on_the_corpus() {
     }
     assert!(files > 100);
 }
+
+#[test]
+fn on_end_comes_once_after_the_last_game() {
+    #[derive(Default)]
+    struct Ends {
+        games: u32,
+        ends: Vec<u32>,
+    }
+    impl Visitor for Ends {
+        fn on_tree_end(&mut self, ctx: &Context) -> Control {
+            if ctx.is_main_line() {
+                self.games += 1;
+            }
+            Control::Continue
+        }
+        fn on_end(&mut self) {
+            self.ends.push(self.games);
+        }
+    }
+    let mut v = Ends::default();
+    crate::pgn::parse(b"1. e4 e5 1-0\n\n1. d4 (1. c4) d5 *", &mut v);
+    assert_eq!(v.ends, [2]);
+    let mut v = Ends::default();
+    crate::pgn::parse(b"", &mut v);
+    assert_eq!(v.ends, [0]);
+}

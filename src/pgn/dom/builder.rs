@@ -1,0 +1,468 @@
+//! [`GameBuilder`]: the visitor that builds [`Game`]s from events.
+
+use super::*;
+
+// ----- the builder ----------------------------------------------------------------------------
+
+/// What a [`GameBuilder`] keeps of each game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Keep {
+    /// Everything: tags, moves, variations, comments, NAGs, result, errors.
+    #[default]
+    All,
+    /// The main line only: variations are skipped by the parser ([`Control::Skip`]), so they
+    /// cost almost nothing and their errors are not reported.
+    MainLine,
+    /// The tags only: the movetext is skipped ([`Control::SkipGame`] after the tags), the
+    /// cheap way to index a collection. [`Game::result`] stays `None` (see
+    /// [`Game::result_tag`]), and only the errors of the tag section are kept.
+    Headers,
+}
+
+/// One open line of moves while a game is being built.
+#[derive(Debug, Default)]
+struct OpenLine {
+    moves: Vec<Node>,
+    /// Comments before the line's first move.
+    before: Vec<String>,
+}
+
+/// A [`Visitor`] that builds [`Game`]s.
+///
+/// Finished games wait in a queue: take them with [`GameBuilder::pop`] or
+/// [`GameBuilder::take_games`]. With [`stop_at_game_end`](GameBuilder::stop_at_game_end) the
+/// builder returns [`Control::Stop`] at the end of each game, so that a driver can hand the games
+/// out one at a time: that is what [`Games`] and [`ReadGames`] do.
+///
+/// ```
+/// use kifu::pgn::{self, GameBuilder, Keep};
+///
+/// let pgn = b"[Event \"A\"]\n\n1. e4 (1. d4) e5 *\n\n[Event \"B\"]\n\n1. c4 *\n";
+/// let mut builder = GameBuilder::new();
+/// pgn::parse(pgn, &mut builder);
+/// let games = builder.take_games();
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[0].moves[0].variations.len(), 1);
+///
+/// let mut headers = GameBuilder::with_keep(Keep::Headers);
+/// pgn::parse(pgn, &mut headers);
+/// let games = headers.take_games();
+/// assert_eq!(games[1].event(), Some("B"));
+/// assert!(games[1].moves.is_empty());
+/// ```
+#[derive(Debug)]
+pub struct GameBuilder {
+    keep: Keep,
+    stop: bool,
+    /// The game being built, if one is open.
+    game: Option<Game>,
+    /// The open lines: the main line, then one per open variation.
+    lines: Vec<OpenLine>,
+    /// The comment being assembled from its pieces.
+    comment: Vec<u8>,
+    done: VecDeque<Game>,
+    /// The limit of a game's [`Game::estimated_bytes`].
+    max_game_bytes: usize,
+    /// The estimate of what the open game holds, besides the errors it started with.
+    pub(super) bytes: usize,
+    /// The estimate of the errors the open game started with (met before it).
+    pub(super) before: usize,
+    /// The open game reached the limit: the rest of it is skipped.
+    full: bool,
+    /// Errors met before the first game, for it.
+    pending: Vec<GameError>,
+    /// The estimate of `pending`.
+    pending_bytes: usize,
+    /// `pending` reached the limit: the rest are dropped.
+    pending_full: bool,
+    /// How many were dropped.
+    pending_dropped: u64,
+}
+
+impl Default for GameBuilder {
+    fn default() -> Self {
+        GameBuilder {
+            keep: Keep::All,
+            stop: false,
+            game: None,
+            lines: Vec::new(),
+            comment: Vec::new(),
+            done: VecDeque::new(),
+            max_game_bytes: GameBuilder::DEFAULT_MAX_GAME_BYTES,
+            bytes: 0,
+            before: 0,
+            full: false,
+            pending: Vec::new(),
+            pending_bytes: 0,
+            pending_full: false,
+            pending_dropped: 0,
+        }
+    }
+}
+
+impl GameBuilder {
+    /// A builder that keeps everything.
+    pub fn new() -> GameBuilder {
+        GameBuilder::default()
+    }
+
+    /// A builder that keeps what `keep` says.
+    pub fn with_keep(keep: Keep) -> GameBuilder {
+        GameBuilder {
+            keep,
+            ..GameBuilder::default()
+        }
+    }
+
+    /// A builder for the tags only: [`Keep::Headers`].
+    pub fn headers_only() -> GameBuilder {
+        GameBuilder::with_keep(Keep::Headers)
+    }
+
+    /// A builder for the main line only: [`Keep::MainLine`].
+    pub fn main_line_only() -> GameBuilder {
+        GameBuilder::with_keep(Keep::MainLine)
+    }
+
+    /// The default of [`with_max_game_bytes`](Self::with_max_game_bytes): 64 MiB. The largest
+    /// game of the corpus (157 KB of PGN) estimates at well under a megabyte.
+    pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
+
+    /// Bounds the memory of each game: the limit of its
+    /// [`estimated_bytes`](Game::estimated_bytes) (`usize::MAX`: no limit).
+    ///
+    /// Bad input must not exhaust memory: a "game" of gigabytes of movetext without a tag or a
+    /// result (a broken export, a file of another format) would otherwise grow without bound.
+    /// When the next tag, move, NAG, variation, comment (piece) or error would take a game past
+    /// the limit, the builder adds an [`ErrorKind::GameTooLarge`] error (`game_too_large`, at
+    /// the position of what did not fit) and answers [`Control::SkipGame`]: the parser skips to
+    /// the end of the game, and the game is delivered as far as it was built; the following
+    /// games are read as usual. Problems before the first game (which go to it, see
+    /// [`Game::errors`]) have a budget of their own, and past it are dropped with one
+    /// `game_too_large` saying so. A game's estimate stays within the limit plus two errors, or
+    /// twice that with problems before it.
+    ///
+    /// ```
+    /// use kifu::pgn::{Config, ErrorKind, GameBuilder, Games};
+    /// let mut pgn = b"[Event \"long\"]\n\n".to_vec();
+    /// for _ in 0..1000 {
+    ///     pgn.extend_from_slice(b"Nf3 Nf6 Ng1 Ng8 ");
+    /// }
+    /// pgn.extend_from_slice(b"1/2-1/2\n\n[Event \"next\"]\n\n1. e4 *\n");
+    /// let builder = GameBuilder::new().with_max_game_bytes(10_000);
+    /// let games: Vec<_> = Games::with_builder(&pgn, Config::default(), builder).collect();
+    /// assert_eq!(games.len(), 2);
+    /// assert!(games[0].moves.len() < 4000);
+    /// assert_eq!(games[0].errors[0].kind, ErrorKind::GameTooLarge);
+    /// assert_eq!(games[0].errors[0].kind.code(), "game_too_large");
+    /// assert_eq!(games[0].result, None); // skipped with the rest
+    /// assert_eq!(games[1].event(), Some("next"));
+    /// ```
+    pub fn with_max_game_bytes(mut self, max: usize) -> GameBuilder {
+        self.max_game_bytes = max;
+        self
+    }
+
+    /// The limit of each game's [`estimated_bytes`](Game::estimated_bytes).
+    pub fn max_game_bytes(&self) -> usize {
+        self.max_game_bytes
+    }
+
+    /// Whether to return [`Control::Stop`] at the end of each game (default: no).
+    pub fn stop_at_game_end(mut self, stop: bool) -> GameBuilder {
+        self.stop = stop;
+        self
+    }
+
+    /// What the builder keeps.
+    pub fn keep(&self) -> Keep {
+        self.keep
+    }
+
+    /// The problems met outside any game and not yet given to one: after the input ended, those
+    /// of an input that held no game at all (text that is not PGN), which no [`Game`] carries.
+    ///
+    /// ```
+    /// use kifu::pgn::{Games, Reader, GameBuilder};
+    /// let mut b = GameBuilder::new();
+    /// Reader::new(&b"no game here\n"[..]).read_all(&mut b).unwrap();
+    /// assert!(b.pop().is_none());
+    /// assert_eq!(b.unclaimed_errors().len(), 1);
+    /// ```
+    pub fn unclaimed_errors(&self) -> &[GameError] {
+        &self.pending
+    }
+
+    /// The oldest finished game not yet taken.
+    pub fn pop(&mut self) -> Option<Game> {
+        self.done.pop_front()
+    }
+
+    /// Every finished game not yet taken, oldest first.
+    pub fn take_games(&mut self) -> Vec<Game> {
+        self.done.drain(..).collect()
+    }
+
+    /// Whether `extra` more bytes fit the open game. If not, the game is full: the error that
+    /// says so is added (once). `at`: the last move before the item.
+    fn fits(&mut self, pos: Position, at: Option<MoveRef>, extra: usize) -> bool {
+        if self.full {
+            return false;
+        }
+        if self.bytes.saturating_add(extra) <= self.max_game_bytes {
+            self.bytes += extra;
+            return true;
+        }
+        self.full = true;
+        self.comment.clear();
+        if let Some(game) = self.game.as_mut() {
+            let e = too_large(pos, at);
+            self.bytes += error_bytes(&e);
+            game.errors.push(e);
+        }
+        false
+    }
+
+    fn line(&mut self) -> &mut OpenLine {
+        if self.lines.is_empty() {
+            self.lines.push(OpenLine::default());
+        }
+        let n = self.lines.len();
+        &mut self.lines[n - 1]
+    }
+}
+
+/// The error that says a game reached the limit.
+fn too_large(pos: Position, at: Option<MoveRef>) -> GameError {
+    GameError {
+        kind: ErrorKind::GameTooLarge,
+        severity: ErrorKind::GameTooLarge.severity(),
+        text: String::new(),
+        truncated: false,
+        pos,
+        at,
+    }
+}
+
+/// The answer to the parser for an item of a game.
+fn go_on(kept: bool) -> Control {
+    if kept {
+        Control::Continue
+    } else {
+        Control::SkipGame
+    }
+}
+
+impl Visitor for GameBuilder {
+    fn on_tree(&mut self, ctx: &Context) -> Control {
+        if ctx.is_main_line() {
+            self.lines.clear();
+            let mut game = Game {
+                index: ctx.game,
+                offset: ctx.pos.offset,
+                ..Game::default()
+            };
+            // problems before the first game go to it
+            game.errors = core::mem::take(&mut self.pending);
+            game.errors_dropped = core::mem::take(&mut self.pending_dropped);
+            self.before = core::mem::take(&mut self.pending_bytes);
+            self.pending_full = false;
+            self.bytes = 0;
+            self.full = false;
+            self.game = Some(game);
+        }
+        self.lines.push(OpenLine::default());
+        if ctx.in_variation() && self.full {
+            return Control::SkipGame;
+        }
+        if ctx.in_variation() && self.keep != Keep::All {
+            return Control::Skip;
+        }
+        Control::Continue
+    }
+
+    fn on_tree_end(&mut self, ctx: &Context) -> Control {
+        if ctx.in_variation() {
+            let mut kept = true;
+            if self.lines.len() > 1 {
+                let line = self.lines.pop().expect("a variation is open");
+                let parent = self.line().moves.last_mut().is_some();
+                if self.keep == Keep::All && parent {
+                    // a full game keeps the variations open when it was cut (at most one per
+                    // level): they hold what was read of them
+                    if self.full {
+                        self.bytes += VARIATION_BYTES;
+                    } else {
+                        kept = self.fits(ctx.pos, ctx.last_move(), VARIATION_BYTES);
+                    }
+                    if kept {
+                        let mut var = Variation {
+                            moves: line.moves,
+                            comments: Vec::new(),
+                        };
+                        if var.moves.is_empty() {
+                            var.comments = line.before;
+                        }
+                        if let Some(parent) = self.line().moves.last_mut() {
+                            parent.variations.push(var);
+                        }
+                    }
+                }
+            }
+            return go_on(kept);
+        }
+        let mut game = self.game.take().unwrap_or_default();
+        let main = core::mem::take(&mut self.lines).into_iter().next();
+        if let Some(main) = main {
+            game.moves = main.moves;
+            game.comments = main.before;
+        }
+        self.comment.clear();
+        self.done.push_back(game);
+        if self.stop {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    }
+
+    fn on_property(&mut self, ctx: &Context, tag: &Tag<'_>) -> Control {
+        if self.game.is_none() {
+            return Control::Continue;
+        }
+        let name = String::from_utf8_lossy(tag.name).into_owned();
+        let value = tag.value.decode_utf8_lossy().into_owned();
+        let kept = self.fits(ctx.pos, None, TAG_BYTES + name.len() + value.len());
+        if let (true, Some(game)) = (kept, self.game.as_mut()) {
+            game.tags.push((name, value));
+        }
+        go_on(kept)
+    }
+
+    fn on_tags_end(&mut self, _: &Context) -> Control {
+        if self.keep == Keep::Headers || self.full {
+            Control::SkipGame
+        } else {
+            Control::Continue
+        }
+    }
+
+    fn on_move(&mut self, ctx: &Context, mv: &Move<'_>) -> Control {
+        let text = String::from_utf8_lossy(mv.text).into_owned();
+        let before = MoveRef::from_ply(ctx.ply.saturating_sub(1));
+        if !self.fits(ctx.pos, before, NODE_BYTES + text.len()) {
+            return Control::SkipGame;
+        }
+        let line = self.line();
+        let comments_before = if ctx.in_variation() && line.moves.is_empty() {
+            core::mem::take(&mut line.before)
+        } else {
+            Vec::new()
+        };
+        line.moves.push(Node {
+            san: mv.san,
+            text,
+            nags: Vec::new(),
+            comments_before,
+            comments: Vec::new(),
+            variations: Vec::new(),
+        });
+        Control::Continue
+    }
+
+    fn on_nag(&mut self, ctx: &Context, nag: Nag, _: NagForm) -> Control {
+        if self.line().moves.is_empty() {
+            return go_on(!self.full);
+        }
+        if !self.fits(ctx.pos, ctx.last_move(), NAG_BYTES) {
+            return Control::SkipGame;
+        }
+        if let Some(node) = self.line().moves.last_mut() {
+            node.nags.push(nag);
+        }
+        Control::Continue
+    }
+
+    fn on_comment(&mut self, ctx: &Context, c: &Comment<'_>) -> Control {
+        if c.kind == CommentKind::Escape {
+            return Control::Continue;
+        }
+        if self.full {
+            return Control::SkipGame;
+        }
+        if c.first {
+            self.comment.clear();
+        }
+        // the pieces so far count against the limit, so that one endless comment cannot grow
+        // without bound
+        let so_far = STRING_BYTES + self.comment.len() + c.text.as_bytes().len();
+        if self.bytes.saturating_add(so_far) > self.max_game_bytes {
+            self.fits(ctx.pos, ctx.last_move(), so_far);
+            return Control::SkipGame;
+        }
+        self.comment.extend_from_slice(c.text.as_bytes());
+        if c.last {
+            let text = String::from_utf8_lossy(&self.comment).into_owned();
+            self.comment.clear();
+            if !self.fits(ctx.pos, ctx.last_move(), STRING_BYTES + text.len()) {
+                return Control::SkipGame;
+            }
+            let line = self.line();
+            match line.moves.last_mut() {
+                Some(node) => node.comments.push(text),
+                None => line.before.push(text),
+            }
+        }
+        Control::Continue
+    }
+
+    fn on_result(&mut self, ctx: &Context, outcome: Outcome) -> Control {
+        if ctx.is_main_line() {
+            if let Some(game) = self.game.as_mut() {
+                game.result = Some(outcome);
+            }
+        }
+        Control::Continue
+    }
+
+    fn on_error(&mut self, e: &Error<'_>) -> Control {
+        let owned = GameError::from_event(e);
+        let size = error_bytes(&owned);
+        if self.game.is_none() {
+            // before the first game (the only place outside a game the parser reports
+            // problems): for it, within a budget of their own
+            if self.pending_bytes + size <= self.max_game_bytes {
+                self.pending_bytes += size;
+                self.pending.push(owned);
+            } else {
+                self.pending_dropped += 1;
+                if !self.pending_full {
+                    self.pending_full = true;
+                    let marker = too_large(e.pos, None);
+                    self.pending_bytes += error_bytes(&marker);
+                    self.pending.push(marker);
+                }
+            }
+            return Control::Continue;
+        }
+        // A full game keeps only what the parser reports while skipping (a comment open at the
+        // end of input); other problems may come until the next event answers `SkipGame`, since
+        // the parser takes no `SkipGame` from `on_error`.
+        let kept = if self.full {
+            e.kind == ErrorKind::UnterminatedComment
+        } else {
+            self.fits(e.pos, e.at, size)
+        };
+        if kept {
+            if self.full {
+                self.bytes += size;
+            }
+            if let Some(game) = self.game.as_mut() {
+                game.errors.push(owned);
+            }
+        } else if let Some(game) = self.game.as_mut() {
+            game.errors_dropped += 1;
+        }
+        Control::Continue
+    }
+}
