@@ -97,15 +97,23 @@ impl Excerpt {
 }
 
 /// Writes the diagnostic's common part: `LINE:COLUMN: SEVERITY: KIND: `text`…`.
-fn write_common<K: core::fmt::Display>(
+/// The one line every diagnostic of both formats is shown as (its `Display`, the DOMs' owned
+/// errors, `kifu check`): `LINE:COLUMN: SEVERITY[ CODE]: MESSAGE[: `text`]`, then where in the
+/// game (see the `Display` impls).
+pub(crate) fn write_common<K: core::fmt::Display>(
     f: &mut core::fmt::Formatter<'_>,
     pos: Position,
     severity: Severity,
+    code: Option<&str>,
     kind: &K,
     text: &[u8],
     truncated: bool,
 ) -> core::fmt::Result {
-    write!(f, "{pos}: {severity}: {kind}")?;
+    write!(f, "{pos}: {severity}")?;
+    if let Some(code) = code {
+        write!(f, " {code}")?;
+    }
+    write!(f, ": {kind}")?;
     if !text.is_empty() || truncated {
         f.write_str(": `")?;
         for c in alloc::string::String::from_utf8_lossy(text).chars() {
@@ -144,6 +152,7 @@ impl<K: core::fmt::Display> core::fmt::Display for Diagnostic<'_, K, Option<crat
             f,
             self.pos,
             self.severity,
+            None,
             &self.kind,
             self.text,
             self.truncated,
@@ -156,16 +165,17 @@ impl<K: core::fmt::Display> core::fmt::Display for Diagnostic<'_, K, Option<crat
     }
 }
 
-/// One line: `LINE:COLUMN: SEVERITY: MESSAGE: `text` (game N, node K (depth D))`, the game
-/// counted from 1, the node where the problem is inside a game tree; control characters of the
-/// text are escaped. A tool prefixes its file name (`FILE:`) to get the usual
-/// `FILE:LINE:COLUMN:` form.
-impl<K: core::fmt::Display> core::fmt::Display for Diagnostic<'_, K, Option<crate::sgf::NodeRef>> {
+/// One line: `LINE:COLUMN: SEVERITY CODE: MESSAGE: `text` (game N, node K (depth D))`, the code
+/// SGFC's (`W35`), the game counted from 1, the node where the problem is inside a game tree;
+/// control characters of the text are escaped. A tool prefixes its file name (`FILE:`) to get
+/// the usual `FILE:LINE:COLUMN:` form.
+impl core::fmt::Display for Diagnostic<'_, crate::sgf::ErrorKind, Option<crate::sgf::NodeRef>> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write_common(
             f,
             self.pos,
             self.severity,
+            Some(self.kind.code()),
             &self.kind,
             self.text,
             self.truncated,
@@ -185,10 +195,7 @@ impl<K: core::fmt::Debug + core::fmt::Display> std::error::Error
 }
 
 #[cfg(feature = "std")]
-impl<K: core::fmt::Debug + core::fmt::Display> std::error::Error
-    for Diagnostic<'_, K, Option<crate::sgf::NodeRef>>
-{
-}
+impl std::error::Error for Diagnostic<'_, crate::sgf::ErrorKind, Option<crate::sgf::NodeRef>> {}
 
 #[cfg(test)]
 mod display_tests {

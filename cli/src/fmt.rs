@@ -63,16 +63,7 @@ pub fn write_pgn<W: Write, E: Write>(
     problems: &mut Problems<'_, E>,
 ) -> io::Result<()> {
     for e in &game.errors {
-        let line = crate::json::pgn_check_line(
-            file,
-            e.pos,
-            game.index,
-            e.at,
-            e.severity,
-            &e.kind,
-            &e.text,
-            e.truncated,
-        );
+        let line = format!("{file}:{}", e.diagnostic(game.index));
         problems.report(&line)?;
     }
     writer.write(game, out)
@@ -148,16 +139,7 @@ pub fn write_sgf<W: Write, E: Write>(
     problems: &mut Problems<'_, E>,
 ) -> io::Result<()> {
     for e in tree.errors() {
-        let line = crate::json::sgf_check_line(
-            file,
-            e.pos,
-            e.severity,
-            e.kind,
-            e.game,
-            e.at,
-            &String::from_utf8_lossy(&e.text),
-            e.truncated,
-        );
+        let line = format!("{file}:{e}");
         problems.report(&line)?;
     }
     if strip.comments || strip.nags {
@@ -175,16 +157,7 @@ pub fn report_unclaimed_pgn<E: Write>(
     problems: &mut Problems<'_, E>,
 ) -> io::Result<u64> {
     for e in errors {
-        let line = crate::json::pgn_check_line(
-            file,
-            e.pos,
-            0,
-            e.at,
-            e.severity,
-            &e.kind,
-            &e.text,
-            e.truncated,
-        );
+        let line = format!("{file}:{}", e.diagnostic(0));
         problems.report(&line)?;
     }
     Ok(errors.len() as u64)
@@ -197,16 +170,7 @@ pub fn report_unclaimed_sgf<E: Write>(
     problems: &mut Problems<'_, E>,
 ) -> io::Result<u64> {
     for e in errors {
-        let line = crate::json::sgf_check_line(
-            file,
-            e.pos,
-            e.severity,
-            e.kind,
-            e.game,
-            e.at,
-            &String::from_utf8_lossy(&e.text),
-            e.truncated,
-        );
+        let line = format!("{file}:{e}");
         problems.report(&line)?;
     }
     Ok(errors.len() as u64)

@@ -234,7 +234,7 @@ impl<'w, W: Write> JsonGames<'w, W> {
 
 impl<W: Write> Visitor for JsonGames<'_, W> {
     fn on_tree(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             self.index = ctx.game;
             self.offset = ctx.pos.offset;
             self.tags.clear();
@@ -250,7 +250,7 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
     }
 
     fn on_tree_end(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             let r = self.write_game();
             self.errors.clear();
             self.dropped = 0;
@@ -295,7 +295,7 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
         }
         let line = self.line();
         line.flush();
-        let comments_before = if ctx.depth > 0 && line.moves.is_empty() {
+        let comments_before = if ctx.in_variation() && line.moves.is_empty() {
             std::mem::take(&mut line.before)
         } else {
             Vec::new()
@@ -345,7 +345,7 @@ impl<W: Write> Visitor for JsonGames<'_, W> {
     }
 
     fn on_result(&mut self, ctx: &Context, outcome: Outcome) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             self.result = Some(outcome);
         }
         Control::Continue
@@ -406,92 +406,14 @@ impl<'w, W: Write> Check<'w, W> {
 
 impl<W: Write> Visitor for Check<'_, W> {
     fn on_error(&mut self, e: &Error<'_>) -> Control {
-        let line = pgn_check_line(
-            &self.file,
-            e.pos,
-            e.game,
-            e.at,
-            e.severity,
-            &e.kind,
-            &String::from_utf8_lossy(e.text),
-            e.truncated,
-        );
+        let line = format!("{}:{e}", self.file);
         self.write_line(&line)
     }
 }
 
 impl<W: Write> sgf::Visitor for Check<'_, W> {
     fn on_error(&mut self, e: &sgf::Error<'_>) -> Control {
-        let line = sgf_check_line(
-            &self.file,
-            e.pos,
-            e.severity,
-            e.kind,
-            e.game,
-            e.at,
-            &String::from_utf8_lossy(e.text),
-            e.truncated,
-        );
+        let line = format!("{}:{e}", self.file);
         self.write_line(&line)
     }
-}
-
-/// ``: `text`…`` after a message, or nothing when there is no text.
-fn quoted(text: &str, truncated: bool) -> String {
-    if text.is_empty() {
-        String::new()
-    } else {
-        format!(": `{text}`{}", if truncated { "…" } else { "" })
-    }
-}
-
-/// A PGN problem as `kifu check` prints it: `FILE:LINE:COLUMN: game N, move M: message`.
-#[allow(clippy::too_many_arguments)]
-pub fn pgn_check_line(
-    file: &str,
-    pos: kifu::Position,
-    game: u64,
-    at: Option<kifu::pgn::MoveRef>,
-    severity: kifu::Severity,
-    kind: &dyn std::fmt::Display,
-    text: &str,
-    truncated: bool,
-) -> String {
-    format!(
-        "{file}:{}:{}: game {}{}: {}{kind}{}",
-        pos.line,
-        pos.column,
-        game + 1,
-        at.map(|m| format!(", move {m}")).unwrap_or_default(),
-        if severity == kifu::Severity::Warning {
-            "warning: "
-        } else {
-            ""
-        },
-        quoted(text, truncated)
-    )
-}
-
-/// An SGF problem as `kifu check` prints it: `FILE:LINE:COLUMN: warning W35: message (game N,
-/// node …)`.
-#[allow(clippy::too_many_arguments)]
-pub fn sgf_check_line(
-    file: &str,
-    pos: kifu::Position,
-    severity: kifu::Severity,
-    kind: sgf::ErrorKind,
-    game: u64,
-    at: Option<sgf::NodeRef>,
-    text: &str,
-    truncated: bool,
-) -> String {
-    format!(
-        "{file}:{}:{}: {severity} {}: {kind} (game {}{}){}",
-        pos.line,
-        pos.column,
-        kind.code(),
-        game + 1,
-        at.map(|n| format!(", {n}")).unwrap_or_default(),
-        quoted(text, truncated)
-    )
 }

@@ -77,8 +77,8 @@ enum Command {
         #[arg(long, value_name = "BYTES", default_value_t = kifu::pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES)]
         max_game_bytes: usize,
     },
-    /// Print every problem (PGN: FILE:LINE:COLUMN: game N, move M: message; SGF:
-    /// FILE:LINE:COLUMN: warning W28: message); exit 1 if any.
+    /// Print every problem as FILE:LINE:COLUMN: SEVERITY[ CODE]: MESSAGE: `TEXT` (game N, move
+    /// M | node K); exit 1 if any.
     Check {
         #[command(flatten)]
         common: Common,

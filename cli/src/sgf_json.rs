@@ -305,7 +305,7 @@ impl<'w, W: Write> SgfJson<'w, W> {
 impl<W: Write> Visitor for SgfJson<'_, W> {
     fn on_tree(&mut self, ctx: &Context) -> Control {
         self.close_prop();
-        if ctx.depth == 0 {
+        if ctx.is_game_level() {
             let r = self.flush_pending();
             if self.record(r) == Control::Stop {
                 return Control::Stop;
@@ -323,7 +323,7 @@ impl<W: Write> Visitor for SgfJson<'_, W> {
     }
 
     fn on_tree_end(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_game_level() {
             self.end_game();
         } else {
             self.close_prop();

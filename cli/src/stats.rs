@@ -33,7 +33,7 @@ impl sgf::Visitor for Stats {
         Control::Continue
     }
     fn on_tree_end(&mut self, ctx: &sgf::Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_game_level() {
             self.games += 1;
         }
         Control::Continue
@@ -71,13 +71,13 @@ impl sgf::Visitor for Stats {
 
 impl Visitor for Stats {
     fn on_tree(&mut self, ctx: &Context) -> Control {
-        if ctx.depth > 0 {
+        if ctx.in_variation() {
             self.variations += 1;
         }
         Control::Continue
     }
     fn on_tree_end(&mut self, ctx: &Context) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             self.games += 1;
         }
         Control::Continue
@@ -87,7 +87,7 @@ impl Visitor for Stats {
         Control::Continue
     }
     fn on_move(&mut self, ctx: &Context, _: &Move<'_>) -> Control {
-        if ctx.depth == 0 {
+        if ctx.is_main_line() {
             self.mainline_moves += 1;
         } else {
             self.variation_moves += 1;

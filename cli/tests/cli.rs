@@ -513,10 +513,11 @@ fn check_reports_each_problem_and_sets_the_exit_status() {
         let name = seed.display().to_string();
         for (line, (at, mv)) in lines.iter().zip(places) {
             let (l, c) = line_col(&text, at);
-            let prefix = format!("{name}:{l}:{c}: game 1, move {mv}: ");
+            let prefix = format!("{name}:{l}:{c}: error: ");
+            let suffix = format!(" (game 1, move {mv})");
             assert!(
-                line.starts_with(&prefix) && line.len() > prefix.len(),
-                "{line:?} does not start with {prefix:?}"
+                line.starts_with(&prefix) && line.ends_with(&suffix),
+                "{line:?} is not {prefix:?}…{suffix:?}"
             );
         }
     }

@@ -246,25 +246,43 @@ impl GameError {
     pub fn message(&self) -> String {
         self.kind.to_string()
     }
+
+    /// The problem as the diagnostic event it was, in game `game` (the game's
+    /// [`index`](Game::index)): its `Display` is the line `kifu check` prints.
+    ///
+    /// ```
+    /// let game = kifu::pgn::Games::new(b"1. e4 oh? e5 *").next().unwrap();
+    /// let line = game.errors[0].diagnostic(game.index).to_string();
+    /// assert_eq!(line, "1:7: error: unexpected text: `oh?` (game 1, move 1w)");
+    /// ```
+    pub fn diagnostic(&self, game: u64) -> Error<'_> {
+        Error {
+            kind: self.kind,
+            severity: self.severity,
+            text: self.text.as_bytes(),
+            truncated: self.truncated,
+            pos: self.pos,
+            game,
+            at: self.at,
+        }
+    }
 }
 
+/// The line of [`GameError::diagnostic`] without the game: `LINE:COLUMN: SEVERITY: MESSAGE:
+/// `text` (move 14b)`.
 impl core::fmt::Display for GameError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}", self.pos)?;
+        crate::error::write_common(
+            f,
+            self.pos,
+            self.severity,
+            None,
+            &self.kind,
+            self.text.as_bytes(),
+            self.truncated,
+        )?;
         if let Some(at) = self.at {
-            write!(f, ": move {at}")?;
-        }
-        if self.severity == Severity::Warning {
-            f.write_str(": warning")?;
-        }
-        write!(f, ": {}", self.kind)?;
-        if !self.text.is_empty() {
-            write!(
-                f,
-                ": `{}`{}",
-                self.text,
-                if self.truncated { "…" } else { "" }
-            )?;
+            write!(f, " (move {at})")?;
         }
         Ok(())
     }

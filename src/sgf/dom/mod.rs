@@ -141,11 +141,27 @@ impl OwnedError {
     pub fn message(&self) -> String {
         alloc::string::ToString::to_string(&self.kind)
     }
+
+    /// The problem as the diagnostic event it was: its `Display` is the line `kifu check`
+    /// prints.
+    pub fn diagnostic(&self) -> Error<'_> {
+        Error {
+            kind: self.kind,
+            severity: self.severity,
+            text: &self.text,
+            truncated: self.truncated,
+            pos: self.pos,
+            game: self.game,
+            at: self.at,
+        }
+    }
 }
 
+/// The line of [`OwnedError::diagnostic`]: `LINE:COLUMN: SEVERITY CODE: MESSAGE: `text` (game
+/// N, node K (depth D))`.
 impl core::fmt::Display for OwnedError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}: {} {}", self.pos, self.kind.code(), self.kind)
+        self.diagnostic().fmt(f)
     }
 }
 
