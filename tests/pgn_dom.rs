@@ -36,7 +36,7 @@ fn seed_as_a_game() {
     assert_eq!(main[36], "Nxe6");
 
     let a6 = &g.moves[5];
-    assert_eq!(a6.nags, [Nag(1)]);
+    assert_eq!(a6.nags[..], [Nag(1)]);
     assert_eq!(a6.comments, ["first comment"]);
     assert_eq!(g.moves[9].comments, ["second comment"]);
     assert_eq!(
@@ -52,12 +52,12 @@ fn seed_as_a_game() {
     let v = &nb4.variations[0].moves;
     assert_eq!(v.len(), 9);
     assert_eq!(v[0].text, "Bxe3");
-    assert_eq!(v[6].nags, [Nag(1)]);
+    assert_eq!(v[6].nags[..], [Nag(1)]);
     assert_eq!(v[8].text, "c6");
-    assert_eq!(v[8].nags, [Nag(14)]);
+    assert_eq!(v[8].nags[..], [Nag(14)]);
     let inner = &v[8].variations[0].moves;
     assert_eq!(inner.len(), 2);
-    assert_eq!(inner[1].nags, [Nag(1), Nag(16)]);
+    assert_eq!(inner[1].nags[..], [Nag(1), Nag(16)]);
 
     // 16. axb5 {yet another comment} (16. Nd4 {nested comment}) 16... axb5
     let axb5 = &g.moves[30];

@@ -348,7 +348,7 @@ impl Visitor for GameBuilder {
     }
 
     fn on_move(&mut self, ctx: &Context, mv: &Move<'_>) -> Control {
-        let text = String::from_utf8_lossy(mv.text).into_owned();
+        let text = MoveText::from_utf8_lossy(mv.text);
         let before = MoveRef::from_ply(ctx.ply.saturating_sub(1));
         if !self.fits(ctx.pos, before, NODE_BYTES + text.len()) {
             return Control::SkipGame;
@@ -362,7 +362,7 @@ impl Visitor for GameBuilder {
         line.moves.push(Node {
             san: mv.san,
             text,
-            nags: Vec::new(),
+            nags: Nags::new(),
             comments_before,
             comments: Vec::new(),
             variations: Vec::new(),

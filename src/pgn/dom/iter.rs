@@ -12,7 +12,7 @@ use super::*;
 /// ```
 /// use kifu::pgn::Games;
 /// let pgn = b"1. e4 e5 1-0\n\n1. d4 d5 0-1\n";
-/// let whites: Vec<String> = Games::new(pgn).map(|g| g.moves[0].text.clone()).collect();
+/// let whites: Vec<String> = Games::new(pgn).map(|g| g.moves[0].text.to_string()).collect();
 /// assert_eq!(whites, ["e4", "d4"]);
 /// ```
 #[derive(Debug)]

@@ -58,7 +58,7 @@
 //! assert_eq!(game.moves.len(), 4);
 //! assert_eq!(game.moves[0].comments, ["best by test"]);
 //! assert_eq!(game.moves[2].text, "Nf3");
-//! assert_eq!(game.moves[2].nags, [Nag::SPECULATIVE_MOVE]);
+//! assert_eq!(game.moves[2].nags[..], [Nag::SPECULATIVE_MOVE]);
 //! assert_eq!(game.moves[2].variations[0].moves[1].text, "exf4");
 //! assert_eq!(game.result.map(|r| r.as_str()), Some("1-0"));
 //! ```
@@ -85,11 +85,13 @@ mod iter;
 mod serde;
 #[cfg(test)]
 mod tests;
+mod text;
 
 pub use builder::{GameBuilder, Keep};
 pub use iter::Games;
 #[cfg(feature = "std")]
 pub use iter::ReadGames;
+pub use text::MoveText;
 
 /// The Seven Tag Roster, in its export order, with the value the export format writes when the
 /// tag is missing (`Result` takes the game's termination marker instead).
@@ -163,6 +165,11 @@ pub struct Game {
     pub errors_dropped: u64,
 }
 
+/// The NAGs of a move: held inline up to 16 (a move rarely has more than two), so a
+/// [`Node`] costs no allocation for them; a slice otherwise (`nags[0]`, `nags.iter()`,
+/// `nags.push(…)`).
+pub type Nags = smallvec::SmallVec<[Nag; 16]>;
+
 /// A move of the tree, with its annotations and the variations that replace it.
 ///
 /// ```
@@ -180,9 +187,9 @@ pub struct Node {
     pub san: San,
     /// The move as written, with its check marker, without suffix annotations (`Nf3+` for
     /// `Nf3+!?`; the `!?` is in [`nags`](Node::nags)).
-    pub text: String,
+    pub text: MoveText,
     /// The NAGs after the move, suffixes (`!?`) as their numbers (`$5`).
-    pub nags: Vec<Nag>,
+    pub nags: Nags,
     /// Comments before the move. Only the first move of a variation has them when read from PGN.
     pub comments_before: Vec<String>,
     /// Comments after the move.
@@ -211,7 +218,7 @@ pub struct Variation {
 /// let e = &game.errors[0];
 /// assert_eq!(e.kind, ErrorKind::UnexpectedText);
 /// assert_eq!((e.text.as_str(), e.pos.column, e.at.unwrap().to_string()), ("oh?", 7, "1w".into()));
-/// assert_eq!(e.to_string(), "1:7: move 1w: unexpected text: `oh?`");
+/// assert_eq!(e.to_string(), "1:7: error: unexpected text: `oh?` (move 1w)");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameError {
@@ -582,8 +589,8 @@ impl Node {
     pub fn new(san: San) -> Node {
         Node {
             san,
-            text: san_text(san),
-            nags: Vec::new(),
+            text: san_text(san).into(),
+            nags: Nags::new(),
             comments_before: Vec::new(),
             comments: Vec::new(),
             variations: Vec::new(),
@@ -595,7 +602,7 @@ impl Node {
     pub fn parse(text: &str) -> Option<Node> {
         let san = San::parse(text.as_bytes())?;
         Some(Node {
-            text: text.to_string(),
+            text: MoveText::from(text),
             ..Node::new(san)
         })
     }

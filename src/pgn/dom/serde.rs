@@ -38,7 +38,7 @@ impl Serialize for NodeSer<'_> {
         let n = self.node;
         let before = !n.comments_before.is_empty() || !self.before.is_empty();
         let mut st = s.serialize_struct("Node", 4 + usize::from(before))?;
-        st.serialize_field("san", &n.text)?;
+        st.serialize_field("san", n.text.as_str())?;
         st.serialize_field("nags", &Nags(&n.nags))?;
         st.serialize_field("comments", &n.comments)?;
         st.serialize_field("variations", &n.variations)?;

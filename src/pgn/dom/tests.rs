@@ -15,9 +15,9 @@ fn comments_go_where_kifu_json_puts_them() {
     let g = one(b"{pre} [Event \"x\"] {between}\n\n{first} 1. e4 $1 {after} (1. d4 {d} $2) {late} e5 ({v} 1... c5) ( {only} ) *");
     assert_eq!(g.comments, ["pre", "between", "first"]);
     assert_eq!(g.moves[0].comments, ["after", "late"]);
-    assert_eq!(g.moves[0].nags, [Nag(1)]);
+    assert_eq!(g.moves[0].nags[..], [Nag(1)]);
     assert_eq!(g.moves[0].variations[0].moves[0].comments, ["d"]);
-    assert_eq!(g.moves[0].variations[0].moves[0].nags, [Nag(2)]);
+    assert_eq!(g.moves[0].variations[0].moves[0].nags[..], [Nag(2)]);
     let e5 = &g.moves[1];
     assert_eq!(e5.variations[0].moves[0].comments_before, ["v"]);
     assert!(e5.variations[1].moves.is_empty());

@@ -94,7 +94,7 @@ pub(crate) struct PropRec {
 /// let e = &tree.errors()[0];
 /// assert_eq!((e.kind, e.code(), e.pos.column), (ErrorKind::IllegalPoint, "E14", 10));
 /// assert_eq!(e.node, Some(tree.main_line().nth(1).unwrap().id())); // the node holding it
-/// assert_eq!(e.to_string(), "1:10: E14 illegal point");
+/// assert_eq!(e.to_string(), "1:10: error E14: illegal point: `zz` (game 1, node 1 (depth 0))");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OwnedError {

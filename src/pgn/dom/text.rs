@@ -1,0 +1,99 @@
+//! [`MoveText`]: a move as written, kept inline.
+
+use alloc::string::String;
+use core::fmt;
+use core::ops::Deref;
+
+use smallvec::SmallVec;
+
+/// A move as written (`Nf3+`, `exd8=Q#`): UTF-8 text held inline up to 16 bytes (every SAN
+/// move is shorter), so that a [`Node`](super::Node) costs no allocation for it. Reads as a
+/// `&str` (it derefs to one) and compares with `str` and `String`.
+///
+/// ```
+/// use kifu::pgn::MoveText;
+///
+/// let t = MoveText::from("Nf3+");
+/// assert_eq!(t, "Nf3+");
+/// assert_eq!(t.len(), 4);
+/// assert_eq!(format!("{t}"), "Nf3+");
+/// ```
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MoveText(SmallVec<[u8; 16]>);
+
+impl MoveText {
+    /// The text of `bytes`, sequences that are not UTF-8 replaced by U+FFFD.
+    pub fn from_utf8_lossy(bytes: &[u8]) -> MoveText {
+        match core::str::from_utf8(bytes) {
+            Ok(s) => MoveText::from(s),
+            Err(_) => MoveText::from(String::from_utf8_lossy(bytes).as_ref()),
+        }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // only ever built from `str`s
+        core::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+impl Deref for MoveText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for MoveText {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for MoveText {
+    fn from(s: &str) -> MoveText {
+        MoveText(SmallVec::from_slice(s.as_bytes()))
+    }
+}
+
+impl From<String> for MoveText {
+    fn from(s: String) -> MoveText {
+        MoveText::from(s.as_str())
+    }
+}
+
+impl PartialEq<str> for MoveText {
+    fn eq(&self, other: &str) -> bool {
+        self.0[..] == *other.as_bytes()
+    }
+}
+
+impl PartialEq<&str> for MoveText {
+    fn eq(&self, other: &&str) -> bool {
+        self.0[..] == *other.as_bytes()
+    }
+}
+
+impl PartialEq<String> for MoveText {
+    fn eq(&self, other: &String) -> bool {
+        self.0[..] == *other.as_bytes()
+    }
+}
+
+impl PartialEq<MoveText> for &str {
+    fn eq(&self, other: &MoveText) -> bool {
+        other == self
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
