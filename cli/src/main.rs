@@ -9,7 +9,6 @@
 mod fmt;
 mod input;
 mod json;
-mod sgf_json;
 mod stats;
 
 use std::io::{self, Write};
@@ -195,10 +194,10 @@ fn run_stats(common: &Common, as_json: bool) -> io::Result<ExitCode> {
 
 fn run_json(common: &Common, charset: &str, max_game_bytes: usize) -> io::Result<ExitCode> {
     let choice = if charset.eq_ignore_ascii_case("auto") {
-        sgf_json::CharsetChoice::Auto
+        json::CharsetChoice::Auto
     } else {
         match kifu::encoding::for_charset(charset.as_bytes()) {
-            Some(e) => sgf_json::CharsetChoice::Fixed(e),
+            Some(e) => json::CharsetChoice::Fixed(e),
             None => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
@@ -211,24 +210,23 @@ fn run_json(common: &Common, charset: &str, max_game_bytes: usize) -> io::Result
     let out = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, out.lock());
     let mut unclaimed_inputs = 0u64;
+    let mut body = Vec::with_capacity(1 << 16);
     for input in inputs {
         if matches!(input.source, Source::Sample) {
             eprintln!("kifu: no input given: reading the embedded sample (3 games)");
         }
+        let name = json::file_entry(&input.name());
         let unclaimed = match input.format(common.format)? {
-            Format::Pgn => {
-                let mut w = json::JsonGames::new(&mut out, input.name())
-                    .with_max_game_bytes(max_game_bytes);
-                input.read_pgn(&mut w)?;
-                w.into_result()?
-            }
-            Format::Sgf => {
-                let mut w = sgf_json::SgfJson::new(&mut out, input.name())
-                    .with_charset(choice)
-                    .with_max_game_bytes(max_game_bytes);
-                input.read_sgf(&mut w)?;
-                w.finish()?
-            }
+            Format::Pgn => input
+                .for_each_game(kifu::pgn::Keep::All, max_game_bytes, |game| {
+                    json::write_pgn(&mut out, &mut body, &name, &game)
+                })?
+                .len(),
+            Format::Sgf => input
+                .for_each_tree(kifu::sgf::Scope::Full, max_game_bytes, |tree| {
+                    json::write_sgf(&mut out, &mut body, &name, &tree, choice)
+                })?
+                .len(),
         };
         if unclaimed > 0 {
             // no JSON object carries them: say so, or a pipeline never learns of the input

@@ -1096,9 +1096,16 @@ fn json_says_how_many_errors_it_dropped() {
     ));
     let games: Vec<Json> = out.lines().map(Json::parse).collect();
     assert_eq!(games.len(), 2);
-    let kept = games[0].get("errors").arr().len();
+    let errors = games[0].get("errors").arr();
+    let kept = errors.len();
     assert!(kept < 3000);
-    assert_eq!(games[0].get("errors_dropped").num() as usize + kept, 3000);
+    // the kept problems, the `game_too_large` that says where the cut came, and the dropped
+    // ones: the DOM's one rule (`GameBuilder::with_max_game_bytes`)
+    assert_eq!(errors.last().unwrap().get("kind").str(), "game_too_large");
+    assert_eq!(
+        games[0].get("errors_dropped").num() as usize + kept - 1,
+        3000
+    );
     // absent when nothing was dropped
     assert!(!games[1].keys().contains(&"errors_dropped"));
     // SGF: a stray `]` in each of 3,000 nodes

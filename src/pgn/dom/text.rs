@@ -31,9 +31,13 @@ impl MoveText {
     }
 
     /// The text.
+    #[allow(unsafe_code)]
     pub fn as_str(&self) -> &str {
-        // only ever built from `str`s
-        core::str::from_utf8(&self.0).unwrap_or_default()
+        // SAFETY: the bytes are always a whole `str`'s: every constructor (`From<&str>`, which
+        // the others call) copies one, and nothing changes them afterwards (the field is
+        // private and no method mutates it), so they are valid UTF-8. Checking them again on
+        // every read cost 7% of `kifu json` on dense movetext (perf, stockfish-books).
+        unsafe { core::str::from_utf8_unchecked(&self.0) }
     }
 }
 

@@ -15,29 +15,70 @@ fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// How a text value's bytes become a string (a charset's decoder).
+type Decode<'a> = &'a dyn Fn(&[u8]) -> String;
+
 impl Serialize for GameTree {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(4))?;
-        m.serialize_entry("index", &self.index)?;
-        m.serialize_entry("offset", &self.pos.offset)?;
-        if self.nodes.is_empty() {
-            m.serialize_entry("tree", &Empty)?;
-        } else {
-            m.serialize_entry(
-                "tree",
-                &Sub {
-                    tree: self,
-                    start: 0,
-                    depth: 0,
-                },
-            )?;
-        }
-        m.serialize_entry("errors", &self.errors)?;
-        if self.errors_dropped > 0 {
-            m.serialize_entry("errors_dropped", &self.errors_dropped)?;
-        }
-        m.end()
+        serialize_tree(self, &lossy, s)
     }
+}
+
+/// [`GameTree::with_decoder`]: the tree with its values decoded by a given decoder.
+struct Decoded<'a> {
+    tree: &'a GameTree,
+    decode: Decode<'a>,
+}
+
+impl Serialize for Decoded<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serialize_tree(self.tree, self.decode, s)
+    }
+}
+
+impl GameTree {
+    /// The tree to serialize with its property values decoded by `decode` (raw bytes to
+    /// text, escapes already resolved), for text in a charset other than UTF-8: for example
+    /// `|b| kifu::encoding::decode(b, encoding).into_owned()` with the encoding `CA` names
+    /// (feature `encoding`). The plain `Serialize` decodes UTF-8, invalid sequences replaced.
+    ///
+    /// ```
+    /// let tree = kifu::sgf::game_trees(b"(;GM[1]C[caf\xe9])").next().unwrap();
+    /// let latin1 = |b: &[u8]| b.iter().map(|&c| c as char).collect::<String>();
+    /// let json = serde_json::to_string(&tree.with_decoder(&latin1)).unwrap();
+    /// assert!(json.contains("café"));
+    /// ```
+    pub fn with_decoder<'a>(&'a self, decode: &'a dyn Fn(&[u8]) -> String) -> impl Serialize + 'a {
+        Decoded { tree: self, decode }
+    }
+}
+
+fn serialize_tree<S: Serializer>(
+    tree: &GameTree,
+    decode: Decode<'_>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    let mut m = s.serialize_map(Some(4))?;
+    m.serialize_entry("index", &tree.index)?;
+    m.serialize_entry("offset", &tree.pos.offset)?;
+    if tree.nodes.is_empty() {
+        m.serialize_entry("tree", &Empty)?;
+    } else {
+        m.serialize_entry(
+            "tree",
+            &Sub {
+                tree,
+                decode,
+                start: 0,
+                depth: 0,
+            },
+        )?;
+    }
+    m.serialize_entry("errors", &tree.errors)?;
+    if tree.errors_dropped > 0 {
+        m.serialize_entry("errors_dropped", &tree.errors_dropped)?;
+    }
+    m.end()
 }
 
 struct Empty;
@@ -54,6 +95,7 @@ impl Serialize for Empty {
 /// A tree `T`: the nodes from `start` following single children, then the variations.
 struct Sub<'a> {
     tree: &'a GameTree,
+    decode: Decode<'a>,
     start: u32,
     depth: u32,
 }
@@ -86,6 +128,7 @@ impl Serialize for Sub<'_> {
             "nodes",
             &Seq {
                 tree: self.tree,
+                decode: self.decode,
                 start: self.start,
                 last,
             },
@@ -94,6 +137,7 @@ impl Serialize for Sub<'_> {
             "variations",
             &Vars {
                 tree: self.tree,
+                decode: self.decode,
                 node: last,
                 depth: self.depth,
             },
@@ -104,6 +148,7 @@ impl Serialize for Sub<'_> {
 
 struct Seq<'a> {
     tree: &'a GameTree,
+    decode: Decode<'a>,
     start: u32,
     last: u32,
 }
@@ -115,6 +160,7 @@ impl Serialize for Seq<'_> {
         loop {
             seq.serialize_element(&NodeSer {
                 tree: self.tree,
+                decode: self.decode,
                 node: n,
             })?;
             if n == self.last {
@@ -128,6 +174,7 @@ impl Serialize for Seq<'_> {
 
 struct Vars<'a> {
     tree: &'a GameTree,
+    decode: Decode<'a>,
     node: u32,
     depth: u32,
 }
@@ -142,6 +189,7 @@ impl Serialize for Vars<'_> {
         while c != NONE {
             seq.serialize_element(&Sub {
                 tree: self.tree,
+                decode: self.decode,
                 start: c,
                 depth: self.depth + 1,
             })?;
@@ -153,6 +201,7 @@ impl Serialize for Vars<'_> {
 
 struct NodeSer<'a> {
     tree: &'a GameTree,
+    decode: Decode<'a>,
     node: u32,
 }
 
@@ -165,6 +214,7 @@ impl Serialize for NodeSer<'_> {
             "props",
             &Props {
                 tree: self.tree,
+                decode: self.decode,
                 props,
             },
         )?;
@@ -174,6 +224,7 @@ impl Serialize for NodeSer<'_> {
 
 struct Props<'a> {
     tree: &'a GameTree,
+    decode: Decode<'a>,
     props: &'a [PropRec],
 }
 
@@ -185,7 +236,7 @@ impl Serialize for Props<'_> {
             let values: alloc::vec::Vec<String> = self.tree.values[p.values as usize..]
                 [..p.nvalues as usize]
                 .iter()
-                .map(|&v| lossy(&RawValue(self.tree.bytes_of(v)).decoded(name)))
+                .map(|&v| (self.decode)(&RawValue(self.tree.bytes_of(v)).decoded(name)))
                 .collect();
             seq.serialize_element(&(lossy(name), values))?;
         }
