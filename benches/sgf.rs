@@ -31,9 +31,9 @@ impl k::Visitor for All {
 }
 
 #[derive(Default)]
-struct RootOnly(u64);
+struct GameInfo(u64);
 
-impl k::Visitor for RootOnly {
+impl k::Visitor for GameInfo {
     fn on_value(&mut self, _: &k::Context, v: &k::Value<'_>) -> Control {
         self.0 += v.raw.as_bytes().len() as u64;
         Control::Continue
@@ -102,7 +102,7 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function(BenchmarkId::from_parameter("kifu_root_only"), |b| {
         b.iter(|| {
-            let mut v = RootOnly::default();
+            let mut v = GameInfo::default();
             let _ = k::parse(&data, &mut v);
             v.0
         })
@@ -125,7 +125,7 @@ fn bench(c: &mut Criterion) {
     for (name, scope) in [
         ("kifu_game_trees", k::Scope::Full),
         ("kifu_game_trees_main_line", k::Scope::MainLine),
-        ("kifu_game_trees_root_only", k::Scope::RootOnly),
+        ("kifu_game_trees_root_only", k::Scope::GameInfo),
     ] {
         g.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| {
@@ -177,7 +177,7 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function(BenchmarkId::from_parameter("kifu_root_only"), |b| {
         b.iter(|| {
-            let mut v = RootOnly::default();
+            let mut v = GameInfo::default();
             for f in &files {
                 let _ = k::parse(f, &mut v);
             }

@@ -17,7 +17,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kifu::sgf::{GameTree, Layout, TreeReader, Writer};
+use kifu::sgf::{GameTree, Layout, ReadTrees, Writer};
 
 struct Filter {
     player: Option<String>,
@@ -131,7 +131,7 @@ fn main() -> ExitCode {
                 }
             },
         };
-        for tree in TreeReader::new(source) {
+        for tree in ReadTrees::new(source) {
             let tree = match tree {
                 Ok(t) => t,
                 Err(e) => {

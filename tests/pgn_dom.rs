@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use kifu::Control;
 use kifu::pgn::{
-    self, Command, Config, Context, ErrorKind, Game, GameBuilder, Games, Keep, Nag, Outcome,
-    ReadGames, Visitor, Writer,
+    self, Command, Config, Context, ErrorKind, Game, GameBuilder, Games, Nag, Outcome, ReadGames,
+    Scope, Visitor, Writer,
 };
 
 #[test]
@@ -192,7 +192,7 @@ fn corpus_round_trip() {
                 &data[..],
                 1000,
                 Config::default(),
-                GameBuilder::with_keep(Keep::All),
+                GameBuilder::with_scope(Scope::Full),
             )
             .map(Result::unwrap)
             .collect();

@@ -117,9 +117,9 @@ fn arb_sgfish() -> impl Strategy<Value = Vec<u8>> {
     proptest::collection::vec(piece, 0..40).prop_map(|v| v.concat())
 }
 
-struct RootOnly(usize);
+struct GameInfo(usize);
 
-impl sgf::Visitor for RootOnly {
+impl sgf::Visitor for GameInfo {
     fn on_node_end(&mut self, ctx: &sgf::Context) -> kifu::Control {
         if ctx.depth == 0 && ctx.node == 0 {
             kifu::Control::Skip
@@ -157,7 +157,7 @@ proptest! {
         let _ = Parser::with_config(config).parse(&input, &mut direct);
         prop_assert_eq!(&direct, &whole);
         // a root-only scan finds the same game trees
-        let mut r = RootOnly(0);
+        let mut r = GameInfo(0);
         let _ = Parser::with_config(config).parse(&input, &mut r);
         prop_assert_eq!(r.0, whole.games());
     }
@@ -184,7 +184,7 @@ fn root_only_agrees_with_full_reading_past_the_depth_limit() {
             ..Config::default()
         };
         let whole = log_of(input, &[], config);
-        let mut r = RootOnly(0);
+        let mut r = GameInfo(0);
         let _ = Parser::with_config(config).parse(input, &mut r);
         assert_eq!(
             r.0,

@@ -8,8 +8,7 @@ use std::time::Instant;
 
 use kifu::Control;
 use kifu::sgf::{
-    self, Config, Context, GameTree, Layout, NodeId, Scope, TreeBuilder, TreeReader, Visitor,
-    Writer,
+    self, Config, Context, GameTree, Layout, NodeId, ReadTrees, Scope, TreeBuilder, Visitor, Writer,
 };
 
 /// Game trees as the streaming parser counts them (one `on_tree` at depth 0 each).
@@ -78,7 +77,7 @@ fn seed_as_a_tree() {
         .next()
         .unwrap();
     assert_eq!(main_only.len(), t.main_line().count());
-    let root_only = sgf::GameTrees::with_config(&input, Scope::RootOnly, Config::default())
+    let root_only = sgf::GameTrees::with_config(&input, Scope::GameInfo, Config::default())
         .next()
         .unwrap();
     assert_eq!(root_only.len(), 1);
@@ -113,7 +112,7 @@ fn million_deep_line() {
     let out = Writer::new().to_vec(&t);
     assert!(out.split(|&b| b == b'\n').all(|l| l.len() <= 80));
     // about 83 MB estimated: past the builder's default limit (64 MiB)
-    let unlimited = TreeBuilder::new(Scope::Full).with_max_game_bytes(usize::MAX);
+    let unlimited = TreeBuilder::with_scope(Scope::Full).with_max_game_bytes(usize::MAX);
     let back = sgf::GameTrees::with_builder(&out, Config::default(), unlimited)
         .next()
         .unwrap();
@@ -151,7 +150,7 @@ fn million_deep_variations() {
         max_depth: 2 * DEEP as u32,
         ..Config::default()
     };
-    let unlimited = TreeBuilder::new(Scope::Full).with_max_game_bytes(usize::MAX);
+    let unlimited = TreeBuilder::with_scope(Scope::Full).with_max_game_bytes(usize::MAX);
     let back = sgf::GameTrees::with_builder(&out, cfg, unlimited)
         .next()
         .unwrap();
@@ -171,7 +170,7 @@ fn reader_and_slice_agree() {
     let a: Vec<GameTree> = sgf::game_trees(input).collect();
     for size in [1, 2, 7, 64] {
         let b: Vec<GameTree> =
-            TreeReader::with_config(&input[..], Scope::Full, size, Config::default())
+            ReadTrees::with_config(&input[..], Scope::Full, size, Config::default())
                 .map(Result::unwrap)
                 .collect();
         assert_eq!(a, b);
@@ -188,9 +187,9 @@ fn reader_and_slice_agree() {
 
 #[test]
 fn builder_into_trees() {
-    let mut b = TreeBuilder::new(Scope::Full);
+    let mut b = TreeBuilder::with_scope(Scope::Full);
     sgf::parse(b"(;B[aa])(;W[bb])", &mut b);
-    let t = b.into_trees();
+    let t = b.take_trees();
     assert_eq!(t.len(), 2);
     assert_eq!(t[1].index(), 1);
 }
@@ -288,7 +287,7 @@ fn corpus_round_trip() {
         // every 16th file also through the reader, with a small buffer
         if i % 16 == 0 {
             let r: Vec<GameTree> =
-                TreeReader::with_config(&data[..], Scope::Full, 509, Config::default())
+                ReadTrees::with_config(&data[..], Scope::Full, 509, Config::default())
                     .map(Result::unwrap)
                     .collect();
             assert!(r == read, "{name}: reader and slice differ");
@@ -382,9 +381,9 @@ fn an_unclosed_tree_before_many_games_stays_within_the_limit() {
     };
     let limit = 1 << 20;
     let start = Instant::now();
-    let builder = TreeBuilder::new(Scope::Full).with_max_game_bytes(limit);
+    let builder = TreeBuilder::with_scope(Scope::Full).with_max_game_bytes(limit);
     let reader = sgf::Reader::with_config(stream(times), 1 << 16, Config::default());
-    let trees: Vec<GameTree> = TreeReader::with_builder(reader, builder)
+    let trees: Vec<GameTree> = ReadTrees::with_builder(reader, builder)
         .map(Result::unwrap)
         .collect();
     assert_eq!(trees.len(), 1);
@@ -399,7 +398,7 @@ fn an_unclosed_tree_before_many_games_stays_within_the_limit() {
     assert_eq!(t.root().value(b"PB").unwrap().0, b"broken");
     // unbounded, the same tree grows with the stream
     let few = 100;
-    let whole = TreeReader::with_config(stream(few), Scope::Full, 1 << 16, Config::default())
+    let whole = ReadTrees::with_config(stream(few), Scope::Full, 1 << 16, Config::default())
         .next()
         .unwrap()
         .unwrap();

@@ -46,11 +46,11 @@ pub fn pgn_writer(o: &Options) -> pgn::Writer {
         .nags(!o.strip.nags)
 }
 
-pub fn pgn_keep(o: &Options) -> pgn::Keep {
+pub fn pgn_keep(o: &Options) -> pgn::Scope {
     if o.strip.variations {
-        pgn::Keep::MainLine
+        pgn::Scope::MainLine
     } else {
-        pgn::Keep::All
+        pgn::Scope::Full
     }
 }
 
@@ -165,7 +165,7 @@ pub fn report_unclaimed_pgn<E: Write>(
 
 /// The problems of an SGF input that held no game tree, as [`report_unclaimed_pgn`].
 pub fn report_unclaimed_sgf<E: Write>(
-    errors: &[sgf::OwnedError],
+    errors: &[sgf::TreeError],
     file: &str,
     problems: &mut Problems<'_, E>,
 ) -> io::Result<u64> {

@@ -112,7 +112,7 @@ impl Input {
     /// no game carries (those of an input without any game).
     pub fn for_each_game(
         &self,
-        keep: pgn::Keep,
+        keep: pgn::Scope,
         max_game_bytes: usize,
         mut f: impl FnMut(pgn::Game) -> io::Result<()>,
     ) -> io::Result<Vec<pgn::GameError>> {
@@ -123,7 +123,7 @@ impl Input {
                 r,
                 self.buffer_size,
                 pgn::Config::default(),
-                pgn::GameBuilder::with_keep(keep).with_max_game_bytes(max_game_bytes),
+                pgn::GameBuilder::with_scope(keep).with_max_game_bytes(max_game_bytes),
             );
             let mut games = games;
             for game in games.by_ref() {
@@ -142,13 +142,13 @@ impl Input {
         scope: sgf::Scope,
         max_game_bytes: usize,
         mut f: impl FnMut(sgf::GameTree) -> io::Result<()>,
-    ) -> io::Result<Vec<sgf::OwnedError>> {
+    ) -> io::Result<Vec<sgf::TreeError>> {
         let mut unclaimed = Vec::new();
         self.with_source(|r| {
             let r = kifu::encoding::Utf16Reader::new(r);
-            let trees = sgf::TreeReader::with_builder(
+            let trees = sgf::ReadTrees::with_builder(
                 sgf::Reader::with_config(r, self.buffer_size, sgf::Config::default()),
-                sgf::TreeBuilder::new(scope).with_max_game_bytes(max_game_bytes),
+                sgf::TreeBuilder::with_scope(scope).with_max_game_bytes(max_game_bytes),
             );
             let mut trees = trees;
             for tree in trees.by_ref() {

@@ -218,7 +218,7 @@ fn run_json(common: &Common, charset: &str, max_game_bytes: usize) -> io::Result
         let name = json::file_entry(&input.name());
         let unclaimed = match input.format(common.format)? {
             Format::Pgn => input
-                .for_each_game(kifu::pgn::Keep::All, max_game_bytes, |game| {
+                .for_each_game(kifu::pgn::Scope::Full, max_game_bytes, |game| {
                     json::write_pgn(&mut out, &mut body, &name, &game)
                 })?
                 .len(),

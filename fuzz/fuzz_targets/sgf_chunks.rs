@@ -45,12 +45,12 @@ fn run<V: Visitor>(config: Config, pieces: &[&[u8]], v: &mut V) {
 
 /// Reads the root node of each game tree and skips the rest.
 #[derive(Default)]
-struct RootOnly {
+struct GameInfo {
     starts: Vec<u64>,
     ends: Vec<u64>,
 }
 
-impl Visitor for RootOnly {
+impl Visitor for GameInfo {
     fn on_tree(&mut self, ctx: &Context) -> Control {
         if ctx.depth == 0 {
             self.starts.push(ctx.game);
@@ -114,7 +114,7 @@ fuzz_target!(|data: &[u8]| {
         })
         .collect();
     for pieces in [&[input][..], &pieces[..]] {
-        let mut root = RootOnly::default();
+        let mut root = GameInfo::default();
         run(config, pieces, &mut root);
         assert_eq!(
             root.starts,

@@ -57,7 +57,7 @@ pub use commands::{
 };
 #[cfg(feature = "std")]
 pub use dom::ReadGames;
-pub use dom::{Game, GameBuilder, GameError, Games, Keep, MoveText, Nags, Node, Variation};
+pub use dom::{Game, GameBuilder, GameError, Games, MoveText, Nags, Node, Scope, Variation, games};
 pub use event::{Event, EventLog};
 pub use nag::{Nag, Outcome};
 pub use parser::{Config, Parser};

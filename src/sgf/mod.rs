@@ -81,10 +81,10 @@ mod visitor;
 mod writer;
 
 #[cfg(feature = "std")]
-pub use dom::TreeReader;
+pub use dom::ReadTrees;
 pub use dom::{
-    Children, GameTree, GameTrees, MainLine, Node, NodeId, OwnedError, Prop, SERDE_MAX_DEPTH,
-    Scope, TreeBuilder, escape, game_trees,
+    Children, GameTree, GameTrees, MainLine, Node, NodeId, Prop, SERDE_MAX_DEPTH, Scope,
+    TreeBuilder, TreeError, escape, game_trees,
 };
 pub use event::{Event, EventLog};
 pub use parser::{Config, Parser};

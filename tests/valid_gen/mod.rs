@@ -1038,13 +1038,13 @@ pub fn sgf_small_config(src: &mut Source<'_>, trees: &[GameTree]) -> sgf::Config
 }
 
 pub fn read_sgf(input: &[u8], lens: &[usize], config: sgf::Config) -> Vec<GameTree> {
-    let mut b = TreeBuilder::new(Scope::Full);
+    let mut b = TreeBuilder::with_scope(Scope::Full);
     let mut p = sgf::Parser::with_config(config);
     for c in chunks(input, lens) {
         assert_eq!(p.feed(c, &mut b), Status::NeedInput);
     }
     p.finish(&mut b);
-    b.into_trees()
+    b.take_trees()
 }
 
 /// One SGF round trip: 1 to 3 trees from `bytes`, written by `sgf::Writer` (a layout from the

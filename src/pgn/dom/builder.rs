@@ -6,17 +6,17 @@ use super::*;
 
 /// What a [`GameBuilder`] keeps of each game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Keep {
+pub enum Scope {
     /// Everything: tags, moves, variations, comments, NAGs, result, errors.
     #[default]
-    All,
+    Full,
     /// The main line only: variations are skipped by the parser ([`Control::Skip`]), so they
     /// cost almost nothing and their errors are not reported.
     MainLine,
     /// The tags only: the movetext is skipped ([`Control::SkipGame`] after the tags), the
     /// cheap way to index a collection. [`Game::result`] stays `None` (see
     /// [`Game::result_tag`]), and only the errors of the tag section are kept.
-    Headers,
+    GameInfo,
 }
 
 /// One open line of moves while a game is being built.
@@ -35,7 +35,7 @@ struct OpenLine {
 /// out one at a time: that is what [`Games`] and [`ReadGames`] do.
 ///
 /// ```
-/// use kifu::pgn::{self, GameBuilder, Keep};
+/// use kifu::pgn::{self, GameBuilder, Scope};
 ///
 /// let pgn = b"[Event \"A\"]\n\n1. e4 (1. d4) e5 *\n\n[Event \"B\"]\n\n1. c4 *\n";
 /// let mut builder = GameBuilder::new();
@@ -44,7 +44,7 @@ struct OpenLine {
 /// assert_eq!(games.len(), 2);
 /// assert_eq!(games[0].moves[0].variations.len(), 1);
 ///
-/// let mut headers = GameBuilder::with_keep(Keep::Headers);
+/// let mut headers = GameBuilder::with_scope(Scope::GameInfo);
 /// pgn::parse(pgn, &mut headers);
 /// let games = headers.take_games();
 /// assert_eq!(games[1].event(), Some("B"));
@@ -52,7 +52,7 @@ struct OpenLine {
 /// ```
 #[derive(Debug)]
 pub struct GameBuilder {
-    keep: Keep,
+    keep: Scope,
     stop: bool,
     /// The game being built, if one is open.
     game: Option<Game>,
@@ -82,7 +82,7 @@ pub struct GameBuilder {
 impl Default for GameBuilder {
     fn default() -> Self {
         GameBuilder {
-            keep: Keep::All,
+            keep: Scope::Full,
             stop: false,
             game: None,
             lines: Vec::new(),
@@ -107,21 +107,21 @@ impl GameBuilder {
     }
 
     /// A builder that keeps what `keep` says.
-    pub fn with_keep(keep: Keep) -> GameBuilder {
+    pub fn with_scope(keep: Scope) -> GameBuilder {
         GameBuilder {
             keep,
             ..GameBuilder::default()
         }
     }
 
-    /// A builder for the tags only: [`Keep::Headers`].
+    /// A builder for the tags only: [`Scope::GameInfo`].
     pub fn headers_only() -> GameBuilder {
-        GameBuilder::with_keep(Keep::Headers)
+        GameBuilder::with_scope(Scope::GameInfo)
     }
 
-    /// A builder for the main line only: [`Keep::MainLine`].
+    /// A builder for the main line only: [`Scope::MainLine`].
     pub fn main_line_only() -> GameBuilder {
-        GameBuilder::with_keep(Keep::MainLine)
+        GameBuilder::with_scope(Scope::MainLine)
     }
 
     /// The default of [`with_max_game_bytes`](Self::with_max_game_bytes): 64 MiB. The largest
@@ -175,7 +175,7 @@ impl GameBuilder {
     }
 
     /// What the builder keeps.
-    pub fn keep(&self) -> Keep {
+    pub fn keep(&self) -> Scope {
         self.keep
     }
 
@@ -275,7 +275,7 @@ impl Visitor for GameBuilder {
         if ctx.in_variation() && self.full {
             return Control::SkipGame;
         }
-        if ctx.in_variation() && self.keep != Keep::All {
+        if ctx.in_variation() && self.keep != Scope::Full {
             return Control::Skip;
         }
         Control::Continue
@@ -287,7 +287,7 @@ impl Visitor for GameBuilder {
             if self.lines.len() > 1 {
                 let line = self.lines.pop().expect("a variation is open");
                 let parent = self.line().moves.last_mut().is_some();
-                if self.keep == Keep::All && parent {
+                if self.keep == Scope::Full && parent {
                     // a full game keeps the variations open when it was cut (at most one per
                     // level): they hold what was read of them
                     if self.full {
@@ -340,7 +340,7 @@ impl Visitor for GameBuilder {
     }
 
     fn on_tags_end(&mut self, _: &Context) -> Control {
-        if self.keep == Keep::Headers || self.full {
+        if self.keep == Scope::GameInfo || self.full {
             Control::SkipGame
         } else {
             Control::Continue

@@ -23,6 +23,12 @@ pub struct Games<'a> {
     finished: bool,
 }
 
+/// The games of `input`, everything kept, with the default [`Config`]: [`Games::new`], as
+/// `sgf::game_trees`.
+pub fn games(input: &[u8]) -> Games<'_> {
+    Games::new(input)
+}
+
 impl<'a> Games<'a> {
     /// The games of `input`, everything kept, with the default [`Config`].
     pub fn new(input: &'a [u8]) -> Games<'a> {

@@ -87,10 +87,10 @@ mod serde;
 mod tests;
 mod text;
 
-pub use builder::{GameBuilder, Keep};
-pub use iter::Games;
+pub use builder::{GameBuilder, Scope};
 #[cfg(feature = "std")]
 pub use iter::ReadGames;
+pub use iter::{Games, games};
 pub use text::MoveText;
 
 /// The Seven Tag Roster, in its export order, with the value the export format writes when the

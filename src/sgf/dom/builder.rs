@@ -1,5 +1,5 @@
 //! Building [`GameTree`]s from events: [`TreeBuilder`] (a visitor), and the iterators
-//! [`GameTrees`](super::GameTrees) (a slice) and [`TreeReader`](super::TreeReader) (any `std::io::Read`).
+//! [`GameTrees`](super::GameTrees) (a slice) and [`ReadTrees`](super::ReadTrees) (any `std::io::Read`).
 //!
 //! The builder is an ordinary [`Visitor`]: `on_node` adds a node under the current one,
 //! `on_tree` of a variation remembers the node it branches from (a stack of node ids, one per
@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use crate::control::Control;
 use crate::position::Position;
 
-use super::{ERROR_BYTES, GameTree, NODE_BYTES, NONE, NodeId, OwnedError, PROP_BYTES, VALUE_BYTES};
+use super::{ERROR_BYTES, GameTree, NODE_BYTES, NONE, NodeId, PROP_BYTES, TreeError, VALUE_BYTES};
 use crate::sgf::visitor::{Context, Error, ErrorKind, NodeRef, Property, Value, Visitor};
 
 /// What a [`TreeBuilder`] keeps of each game tree.
@@ -25,7 +25,7 @@ pub enum Scope {
     Full,
     /// The root node only (game information): the rest of each game is skipped with
     /// [`Control::SkipGame`], read only to find where it ends.
-    RootOnly,
+    GameInfo,
     /// The main line only: variations that are not first children are skipped
     /// ([`Control::Skip`]).
     MainLine,
@@ -34,18 +34,18 @@ pub enum Scope {
 /// A [`Visitor`] that builds [`GameTree`]s.
 ///
 /// Drive it with any parser entry point, then take the trees with
-/// [`into_trees`](TreeBuilder::into_trees) or [`pop`](TreeBuilder::pop): the end of input
+/// [`take_trees`](TreeBuilder::take_trees) or [`pop`](TreeBuilder::pop): the end of input
 /// ([`Visitor::on_end`], raised by the parser's `finish`, which `parse` and the
 /// [`Reader`](crate::sgf::Reader) call) makes the last tree available, with no flush of the
 /// builder's own. For one tree at a time, use [`game_trees`](super::game_trees) or
-/// [`TreeReader`](super::TreeReader), which drive a builder for you.
+/// [`ReadTrees`](super::ReadTrees), which drive a builder for you.
 ///
 /// ```
 /// use kifu::sgf::{self, Scope, TreeBuilder};
 /// let input = b"(;GM[1]PB[Cho];B[pd](;W[dd])(;W[dp]))junk(;GM[1];B[aa])";
-/// let mut b = TreeBuilder::new(Scope::MainLine);
+/// let mut b = TreeBuilder::with_scope(Scope::MainLine);
 /// sgf::parse(input, &mut b);
-/// let trees = b.into_trees();
+/// let trees = b.take_trees();
 /// assert_eq!(trees.len(), 2);
 /// assert_eq!(trees[0].len(), 3); // root, B[pd], W[dd]
 /// assert_eq!(trees[0].errors()[0].code(), "W06"); // the junk after it
@@ -63,7 +63,7 @@ pub struct TreeBuilder {
     /// input ended).
     released: usize,
     /// Errors met outside any tree before a tree exists to hold them.
-    pending: Vec<OwnedError>,
+    pending: Vec<TreeError>,
     /// Errors of `pending` dropped past the limit.
     pending_dropped: u64,
     /// Answer `Stop` when a tree is released (for the iterators).
@@ -84,7 +84,7 @@ pub struct TreeBuilder {
 
 impl Default for TreeBuilder {
     fn default() -> Self {
-        TreeBuilder::new(Scope::default())
+        TreeBuilder::with_scope(Scope::default())
     }
 }
 
@@ -94,9 +94,14 @@ impl TreeBuilder {
     /// 5 MB.
     pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
 
+    /// A builder keeping everything ([`Scope::Full`]), with the default limit.
+    pub fn new() -> TreeBuilder {
+        TreeBuilder::with_scope(Scope::Full)
+    }
+
     /// A builder keeping what `scope` says, with the default limit
     /// ([`DEFAULT_MAX_GAME_BYTES`](Self::DEFAULT_MAX_GAME_BYTES)).
-    pub fn new(scope: Scope) -> TreeBuilder {
+    pub fn with_scope(scope: Scope) -> TreeBuilder {
         TreeBuilder {
             scope,
             open: None,
@@ -135,7 +140,7 @@ impl TreeBuilder {
     /// use kifu::sgf::{self, Config, ErrorKind, GameTrees, Scope, TreeBuilder};
     /// // a tree whose `)` is missing swallows the next ones as variations
     /// let input = b"(;GM[1];B[aa](;GM[1];B[bb];W[cc])(;GM[1];B[dd];W[ee])";
-    /// let builder = TreeBuilder::new(Scope::Full).with_max_game_bytes(400);
+    /// let builder = TreeBuilder::with_scope(Scope::Full).with_max_game_bytes(400);
     /// let trees: Vec<_> = GameTrees::with_builder(input, Config::default(), builder).collect();
     /// assert_eq!(trees.len(), 1);
     /// let e = trees[0].errors().iter().find(|e| e.kind == ErrorKind::GameTooLarge).unwrap();
@@ -181,12 +186,12 @@ impl TreeBuilder {
     ///
     /// ```
     /// use kifu::sgf::{Reader, Scope, TreeBuilder};
-    /// let mut b = TreeBuilder::new(Scope::Full);
+    /// let mut b = TreeBuilder::with_scope(Scope::Full);
     /// Reader::new(&b"no game tree here"[..]).read_all(&mut b).unwrap();
     /// assert!(b.pop().is_none());
     /// assert_eq!(b.unclaimed_errors()[0].code(), "W06");
     /// ```
-    pub fn unclaimed_errors(&self) -> &[OwnedError] {
+    pub fn unclaimed_errors(&self) -> &[TreeError] {
         &self.pending
     }
 
@@ -200,10 +205,11 @@ impl TreeBuilder {
         self.done.pop_front()
     }
 
-    /// Every game tree read, after [`finish`](Self::finish) (called here).
-    pub fn into_trees(mut self) -> Vec<GameTree> {
-        self.finish();
-        self.done.into()
+    /// Every finished game tree not yet taken, oldest first (as `pgn::GameBuilder::take_games`;
+    /// after the input's end, which [`finish`](Self::finish) or the parser's `on_end` marks,
+    /// the last one too).
+    pub fn take_trees(&mut self) -> Vec<GameTree> {
+        self.done.drain(..).collect()
     }
 
     /// Whether `extra` more bytes fit the open tree. If not, the tree is full: the error that
@@ -247,7 +253,7 @@ impl TreeBuilder {
 
     /// Keeps an error met outside game trees in `errors` (holding `others` bytes besides), or
     /// drops it past the limit (saying so once).
-    fn keep_outside(&mut self, e: OwnedError, in_done: bool) {
+    fn keep_outside(&mut self, e: TreeError, in_done: bool) {
         let (errors, dropped, others) = if in_done {
             let Some(t) = self.done.back_mut() else {
                 return;
@@ -343,7 +349,7 @@ impl Visitor for TreeBuilder {
     }
 
     fn on_node_end(&mut self, ctx: &Context) -> Control {
-        if self.full || self.scope == Scope::RootOnly && ctx.is_game_level() && ctx.node == 0 {
+        if self.full || self.scope == Scope::GameInfo && ctx.is_game_level() && ctx.node == 0 {
             Control::SkipGame
         } else {
             Control::Continue
@@ -412,12 +418,12 @@ impl Visitor for TreeBuilder {
                     if self.full {
                         self.used += ERROR_BYTES;
                     }
-                    t.errors.push(OwnedError::new(e, node));
+                    t.errors.push(TreeError::new(e, node));
                 }
             }
             return Control::Continue;
         }
-        let owned = OwnedError::new(e, None);
+        let owned = TreeError::new(e, None);
         let unreleased = self.done.len() > self.released;
         // outside game trees: the tree before it; before the first tree, or a game tree before
         // its first node: the next tree
@@ -428,8 +434,8 @@ impl Visitor for TreeBuilder {
 }
 
 /// The error that says a tree reached the limit.
-fn too_large(pos: Position, game: u64, at: Option<NodeRef>, node: Option<NodeId>) -> OwnedError {
-    OwnedError {
+fn too_large(pos: Position, game: u64, at: Option<NodeRef>, node: Option<NodeId>) -> TreeError {
+    TreeError {
         kind: ErrorKind::GameTooLarge,
         severity: ErrorKind::GameTooLarge.severity(),
         text: Vec::new(),

@@ -1,4 +1,4 @@
-//! The iterators over game trees: [`GameTrees`] (a slice) and [`TreeReader`] (any
+//! The iterators over game trees: [`GameTrees`] (a slice) and [`ReadTrees`] (any
 //! `std::io::Read`).
 
 use super::*;
@@ -27,9 +27,15 @@ pub fn game_trees(input: &[u8]) -> GameTrees<'_> {
 }
 
 impl<'a> GameTrees<'a> {
+    /// The game trees of `input`, everything kept, with the default [`Config`] (as
+    /// `pgn::Games::new`; also [`game_trees`]).
+    pub fn new(input: &'a [u8]) -> GameTrees<'a> {
+        game_trees(input)
+    }
+
     /// The game trees of `input`, keeping what `scope` says, read with `config`.
     pub fn with_config(input: &'a [u8], scope: Scope, config: Config) -> GameTrees<'a> {
-        GameTrees::with_builder(input, config, TreeBuilder::new(scope))
+        GameTrees::with_builder(input, config, TreeBuilder::with_scope(scope))
     }
 
     /// The game trees of `input`, read with `config` and built by `builder` (its scope and
@@ -74,7 +80,7 @@ impl Iterator for GameTrees<'_> {
 }
 
 #[cfg(feature = "std")]
-pub use read::TreeReader;
+pub use read::ReadTrees;
 
 #[cfg(feature = "std")]
 mod read {
@@ -87,9 +93,9 @@ mod read {
     /// tree plus the read buffer, whatever the size of the collection.
     ///
     /// ```
-    /// use kifu::sgf::TreeReader;
+    /// use kifu::sgf::ReadTrees;
     /// let data: &[u8] = b"(;GM[1]PW[Sai];B[pd])\n(;GM[1]PW[Toya];B[dd])\n";
-    /// let players: Vec<String> = TreeReader::new(data)
+    /// let players: Vec<String> = ReadTrees::new(data)
     ///     .map(|t| {
     ///         let t = t.unwrap();
     ///         t.root().value(b"PW").unwrap().text_lossy().into_owned()
@@ -98,16 +104,16 @@ mod read {
     /// assert_eq!(players, ["Sai", "Toya"]);
     /// ```
     #[derive(Debug)]
-    pub struct TreeReader<R> {
+    pub struct ReadTrees<R> {
         reader: Reader<R>,
         builder: TreeBuilder,
         done: bool,
     }
 
-    impl<R: Read> TreeReader<R> {
+    impl<R: Read> ReadTrees<R> {
         /// Full game trees, default buffer and [`Config`].
-        pub fn new(inner: R) -> TreeReader<R> {
-            TreeReader::with_config(
+        pub fn new(inner: R) -> ReadTrees<R> {
+            ReadTrees::with_config(
                 inner,
                 Scope::Full,
                 Reader::<R>::DEFAULT_BUFFER_SIZE,
@@ -122,10 +128,10 @@ mod read {
             scope: Scope,
             buffer_size: usize,
             config: Config,
-        ) -> TreeReader<R> {
-            TreeReader::with_builder(
+        ) -> ReadTrees<R> {
+            ReadTrees::with_builder(
                 Reader::with_config(inner, buffer_size, config),
-                TreeBuilder::new(scope),
+                TreeBuilder::with_scope(scope),
             )
         }
 
@@ -134,14 +140,14 @@ mod read {
         /// should be new.
         ///
         /// ```
-        /// use kifu::sgf::{Reader, Scope, TreeBuilder, TreeReader};
+        /// use kifu::sgf::{Reader, Scope, TreeBuilder, ReadTrees};
         /// let data: &[u8] = b"(;GM[1];B[aa])(;GM[1];B[bb])";
-        /// let builder = TreeBuilder::new(Scope::Full).with_max_game_bytes(1 << 20);
-        /// assert_eq!(TreeReader::with_builder(Reader::new(data), builder).count(), 2);
+        /// let builder = TreeBuilder::with_scope(Scope::Full).with_max_game_bytes(1 << 20);
+        /// assert_eq!(ReadTrees::with_builder(Reader::new(data), builder).count(), 2);
         /// ```
-        pub fn with_builder(reader: Reader<R>, mut builder: TreeBuilder) -> TreeReader<R> {
+        pub fn with_builder(reader: Reader<R>, mut builder: TreeBuilder) -> ReadTrees<R> {
             builder.stop_on_release = true;
-            TreeReader {
+            ReadTrees {
                 reader,
                 builder,
                 done: false,
@@ -153,13 +159,13 @@ mod read {
             &self.builder
         }
 
-        /// The source back.
-        pub fn into_inner(self) -> R {
-            self.reader.into_inner()
+        /// The reader back (with the source inside), as `pgn::ReadGames::into_reader`.
+        pub fn into_reader(self) -> Reader<R> {
+            self.reader
         }
     }
 
-    impl<R: Read> Iterator for TreeReader<R> {
+    impl<R: Read> Iterator for ReadTrees<R> {
         type Item = io::Result<GameTree>;
 
         /// The next game tree; an I/O error of the source (then the iteration ends).

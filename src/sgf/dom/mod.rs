@@ -30,7 +30,7 @@ mod tests;
 
 pub use builder::{Scope, TreeBuilder};
 #[cfg(feature = "std")]
-pub use iter::TreeReader;
+pub use iter::ReadTrees;
 pub use iter::{GameTrees, game_trees};
 
 pub(crate) const NONE: u32 = u32::MAX;
@@ -39,7 +39,7 @@ pub(crate) const NONE: u32 = u32::MAX;
 pub(crate) const NODE_BYTES: usize = core::mem::size_of::<NodeRec>();
 pub(crate) const PROP_BYTES: usize = core::mem::size_of::<PropRec>();
 pub(crate) const VALUE_BYTES: usize = core::mem::size_of::<Span>();
-pub(crate) const ERROR_BYTES: usize = core::mem::size_of::<OwnedError>() + Error::TEXT_MAX;
+pub(crate) const ERROR_BYTES: usize = core::mem::size_of::<TreeError>() + Error::TEXT_MAX;
 
 /// The address of a node in its [`GameTree`]: an index into the arena. The root is always
 /// `NodeId::ROOT`; a parsed tree numbers its nodes in file order.
@@ -97,7 +97,7 @@ pub(crate) struct PropRec {
 /// assert_eq!(e.to_string(), "1:10: error E14: illegal point: `zz` (game 1, node 1 (depth 0))");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OwnedError {
+pub struct TreeError {
     /// What went wrong.
     pub kind: ErrorKind,
     /// How bad it is.
@@ -117,10 +117,10 @@ pub struct OwnedError {
     pub node: Option<NodeId>,
 }
 
-impl OwnedError {
+impl TreeError {
     /// An owned copy of an error event; `node` is the DOM node it belongs to, if any.
-    pub fn new(e: &Error<'_>, node: Option<NodeId>) -> OwnedError {
-        OwnedError {
+    pub fn new(e: &Error<'_>, node: Option<NodeId>) -> TreeError {
+        TreeError {
             kind: e.kind,
             severity: e.severity,
             text: e.text.to_vec(),
@@ -157,9 +157,9 @@ impl OwnedError {
     }
 }
 
-/// The line of [`OwnedError::diagnostic`]: `LINE:COLUMN: SEVERITY CODE: MESSAGE: `text` (game
+/// The line of [`TreeError::diagnostic`]: `LINE:COLUMN: SEVERITY CODE: MESSAGE: `text` (game
 /// N, node K (depth D))`.
-impl core::fmt::Display for OwnedError {
+impl core::fmt::Display for TreeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         self.diagnostic().fmt(f)
     }
@@ -167,7 +167,7 @@ impl core::fmt::Display for OwnedError {
 
 /// One game tree of an SGF collection, held in memory: an arena of [`Node`]s.
 ///
-/// Read one with [`game_trees`](super::game_trees) (a slice), [`TreeReader`](super::TreeReader)
+/// Read one with [`game_trees`](super::game_trees) (a slice), [`ReadTrees`](super::ReadTrees)
 /// (any `std::io::Read`) or a [`TreeBuilder`](super::TreeBuilder) (any visitor-driven input);
 /// build one from scratch with [`GameTree::new`], [`add_node`](GameTree::add_node) and
 /// [`add_property`](GameTree::add_property); write one with [`Writer`](super::Writer) (or
@@ -197,7 +197,7 @@ pub struct GameTree {
     pub(crate) props: Vec<PropRec>,
     pub(crate) values: Vec<Span>,
     pub(crate) bytes: Vec<u8>,
-    pub(crate) errors: Vec<OwnedError>,
+    pub(crate) errors: Vec<TreeError>,
     /// Problems left out of `errors` by the builder's limit.
     pub(crate) errors_dropped: u64,
 }
@@ -325,7 +325,7 @@ impl GameTree {
 
     /// The problems met while reading the tree, in input order: those inside it, and those
     /// outside any game tree that follow it (text before the first tree goes to the first).
-    pub fn errors(&self) -> &[OwnedError] {
+    pub fn errors(&self) -> &[TreeError] {
         &self.errors
     }
 
@@ -343,7 +343,7 @@ impl GameTree {
     }
 
     /// Adds a problem to [`errors`](Self::errors).
-    pub fn push_error(&mut self, error: OwnedError) {
+    pub fn push_error(&mut self, error: TreeError) {
         self.errors.push(error);
     }
 

@@ -4,7 +4,7 @@ use alloc::string::{String, ToString};
 
 use serde::ser::{Error as _, Serialize, SerializeMap, SerializeSeq, Serializer};
 
-use super::{GameTree, NONE, OwnedError, PropRec};
+use super::{GameTree, NONE, PropRec, TreeError};
 use crate::sgf::RawValue;
 
 /// The deepest nesting of branch points serialized; deeper trees give a serde error
@@ -244,7 +244,7 @@ impl Serialize for Props<'_> {
     }
 }
 
-impl Serialize for OwnedError {
+impl Serialize for TreeError {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(9))?;
         m.serialize_entry("code", self.kind.code())?;

@@ -100,13 +100,13 @@ fn same_tree_both_ways() {
 fn scopes() {
     let input = b"(;GM[1];B[aa](;W[bb];B[cc])(;W[dd](;B[ee])(;B[ff])))";
     let count = |scope| {
-        let mut b = TreeBuilder::new(scope);
+        let mut b = TreeBuilder::with_scope(scope);
         parse(input, &mut b);
-        b.into_trees()[0].len()
+        b.take_trees()[0].len()
     };
     assert_eq!(count(Scope::Full), 7);
     assert_eq!(count(Scope::MainLine), 4);
-    assert_eq!(count(Scope::RootOnly), 1);
+    assert_eq!(count(Scope::GameInfo), 1);
 }
 
 #[test]
@@ -133,11 +133,11 @@ fn error_nodes() {
 }
 
 fn limited(input: &[u8], max: usize) -> Vec<GameTree> {
-    let b = TreeBuilder::new(Scope::Full).with_max_game_bytes(max);
+    let b = TreeBuilder::with_scope(Scope::Full).with_max_game_bytes(max);
     GameTrees::with_builder(input, Config::default(), b).collect()
 }
 
-fn too_large(t: &GameTree) -> Vec<&OwnedError> {
+fn too_large(t: &GameTree) -> Vec<&TreeError> {
     t.errors()
         .iter()
         .filter(|e| e.kind == ErrorKind::GameTooLarge)
@@ -191,7 +191,7 @@ fn a_long_value_is_cut_in_its_pieces() {
         max_value_piece: 64,
         ..Config::default()
     };
-    let b = TreeBuilder::new(Scope::Full).with_max_game_bytes(10_000);
+    let b = TreeBuilder::with_scope(Scope::Full).with_max_game_bytes(10_000);
     let trees: Vec<GameTree> = GameTrees::with_builder(input.as_bytes(), cfg, b).collect();
     assert_eq!(trees.len(), 2);
     let c = trees[0].root().value(b"C").unwrap().0.len();
@@ -257,7 +257,7 @@ fn the_builder_counts_what_estimated_bytes_counts() {
         (alloc::format!("(;GM[1];B[aa](;W[bb]C[{long}"), 1_000),
         (alloc::format!("(;GM[1];B[aa](;W[bb]C[{long}"), usize::MAX),
     ] {
-        let mut b = TreeBuilder::new(Scope::Full).with_max_game_bytes(limit);
+        let mut b = TreeBuilder::with_scope(Scope::Full).with_max_game_bytes(limit);
         let cfg = Config {
             max_value_piece: 100,
             ..Config::default()
@@ -266,21 +266,21 @@ fn the_builder_counts_what_estimated_bytes_counts() {
         let _ = p.feed(input.as_bytes(), &mut b);
         p.finish(&mut b);
         let used = b.used;
-        let t = b.into_trees().remove(0);
+        let t = b.take_trees().remove(0);
         assert_eq!(used, t.estimated_bytes(), "{input:.40}");
     }
 }
 
 #[test]
 fn the_default_limit() {
-    let b = TreeBuilder::new(Scope::Full);
+    let b = TreeBuilder::with_scope(Scope::Full);
     assert_eq!(b.max_game_bytes(), TreeBuilder::DEFAULT_MAX_GAME_BYTES);
     assert_eq!(TreeBuilder::default().max_game_bytes(), 64 << 20);
 }
 
 #[test]
 fn the_end_of_input_makes_the_last_tree_available() {
-    let mut b = TreeBuilder::new(Scope::Full);
+    let mut b = TreeBuilder::with_scope(Scope::Full);
     parse(b"(;GM[1];B[aa])(;GM[1];W[bb])", &mut b);
     assert!(b.pop().is_some());
     assert!(b.pop().is_some(), "on_end released the last tree");
