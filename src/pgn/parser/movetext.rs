@@ -283,20 +283,46 @@ impl Parser {
         if end == n && !eof {
             return Step::Pending;
         }
-        let whole = &input[i..end];
-        let mut glued = false;
-        let (tok, class) = match lexer::classify(whole) {
-            // tokens written without a space between them: the first is read here, the rest on
-            // the next turn of the loop
-            Tok::Garbage => match lexer::split(whole) {
-                Some((len, g)) => {
-                    glued = g;
-                    (&whole[..len], lexer::classify(&whole[..len]))
-                }
-                None => (whole, Tok::Garbage),
-            },
-            class => (whole, class),
+        let tok = &input[i..end];
+        match lexer::classify(tok) {
+            // tokens written without a space between them: read apart, out of the hot path
+            Tok::Garbage => self.split_token(input, i, tok, v),
+            class => {
+                self.classified(input, i, tok, class, v);
+                Step::To(end)
+            }
+        }
+    }
+
+    /// A token that is no PGN token as a whole: the first of the tokens it is made of, read as
+    /// the standard's tokenizer reads it ([`lexer::split`]; the rest is read on the next turn
+    /// of the loop), or one piece of unexpected text.
+    #[cold]
+    #[inline(never)]
+    fn split_token<V: Visitor>(&mut self, input: &[u8], i: usize, whole: &[u8], v: &mut V) -> Step {
+        let Some((len, glued)) = lexer::split(whole) else {
+            self.classified(input, i, whole, Tok::Garbage, v);
+            return Step::To(i + whole.len());
         };
+        let tok = &whole[..len];
+        self.classified(input, i, tok, lexer::classify(tok), v);
+        if glued {
+            let pos = self.pos(i);
+            self.emit_error(ErrorKind::MissingSpace, whole, pos, v);
+        }
+        Step::To(i + len)
+    }
+
+    /// The complete token `tok` at `i`, of class `class`.
+    #[inline(always)]
+    fn classified<V: Visitor>(
+        &mut self,
+        input: &[u8],
+        i: usize,
+        tok: &[u8],
+        class: Tok,
+        v: &mut V,
+    ) {
         let end = i + tok.len();
         let after_number = core::mem::replace(&mut self.after_number, false);
         match class {
@@ -349,11 +375,6 @@ impl Parser {
                 }
             }
         }
-        if glued {
-            let pos = self.pos(i);
-            self.emit_error(ErrorKind::MissingSpace, whole, pos, v);
-        }
-        Step::To(end)
     }
 
     /// A move number `num` at `i..end`.
