@@ -1,7 +1,7 @@
 //! Games as shared slices of the input: an archive cut at exact game boundaries into
 //! [`Bytes`], without a copy, so that each game can go to another thread, process or language
-//! while the archive's buffer is shared ([`pgn::split_games`](crate::pgn::split_games),
-//! [`sgf::split_trees`](crate::sgf::split_trees)).
+//! while the archive's buffer is shared ([`pgn::split_games`],
+//! [`sgf::split_trees`]).
 //!
 //! The boundaries are the parser's own (the headers-only skip of PGN, the root-only skip of SGF,
 //! both exact): a piece starts where a game starts and ends where the next one starts, so the
@@ -86,8 +86,8 @@ impl Splitter for sgf::Parser {
     }
 }
 
-/// The games of an input as [`RawGame`]s, one at a time ([`pgn::split_games`](crate::pgn::split_games),
-/// [`sgf::split_trees`](crate::sgf::split_trees)). An input holding no game at all gives one
+/// The games of an input as [`RawGame`]s, one at a time ([`pgn::split_games`],
+/// [`sgf::split_trees`]). An input holding no game at all gives one
 /// piece, the whole input (if it is not empty), so that nothing of it is lost.
 #[derive(Debug)]
 pub struct Split<P> {
