@@ -53,6 +53,7 @@ mod buf;
 mod carry;
 mod control;
 mod error;
+mod junk;
 mod position;
 #[cfg(feature = "std")]
 mod read_buf;

@@ -91,7 +91,8 @@ use alloc::vec::Vec;
 
 use crate::carry::Carry;
 use crate::control::{Control, Status};
-use crate::error::{Diagnostic, Excerpt, Severity};
+use crate::error::{Diagnostic, Severity};
+use crate::junk::Junk;
 use crate::position::{Lines, Position};
 
 use super::lexer::{self, CLASS, NEWLINE, PUNCT, SPACE};
@@ -198,18 +199,6 @@ enum Step {
     Stall(usize),
 }
 
-/// Unexpected text being collected into one error (consecutive words on a line).
-struct Garbage {
-    active: bool,
-    kind: ErrorKind,
-    pos: Position,
-    game: u64,
-    at: Option<MoveRef>,
-    /// Stream offset just after the last word collected.
-    end: u64,
-    text: Excerpt,
-}
-
 /// A push parser for PGN: feed it chunks, it drives a [`Visitor`].
 ///
 /// ```
@@ -263,7 +252,8 @@ pub struct Parser {
     /// Unexpected text came since the last move number: it may have been a move, so the next
     /// move number is taken as written instead of being reported as out of sequence.
     text_since_number: bool,
-    garbage: Garbage,
+    /// Unexpected text being collected into one error (consecutive words on a line).
+    garbage: Junk<ErrorKind, Option<MoveRef>>,
     stop: bool,
 }
 
@@ -318,15 +308,7 @@ impl Parser {
             skip_nest: 0,
             after_number: false,
             text_since_number: false,
-            garbage: Garbage {
-                active: false,
-                kind: ErrorKind::UnexpectedText,
-                pos: Position::default(),
-                game: 0,
-                at: None,
-                end: 0,
-                text: Excerpt::EMPTY,
-            },
+            garbage: Junk::new(ErrorKind::UnexpectedText, None),
             stop: false,
         }
     }
@@ -766,26 +748,16 @@ impl Parser {
         self.after_number = false;
         self.text_since_number = true;
         let at = self.base + i as u64;
+        let (lines, game, ply) = (self.lines, self.game, self.ply);
         let g = &mut self.garbage;
-        if g.active {
-            if at > g.end {
-                g.text.push(b" ");
-            }
-            if kind == ErrorKind::StrayBrace {
-                g.kind = kind;
-            }
-        } else {
-            g.active = true;
-            g.kind = kind;
-            g.pos = self.lines.at(at);
-            g.game = self.game;
-            g.at = MoveRef::from_ply(self.ply);
-            g.text = Excerpt::EMPTY;
+        if g.active && kind == ErrorKind::StrayBrace {
+            g.set_kind(kind);
         }
-        g.text.push(text);
-        g.end = at + text.len() as u64;
+        g.add(at, text, || {
+            (kind, lines.at(at), game, MoveRef::from_ply(ply))
+        });
         if kind == ErrorKind::TokenTooLong {
-            g.text.truncated = true;
+            g.truncate();
         }
         let _ = v;
     }
@@ -801,19 +773,7 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn report_garbage<V: Visitor>(&mut self, v: &mut V) {
-        let g = &mut self.garbage;
-        g.active = false;
-        let text = g.text;
-        let e = Diagnostic {
-            kind: g.kind,
-            severity: Severity::Error,
-            text: text.as_bytes(),
-            truncated: text.truncated,
-            pos: g.pos,
-            game: g.game,
-            at: g.at,
-        };
-        let c = v.on_error(&e);
+        let c = v.on_error(&self.garbage.take(Severity::Error));
         self.stop |= ctl_stop(c);
     }
 }

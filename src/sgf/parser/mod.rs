@@ -64,7 +64,8 @@ use alloc::vec::Vec;
 
 use crate::carry::Carry;
 use crate::control::{Control, Status};
-use crate::error::{Diagnostic, Excerpt};
+use crate::error::Diagnostic;
+use crate::junk::Junk;
 use crate::position::{Lines, Position};
 
 use super::lexer::{self, CLASS, NEWLINE, OTHER, PUNCT, SPACE, Start};
@@ -208,17 +209,6 @@ const ANNOT_MOVE: u16 = 32;
 const ANNOT_NODE: u16 = 64;
 const GAME_INFO: u16 = 128;
 
-/// Junk being collected into one error (consecutive junk on a line).
-#[derive(Debug)]
-struct Garbage {
-    active: bool,
-    kind: ErrorKind,
-    pos: Position,
-    at: Option<NodeRef>,
-    end: u64,
-    text: Excerpt,
-}
-
 /// A push parser for SGF: feed it chunks, it drives a [`Visitor`].
 ///
 /// ```
@@ -289,7 +279,8 @@ pub struct Parser {
     gm: u32,
     size: BoardSize,
     game_info_at: Option<u32>,
-    garbage: Garbage,
+    /// Junk text being collected into one error (consecutive words on a line).
+    garbage: Junk<ErrorKind, Option<NodeRef>>,
     stop: bool,
 }
 
@@ -378,14 +369,7 @@ impl Parser {
             gm: 0,
             size: BoardSize::default(),
             game_info_at: None,
-            garbage: Garbage {
-                active: false,
-                kind: ErrorKind::IllegalChars,
-                pos: Position::default(),
-                at: None,
-                end: 0,
-                text: Excerpt::EMPTY,
-            },
+            garbage: Junk::new(ErrorKind::TextOutsideGame, None),
             stop: false,
         }
     }
@@ -677,21 +661,8 @@ impl Parser {
         } else {
             ErrorKind::TextOutsideGame
         };
-        let at_ref = self.node_ref();
-        let g = &mut self.garbage;
-        if g.active {
-            if at > g.end {
-                g.text.push(b" ");
-            }
-        } else {
-            g.active = true;
-            g.kind = kind;
-            g.pos = pos;
-            g.at = at_ref;
-            g.text = Excerpt::EMPTY;
-        }
-        g.text.push(text);
-        g.end = at + text.len() as u64;
+        let (at_ref, game) = (self.node_ref(), self.game);
+        self.garbage.add(at, text, || (kind, pos, game, at_ref));
     }
 
     #[inline]
@@ -704,19 +675,8 @@ impl Parser {
     #[cold]
     #[inline(never)]
     fn report_garbage<V: Visitor>(&mut self, v: &mut V) {
-        let g = &mut self.garbage;
-        g.active = false;
-        let text = g.text;
-        let e = Diagnostic {
-            kind: g.kind,
-            severity: g.kind.severity(),
-            text: text.as_bytes(),
-            truncated: text.truncated,
-            pos: g.pos,
-            game: self.game,
-            at: g.at,
-        };
-        let c = v.on_error(&e);
+        let severity = self.garbage.kind().severity();
+        let c = v.on_error(&self.garbage.take(severity));
         self.stop |= c == Control::Stop;
     }
 }
