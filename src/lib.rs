@@ -58,6 +58,7 @@ mod position;
 #[cfg(feature = "std")]
 mod read_buf;
 pub mod split;
+mod step;
 
 #[cfg(feature = "encoding")]
 pub mod encoding;

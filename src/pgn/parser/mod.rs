@@ -94,6 +94,7 @@ use crate::control::{Control, Status};
 use crate::error::{Diagnostic, Severity};
 use crate::junk::Junk;
 use crate::position::{Lines, Position};
+use crate::step::Step;
 
 use super::lexer::{self, CLASS, NEWLINE, PUNCT, SPACE};
 use super::raw::RawComment;
@@ -187,16 +188,6 @@ enum Skip {
     Variation { opened: bool },
     /// The rest of the game.
     Game,
-}
-
-/// The outcome of one step of the state machine.
-enum Step {
-    /// Consumed up to this index.
-    To(usize),
-    /// Need more input to decide; nothing consumed from the current index.
-    Pending,
-    /// Need more input to decide; consumed up to this index.
-    Stall(usize),
 }
 
 /// A push parser for PGN: feed it chunks, it drives a [`Visitor`].
@@ -404,13 +395,8 @@ impl Parser {
                     None => Step::To(n),
                 },
             };
-            match step {
-                Step::To(j) => i = j,
-                Step::Pending => break,
-                Step::Stall(j) => {
-                    i = j;
-                    break;
-                }
+            if !step.advance(&mut i) {
+                break;
             }
         }
         self.base += i as u64;

@@ -67,6 +67,7 @@ use crate::control::{Control, Status};
 use crate::error::Diagnostic;
 use crate::junk::Junk;
 use crate::position::{Lines, Position};
+use crate::step::Step;
 
 use super::lexer::{self, CLASS, NEWLINE, OTHER, PUNCT, SPACE, Start};
 use super::props::{self, Class, Info, Ty};
@@ -188,15 +189,6 @@ enum PieceEnd {
     Cut(usize),
     /// At the end of the input, without `]`.
     Eof,
-}
-
-enum Step {
-    /// Consumed up to this index.
-    To(usize),
-    /// Need more input; nothing consumed from the current index.
-    Pending,
-    /// Need more input; consumed up to this index.
-    Stall(usize),
 }
 
 // node flags
@@ -491,13 +483,8 @@ impl Parser {
                 }
                 Mode::Paren { pos, broke } => self.game_or_text(input, i, pos, broke, eof, v),
             };
-            match step {
-                Step::To(j) => i = j,
-                Step::Pending => break,
-                Step::Stall(j) => {
-                    i = j;
-                    break;
-                }
+            if !step.advance(&mut i) {
+                break;
             }
         }
         self.base += i as u64;
