@@ -70,11 +70,15 @@ fn every_two_way_split_equals_whole() {
 
 #[test]
 fn fixtures_any_split() {
-    for rel in [
-        "fixtures/seed-takemiya-cho-meijin-1996.sgf",
-        "corpus/sgf/small/sgfc/test.sgf",
+    let seed = support::data_file("seed-takemiya-cho-meijin-1996.sgf");
+    for (rel, input) in [
+        ("tests/data/seed-takemiya-cho-meijin-1996.sgf", Some(seed)),
+        (
+            "corpus/sgf/small/sgfc/test.sgf",
+            support::shared_file("corpus/sgf/small/sgfc/test.sgf"),
+        ),
     ] {
-        let Some(input) = support::shared_file(rel) else {
+        let Some(input) = input else {
             return;
         };
         for config in [Config::default(), small_config()] {

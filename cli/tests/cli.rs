@@ -55,17 +55,9 @@ fn ok(o: &Output) -> String {
     stdout(o)
 }
 
-/// The seed fixture, or `None` with a note when `../shared/fixtures` is absent.
+/// The seed fixture (the repository's own copy in `tests/data`).
 fn fixture() -> Option<PathBuf> {
-    let p = support::shared()?
-        .join("fixtures")
-        .join("seed-kasparov-kramnik-2001.pgn");
-    if p.is_file() {
-        Some(p)
-    } else {
-        eprintln!("{} is absent: skipped", p.display());
-        None
-    }
+    Some(support::data_path("seed-kasparov-kramnik-2001.pgn"))
 }
 
 fn fixture_or_skip(test: &str) -> Option<PathBuf> {
@@ -697,11 +689,7 @@ fn a_directory_expands_to_its_pgn_files_in_order() {
 /// SGF through `stats` (extension and sniffing) and `check`.
 #[test]
 fn sgf_stats_and_check() {
-    let Some(dir) = support::shared() else {
-        eprintln!("../shared is absent: skipping the SGF CLI test");
-        return;
-    };
-    let seed = dir.join("fixtures/seed-takemiya-cho-meijin-1996.sgf");
+    let seed = support::data_path("seed-takemiya-cho-meijin-1996.sgf");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
         .args(["stats", "--json"])
         .arg(&seed)
@@ -737,6 +725,10 @@ fn sgf_stats_and_check() {
             .contains("\"nodes\":142")
     );
     // check: SGFC-style lines, exit 1
+    let Some(dir) = support::shared() else {
+        eprintln!("../shared is absent: skipping the SGF check part of sgf_stats_and_check");
+        return;
+    };
     let test = dir.join("corpus/sgf/small/sgfc/test.sgf");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
         .arg("check")
@@ -772,11 +764,7 @@ fn sgf_json_lines(input: &[u8]) -> Vec<Json> {
 
 #[test]
 fn sgf_json_of_the_seed_game() {
-    let Some(dir) = support::shared() else {
-        eprintln!("../shared is absent: skipping sgf_json_of_the_seed_game");
-        return;
-    };
-    let seed = dir.join("fixtures/seed-takemiya-cho-meijin-1996.sgf");
+    let seed = support::data_path("seed-takemiya-cho-meijin-1996.sgf");
     let out = ok(&kifu(&[OsStr::new("json"), seed.as_os_str()], None));
     let games: Vec<Json> = out.lines().map(Json::parse).collect();
     assert_eq!(games.len(), 1);
@@ -958,11 +946,7 @@ fn fmt_rewrites_pgn_in_export_form_and_is_idempotent() {
 
 #[test]
 fn fmt_rewrites_sgf_and_keeps_the_tree() {
-    let Some(dir) = support::shared() else {
-        eprintln!("../shared is absent: skipping fmt_rewrites_sgf_and_keeps_the_tree");
-        return;
-    };
-    let seed = dir.join("fixtures/seed-takemiya-cho-meijin-1996.sgf");
+    let seed = support::data_path("seed-takemiya-cho-meijin-1996.sgf");
     let tmp = TempDir::new("fmt-sgf");
     let written = tmp.0.join("out.sgf");
     let out = kifu(

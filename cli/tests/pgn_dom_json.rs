@@ -51,12 +51,8 @@ fn compare(path: &Path) -> usize {
 
 #[test]
 fn seed_as_kifu_json() {
-    let Some(shared) = support::shared() else {
-        eprintln!("../shared is absent: skipped");
-        return;
-    };
     assert_eq!(
-        compare(&shared.join("fixtures/seed-kasparov-kramnik-2001.pgn")),
+        compare(&support::data_path("seed-kasparov-kramnik-2001.pgn")),
         1
     );
 }

@@ -3,16 +3,21 @@
 
 use std::path::{Path, PathBuf};
 
-/// A file of the repository's own test data, `tests/data/<name>` (always there; the tests of a
-/// workspace member, one folder down, find it too).
-pub fn data_file(name: &str) -> Vec<u8> {
+/// The path of a file of the repository's own test data, `tests/data/<name>` (always there;
+/// the tests of a workspace member, one folder down, find it too).
+pub fn data_path(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .take(2)
         .map(|dir| dir.join("tests").join("data"))
         .find(|p| p.is_dir())
         .expect("tests/data");
-    std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("tests/data/{name}: {e}"))
+    dir.join(name)
+}
+
+/// A file of the repository's own test data, `tests/data/<name>`.
+pub fn data_file(name: &str) -> Vec<u8> {
+    std::fs::read(data_path(name)).unwrap_or_else(|e| panic!("tests/data/{name}: {e}"))
 }
 
 /// `../shared` beside the project root, if it is there (the tests of a workspace member, one
