@@ -17,6 +17,9 @@ pub enum CharsetChoice {
     Fixed(&'static Encoding),
 }
 
+/// What became of one game: written, or not serializable (the reason), as `kifu json` goes on.
+pub type Written = Result<(), String>;
+
 /// Writes one game (or game tree) as a line of JSON: its serialization with the input's name
 /// as `"file"` after `"index"` and `"offset"` (the schema's first two keys, both numbers).
 fn write_line<W: Write>(
@@ -24,9 +27,12 @@ fn write_line<W: Write>(
     body: &mut Vec<u8>,
     file: &[u8],
     value: &impl serde::Serialize,
-) -> io::Result<()> {
+) -> io::Result<Written> {
     body.clear();
-    serde_json::to_writer(&mut *body, value).map_err(io::Error::other)?;
+    if let Err(e) = serde_json::to_writer(&mut *body, value) {
+        // a tree nesting deeper than the serialization goes: said, and the rest goes on
+        return Ok(Err(e.to_string()));
+    }
     // `{"index":N,"offset":M,` then the rest: the second comma ends the numbers
     let cut = body
         .iter()
@@ -38,7 +44,25 @@ fn write_line<W: Write>(
     out.write_all(&body[..cut])?;
     out.write_all(file)?;
     out.write_all(&body[cut..])?;
-    out.write_all(b"\n")
+    out.write_all(b"\n")?;
+    Ok(Ok(()))
+}
+
+/// The games `kifu json` could not write, each named on stderr.
+#[derive(Debug, Default)]
+pub struct Unwritten {
+    /// How many.
+    pub count: u64,
+}
+
+impl Unwritten {
+    /// Names game `index` of `file` on stderr if it was not written.
+    pub fn note(&mut self, file: &str, index: u64, written: Written) {
+        if let Err(why) = written {
+            self.count += 1;
+            eprintln!("kifu json: {file}: game {}: not written: {why}", index + 1);
+        }
+    }
 }
 
 /// `"file":NAME,`: what [`write_pgn`] and [`write_sgf`] add to each object of input `name`.
@@ -55,7 +79,7 @@ pub fn write_pgn<W: Write>(
     body: &mut Vec<u8>,
     file: &[u8],
     game: &pgn::Game,
-) -> io::Result<()> {
+) -> io::Result<Written> {
     write_line(out, body, file, game)
 }
 
@@ -92,7 +116,7 @@ pub fn write_sgf<W: Write>(
     file: &[u8],
     tree: &sgf::GameTree,
     choice: CharsetChoice,
-) -> io::Result<()> {
+) -> io::Result<Written> {
     let encoding = tree_encoding(tree, choice);
     let decode = |b: &[u8]| kifu::encoding::decode(b, encoding).into_owned();
     write_line(out, body, file, &tree.with_decoder(&decode))

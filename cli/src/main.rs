@@ -211,6 +211,7 @@ fn run_json(common: &Common, charset: &str, max_game_bytes: usize) -> io::Result
     let mut out = io::BufWriter::with_capacity(1 << 16, out.lock());
     let mut unclaimed_inputs = 0u64;
     let mut body = Vec::with_capacity(1 << 16);
+    let mut unwritten = json::Unwritten::default();
     for input in inputs {
         if matches!(input.source, Source::Sample) {
             eprintln!("kifu: no input given: reading the embedded sample (3 games)");
@@ -219,12 +220,16 @@ fn run_json(common: &Common, charset: &str, max_game_bytes: usize) -> io::Result
         let unclaimed = match input.format(common.format)? {
             Format::Pgn => input
                 .for_each_game(kifu::pgn::Scope::Full, max_game_bytes, |game| {
-                    json::write_pgn(&mut out, &mut body, &name, &game)
+                    let w = json::write_pgn(&mut out, &mut body, &name, &game)?;
+                    unwritten.note(&input.name(), game.index, w);
+                    Ok(())
                 })?
                 .len(),
             Format::Sgf => input
                 .for_each_tree(kifu::sgf::Scope::Full, max_game_bytes, |tree| {
-                    json::write_sgf(&mut out, &mut body, &name, &tree, choice)
+                    let w = json::write_sgf(&mut out, &mut body, &name, &tree, choice)?;
+                    unwritten.note(&input.name(), tree.index(), w);
+                    Ok(())
                 })?
                 .len(),
         };
@@ -239,7 +244,7 @@ fn run_json(common: &Common, charset: &str, max_game_bytes: usize) -> io::Result
         }
     }
     out.flush()?;
-    Ok(if unclaimed_inputs > 0 {
+    Ok(if unclaimed_inputs > 0 || unwritten.count > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -1155,3 +1155,25 @@ fn input_without_a_game_is_reported() {
     assert!(out.status.success());
     assert_eq!(stderr(&out), "");
 }
+
+#[test]
+fn json_names_a_tree_too_deep_to_serialize_and_goes_on() {
+    // 1,100 nested branch points, past `sgf::SERDE_MAX_DEPTH`, then a plain tree
+    let mut sgf = b"(;GM[1]".to_vec();
+    for _ in 0..1100 {
+        sgf.extend_from_slice(b"(;B[aa])(;W[bb]");
+    }
+    sgf.extend(std::iter::repeat_n(b')', 1101));
+    sgf.extend_from_slice(b"(;GM[1];B[cc])");
+    let o = kifu(&["json", "--format", "sgf", "-"], Some(&sgf));
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    assert!(
+        stderr(&o).contains("game 1: not written: variations nested deeper than 1000"),
+        "{}",
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    let trees: Vec<Json> = out.lines().map(Json::parse).collect();
+    assert_eq!(trees.len(), 1);
+    assert_eq!(trees[0].get("index").num() as u64, 1);
+}
