@@ -51,6 +51,7 @@ extern crate alloc;
 
 mod buf;
 mod carry;
+mod classes;
 mod control;
 mod error;
 mod junk;

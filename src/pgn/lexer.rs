@@ -7,31 +7,15 @@ use super::nag::{Nag, Outcome};
 use super::san::San;
 use super::simd;
 
-/// Byte classes of the PGN lexer.
+pub(crate) use crate::classes::{NEWLINE, PUNCT, SPACE};
+
+/// Byte classes of the PGN lexer: the shared ones, and `TOKEN` for the rest.
 pub(crate) const TOKEN: u8 = 0;
-pub(crate) const SPACE: u8 = 1;
-pub(crate) const NEWLINE: u8 = 2;
-pub(crate) const PUNCT: u8 = 3;
 
 /// Class of each byte. `PUNCT` bytes are self-delimiting: `{ } ( ) [ ] ; $ . "`.
 /// Everything that is neither space nor punctuation belongs to a token (a symbol, a move, a
 /// result, or text that is not PGN), non-ASCII bytes included.
-pub(crate) static CLASS: [u8; 256] = {
-    let mut t = [TOKEN; 256];
-    t[b' ' as usize] = SPACE;
-    t[b'\t' as usize] = SPACE;
-    t[0x0b] = SPACE;
-    t[0x0c] = SPACE;
-    t[b'\n' as usize] = NEWLINE;
-    t[b'\r' as usize] = NEWLINE;
-    let punct = b"{}()[];$.\"";
-    let mut i = 0;
-    while i < punct.len() {
-        t[punct[i] as usize] = PUNCT;
-        i += 1;
-    }
-    t
-};
+pub(crate) static CLASS: [u8; 256] = crate::classes::table(TOKEN, b"{}()[];$.\"");
 
 /// Bytes that may start a SAN move (tried before the generic token path).
 pub(crate) static SAN_START: [bool; 256] = {

@@ -5,28 +5,17 @@
 //! escapes the next byte (so `\]` does not end a value). Escapes are resolved by the value
 //! helpers in [`raw`](super::raw), never here.
 
-/// Byte classes of the SGF lexer.
+pub(crate) use crate::classes::{NEWLINE, PUNCT, SPACE};
+
+/// Byte classes of the SGF lexer: the shared ones, letters, and `OTHER` for the rest.
 pub(crate) const OTHER: u8 = 0;
-pub(crate) const SPACE: u8 = 1;
-pub(crate) const NEWLINE: u8 = 2;
-pub(crate) const PUNCT: u8 = 3;
 pub(crate) const UPPER: u8 = 4;
 pub(crate) const LOWER: u8 = 5;
 
 /// Class of each byte. `PUNCT` is `( ) ; [`; a `]` outside a value is `OTHER` (an illegal
 /// character there).
 pub(crate) static CLASS: [u8; 256] = {
-    let mut t = [OTHER; 256];
-    t[b' ' as usize] = SPACE;
-    t[b'\t' as usize] = SPACE;
-    t[0x0b] = SPACE;
-    t[0x0c] = SPACE;
-    t[b'\n' as usize] = NEWLINE;
-    t[b'\r' as usize] = NEWLINE;
-    t[b'(' as usize] = PUNCT;
-    t[b')' as usize] = PUNCT;
-    t[b';' as usize] = PUNCT;
-    t[b'[' as usize] = PUNCT;
+    let mut t = crate::classes::table(OTHER, b"();[");
     let mut c = b'A';
     while c <= b'Z' {
         t[c as usize] = UPPER;
