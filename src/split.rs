@@ -163,6 +163,7 @@ impl<P: Splitter> Iterator for Split<P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec;
     use alloc::vec::Vec;
 
     fn pieces<P: Splitter>(split: Split<P>) -> Vec<(u64, Vec<u8>)> {

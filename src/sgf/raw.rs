@@ -420,6 +420,7 @@ impl Iterator for Points {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     fn t(s: &[u8]) -> Vec<u8> {
         RawValue(s).text().into_owned()

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::pgn;
+use alloc::format;
 
 fn one(pgn: &[u8]) -> Game {
     let mut games = Games::new(pgn);

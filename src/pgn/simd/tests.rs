@@ -242,7 +242,8 @@ fn tag_line_agrees_with_the_searches() {
             assert_eq!(t.next, next, "{s:?}");
         }
     }
-    assert!(taken > 5_000 || !SIMD, "{taken}");
+    // (about half as many without AVX2, or without `std` to detect it)
+    assert!(taken > 2_500 || !SIMD, "{taken}");
 }
 
 #[test]
