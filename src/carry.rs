@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use crate::control::Status;
 
 /// The unfinished tail of the previous chunk.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Carry {
     buf: Vec<u8>,
     /// How many bytes of a new chunk are joined to the carried tail.

@@ -10,6 +10,7 @@
 //! - [`sgf`]: the SGF push parser, its visitor and value decoders, with SGFC-style diagnostics.
 //! - [`Control`]: what a visitor answers (go on, skip this variation, skip the game, stop).
 //! - [`Position`], [`Severity`], [`Diagnostic`]: shared by every format.
+//! - [`par`] (feature `std`): every core on one input or many, with the result of one.
 //!
 //! # Example: the main line of each game
 //!
@@ -55,6 +56,8 @@ mod classes;
 mod control;
 mod error;
 mod junk;
+#[cfg(feature = "std")]
+pub mod par;
 mod position;
 #[cfg(feature = "std")]
 mod read_buf;

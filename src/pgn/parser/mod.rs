@@ -213,6 +213,7 @@ enum Skip {
 /// parser.finish(&mut count);
 /// assert_eq!(count.moves, 3);
 /// ```
+#[derive(Clone)]
 pub struct Parser {
     cfg: Config,
     /// The unfinished token carried over from the previous chunk.
@@ -318,6 +319,32 @@ impl Parser {
     /// Number of games started so far.
     pub fn games(&self) -> u64 {
         self.game + u64::from(self.phase != Phase::Idle)
+    }
+
+    /// Starts the stream in its middle: the next byte fed is the one at `pos` of the whole
+    /// stream, and the next game read gets index `game`. For a piece of a larger input that
+    /// begins at a game's first byte and is parsed on its own (as [`crate::par`] does):
+    /// the events then carry the positions and indexes of the whole stream. Call it before
+    /// feeding anything (or right after [`finish`](Parser::finish)).
+    ///
+    /// ```
+    /// use kifu::{Position, pgn};
+    /// let mut log = pgn::EventLog::default();
+    /// let mut parser = pgn::Parser::new();
+    /// parser.start_at(Position { offset: 1000, line: 40, column: 1 }, 7);
+    /// parser.parse(b"1. e4 *", &mut log);
+    /// let pgn::Event::Tree(ctx) = &log.events[0] else { panic!() };
+    /// assert_eq!((ctx.pos, ctx.game), (Position { offset: 1000, line: 40, column: 1 }, 7));
+    /// ```
+    pub fn start_at(&mut self, pos: Position, game: u64) {
+        self.resume(Lines::starting_at(pos), pos.offset, game);
+    }
+
+    /// [`start_at`](Parser::start_at) with the exact line counter of the stream at `offset`.
+    pub(crate) fn resume(&mut self, lines: Lines, offset: u64, game: u64) {
+        self.base = offset;
+        self.lines = lines;
+        self.game = game;
     }
 
     /// Feeds the next chunk of input.

@@ -224,6 +224,7 @@ const GAME_INFO: u16 = 128;
 /// parser.finish(&mut count);
 /// assert_eq!(count.moves, 3);
 /// ```
+#[derive(Clone)]
 pub struct Parser {
     cfg: Config,
     /// The unfinished token carried over from the previous chunk (see `crate::carry`).
@@ -380,6 +381,32 @@ impl Parser {
     /// Number of game trees started so far.
     pub fn games(&self) -> u64 {
         self.game + u64::from(self.in_game)
+    }
+
+    /// Starts the stream in its middle: the next byte fed is the one at `pos` of the whole
+    /// stream, and the next game tree read gets index `game`. For a piece of a larger input that
+    /// begins at a game tree's first byte and is parsed on its own (as [`crate::par`] does):
+    /// the events then carry the positions and indexes of the whole stream. Call it before
+    /// feeding anything (or right after [`finish`](Parser::finish)).
+    ///
+    /// ```
+    /// use kifu::{Position, sgf};
+    /// let mut log = sgf::EventLog::default();
+    /// let mut parser = sgf::Parser::new();
+    /// parser.start_at(Position { offset: 1000, line: 40, column: 1 }, 7);
+    /// parser.parse(b"(;GM[1];B[aa])", &mut log);
+    /// let sgf::Event::Tree(ctx) = &log.events[0] else { panic!() };
+    /// assert_eq!((ctx.pos, ctx.game), (Position { offset: 1000, line: 40, column: 1 }, 7));
+    /// ```
+    pub fn start_at(&mut self, pos: Position, game: u64) {
+        self.resume(Lines::starting_at(pos), pos.offset, game);
+    }
+
+    /// [`start_at`](Parser::start_at) with the exact line counter of the stream at `offset`.
+    pub(crate) fn resume(&mut self, lines: Lines, offset: u64, game: u64) {
+        self.base = offset;
+        self.lines = lines;
+        self.game = game;
     }
 
     /// Feeds the next chunk of input.

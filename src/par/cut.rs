@@ -1,0 +1,365 @@
+//! Cutting an input into pieces at places where a game probably starts.
+//!
+//! A place is only a candidate: it is found by looking at a few bytes around it, not by reading
+//! everything before it, so cutting costs next to nothing. Whether a game really starts there is
+//! decided later by the parser that read everything before it (`super::piece`).
+
+use std::io::{self, Read};
+
+use bytes::{Bytes, BytesMut};
+
+use crate::position::Lines;
+
+/// The formats a scan cuts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// PGN: a candidate is a `[` that opens a line and a tag name, after a blank line or a line
+    /// that opens no tag pair (the first tag of a game's section).
+    Pgn,
+    /// SGF: a candidate is a `(` that opens a line or follows a `)`, followed by `;` and a root
+    /// or game-info property (`FF`, `GM`, `SZ`, `CA`, `AP`, …: a variation starts with a move).
+    Sgf,
+}
+
+/// How many bytes after a candidate's first byte decide whether it is one.
+const DECIDE: usize = 64;
+
+/// Root and game-info properties that open a game tree's first node.
+const ROOT_PROPS: &[&[u8]] = &[
+    b"FF", b"GM", b"SZ", b"CA", b"AP", b"ST", b"RU", b"KM", b"HA", b"PB", b"PW", b"BR", b"WR",
+    b"RE", b"DT", b"EV", b"GN", b"PC", b"RO", b"TM", b"OT", b"SO", b"US", b"AN", b"GC", b"ON",
+    b"CP", b"BT", b"WT",
+];
+
+impl Format {
+    /// The first candidate at or after `from` in `buf`, if one can be told from the bytes held
+    /// (`eof`: no bytes follow `buf`). `Err(at)`: a possible candidate at `at` needs bytes
+    /// beyond `buf` to be told.
+    pub(crate) fn candidate(
+        self,
+        buf: &[u8],
+        from: usize,
+        eof: bool,
+    ) -> Result<Option<usize>, usize> {
+        let open = match self {
+            Format::Pgn => b'[',
+            Format::Sgf => b'(',
+        };
+        let mut at = from.max(1);
+        if at >= buf.len() {
+            return Ok(None);
+        }
+        while let Some(k) = memchr::memchr(open, &buf[at..]) {
+            let c = at + k;
+            if c + DECIDE > buf.len() && !eof {
+                // a candidate may need bytes beyond the buffer
+                if self.before_ok(buf, c) {
+                    return Err(c);
+                }
+            } else if self.before_ok(buf, c) && self.after_ok(&buf[c..]) {
+                return Ok(Some(c));
+            }
+            at = c + 1;
+        }
+        Ok(None)
+    }
+
+    /// What comes before `buf[c]` fits a game start.
+    fn before_ok(self, buf: &[u8], c: usize) -> bool {
+        match self {
+            Format::Pgn => {
+                if !matches!(buf[c - 1], b'\n' | b'\r') {
+                    return false;
+                }
+                // the line before: blank, or not a tag pair
+                let end = if buf[c - 1] == b'\n' && c >= 2 && buf[c - 2] == b'\r' {
+                    c - 2
+                } else {
+                    c - 1
+                };
+                let start = memchr::memrchr2(b'\n', b'\r', &buf[..end]).map_or(0, |p| p + 1);
+                let line = &buf[start..end];
+                match line.iter().position(|b| !matches!(b, b' ' | b'\t')) {
+                    None => true,
+                    Some(p) => line[p] != b'[',
+                }
+            }
+            Format::Sgf => {
+                let before = buf[..c]
+                    .iter()
+                    .rev()
+                    .find(|b| !matches!(b, b' ' | b'\t'))
+                    .copied();
+                matches!(before, Some(b'\n' | b'\r' | b')'))
+            }
+        }
+    }
+
+    /// The bytes from the candidate on fit a game start.
+    fn after_ok(self, rest: &[u8]) -> bool {
+        match self {
+            Format::Pgn => rest.get(1).is_some_and(u8::is_ascii_alphabetic),
+            Format::Sgf => {
+                let mut i = 1;
+                let blank = |b: &u8| b.is_ascii_whitespace();
+                while rest.get(i).is_some_and(blank) {
+                    i += 1;
+                }
+                if rest.get(i) != Some(&b';') {
+                    return false;
+                }
+                i += 1;
+                while rest.get(i).is_some_and(blank) {
+                    i += 1;
+                }
+                let start = i;
+                while rest.get(i).is_some_and(u8::is_ascii_uppercase) {
+                    i += 1;
+                }
+                ROOT_PROPS.contains(&&rest[start..i])
+            }
+        }
+    }
+}
+
+/// A piece of an input, cut where a game probably starts.
+#[derive(Clone, Debug)]
+pub(crate) struct Cut {
+    /// The piece's bytes.
+    pub bytes: Bytes,
+    /// Stream offset of its first byte.
+    pub offset: u64,
+    /// The line counter at its first byte.
+    pub lines: Lines,
+}
+
+/// The bytes a cutter holds: read into a growing buffer, or an input held whole.
+enum Held {
+    Read(BytesMut),
+    Whole(Bytes),
+}
+
+impl Held {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Held::Read(b) => b,
+            Held::Whole(b) => b,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn split_to(&mut self, n: usize) -> Bytes {
+        match self {
+            Held::Read(b) => b.split_to(n).freeze(),
+            Held::Whole(b) => b.split_to(n),
+        }
+    }
+}
+
+/// Cuts a stream into pieces of about `size` bytes (longer when no candidate comes: at most
+/// `4 * size` unless the input ends first).
+pub(crate) struct Cutter<R> {
+    reader: R,
+    format: Format,
+    size: usize,
+    read_size: usize,
+    buf: Held,
+    /// Bytes of `buf` already searched for a candidate.
+    searched: usize,
+    offset: u64,
+    lines: Lines,
+    eof: bool,
+    /// The read error that ended the input, handed out after the bytes read before it.
+    error: Option<io::Error>,
+}
+
+impl Cutter<io::Empty> {
+    /// Cuts an input held in memory: the pieces are slices of it, not copies.
+    pub(crate) fn whole(data: Bytes, format: Format, size: usize) -> Self {
+        let mut c = Cutter::new(io::empty(), format, size);
+        c.buf = Held::Whole(data);
+        c.eof = true;
+        c
+    }
+}
+
+impl<R: Read> Cutter<R> {
+    pub(crate) fn new(reader: R, format: Format, size: usize) -> Self {
+        let size = size.max(1);
+        Cutter {
+            reader,
+            format,
+            size,
+            read_size: size.clamp(4096, 1 << 20),
+            buf: Held::Read(BytesMut::new()),
+            searched: 0,
+            offset: 0,
+            lines: Lines::default(),
+            eof: false,
+            error: None,
+        }
+    }
+
+    /// Total bytes cut so far.
+    pub(crate) fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The next piece; `Ok(None)` at the end. On a read error the bytes read before it are
+    /// still handed out first (as the last piece), then the error.
+    pub(crate) fn next_cut(&mut self) -> io::Result<Option<Cut>> {
+        loop {
+            let want = self.size + DECIDE;
+            if !self.eof && self.buf.len() < want {
+                self.fill();
+                continue;
+            }
+            if self.buf.is_empty() {
+                return match self.error.take() {
+                    Some(e) => Err(e),
+                    None => Ok(None),
+                };
+            }
+            let from = self.searched.max(self.size);
+            let cut = match self.format.candidate(self.buf.as_slice(), from, self.eof) {
+                Ok(Some(c)) => Some(c),
+                Ok(None) => {
+                    self.searched = self.buf.len();
+                    None
+                }
+                Err(c) => {
+                    self.searched = c;
+                    None
+                }
+            };
+            let cut = match cut {
+                Some(c) => c,
+                None if self.eof => self.buf.len(),
+                // no candidate for long: cut anyway (the parser that reads on decides)
+                None if self.buf.len() >= 4 * self.size => self.buf.len(),
+                None => {
+                    self.fill();
+                    continue;
+                }
+            };
+            return Ok(Some(self.take(cut)));
+        }
+    }
+
+    /// Takes the first `n` bytes of the buffer as a piece.
+    fn take(&mut self, n: usize) -> Cut {
+        let bytes = self.buf.split_to(n);
+        let cut = Cut {
+            offset: self.offset,
+            lines: self.lines,
+            bytes,
+        };
+        self.lines.count(&cut.bytes, self.offset);
+        self.offset += n as u64;
+        self.searched = 0;
+        cut
+    }
+
+    /// Reads once more into the buffer; marks the end of input. A read error ends the input
+    /// too: what was read before it goes out first, then the error.
+    fn fill(&mut self) {
+        let Held::Read(buf) = &mut self.buf else {
+            self.eof = true;
+            return;
+        };
+        let len = buf.len();
+        buf.resize(len + self.read_size, 0);
+        loop {
+            match self.reader.read(&mut buf[len..]) {
+                Ok(0) => {
+                    buf.truncate(len);
+                    self.eof = true;
+                    return;
+                }
+                Ok(k) => {
+                    buf.truncate(len + k);
+                    return;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    buf.truncate(len);
+                    self.eof = true;
+                    self.error = Some(e);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cuts(format: Format, input: &[u8], size: usize, chunk: usize) -> Vec<(u64, Vec<u8>)> {
+        struct Slow<'a>(&'a [u8], usize);
+        impl Read for Slow<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(buf.len()).min(self.1);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let mut c = Cutter::new(Slow(input, chunk), format, size);
+        let mut out = Vec::new();
+        while let Some(cut) = c.next_cut().unwrap() {
+            out.push((cut.offset, cut.bytes.to_vec()));
+        }
+        out
+    }
+
+    #[test]
+    fn pgn_cuts_before_a_tag_section() {
+        let input =
+            b"[Event \"a\"]\n[Site \"b\"]\n\n1. e4 *\n\n[Event \"c\"]\n1. d4 *\n[Event \"d\"]\n*\n";
+        for chunk in [1, 3, 100] {
+            let got = cuts(Format::Pgn, input, 1, chunk);
+            let starts: Vec<u64> = got.iter().map(|c| c.0).collect();
+            assert_eq!(starts, [0, 33, 53], "chunk {chunk}");
+            let joined: Vec<u8> = got.into_iter().flat_map(|c| c.1).collect();
+            assert_eq!(joined, input);
+        }
+    }
+
+    #[test]
+    fn sgf_cuts_before_a_root_node_only() {
+        let input = b"(;GM[1]SZ[19]\n(;B[aa])\n(;W[bb]))\n(;FF[4]GM[1];B[cc])\n ( ; GM[1])";
+        let got = cuts(Format::Sgf, input, 1, 7);
+        let starts: Vec<u64> = got.iter().map(|c| c.0).collect();
+        assert_eq!(starts, [0, 33, 54]);
+    }
+
+    #[test]
+    fn no_candidate_means_pieces_of_at_most_four_sizes() {
+        let input = vec![b'x'; 10_000];
+        let got = cuts(Format::Pgn, &input, 1000, 512);
+        assert!(got.iter().all(|c| c.1.len() <= 4000 + 1024));
+        assert_eq!(got.iter().map(|c| c.1.len()).sum::<usize>(), 10_000);
+    }
+
+    #[test]
+    fn the_line_counter_follows_the_cuts() {
+        let input = b"[A \"1\"]\r\n*\r\n\r\n[B \"2\"]\n*\r[C \"3\"]\n";
+        let mut c = Cutter::new(&input[..], Format::Pgn, 1);
+        let mut lines = Vec::new();
+        while let Some(cut) = c.next_cut().unwrap() {
+            lines.push(cut.lines.at(cut.offset));
+        }
+        let got: Vec<(u64, u64, u32)> =
+            lines.iter().map(|p| (p.offset, p.line, p.column)).collect();
+        assert_eq!(got, [(0, 1, 1), (14, 4, 1), (24, 6, 1)]);
+    }
+}

@@ -1,0 +1,262 @@
+//! An ordered pool: items made on one thread, worked on several, handed on in the order they
+//! were made, with a bounded number in flight.
+
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+/// Where a producer puts the items of an ordered pool ([`run`]). Sending blocks while the
+/// pool holds as many items as its window allows.
+pub(crate) struct Sender<T> {
+    tasks: SyncSender<(u64, T)>,
+    permits: Receiver<()>,
+    seq: u64,
+    cancel: Arc<AtomicBool>,
+}
+
+impl<T> Sender<T> {
+    /// Queues `item`; `false` when the pool was cancelled (the sink failed or a visitor
+    /// stopped): the producer should then return.
+    pub(crate) fn send(&mut self, item: T) -> bool {
+        if self.cancel.load(Ordering::Relaxed) || self.permits.recv().is_err() {
+            return false;
+        }
+        let ok = self.tasks.send((self.seq, item)).is_ok();
+        self.seq += 1;
+        ok && !self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// Runs `produce` on a thread of its own, `work` on `threads` threads, and `sink` on the calling
+/// thread, which gets the results in the order the producer sent the items. At most `window`
+/// items are in flight (sent and not yet through the sink), so memory stays bounded whatever
+/// the producer makes. The first error of `sink` cancels the pool (the producer's next send
+/// answers `false`) and is returned; a panic of the producer or of `work` is raised again here.
+pub(crate) fn run<T, U, E, P, W, S>(
+    threads: usize,
+    window: usize,
+    produce: P,
+    work: W,
+    mut sink: S,
+) -> Result<(), E>
+where
+    T: Send,
+    U: Send,
+    P: FnOnce(&mut Sender<T>) + Send,
+    W: Fn(T) -> U + Sync,
+    S: FnMut(U) -> Result<(), E>,
+{
+    let threads = threads.max(1);
+    let window = window.max(threads + 1);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (task_tx, task_rx) = sync_channel::<(u64, T)>(window);
+    let (permit_tx, permit_rx) = sync_channel::<()>(window);
+    for _ in 0..window {
+        permit_tx.send(()).expect("the permits fit the channel");
+    }
+    let (result_tx, result_rx) = channel::<(u64, thread::Result<U>)>();
+    let task_rx = Mutex::new(task_rx);
+    let mut failure = None;
+    let mut outcome = Ok(());
+    thread::scope(|s| {
+        let mut sender = Sender {
+            tasks: task_tx,
+            permits: permit_rx,
+            seq: 0,
+            cancel: Arc::clone(&cancel),
+        };
+        let producer = s.spawn(move || produce(&mut sender));
+        for _ in 0..threads {
+            let result_tx = result_tx.clone();
+            let (task_rx, work, cancel) = (&task_rx, &work, &cancel);
+            s.spawn(move || {
+                loop {
+                    let next = task_rx.lock().map(|rx| rx.recv());
+                    let Ok(Ok((seq, item))) = next else { break };
+                    if cancel.load(Ordering::Relaxed) {
+                        continue; // drain what the producer had queued
+                    }
+                    let done = catch_unwind(AssertUnwindSafe(|| work(item)));
+                    let failed = done.is_err();
+                    if result_tx.send((seq, done)).is_err() || failed {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+        drop(result_tx);
+        let mut next = 0u64;
+        let mut held = BTreeMap::new();
+        'results: for (seq, done) in result_rx.iter() {
+            held.insert(seq, done);
+            while let Some(done) = held.remove(&next) {
+                next += 1;
+                match done {
+                    Ok(u) => {
+                        if let Err(e) = sink(u) {
+                            outcome = Err(e);
+                            break 'results;
+                        }
+                    }
+                    Err(panic) => {
+                        failure = Some(panic);
+                        break 'results;
+                    }
+                }
+                let _ = permit_tx.send(());
+            }
+        }
+        // stop the producer (its next send fails) and let the workers drain
+        cancel.store(true, Ordering::Relaxed);
+        drop(permit_tx);
+        if let Err(panic) = producer.join() {
+            failure.get_or_insert(panic);
+        }
+    });
+    if let Some(panic) = failure {
+        resume_unwind(panic);
+    }
+    outcome
+}
+
+/// Maps `items` through `work` on `threads` threads and hands the results to `sink` in the
+/// order of the items, on the calling thread. At most `2 * threads + 2` items are in flight.
+/// With one thread everything runs on the calling thread, item by item.
+///
+/// The first error `sink` returns stops the map (items not yet taken are not worked on) and is
+/// returned. For a set of inputs (files, archive members) that each go to one visitor:
+///
+/// ```
+/// use kifu::pgn;
+///
+/// let files: Vec<&[u8]> = vec![b"1. e4 e5 *", b"1. d4 *\n\n1. c4 *", b"1. Nf3 *"];
+/// let mut games = Vec::new();
+/// kifu::par::map_ordered(
+///     2,
+///     files.into_iter(),
+///     |bytes| pgn::games(bytes).count(),
+///     |n| -> Result<(), ()> {
+///         games.push(n);
+///         Ok(())
+///     },
+/// )
+/// .unwrap();
+/// assert_eq!(games, [1, 2, 1]);
+/// ```
+pub fn map_ordered<T, U, E>(
+    threads: usize,
+    items: impl Iterator<Item = T> + Send,
+    work: impl Fn(T) -> U + Sync,
+    mut sink: impl FnMut(U) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Send,
+    U: Send,
+{
+    if threads <= 1 {
+        for item in items {
+            sink(work(item))?;
+        }
+        return Ok(());
+    }
+    run(
+        threads,
+        2 * threads + 2,
+        |tx| {
+            for item in items {
+                if !tx.send(item) {
+                    break;
+                }
+            }
+        },
+        work,
+        sink,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_in_order_whatever_the_timing() {
+        let items: Vec<u64> = (0..200).collect();
+        let mut got = Vec::new();
+        map_ordered(
+            4,
+            items.clone().into_iter(),
+            |i| {
+                // later items finish first
+                thread::sleep(std::time::Duration::from_micros((200 - i) * 20));
+                i * 2
+            },
+            |u| -> Result<(), ()> {
+                got.push(u);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(got, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_sink_error_stops_the_map() {
+        let taken = std::sync::atomic::AtomicU64::new(0);
+        let mut seen = 0;
+        let r = map_ordered(
+            2,
+            0..1_000_000u64,
+            |i| {
+                taken.fetch_add(1, Ordering::Relaxed);
+                i
+            },
+            |i| {
+                seen += 1;
+                if i == 10 { Err("enough") } else { Ok(()) }
+            },
+        );
+        assert_eq!(r, Err("enough"));
+        assert_eq!(seen, 11);
+        // only the window's worth past the failure was worked on
+        assert!(taken.load(Ordering::Relaxed) < 100);
+    }
+
+    #[test]
+    #[should_panic(expected = "bad item")]
+    fn a_panic_of_the_work_is_raised_again() {
+        let _ = map_ordered(
+            3,
+            0..100u32,
+            |i| {
+                if i == 7 {
+                    panic!("bad item");
+                }
+                i
+            },
+            |_| -> Result<(), ()> { Ok(()) },
+        );
+    }
+
+    #[test]
+    fn one_thread_runs_inline() {
+        let me = thread::current().id();
+        let mut n = 0;
+        map_ordered(
+            1,
+            0..5,
+            |i| {
+                assert_eq!(thread::current().id(), me);
+                i
+            },
+            |_| -> Result<(), ()> {
+                n += 1;
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(n, 5);
+    }
+}

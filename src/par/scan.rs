@@ -1,0 +1,599 @@
+//! The scan: inputs cut into pieces on one thread, pieces read on several, results handed on
+//! in input order, and the boundaries that turn out wrong mended on the way.
+
+use std::io::{self, Read};
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use super::Options;
+use super::cut::{Cut, Cutter, Format};
+use super::ordered;
+use super::piece::{Drive, Ended, read_on};
+use crate::position::Lines;
+use crate::{pgn, sgf};
+
+/// What a scan does with its pieces: one visitor per piece, of the piece's format.
+///
+/// A visitor sees the events of its piece only, with stream positions, and game indexes
+/// counted from the piece's first game: add [`PieceInfo::first_game`] for the index in the
+/// input. It gets [`on_end`](pgn::Visitor::on_end) when its piece is over, so a builder
+/// flushes there. A visitor may be made and dropped unseen when a cut turns out to be no
+/// game boundary (the piece before then reads this one too): keep results inside the visitor,
+/// not in side effects.
+pub trait Work: Sync {
+    /// What the caller knows of each input (its name, say); handed back with its results.
+    type Input: Send + Sync;
+    /// The visitor of a PGN piece.
+    type Pgn: pgn::Visitor + Send;
+    /// The visitor of an SGF piece.
+    type Sgf: sgf::Visitor + Send;
+    /// A visitor for a PGN piece of `input`.
+    fn pgn(&self, input: &Self::Input) -> Self::Pgn;
+    /// A visitor for an SGF piece of `input`.
+    fn sgf(&self, input: &Self::Input) -> Self::Sgf;
+}
+
+/// A piece's visitor, of the piece's format.
+#[derive(Debug)]
+pub enum Visited<P, S> {
+    /// A PGN piece.
+    Pgn(P),
+    /// An SGF piece.
+    Sgf(S),
+}
+
+/// Where a piece lies in its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceInfo {
+    /// Stream offset of the piece's first byte in its input.
+    pub offset: u64,
+    /// Its length in bytes.
+    pub len: u64,
+    /// The index, in the input, of the game the piece's visitor saw as game 0.
+    pub first_game: u64,
+    /// Whether the piece is the last of its input.
+    pub last: bool,
+}
+
+/// What a scan hands on, in input order.
+#[derive(Debug)]
+pub enum Event<'a, W: Work + ?Sized> {
+    /// A piece was read: its visitor.
+    Piece {
+        /// The input it belongs to.
+        input: &'a W::Input,
+        /// The visitor that read it.
+        visited: Visited<W::Pgn, W::Sgf>,
+        /// Where it lies.
+        info: PieceInfo,
+    },
+    /// An input is over, after all its pieces.
+    End {
+        /// The input.
+        input: &'a W::Input,
+        /// Bytes read from it.
+        bytes: u64,
+        /// The read error that ended it early, if one did (every piece read before it came
+        /// first).
+        error: Option<io::Error>,
+    },
+}
+
+/// Where the producer of a [`scan`] puts its inputs, one after the other.
+pub struct Feeder<'s, W: Work, E> {
+    mode: Mode<'s, W, E>,
+    options: Options,
+}
+
+impl<W: Work, E> core::fmt::Debug for Feeder<'_, W, E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Feeder")
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+enum Mode<'s, W: Work, E> {
+    /// One thread: each input read straight through by one visitor.
+    Inline {
+        work: &'s W,
+        sink: &'s mut dyn FnMut(Event<'_, W>) -> Result<(), E>,
+        failed: &'s mut Option<Halt<E>>,
+    },
+    /// Pieces to the pool.
+    Pool(&'s mut ordered::Sender<Task<W>>),
+}
+
+/// Why a scan ends early.
+enum Halt<E> {
+    Sink(E),
+    Stopped,
+}
+
+/// A format and its parser's limits.
+#[derive(Clone, Copy)]
+enum Syntax {
+    Pgn(pgn::Config),
+    Sgf(sgf::Config),
+}
+
+/// What the pool works on.
+enum Task<W: Work> {
+    Piece {
+        input: Arc<W::Input>,
+        syntax: Syntax,
+        cut: Cut,
+        next: Option<Bytes>,
+    },
+    End {
+        input: Arc<W::Input>,
+        bytes: u64,
+        error: Option<io::Error>,
+    },
+}
+
+/// What the pool gives back.
+enum Done<W: Work> {
+    Piece {
+        input: Arc<W::Input>,
+        cut: Cut,
+        next: Option<Bytes>,
+        read: Reading<W>,
+    },
+    End {
+        input: Arc<W::Input>,
+        bytes: u64,
+        error: Option<io::Error>,
+    },
+}
+
+/// A piece as read, with how its reading ended.
+enum Reading<W: Work> {
+    Pgn(W::Pgn, Ended<pgn::Parser>),
+    Sgf(W::Sgf, Ended<sgf::Parser>),
+}
+
+impl<W: Work, E> Feeder<'_, W, E> {
+    /// Reads `reader` as PGN (with `config`'s limits): cut into pieces on the scan's threads,
+    /// or straight through with one thread. Returns `false` when the scan is stopping (the
+    /// sink failed or a visitor stopped): the producer should then return.
+    pub fn pgn<R: Read>(&mut self, input: W::Input, config: pgn::Config, reader: R) -> bool {
+        self.input(input, Syntax::Pgn(config), reader, None)
+    }
+
+    /// Reads `reader` as SGF (with `config`'s limits); as [`pgn`](Self::pgn).
+    pub fn sgf<R: Read>(&mut self, input: W::Input, config: sgf::Config, reader: R) -> bool {
+        self.input(input, Syntax::Sgf(config), reader, None)
+    }
+
+    /// Reads an input held in memory as PGN; its pieces are slices of it, not copies.
+    pub fn pgn_bytes(&mut self, input: W::Input, config: pgn::Config, data: Bytes) -> bool {
+        self.input(input, Syntax::Pgn(config), io::empty(), Some(data))
+    }
+
+    /// Reads an input held in memory as SGF; as [`pgn_bytes`](Self::pgn_bytes).
+    pub fn sgf_bytes(&mut self, input: W::Input, config: sgf::Config, data: Bytes) -> bool {
+        self.input(input, Syntax::Sgf(config), io::empty(), Some(data))
+    }
+
+    /// Reports an input that could not be read at all (it had no piece) in its place in the
+    /// order: an [`Event::End`] with the error.
+    pub fn failed(&mut self, input: W::Input, error: io::Error) -> bool {
+        match &mut self.mode {
+            Mode::Inline { sink, failed, .. } => {
+                let end = Event::End {
+                    input: &input,
+                    bytes: 0,
+                    error: Some(error),
+                };
+                match sink(end) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        **failed = Some(Halt::Sink(e));
+                        false
+                    }
+                }
+            }
+            Mode::Pool(tx) => tx.send(Task::End {
+                input: Arc::new(input),
+                bytes: 0,
+                error: Some(error),
+            }),
+        }
+    }
+
+    fn input<R: Read>(
+        &mut self,
+        input: W::Input,
+        syntax: Syntax,
+        reader: R,
+        data: Option<Bytes>,
+    ) -> bool {
+        match &mut self.mode {
+            Mode::Inline { work, sink, failed } => {
+                let (visited, info, bytes, error, stopped) = match syntax {
+                    Syntax::Pgn(cfg) => {
+                        let mut v = work.pgn(&input);
+                        let parser = pgn::Parser::with_config(cfg);
+                        let (bytes, error, stopped) = stream(parser, reader, data, &mut v);
+                        let info = whole(bytes);
+                        (Visited::Pgn(v), info, bytes, error, stopped)
+                    }
+                    Syntax::Sgf(cfg) => {
+                        let mut v = work.sgf(&input);
+                        let parser = sgf::Parser::with_config(cfg);
+                        let (bytes, error, stopped) = stream(parser, reader, data, &mut v);
+                        let info = whole(bytes);
+                        (Visited::Sgf(v), info, bytes, error, stopped)
+                    }
+                };
+                let piece = Event::Piece {
+                    input: &input,
+                    visited,
+                    info,
+                };
+                let end = Event::End {
+                    input: &input,
+                    bytes,
+                    error,
+                };
+                if let Err(e) = sink(piece).and_then(|()| sink(end)) {
+                    **failed = Some(Halt::Sink(e));
+                    return false;
+                }
+                if stopped {
+                    **failed = Some(Halt::Stopped);
+                }
+                !stopped
+            }
+            Mode::Pool(tx) => {
+                let format = match syntax {
+                    Syntax::Pgn(_) => Format::Pgn,
+                    Syntax::Sgf(_) => Format::Sgf,
+                };
+                let size = self.options.piece_size;
+                let input = Arc::new(input);
+                match data {
+                    Some(data) => cut_all(tx, &input, syntax, Cutter::whole(data, format, size)),
+                    None => cut_all(tx, &input, syntax, Cutter::new(reader, format, size)),
+                }
+            }
+        }
+    }
+}
+
+/// The info of a piece that is a whole input.
+fn whole(bytes: u64) -> PieceInfo {
+    PieceInfo {
+        offset: 0,
+        len: bytes,
+        first_game: 0,
+        last: true,
+    }
+}
+
+/// Reads a whole input straight through one parser: its bytes, the read error that ended it,
+/// and whether a visitor stopped.
+fn stream<P: Drive<V>, V, R: Read>(
+    mut parser: P,
+    mut reader: R,
+    data: Option<Bytes>,
+    v: &mut V,
+) -> (u64, Option<io::Error>, bool) {
+    if let Some(data) = data {
+        if parser.feed_all(&data, v) {
+            return (data.len() as u64, None, true);
+        }
+        parser.end_input(v);
+        return (data.len() as u64, None, false);
+    }
+    let mut buf = vec![0u8; 1 << 16];
+    let mut bytes = 0u64;
+    let mut error = None;
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                bytes += n as u64;
+                if parser.feed_all(&buf[..n], v) {
+                    return (bytes, None, true);
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        }
+    }
+    // every game read before a fault is delivered
+    parser.end_input(v);
+    (bytes, error, false)
+}
+
+/// Cuts an input into pieces and sends them, each with the next one (one piece late).
+fn cut_all<W: Work, R: Read>(
+    tx: &mut ordered::Sender<Task<W>>,
+    input: &Arc<W::Input>,
+    syntax: Syntax,
+    mut cutter: Cutter<R>,
+) -> bool {
+    let mut held: Option<Cut> = None;
+    let error = loop {
+        match cutter.next_cut() {
+            Ok(Some(cut)) => {
+                if let Some(prev) = held.replace(cut) {
+                    let next = held.as_ref().map(|c| c.bytes.clone());
+                    if !tx.send(piece_task(input, syntax, prev, next)) {
+                        return false;
+                    }
+                }
+            }
+            Ok(None) => break None,
+            Err(e) => break Some(e),
+        }
+    };
+    let prev = held.take().unwrap_or_else(|| Cut {
+        // an empty input is one empty piece: its visitor still sees its start and end
+        bytes: Bytes::new(),
+        offset: 0,
+        lines: Lines::default(),
+    });
+    if !tx.send(piece_task(input, syntax, prev, None)) {
+        return false;
+    }
+    tx.send(Task::End {
+        input: Arc::clone(input),
+        bytes: cutter.offset(),
+        error,
+    })
+}
+
+fn piece_task<W: Work>(
+    input: &Arc<W::Input>,
+    syntax: Syntax,
+    cut: Cut,
+    next: Option<Bytes>,
+) -> Task<W> {
+    Task::Piece {
+        input: Arc::clone(input),
+        syntax,
+        cut,
+        next,
+    }
+}
+
+/// A worker's job: one piece read by a fresh parser placed at its start.
+fn run_task<W: Work>(w: &W, task: Task<W>) -> Done<W> {
+    match task {
+        Task::Piece {
+            input,
+            syntax,
+            cut,
+            next,
+        } => {
+            let end = cut.offset + cut.bytes.len() as u64;
+            let read = match syntax {
+                Syntax::Pgn(cfg) => {
+                    let mut v = w.pgn(&input);
+                    let parser = <pgn::Parser as Drive<W::Pgn>>::fresh(&cfg, cut.lines, cut.offset);
+                    let ended = read_on(parser, &cut.bytes, end, next.as_deref(), &mut v);
+                    Reading::Pgn(v, ended)
+                }
+                Syntax::Sgf(cfg) => {
+                    let mut v = w.sgf(&input);
+                    let parser = <sgf::Parser as Drive<W::Sgf>>::fresh(&cfg, cut.lines, cut.offset);
+                    let ended = read_on(parser, &cut.bytes, end, next.as_deref(), &mut v);
+                    Reading::Sgf(v, ended)
+                }
+            };
+            Done::Piece {
+                input,
+                cut,
+                next,
+                read,
+            }
+        }
+        Task::End {
+            input,
+            bytes,
+            error,
+        } => Done::End {
+            input,
+            bytes,
+            error,
+        },
+    }
+}
+
+/// A piece whose end was no game boundary, reading on into the pieces after it.
+enum Open<W: Work> {
+    Pgn(Box<pgn::Parser>, W::Pgn, PieceInfo),
+    Sgf(Box<sgf::Parser>, W::Sgf, PieceInfo),
+}
+
+/// The sink's side: hands the pieces on in order, reads on where a cut was wrong, and counts
+/// the games so that each piece knows the index of its first one.
+struct Merge<W: Work> {
+    /// Index of the game that starts the next piece of the current input.
+    first_game: u64,
+    open: Option<Open<W>>,
+}
+
+impl<W: Work> Merge<W> {
+    fn take<E>(
+        &mut self,
+        done: Done<W>,
+        sink: &mut dyn FnMut(Event<'_, W>) -> Result<(), E>,
+    ) -> Result<(), Halt<E>> {
+        let (input, cut, next, read) = match done {
+            Done::End {
+                input,
+                bytes,
+                error,
+            } => {
+                self.first_game = 0;
+                self.open = None;
+                let end = Event::End {
+                    input: &*input,
+                    bytes,
+                    error,
+                };
+                return sink(end).map_err(Halt::Sink);
+            }
+            Done::Piece {
+                input,
+                cut,
+                next,
+                read,
+            } => (input, cut, next, read),
+        };
+        let len = cut.bytes.len() as u64;
+        let end = cut.offset + len;
+        let next = next.as_deref();
+        // a piece whose start was no game boundary: the open one reads it instead, and the
+        // speculative reading is dropped
+        let (visited, info, ended) = match (self.open.take(), read) {
+            (Some(Open::Pgn(parser, mut v, mut info)), _) => {
+                info.len += len;
+                let ended = read_on(*parser, &cut.bytes, end, next, &mut v);
+                (Visited::Pgn(v), info, ended.map(OpenParser::Pgn))
+            }
+            (Some(Open::Sgf(parser, mut v, mut info)), _) => {
+                info.len += len;
+                let ended = read_on(*parser, &cut.bytes, end, next, &mut v);
+                (Visited::Sgf(v), info, ended.map(OpenParser::Sgf))
+            }
+            (None, read) => {
+                let info = PieceInfo {
+                    offset: cut.offset,
+                    len,
+                    first_game: self.first_game,
+                    last: next.is_none(),
+                };
+                match read {
+                    Reading::Pgn(v, ended) => (Visited::Pgn(v), info, ended.map(OpenParser::Pgn)),
+                    Reading::Sgf(v, ended) => (Visited::Sgf(v), info, ended.map(OpenParser::Sgf)),
+                }
+            }
+        };
+        let mut info = info;
+        info.last = next.is_none();
+        match ended {
+            Ended::Open(open) => {
+                // the visitor reads on into the next piece
+                self.open = Some(match (*open, visited) {
+                    (OpenParser::Pgn(p), Visited::Pgn(v)) => Open::Pgn(p, v, info),
+                    (OpenParser::Sgf(p), Visited::Sgf(v)) => Open::Sgf(p, v, info),
+                    _ => unreachable!("a piece keeps its format"),
+                });
+                Ok(())
+            }
+            Ended::Closed { game } => {
+                self.first_game = info.first_game + game;
+                sink(Event::Piece {
+                    input: &*input,
+                    visited,
+                    info,
+                })
+                .map_err(Halt::Sink)
+            }
+            Ended::Last => sink(Event::Piece {
+                input: &*input,
+                visited,
+                info,
+            })
+            .map_err(Halt::Sink),
+            Ended::Stopped => {
+                sink(Event::Piece {
+                    input: &*input,
+                    visited,
+                    info,
+                })
+                .map_err(Halt::Sink)?;
+                Err(Halt::Stopped)
+            }
+        }
+    }
+}
+
+/// An open piece's parser, of its format.
+enum OpenParser {
+    Pgn(Box<pgn::Parser>),
+    Sgf(Box<sgf::Parser>),
+}
+
+impl<P> Ended<P> {
+    fn map<Q>(self, f: impl FnOnce(Box<P>) -> Q) -> Ended<Q> {
+        match self {
+            Ended::Closed { game } => Ended::Closed { game },
+            Ended::Last => Ended::Last,
+            Ended::Stopped => Ended::Stopped,
+            Ended::Open(p) => Ended::Open(Box::new(f(p))),
+        }
+    }
+}
+
+/// Runs a scan: `produce` puts inputs into the [`Feeder`] (on a thread of its own when the
+/// scan has several), `work` makes a visitor per piece, and `sink` gets the pieces' visitors
+/// and the inputs' ends in input order, on the calling thread.
+///
+/// With one thread ([`Options::threads`] = 1) nothing is cut: each input is read straight
+/// through by one visitor, which then sees the indexes of the whole input. With more, each
+/// input is cut into pieces of about [`Options::piece_size`] bytes where a game probably
+/// starts, the pieces are read on the threads, and a cut that turns out to be no game boundary
+/// is mended by reading on (see the [module docs](super)); the visitors then see exactly the
+/// events of the one-thread reading, shared out among them. Memory holds about
+/// `2 * threads + 2` pieces.
+///
+/// The first error of `sink` ends the scan and is returned. A visitor's
+/// [`Control::Stop`](crate::Control::Stop) ends the scan after that piece.
+pub fn scan<W, E, P, S>(options: &Options, work: &W, produce: P, mut sink: S) -> Result<(), E>
+where
+    W: Work,
+    P: for<'s> FnOnce(&mut Feeder<'s, W, E>) + Send,
+    S: FnMut(Event<'_, W>) -> Result<(), E>,
+    E: Send,
+{
+    let options = *options;
+    if options.threads <= 1 {
+        let mut failed = None;
+        {
+            let mut feeder = Feeder {
+                mode: Mode::Inline {
+                    work,
+                    sink: &mut sink,
+                    failed: &mut failed,
+                },
+                options,
+            };
+            produce(&mut feeder);
+        }
+        return match failed {
+            Some(Halt::Sink(e)) => Err(e),
+            Some(Halt::Stopped) | None => Ok(()),
+        };
+    }
+    let mut merge = Merge::<W> {
+        first_game: 0,
+        open: None,
+    };
+    let result = ordered::run(
+        options.threads,
+        2 * options.threads + 2,
+        |tx: &mut ordered::Sender<Task<W>>| {
+            let mut feeder = Feeder {
+                mode: Mode::Pool(tx),
+                options,
+            };
+            produce(&mut feeder);
+        },
+        |task| run_task(work, task),
+        |done| merge.take(done, &mut sink),
+    );
+    match result {
+        Err(Halt::Sink(e)) => Err(e),
+        Err(Halt::Stopped) | Ok(()) => Ok(()),
+    }
+}
