@@ -148,7 +148,7 @@ pub(crate) enum Decoder<R: Read> {
     #[cfg(feature = "bzip2")]
     Bzip2(bzip2::read::MultiBzDecoder<R>),
     #[cfg(feature = "xz")]
-    Xz(liblzma::read::XzDecoder<R>),
+    Xz(XzStreams<R>),
 }
 
 impl<R: Read> Decoder<R> {
@@ -168,7 +168,7 @@ impl<R: Read> Decoder<R> {
             #[cfg(feature = "bzip2")]
             Compression::Bzip2 => Decoder::Bzip2(bzip2::read::MultiBzDecoder::new(r)),
             #[cfg(feature = "xz")]
-            Compression::Xz => Decoder::Xz(liblzma::read::XzDecoder::new_multi_decoder(r)),
+            Compression::Xz => Decoder::Xz(XzStreams::new(r)?),
             #[allow(unreachable_patterns)]
             c => return Err(unsupported(c)),
         })
@@ -187,6 +187,69 @@ impl<R: Read> Read for Decoder<R> {
             Decoder::Bzip2(d) => d.read(buf),
             #[cfg(feature = "xz")]
             Decoder::Xz(d) => d.read(buf),
+        }
+    }
+}
+
+/// xz streams one after another, each decoded by a decoder of its own: liblzma's decoder of
+/// concatenated streams drops the last bytes it decoded when garbage follows them.
+#[cfg(feature = "xz")]
+pub(crate) struct XzStreams<R: Read> {
+    dec: Option<liblzma::bufread::XzDecoder<io::BufReader<R>>>,
+}
+
+#[cfg(feature = "xz")]
+impl<R: Read> XzStreams<R> {
+    fn new(r: R) -> io::Result<Self> {
+        Ok(XzStreams {
+            dec: Some(Self::stream(io::BufReader::with_capacity(1 << 16, r))?),
+        })
+    }
+
+    fn stream(
+        r: io::BufReader<R>,
+    ) -> io::Result<liblzma::bufread::XzDecoder<io::BufReader<R>>> {
+        let s = liblzma::stream::Stream::new_stream_decoder(u64::MAX, 0).map_err(io::Error::other)?;
+        Ok(liblzma::bufread::XzDecoder::new_stream(r, s))
+    }
+}
+
+#[cfg(feature = "xz")]
+impl<R: Read> Read for XzStreams<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use io::BufRead;
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            let Some(d) = &mut self.dec else { return Ok(0) };
+            let n = d.read(buf)?;
+            if n > 0 {
+                return Ok(n);
+            }
+            // the end of a stream: stream padding (zero bytes), another stream, or the end
+            let r = d.get_mut();
+            loop {
+                let avail = r.fill_buf()?;
+                let zeros = avail.iter().take_while(|b| **b == 0).count();
+                if zeros == 0 || avail.is_empty() {
+                    break;
+                }
+                r.consume(zeros);
+            }
+            let avail = r.fill_buf()?;
+            if avail.is_empty() {
+                self.dec = None;
+                return Ok(0);
+            }
+            if !avail.starts_with(b"\xFD7zXZ\0") && avail.len() >= 6 {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "bytes after the last xz stream that are not an xz stream",
+                ));
+            }
+            let r = self.dec.take().map(|d| d.into_inner());
+            self.dec = Some(Self::stream(r.expect("a decoder"))?);
         }
     }
 }

@@ -28,6 +28,8 @@ pub(crate) struct Frame {
     pub start: u64,
     /// The raw stream ended before the frame's announced end.
     pub truncated: bool,
+    /// Where the last whole frame before it ends (its size header included).
+    pub prev_end: u64,
 }
 
 /// What the splitter found next.

@@ -90,6 +90,7 @@ impl Split {
                 let mut data = Vec::new();
                 (&mut *self.raw).take(frame_size).read_to_end(&mut data)?;
                 let start = self.pos;
+                let prev_end = self.last_end;
                 self.pos += data.len() as u64;
                 let truncated = (data.len() as u64) < frame_size;
                 if !truncated {
@@ -99,6 +100,7 @@ impl Split {
                     data,
                     start,
                     truncated,
+                    prev_end,
                 }));
             }
             // another skippable frame: skip it
@@ -150,18 +152,15 @@ pub(crate) fn spawn(
             decode_chunks(&mut d, chunk, send)
         })();
         let end = frame.start + frame.data.len() as u64;
+        let cut = || {
+            truncated(
+                end,
+                &format!("the frame that starts at byte {}", frame.start),
+                frame.prev_end,
+            )
+        };
         match result {
-            Err(e) if frame.truncated => Err(truncated(
-                end,
-                &format!("the frame that starts at byte {}", frame.start),
-                frame.start,
-            ))
-            .map_err(|t| io::Error::new(t.kind(), format!("{t}: {e}"))),
-            Ok(()) if frame.truncated => Err(truncated(
-                end,
-                &format!("the frame that starts at byte {}", frame.start),
-                frame.start,
-            )),
+            Err(_) | Ok(()) if frame.truncated => Err(cut()),
             Err(e) => Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!(
