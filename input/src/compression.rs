@@ -283,14 +283,10 @@ impl<R: Read> Read for Checked<R> {
             Ok(n) => Ok(n),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
             Err(e) => {
-                let e = if self.c == Compression::None {
-                    io::Error::new(
-                        e.kind(),
-                        format!("read error near byte {}: {e}", self.raw.pos()),
-                    )
-                } else {
-                    codec_error(self.c, e, &self.raw)
-                };
+                if self.c == Compression::None {
+                    return Err(e);
+                }
+                let e = codec_error(self.c, e, &self.raw);
                 self.failed = Some((e.kind(), e.to_string()));
                 Err(e)
             }

@@ -268,12 +268,6 @@ fn open_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
         w.report.error(name, no_archive("zip"));
         return;
     }
-    if info.archive == Some(Archive::Zip) {
-        return w.report.error(
-            name,
-            io::Error::new(io::ErrorKind::InvalidData, "not a zip archive"),
-        );
-    }
     let decoded = match decoder(c, raw, state, w.opts) {
         Ok(d) => d,
         Err(e) => return w.report.error(name, e),
@@ -285,6 +279,12 @@ fn open_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
         #[cfg(not(feature = "tar"))]
         w.report.error(name, no_archive("tar"));
         return;
+    }
+    if info.archive == Some(Archive::Zip) && !is_zip(decoded.head()) {
+        return w.report.error(
+            name,
+            io::Error::new(io::ErrorKind::InvalidData, "not a zip archive"),
+        );
     }
     if is_zip(decoded.head()) {
         #[cfg(feature = "zip")]
