@@ -46,7 +46,9 @@ impl<R: Read> Read for Exact<'_, R> {
         if self.left == 0 || buf.is_empty() {
             return Ok(0);
         }
-        let max = buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let max = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
         let n = self.inner.read(&mut buf[..max]).inspect_err(|e| {
             if e.kind() != io::ErrorKind::Interrupted {
                 self.cut.set(true);
@@ -69,7 +71,10 @@ impl<R: Read> Read for Exact<'_, R> {
 }
 
 fn broken(kind: &str, e: impl std::fmt::Display) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, format!("broken {kind} archive: {e}"))
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("broken {kind} archive: {e}"),
+    )
 }
 
 /// Walks a tar archive's regular files; PGN and SGF members (by name) are handed over as
@@ -103,7 +108,11 @@ pub(crate) fn tar<F: FnMut(Entry<'_>) -> io::Result<()>>(
             continue;
         }
         let size = e.size();
-        w.member(&format!("{name}:{path}"), Some(size), &mut Exact::new(&mut e, size, &cut));
+        w.member(
+            &format!("{name}:{path}"),
+            Some(size),
+            &mut Exact::new(&mut e, size, &cut),
+        );
         // a fault of the archive's own stream (truncated, corrupt) ends the walk: what
         // follows cannot be found
         if cut.get() {
@@ -129,7 +138,10 @@ pub(crate) fn zip_file<F: FnMut(Entry<'_>) -> io::Result<()>>(
         Err(e) => {
             return w.report.error(
                 name,
-                io::Error::new(io::ErrorKind::InvalidData, format!("not a zip archive: {e}")),
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("not a zip archive: {e}"),
+                ),
             );
         }
     };
@@ -142,7 +154,8 @@ pub(crate) fn zip_file<F: FnMut(Entry<'_>) -> io::Result<()>>(
             Ok(f) => f,
             Err(e) => {
                 if crate::name_info(&member).format.is_some() {
-                    w.report.error(&format!("{name}:{member}"), broken("zip", e));
+                    w.report
+                        .error(&format!("{name}:{member}"), broken("zip", e));
                 } else {
                     w.report.skipped_members += 1;
                 }
@@ -158,7 +171,11 @@ pub(crate) fn zip_file<F: FnMut(Entry<'_>) -> io::Result<()>>(
         }
         let size = f.size();
         let cut = Cell::new(false);
-        w.member(&format!("{name}:{member}"), Some(size), &mut Exact::new(&mut f, size, &cut));
+        w.member(
+            &format!("{name}:{member}"),
+            Some(size),
+            &mut Exact::new(&mut f, size, &cut),
+        );
     }
 }
 
@@ -188,7 +205,11 @@ pub(crate) fn zip_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
         }
         let size = f.size();
         let cut = Cell::new(false);
-        w.member(&format!("{name}:{member}"), Some(size), &mut Exact::new(&mut f, size, &cut));
+        w.member(
+            &format!("{name}:{member}"),
+            Some(size),
+            &mut Exact::new(&mut f, size, &cut),
+        );
         if cut.get() {
             return;
         }

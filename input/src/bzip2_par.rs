@@ -18,10 +18,10 @@ use std::sync::Arc;
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::thread;
 
+use crate::Options;
 use crate::compression::{Checked, Compression};
 use crate::pipe::{ChunkReader, Msg, pump};
 use crate::progress::RawState;
-use crate::Options;
 
 /// The least raw size of a parallel job (several small streams go into one): a quarter of
 /// [`Options::buffer_size`], 256 KiB by default.
@@ -248,7 +248,11 @@ mod tests {
 
     fn run(bytes: Vec<u8>, false_cut: Option<usize>, threads: usize) -> (Vec<u8>, Option<String>) {
         let (tx, rx) = sync_channel(4);
-        let opts = Options { threads, buffer_size: 16 << 10, ..Options::default() };
+        let opts = Options {
+            threads,
+            buffer_size: 16 << 10,
+            ..Options::default()
+        };
         let c = Coordinator {
             raw: Box::new(io::Cursor::new(bytes)),
             state: Arc::default(),
@@ -265,18 +269,27 @@ mod tests {
 
     #[test]
     fn parallel_jobs_and_false_candidates() {
-        let data: Vec<u8> = (0..400_000u32).map(|i| b"e4 e5 Nf3 Nc6 Bb5 a6 "[(i % 21) as usize] ^ (i / 997) as u8).collect();
+        let data: Vec<u8> = (0..400_000u32)
+            .map(|i| b"e4 e5 Nf3 Nc6 Bb5 a6 "[(i % 21) as usize] ^ (i / 997) as u8)
+            .collect();
         let bytes = streams(&data, 9_000);
         for threads in [1, 2, 3] {
             assert_eq!(run(bytes.clone(), None, threads), (data.clone(), None));
             // a cut inside compressed data, as a false candidate would make: same bytes
             for cut in [1, 100, 5_000, 20_001] {
-                assert_eq!(run(bytes.clone(), Some(cut), threads), (data.clone(), None), "{cut}");
+                assert_eq!(
+                    run(bytes.clone(), Some(cut), threads),
+                    (data.clone(), None),
+                    "{cut}"
+                );
             }
         }
         // truncated: the bytes of the whole streams before the cut, then the error
         let (out, err) = run(bytes[..bytes.len() - 100].to_vec(), None, 2);
         assert!(data.starts_with(&out) && out.len() >= data.len() - 9_000);
-        assert!(err.unwrap().contains("bzip2"), "the raw state is not the one counted here");
+        assert!(
+            err.unwrap().contains("bzip2"),
+            "the raw state is not the one counted here"
+        );
     }
 }

@@ -206,10 +206,9 @@ impl<R: Read> XzStreams<R> {
         })
     }
 
-    fn stream(
-        r: io::BufReader<R>,
-    ) -> io::Result<liblzma::bufread::XzDecoder<io::BufReader<R>>> {
-        let s = liblzma::stream::Stream::new_stream_decoder(u64::MAX, 0).map_err(io::Error::other)?;
+    fn stream(r: io::BufReader<R>) -> io::Result<liblzma::bufread::XzDecoder<io::BufReader<R>>> {
+        let s =
+            liblzma::stream::Stream::new_stream_decoder(u64::MAX, 0).map_err(io::Error::other)?;
         Ok(liblzma::bufread::XzDecoder::new_stream(r, s))
     }
 }

@@ -76,7 +76,10 @@ pub(crate) fn spawn(
             .name(format!("kifu-input frame decoder {i}"))
             .spawn(move || {
                 loop {
-                    let job = job_rx.lock().map_err(drop).and_then(|rx| rx.recv().map_err(drop));
+                    let job = job_rx
+                        .lock()
+                        .map_err(drop)
+                        .and_then(|rx| rx.recv().map_err(drop));
                     let Ok((frame, tx)) = job else { return };
                     let result = decode(&frame, &mut |chunk| tx.send(Msg::Data(chunk)).is_ok());
                     drop(frame);

@@ -97,7 +97,13 @@ mod tests {
         assert_eq!(i.compression, Some(Compression::Bzip2));
         assert_eq!(name_info("x.zip").archive, Some(Archive::Zip));
         assert_eq!(name_info("x.TXZ").archive, Some(Archive::Tar));
-        assert_eq!(name_info("x.gz"), NameInfo { compression: Some(Compression::Gzip), ..Default::default() });
+        assert_eq!(
+            name_info("x.gz"),
+            NameInfo {
+                compression: Some(Compression::Gzip),
+                ..Default::default()
+            }
+        );
         assert_eq!(name_info(".pgn"), NameInfo::default());
         assert_eq!(name_info("-"), NameInfo::default());
         assert!(!name_info("x.pgn.txt").is_wanted());

@@ -102,10 +102,7 @@ pub fn for_each_input(
                 if std::mem::replace(&mut w.stdin_used, true) {
                     w.report.error(
                         "-",
-                        io::Error::new(
-                            io::ErrorKind::InvalidInput,
-                            "stdin may be named only once",
-                        ),
+                        io::Error::new(io::ErrorKind::InvalidInput, "stdin may be named only once"),
                     );
                 } else {
                     open_stream(&mut w, "-", Box::new(io::stdin()), None, None);
@@ -115,10 +112,9 @@ pub fn for_each_input(
                 let name = p.display().to_string();
                 match fs::File::open(&p) {
                     Ok(file) => open_stream(&mut w, &name, Box::new(file), Some(&p), size),
-                    Err(e) => w.report.error(
-                        &name,
-                        io::Error::new(e.kind(), format!("cannot open: {e}")),
-                    ),
+                    Err(e) => w
+                        .report
+                        .error(&name, io::Error::new(e.kind(), format!("cannot open: {e}"))),
                 }
             }
         }
@@ -301,7 +297,9 @@ fn open_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
 fn no_archive(kind: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::Unsupported,
-        format!("a {kind} archive, but built without {kind} support (the `{kind}` feature of kifu-input)"),
+        format!(
+            "a {kind} archive, but built without {kind} support (the `{kind}` feature of kifu-input)"
+        ),
     )
 }
 
@@ -321,7 +319,11 @@ fn decoder(
     if opts.threads() > 1 {
         #[cfg(feature = "zstd")]
         if c == Compression::Zstd && crate::zstd_par::is_pzstd(raw.head()) {
-            return Ok(Box::new(crate::zstd_par::spawn(Box::new(raw), state, opts)?));
+            return Ok(Box::new(crate::zstd_par::spawn(
+                Box::new(raw),
+                state,
+                opts,
+            )?));
         }
         #[cfg(feature = "bzip2")]
         if c == Compression::Bzip2 {

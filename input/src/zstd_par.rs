@@ -56,7 +56,11 @@ impl Split {
                 return Ok(Unit::End);
             }
             if n < 4 {
-                return Err(truncated(self.pos + n as u64, "a frame header", self.last_end));
+                return Err(truncated(
+                    self.pos + n as u64,
+                    "a frame header",
+                    self.last_end,
+                ));
             }
             let m = le(magic);
             if m == ZSTD_MAGIC {

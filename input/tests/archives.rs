@@ -38,7 +38,11 @@ fn expected() -> Vec<(String, Vec<u8>, Format, Compression)> {
             } else {
                 return None;
             };
-            let f = if lower.contains(".sgf") { Format::Sgf } else { Format::Pgn };
+            let f = if lower.contains(".sgf") {
+                Format::Sgf
+            } else {
+                Format::Pgn
+            };
             Some((n, bytes, f, c))
         })
         .collect()
@@ -92,7 +96,7 @@ fn zip_by_central_directory_and_streaming() {
     let p = dir.join("bundle.zip");
     std::fs::write(&p, &z).unwrap();
     for threads in [1, 2] {
-        let (got, r) = walk(&[p.clone()], threads);
+        let (got, r) = walk(std::slice::from_ref(&p), threads);
         check(&p.display().to_string(), &got, &r);
         // stdin-like: from the local headers
         let (got, r) = read("bundle.zip", z.clone(), threads);
@@ -121,7 +125,9 @@ fn a_tar_cut_inside_a_member() {
     let cut = 512 * 5 + 50_000;
     for c in ALL {
         let name = format!("cut.tar{}", suffix(c));
-        let bytes = if c == Compression::None { t[..cut].to_vec() } else {
+        let bytes = if c == Compression::None {
+            t[..cut].to_vec()
+        } else {
             // a compressed tar whose compressed bytes are cut in the middle of b.pgn
             let z = compress(c, &t);
             z[..z.len() / 2].to_vec()
@@ -133,7 +139,12 @@ fn a_tar_cut_inside_a_member() {
                 // one 900k block holds the whole tar: nothing can be decoded before the cut
                 assert!(got.is_empty());
                 let e = r.errors[0].to_string();
-                assert!(e.starts_with(&format!("{name}: broken tar archive: truncated bzip2 stream")), "{e}");
+                assert!(
+                    e.starts_with(&format!(
+                        "{name}: broken tar archive: truncated bzip2 stream"
+                    )),
+                    "{e}"
+                );
                 continue;
             }
             let e = r.errors[0].to_string();
@@ -158,7 +169,12 @@ fn broken_members_and_archives() {
     ];
     for (name, bytes) in [("x.tar", tar(&refs(&m))), ("x.zip", zip(&refs(&m)))] {
         let (got, r) = read(name, bytes, 2);
-        assert_eq!(errors(&r), [format!("{name}:a.pgn.gz: named as gzip data, but the bytes are not compressed")]);
+        assert_eq!(
+            errors(&r),
+            [format!(
+                "{name}:a.pgn.gz: named as gzip data, but the bytes are not compressed"
+            )]
+        );
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].name, format!("{name}:b.pgn"));
     }
@@ -167,19 +183,32 @@ fn broken_members_and_archives() {
     let dir = tmp("brokenzip");
     let p = dir.join("cut.zip");
     std::fs::write(&p, &z[..z.len() - 30]).unwrap();
-    let (got, r) = walk(&[p.clone()], 2);
+    let (got, r) = walk(std::slice::from_ref(&p), 2);
     assert!(got.is_empty());
-    assert!(errors(&r)[0].starts_with(&format!("{}: not a zip archive", p.display())), "{:?}", errors(&r));
+    assert!(
+        errors(&r)[0].starts_with(&format!("{}: not a zip archive", p.display())),
+        "{:?}",
+        errors(&r)
+    );
     // the same bytes streamed: members found before the cut come through
     // (streaming stops at the central directory, whole here)
     let (got, r) = read("cut.zip", z[..z.len() - 30].to_vec(), 2);
     assert_eq!((got.len(), r.errors.len()), (1, 1), "{:?}", errors(&r));
-    assert!(errors(&r)[0].starts_with("cut.zip:a.pgn.gz: named as gzip"), "{:?}", errors(&r));
+    assert!(
+        errors(&r)[0].starts_with("cut.zip:a.pgn.gz: named as gzip"),
+        "{:?}",
+        errors(&r)
+    );
     // cut inside a member's data: that member's error, nothing after it
     let (got, r) = read("cut.zip", z[..z.len() / 2].to_vec(), 2);
     assert!(got.is_empty() || got[0].err.is_some());
     let e = errors(&r);
-    assert!(e.iter().any(|e| e.starts_with("cut.zip:b.pgn: ") || e.starts_with("cut.zip: broken zip archive")), "{e:?}");
+    assert!(
+        e.iter()
+            .any(|e| e.starts_with("cut.zip:b.pgn: ")
+                || e.starts_with("cut.zip: broken zip archive")),
+        "{e:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -193,7 +222,10 @@ fn directories_are_walked_in_order() {
     std::fs::write(dir.join("readme.txt"), "skipped").unwrap();
     std::fs::write(dir.join("raw.zst"), zstd(&seed_pgn())).unwrap(); // no format in the name
     std::fs::write(sub.join("deeper/c.PGN.xz"), xz(&seed_pgn())).unwrap();
-    let m = vec![("m.sgf".to_string(), seed_sgf()), ("n.txt".to_string(), b"x".to_vec())];
+    let m = vec![
+        ("m.sgf".to_string(), seed_sgf()),
+        ("n.txt".to_string(), b"x".to_vec()),
+    ];
     std::fs::write(sub.join("t.tar.bz2"), bzip2(&tar(&refs(&m)))).unwrap();
     std::fs::write(sub.join("z.zip"), zip(&refs(&m))).unwrap();
     #[cfg(unix)]
@@ -203,11 +235,16 @@ fn directories_are_walked_in_order() {
         std::os::unix::fs::symlink(dir.join("b.pgn"), sub.join("link.pgn")).unwrap();
     }
     for threads in [1, 2] {
-        let (got, r) = walk(&[dir.clone()], threads);
+        let (got, r) = walk(std::slice::from_ref(&dir), threads);
         assert!(r.is_clean(), "{:?}", errors(&r));
         let names: Vec<_> = got
             .iter()
-            .map(|g| g.name.strip_prefix(&dir.display().to_string()).unwrap().to_string())
+            .map(|g| {
+                g.name
+                    .strip_prefix(&dir.display().to_string())
+                    .unwrap()
+                    .to_string()
+            })
             .collect();
         let mut want = vec!["/a.sgf.gz", "/b.pgn", "/sub/deeper/c.PGN.xz"];
         if cfg!(unix) {
@@ -228,13 +265,18 @@ fn directories_are_walked_in_order() {
 fn archives_of_many_small_files() {
     // thousands of small SGF files, as Go archives come
     let sgf = seed_sgf();
-    let m: Vec<(String, Vec<u8>)> = (0..2000).map(|i| (format!("games/{:04}.sgf", i), sgf.clone())).collect();
+    let m: Vec<(String, Vec<u8>)> = (0..2000)
+        .map(|i| (format!("games/{:04}.sgf", i), sgf.clone()))
+        .collect();
     let t = tar(&refs(&m));
     for threads in [1, 2] {
         let (got, r) = read("go.tar.gz", gzip(&t), threads);
         assert!(r.is_clean());
         assert_eq!(got.len(), 2000);
         assert_eq!(got[1999].name, "go.tar.gz:games/1999.sgf");
-        assert!(got.iter().all(|g| g.bytes == sgf && g.format == Format::Sgf));
+        assert!(
+            got.iter()
+                .all(|g| g.bytes == sgf && g.format == Format::Sgf)
+        );
     }
 }

@@ -22,7 +22,11 @@ fn encode(kind: u8, data: &[u8], unit: usize) -> Vec<u8> {
         3 => gzip_members(data, unit),
         4 => bzip2_streams(data, unit.max(5_000)),
         5 => xz_streams(data, unit.max(5_000)),
-        _ => tar(&[("a.pgn", data), ("b.txt", b"x"), ("c.pgn", &data[..unit.min(data.len())])]),
+        _ => tar(&[
+            ("a.pgn", data),
+            ("b.txt", b"x"),
+            ("c.pgn", &data[..unit.min(data.len())]),
+        ]),
     }
 }
 

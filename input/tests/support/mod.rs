@@ -41,7 +41,10 @@ pub fn corpus() -> Vec<(String, Vec<u8>)> {
     .map(|rel| {
         let p = s.join(rel);
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        (name, std::fs::read(&p).unwrap_or_else(|e| panic!("{rel}: {e}")))
+        (
+            name,
+            std::fs::read(&p).unwrap_or_else(|e| panic!("{rel}: {e}")),
+        )
     })
     .chain(first_sgfs(&s, 2))
     .collect()
@@ -51,7 +54,10 @@ fn first_sgfs(s: &Path, n: usize) -> Vec<(String, Vec<u8>)> {
     let mut stack = vec![s.join("corpus/sgf/small")];
     let mut found = Vec::new();
     while let Some(d) = stack.pop() {
-        let mut entries: Vec<_> = std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut entries: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         entries.sort();
         for p in entries {
             if p.is_dir() {
@@ -65,7 +71,12 @@ fn first_sgfs(s: &Path, n: usize) -> Vec<(String, Vec<u8>)> {
     found
         .into_iter()
         .take(n)
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -88,7 +99,9 @@ pub fn zstd(data: &[u8]) -> Vec<u8> {
 
 /// Several zstd frames, one after another, no size headers.
 pub fn zstd_frames(data: &[u8], frame: usize) -> Vec<u8> {
-    data.chunks(frame.max(1)).flat_map(|c| zstd::bulk::compress(c, 3).unwrap()).collect()
+    data.chunks(frame.max(1))
+        .flat_map(|c| zstd::bulk::compress(c, 3).unwrap())
+        .collect()
 }
 
 /// What pzstd writes: each frame after a 12-byte skippable frame holding its compressed size.
@@ -235,13 +248,19 @@ pub fn take(e: Entry<'_>, chunk: usize, got: &mut Vec<Got>) -> std::io::Result<(
 }
 
 pub fn opts(threads: usize) -> Options {
-    Options { threads, buffer_size: 64 << 10, ..Options::default() }
+    Options {
+        threads,
+        buffer_size: 64 << 10,
+        ..Options::default()
+    }
 }
 
 /// Walks paths.
 pub fn walk(args: &[PathBuf], threads: usize) -> (Vec<Got>, Report) {
     let mut got = Vec::new();
-    let r = kifu_input::for_each_input(args, &opts(threads), &Progress::new(), |e| take(e, 8192, &mut got));
+    let r = kifu_input::for_each_input(args, &opts(threads), &Progress::new(), |e| {
+        take(e, 8192, &mut got)
+    });
     (got, r)
 }
 
