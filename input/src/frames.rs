@@ -1,0 +1,232 @@
+//! Independent compressed frames decoded on several threads and read back in order, with
+//! bounded memory.
+//!
+//! One thread (the splitter) reads the raw stream and cuts it into frames; for each it opens a
+//! bounded channel for the frame's decoded chunks, queues the channel's receiving end for the
+//! reader (in stream order), and hands the frame to a pool of decoding threads. The reader
+//! drains the channels one after another. Bounds: the queue holds `threads` frames ahead of the
+//! one being read, the job queue one frame; each frame's channel holds at most `frame_buffer`
+//! decoded bytes. A decoder that gets that far ahead waits for the reader.
+//!
+//! No deadlock: frames are taken from the job queue in stream order, so the frame the reader
+//! waits for is always being decoded (or next in the job queue, when every decoding thread has
+//! finished an earlier frame), and its channel is being drained.
+
+use std::io::{self, Read};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread;
+
+use crate::Options;
+use crate::pipe::{ChunkReader, Msg, pump};
+
+/// A frame cut from the raw stream.
+pub(crate) struct Frame {
+    /// Its compressed bytes.
+    pub data: Vec<u8>,
+    /// Where it starts in the raw stream.
+    pub start: u64,
+    /// The raw stream ended before the frame's announced end.
+    pub truncated: bool,
+    /// Where the last whole frame before it ends (its size header included).
+    pub prev_end: u64,
+}
+
+/// What the splitter found next.
+pub(crate) enum Unit {
+    /// A frame to decode in parallel.
+    Frame(Frame),
+    /// The rest of the stream, as a reader decoding it sequentially (the splitter thread drives
+    /// it): for a stream whose next frame has no size header, or too large a one.
+    Rest(Box<dyn Read + Send>),
+    /// The end of the stream.
+    End,
+}
+
+/// Cuts a raw stream into frames (runs on the splitter thread).
+pub(crate) type Splitter = Box<dyn FnMut() -> io::Result<Unit> + Send>;
+
+/// Decodes one frame, sending its decoded bytes in chunks to the sender (returns false when
+/// the reader is gone), and gives back its error, if any (sent after the good bytes).
+pub(crate) type FrameDecoder =
+    Arc<dyn Fn(&Frame, &mut dyn FnMut(Vec<u8>) -> bool) -> io::Result<()> + Send + Sync>;
+
+enum Queued {
+    Frame(Receiver<Msg>),
+    Err(io::Error),
+    End,
+}
+
+/// Starts the splitter and `opts.threads` decoding threads; returns the ordered reader.
+pub(crate) fn spawn(
+    mut split: Splitter,
+    decode: FrameDecoder,
+    opts: &Options,
+) -> io::Result<OrderedReader> {
+    let threads = opts.threads();
+    let chunk = opts.chunk();
+    let per_frame = (opts.frame_buffer / chunk).max(1);
+    let (queue_tx, queue_rx) = sync_channel::<Queued>(threads);
+    let (job_tx, job_rx) = sync_channel::<(Frame, SyncSender<Msg>)>(1);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    for i in 0..threads {
+        let job_rx = Arc::clone(&job_rx);
+        let decode = Arc::clone(&decode);
+        thread::Builder::new()
+            .name(format!("kifu-input frame decoder {i}"))
+            .spawn(move || {
+                loop {
+                    let job = job_rx
+                        .lock()
+                        .map_err(drop)
+                        .and_then(|rx| rx.recv().map_err(drop));
+                    let Ok((frame, tx)) = job else { return };
+                    let result = decode(&frame, &mut |chunk| tx.send(Msg::Data(chunk)).is_ok());
+                    drop(frame);
+                    let _ = tx.send(match result {
+                        Ok(()) => Msg::End,
+                        Err(e) => Msg::Err(e),
+                    });
+                }
+            })?;
+    }
+    thread::Builder::new()
+        .name("kifu-input frame splitter".into())
+        .spawn(move || {
+            loop {
+                match split() {
+                    Ok(Unit::Frame(frame)) => {
+                        let (tx, rx) = sync_channel(per_frame);
+                        if queue_tx.send(Queued::Frame(rx)).is_err()
+                            || job_tx.send((frame, tx)).is_err()
+                        {
+                            return;
+                        }
+                    }
+                    Ok(Unit::Rest(mut r)) => {
+                        let (tx, rx) = sync_channel(per_frame);
+                        if queue_tx.send(Queued::Frame(rx)).is_err() {
+                            return;
+                        }
+                        if pump(&mut *r, chunk, &tx, None) {
+                            let _ = queue_tx.send(Queued::End);
+                        }
+                        return;
+                    }
+                    Ok(Unit::End) => {
+                        let _ = queue_tx.send(Queued::End);
+                        return;
+                    }
+                    Err(e) => {
+                        let _ = queue_tx.send(Queued::Err(e));
+                        return;
+                    }
+                }
+            }
+        })?;
+    Ok(OrderedReader {
+        queue: queue_rx,
+        cur: None,
+        failed: None,
+        done: false,
+    })
+}
+
+/// The decoded frames, in stream order.
+pub(crate) struct OrderedReader {
+    queue: Receiver<Queued>,
+    cur: Option<ChunkReader>,
+    failed: Option<(io::ErrorKind, String)>,
+    done: bool,
+}
+
+impl Read for OrderedReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            if let Some((kind, msg)) = &self.failed {
+                return Err(io::Error::new(*kind, msg.clone()));
+            }
+            if self.done {
+                return Ok(0);
+            }
+            if let Some(cur) = &mut self.cur {
+                match cur.read(buf) {
+                    Ok(0) => self.cur = None,
+                    Ok(n) => return Ok(n),
+                    Err(e) => {
+                        self.failed = Some((e.kind(), e.to_string()));
+                        return Err(e);
+                    }
+                }
+                continue;
+            }
+            match self.queue.recv() {
+                Ok(Queued::Frame(rx)) => self.cur = Some(ChunkReader::new(rx, None)),
+                Ok(Queued::End) => self.done = true,
+                Ok(Queued::Err(e)) => {
+                    self.failed = Some((e.kind(), e.to_string()));
+                    return Err(e);
+                }
+                Err(_) => {
+                    self.failed = Some((
+                        io::ErrorKind::Other,
+                        "the frame splitting thread stopped without finishing".into(),
+                    ))
+                }
+            }
+        }
+    }
+}
+
+/// Reads up to `buf.len()` bytes; fewer only at the end of `r`.
+pub(crate) fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Sends what `r` decodes, `chunk` bytes at a time, through `send` (false: the reader is gone);
+/// gives back its error, after the bytes decoded before it.
+pub(crate) fn decode_chunks(
+    r: &mut dyn Read,
+    chunk: usize,
+    send: &mut dyn FnMut(Vec<u8>) -> bool,
+) -> io::Result<()> {
+    loop {
+        let mut buf = vec![0; chunk];
+        let mut n = 0;
+        let mut err = None;
+        while n < chunk {
+            match r.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    err = Some(e);
+                    break;
+                }
+            }
+        }
+        buf.truncate(n);
+        let last = n < chunk;
+        if n > 0 && !send(buf) {
+            return Ok(());
+        }
+        if let Some(e) = err {
+            return Err(e);
+        }
+        if last {
+            return Ok(());
+        }
+    }
+}

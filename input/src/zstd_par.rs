@@ -1,0 +1,179 @@
+//! pzstd files decoded frame by frame on several threads.
+//!
+//! `pzstd` (and every lichess monthly dump) writes each independent zstd frame after a 12-byte
+//! skippable frame: magic `50 2A 4D 18`, payload size 4 (`04 00 00 00`), and a 4-byte
+//! little-endian payload, the compressed size of the frame that follows. Those sizes let a
+//! splitter cut the frames without decoding them. Other skippable frames are skipped; a frame
+//! without a size header (or with one larger than [`crate::Options::max_frame_size`]) and
+//! everything after it is decoded on one thread, streaming.
+
+use std::io::{self, Read};
+use std::sync::Arc;
+
+use crate::Options;
+use crate::compression::{Checked, Compression, ZSTD_MAGIC, is_skippable};
+use crate::frames::{self, Frame, FrameDecoder, OrderedReader, Unit, decode_chunks, read_full};
+use crate::progress::RawState;
+
+/// The magic number of pzstd's size header (a skippable frame).
+const PZSTD_MAGIC: u32 = 0x184D_2A50;
+
+/// Whether a stream starts with pzstd's frame size header.
+pub(crate) fn is_pzstd(head: &[u8]) -> bool {
+    head.len() >= 8
+        && u32::from_le_bytes([head[0], head[1], head[2], head[3]]) == PZSTD_MAGIC
+        && head[4..8] == [4, 0, 0, 0]
+}
+
+fn le(b: [u8; 4]) -> u32 {
+    u32::from_le_bytes(b)
+}
+
+fn truncated(pos: u64, what: &str, last_end: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        format!(
+            "truncated zstd stream: the input ends at byte {pos} inside {what} (the last whole frame ends at byte {last_end})"
+        ),
+    )
+}
+
+/// Cuts a pzstd stream into frames.
+struct Split {
+    raw: Box<dyn Read + Send>,
+    state: Arc<RawState>,
+    pos: u64,
+    last_end: u64,
+    opts: Options,
+}
+
+impl Split {
+    fn next(&mut self) -> io::Result<Unit> {
+        loop {
+            let mut magic = [0u8; 4];
+            let n = read_full(&mut *self.raw, &mut magic)?;
+            if n == 0 {
+                return Ok(Unit::End);
+            }
+            if n < 4 {
+                return Err(truncated(
+                    self.pos + n as u64,
+                    "a frame header",
+                    self.last_end,
+                ));
+            }
+            let m = le(magic);
+            if m == ZSTD_MAGIC {
+                // a frame without a size header: the rest on one thread
+                return Ok(Unit::Rest(self.rest(magic.to_vec())?));
+            }
+            if !is_skippable(m) {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "corrupt zstd data at byte {}: neither a frame nor a skippable frame starts there (the last whole frame ends at byte {})",
+                        self.pos, self.last_end
+                    ),
+                ));
+            }
+            let mut size = [0u8; 4];
+            if read_full(&mut *self.raw, &mut size)? < 4 {
+                return Err(truncated(self.pos + 4, "a skippable frame", self.last_end));
+            }
+            let size = le(size);
+            if m == PZSTD_MAGIC && size == 4 {
+                let mut payload = [0u8; 4];
+                if read_full(&mut *self.raw, &mut payload)? < 4 {
+                    return Err(truncated(self.pos + 8, "a skippable frame", self.last_end));
+                }
+                self.pos += 12;
+                let frame_size = le(payload) as u64;
+                if frame_size > self.opts.max_frame_size as u64 {
+                    return Ok(Unit::Rest(self.rest(Vec::new())?));
+                }
+                let mut data = Vec::new();
+                (&mut *self.raw).take(frame_size).read_to_end(&mut data)?;
+                let start = self.pos;
+                let prev_end = self.last_end;
+                self.pos += data.len() as u64;
+                let truncated = (data.len() as u64) < frame_size;
+                if !truncated {
+                    self.last_end = self.pos;
+                }
+                return Ok(Unit::Frame(Frame {
+                    data,
+                    start,
+                    truncated,
+                    prev_end,
+                }));
+            }
+            // another skippable frame: skip it
+            let skipped = io::copy(&mut (&mut *self.raw).take(size as u64), &mut io::sink())?;
+            if skipped < size as u64 {
+                return Err(truncated(
+                    self.pos + 8 + skipped,
+                    "a skippable frame",
+                    self.last_end,
+                ));
+            }
+            self.pos += 8 + skipped;
+            self.last_end = self.pos;
+        }
+    }
+
+    /// The rest of the stream (after `head`, bytes already read), decoded on this thread.
+    fn rest(&mut self, head: Vec<u8>) -> io::Result<Box<dyn Read + Send>> {
+        let raw = std::mem::replace(&mut self.raw, Box::new(io::empty()));
+        let r = io::Cursor::new(head).chain(raw);
+        Ok(Box::new(Checked::new(
+            Compression::Zstd,
+            r,
+            Arc::clone(&self.state),
+            &self.opts,
+        )?))
+    }
+}
+
+/// Decodes a pzstd stream (`raw`, from its first byte) on `opts.threads` threads.
+pub(crate) fn spawn(
+    raw: Box<dyn Read + Send>,
+    state: Arc<RawState>,
+    opts: &Options,
+) -> io::Result<OrderedReader> {
+    let mut split = Split {
+        raw,
+        state,
+        pos: 0,
+        last_end: 0,
+        opts: opts.clone(),
+    };
+    let chunk = opts.chunk();
+    let window = opts.zstd_window_log_max;
+    let decode: FrameDecoder = Arc::new(move |frame: &Frame, send| {
+        let result = (|| {
+            let mut d = zstd::stream::read::Decoder::with_buffer(&frame.data[..])?;
+            d.window_log_max(window)?;
+            decode_chunks(&mut d, chunk, send)
+        })();
+        let end = frame.start + frame.data.len() as u64;
+        let cut = || {
+            truncated(
+                end,
+                &format!("the frame that starts at byte {}", frame.start),
+                frame.prev_end,
+            )
+        };
+        match result {
+            Err(_) | Ok(()) if frame.truncated => Err(cut()),
+            Err(e) => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "corrupt zstd data in the frame at bytes {}..{end}: {e}",
+                    frame.start
+                ),
+            )),
+            Ok(()) => Ok(()),
+        }
+    });
+    frames::spawn(Box::new(move || split.next()), decode, opts)
+}
