@@ -90,6 +90,7 @@ fn pieces_with<V: pgn::Visitor + Send>(
     let options = Options {
         threads,
         piece_size,
+        ..Default::default()
     };
     let mut all = Vec::new();
     let mut next_game = 0;
@@ -240,6 +241,7 @@ fn sgf_pieces(data: &[u8], threads: usize, piece_size: usize) -> Vec<sgf::Event>
     let options = Options {
         threads,
         piece_size,
+        ..Default::default()
     };
     let mut all = Vec::new();
     let mut next_game = 0;
@@ -385,6 +387,7 @@ fn a_read_error_comes_after_the_pieces_before_it() {
         let options = Options {
             threads,
             piece_size: 50,
+            ..Default::default()
         };
         let mut games = 0;
         let err = kifu::par::pgn(
@@ -417,6 +420,7 @@ fn a_cut_inside_a_comment_is_mended() {
     let options = Options {
         threads: 2,
         piece_size: 1,
+        ..Default::default()
     };
     let mut starts = Vec::new();
     kifu::par::pgn_bytes(

@@ -183,7 +183,7 @@ pub(crate) struct Cutter<R> {
 impl Cutter<io::Empty> {
     /// Cuts an input held in memory: the pieces are slices of it, not copies.
     pub(crate) fn whole(data: Bytes, format: Format, size: usize) -> Self {
-        let mut c = Cutter::new(io::empty(), format, size);
+        let mut c = Cutter::new(io::empty(), format, size, 1);
         c.buf = Held::Whole(data);
         c.eof = true;
         c
@@ -191,13 +191,13 @@ impl Cutter<io::Empty> {
 }
 
 impl<R: Read> Cutter<R> {
-    pub(crate) fn new(reader: R, format: Format, size: usize) -> Self {
+    pub(crate) fn new(reader: R, format: Format, size: usize, read_size: usize) -> Self {
         let size = size.max(1);
         Cutter {
             reader,
             format,
             size,
-            read_size: size.clamp(4096, 1 << 20),
+            read_size: read_size.clamp(1, 1 << 24),
             buf: Held::Read(BytesMut::new()),
             searched: 0,
             offset: 0,
@@ -229,22 +229,20 @@ impl<R: Read> Cutter<R> {
             }
             let from = self.searched.max(self.size);
             let cut = match self.format.candidate(self.buf.as_slice(), from, self.eof) {
-                Ok(Some(c)) => Some(c),
-                Ok(None) => {
-                    self.searched = self.buf.len();
-                    None
-                }
+                Ok(Some(c)) => c,
+                // a place that needs more bytes to be told: read on, or take it as it is when
+                // the piece is long already (the parser that reads on decides)
+                Err(c) if self.buf.len() >= 4 * self.size + DECIDE => c,
                 Err(c) => {
                     self.searched = c;
-                    None
+                    self.fill();
+                    continue;
                 }
-            };
-            let cut = match cut {
-                Some(c) => c,
-                None if self.eof => self.buf.len(),
+                Ok(None) if self.eof => self.buf.len(),
                 // no candidate for long: cut anyway (the parser that reads on decides)
-                None if self.buf.len() >= 4 * self.size => self.buf.len(),
-                None => {
+                Ok(None) if self.buf.len() >= 4 * self.size => self.buf.len(),
+                Ok(None) => {
+                    self.searched = self.buf.len();
                     self.fill();
                     continue;
                 }
@@ -313,7 +311,7 @@ mod tests {
                 Ok(n)
             }
         }
-        let mut c = Cutter::new(Slow(input, chunk), format, size);
+        let mut c = Cutter::new(Slow(input, chunk), format, size, 4096);
         let mut out = Vec::new();
         while let Some(cut) = c.next_cut().unwrap() {
             out.push((cut.offset, cut.bytes.to_vec()));
@@ -353,7 +351,7 @@ mod tests {
     #[test]
     fn the_line_counter_follows_the_cuts() {
         let input = b"[A \"1\"]\r\n*\r\n\r\n[B \"2\"]\n*\r[C \"3\"]\n";
-        let mut c = Cutter::new(&input[..], Format::Pgn, 1);
+        let mut c = Cutter::new(&input[..], Format::Pgn, 1, 4096);
         let mut lines = Vec::new();
         while let Some(cut) = c.next_cut().unwrap() {
             lines.push(cut.lines.at(cut.offset));

@@ -48,7 +48,7 @@
 //!
 //! let game = "[Event \"x\"]\n\n1. e4 {a comment} e5 2. Nf3 *\n\n";
 //! let input = bytes::Bytes::from(game.repeat(1000));
-//! let options = kifu::par::Options { threads: 2, piece_size: 4096 };
+//! let options = kifu::par::Options { threads: 2, piece_size: 4096, ..Default::default() };
 //! let (mut games, mut pieces) = (0, 0);
 //! kifu::par::pgn_bytes(&options, pgn::Config::default(), input, Count::default, |count, info| {
 //!     assert_eq!(info.first_game, games);
@@ -88,6 +88,8 @@ pub struct Options {
     /// times this, unless the input ends first). Memory holds about `2 * threads + 2` pieces.
     /// Default: 4 MiB.
     pub piece_size: usize,
+    /// Bytes read from a reader at a time. Default: 64 KiB.
+    pub read_size: usize,
 }
 
 impl Default for Options {
@@ -95,6 +97,7 @@ impl Default for Options {
         Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             piece_size: Options::DEFAULT_PIECE_SIZE,
+            read_size: 64 << 10,
         }
     }
 }
@@ -112,7 +115,7 @@ impl Options {
 /// # use kifu::pgn;
 /// let mut logs = Vec::new();
 /// let input = &b"1. e4 *\n\n[Event \"b\"]\n1. d4 *\n"[..];
-/// let options = kifu::par::Options { threads: 2, piece_size: 1 };
+/// let options = kifu::par::Options { threads: 2, piece_size: 1, ..Default::default() };
 /// kifu::par::pgn(&options, pgn::Config::default(), input, pgn::EventLog::default, |log, info| {
 ///     logs.push((info.first_game, log.games()));
 /// })

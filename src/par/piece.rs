@@ -62,7 +62,9 @@ pub(crate) fn read_on<P: Drive<V>, V>(
         return Ended::Last;
     };
     match parser.probe(next) {
-        Some((at, game)) if at == end => {
+        // (a piece that saw no game start of its own, only text before an input's first game,
+        // reads on: what comes before the first game belongs to it, as in one reading)
+        Some((at, game)) if at == end && game > 0 => {
             parser.close_at(next, end, v);
             Ended::Closed { game }
         }

@@ -216,14 +216,16 @@ impl<W: Work, E> Feeder<'_, W, E> {
                     Syntax::Pgn(cfg) => {
                         let mut v = work.pgn(&input);
                         let parser = pgn::Parser::with_config(cfg);
-                        let (bytes, error, stopped) = stream(parser, reader, data, &mut v);
+                        let (bytes, error, stopped) =
+                            stream(parser, reader, data, self.options.read_size, &mut v);
                         let info = whole(bytes);
                         (Visited::Pgn(v), info, bytes, error, stopped)
                     }
                     Syntax::Sgf(cfg) => {
                         let mut v = work.sgf(&input);
                         let parser = sgf::Parser::with_config(cfg);
-                        let (bytes, error, stopped) = stream(parser, reader, data, &mut v);
+                        let (bytes, error, stopped) =
+                            stream(parser, reader, data, self.options.read_size, &mut v);
                         let info = whole(bytes);
                         (Visited::Sgf(v), info, bytes, error, stopped)
                     }
@@ -256,7 +258,10 @@ impl<W: Work, E> Feeder<'_, W, E> {
                 let input = Arc::new(input);
                 match data {
                     Some(data) => cut_all(tx, &input, syntax, Cutter::whole(data, format, size)),
-                    None => cut_all(tx, &input, syntax, Cutter::new(reader, format, size)),
+                    None => {
+                        let cutter = Cutter::new(reader, format, size, self.options.read_size);
+                        cut_all(tx, &input, syntax, cutter)
+                    }
                 }
             }
         }
@@ -279,6 +284,7 @@ fn stream<P: Drive<V>, V, R: Read>(
     mut parser: P,
     mut reader: R,
     data: Option<Bytes>,
+    read_size: usize,
     v: &mut V,
 ) -> (u64, Option<io::Error>, bool) {
     if let Some(data) = data {
@@ -288,7 +294,7 @@ fn stream<P: Drive<V>, V, R: Read>(
         parser.end_input(v);
         return (data.len() as u64, None, false);
     }
-    let mut buf = vec![0u8; 1 << 16];
+    let mut buf = vec![0u8; read_size.max(1)];
     let mut bytes = 0u64;
     let mut error = None;
     loop {
