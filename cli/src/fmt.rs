@@ -2,8 +2,19 @@
 //! time): PGN in the export format of the standard (§8.1), SGF as FF\[4\].
 
 use std::io::{self, Write};
+use std::path::Path;
+use std::process::ExitCode;
 
+use kifu::par::{Event, Visited, Work};
 use kifu::{pgn, sgf};
+
+use crate::Common;
+use crate::dom::{Dom, PerGame};
+use crate::json::InputTally;
+use crate::out::{Guard, Output};
+use crate::problem::Problem;
+use crate::run::{self, Outcome};
+use crate::source::Input;
 
 /// What `--strip` leaves out.
 #[derive(Clone, Copy, Debug, Default)]
@@ -25,16 +36,15 @@ pub struct Options {
     pub max_game_bytes: usize,
 }
 
-/// Problems met while reading, written to stderr in `kifu check`'s form.
-pub struct Problems<'e, E: Write> {
-    pub err: &'e mut E,
-    pub found: u64,
-}
-
-impl<E: Write> Problems<'_, E> {
-    fn report(&mut self, line: &str) -> io::Result<()> {
-        self.found += 1;
-        writeln!(self.err, "{line}")
+impl Options {
+    /// The standard form: nothing stripped, the default layouts.
+    pub fn standard() -> Options {
+        Options {
+            strip: Strip::default(),
+            compact: false,
+            node_per_line: false,
+            max_game_bytes: pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES,
+        }
     }
 }
 
@@ -52,21 +62,6 @@ pub fn pgn_keep(o: &Options) -> pgn::Scope {
     } else {
         pgn::Scope::Full
     }
-}
-
-/// Writes one PGN game; its problems go to `problems`.
-pub fn write_pgn<W: Write, E: Write>(
-    game: &pgn::Game,
-    writer: &pgn::Writer,
-    file: &str,
-    out: &mut W,
-    problems: &mut Problems<'_, E>,
-) -> io::Result<()> {
-    for e in &game.errors {
-        let line = format!("{file}:{}", e.diagnostic(game.index));
-        problems.report(&line)?;
-    }
-    writer.write(game, out)
 }
 
 pub fn sgf_writer(o: &Options) -> sgf::Writer {
@@ -100,7 +95,7 @@ fn stripped(name: &[u8], strip: &Strip) -> bool {
 }
 
 /// `tree` without the properties `strip` names (a copy, built without recursion).
-fn strip_tree(tree: &sgf::GameTree, strip: &Strip) -> sgf::GameTree {
+pub fn strip_tree(tree: &sgf::GameTree, strip: &Strip) -> sgf::GameTree {
     let mut out = sgf::GameTree::new();
     out.set_origin(tree.index(), tree.position());
     for e in tree.errors() {
@@ -129,49 +124,146 @@ fn strip_tree(tree: &sgf::GameTree, strip: &Strip) -> sgf::GameTree {
     out
 }
 
-/// Writes one SGF game tree; its problems go to `problems`.
-pub fn write_sgf<W: Write, E: Write>(
-    tree: &sgf::GameTree,
-    writer: &sgf::Writer,
-    strip: &Strip,
-    file: &str,
-    out: &mut W,
-    problems: &mut Problems<'_, E>,
-) -> io::Result<()> {
-    for e in tree.errors() {
-        let line = format!("{file}:{e}");
-        problems.report(&line)?;
+/// A piece's games in the standard form, and the problems met reading them.
+pub struct Formatted {
+    /// The games, written.
+    pub out: Vec<u8>,
+    /// Where each game starts in `out`, and its index in the piece.
+    pub starts: Vec<(usize, u64)>,
+    /// Their problems, in order.
+    pub problems: Vec<Problem>,
+    pgn: pgn::Writer,
+    sgf: sgf::Writer,
+    strip: Strip,
+}
+
+impl Formatted {
+    /// Games written as `o` says.
+    pub fn new(o: &Options) -> Formatted {
+        Formatted {
+            out: Vec::new(),
+            starts: Vec::new(),
+            problems: Vec::new(),
+            pgn: pgn_writer(o),
+            sgf: sgf_writer(o),
+            strip: o.strip,
+        }
     }
-    if strip.comments || strip.nags {
-        writer.write(&strip_tree(tree, strip), &mut *out)
-    } else {
-        writer.write(tree, &mut *out)
+
+    /// Writes a PGN game (its problems kept).
+    pub fn write_pgn(&mut self, game: &pgn::Game) {
+        let index = game.index;
+        self.starts.push((self.out.len(), index));
+        self.problems
+            .extend(game.errors.iter().map(|e| Problem::Pgn(e.clone(), index)));
+        self.pgn
+            .write(game, &mut self.out)
+            .expect("writing to a Vec cannot fail");
+    }
+
+    /// Writes an SGF game tree (its problems kept), without what `--strip` leaves out.
+    pub fn write_sgf(&mut self, tree: &sgf::GameTree) {
+        self.starts.push((self.out.len(), tree.index()));
+        self.problems
+            .extend(tree.errors().iter().cloned().map(Problem::Sgf));
+        let result = if self.strip.comments || self.strip.nags {
+            self.sgf
+                .write(&strip_tree(tree, &self.strip), &mut self.out)
+        } else {
+            self.sgf.write(tree, &mut self.out)
+        };
+        result.expect("writing to a Vec cannot fail");
     }
 }
 
-/// The problems of a PGN input that held no game (no game carries them), in `kifu check`'s
-/// form; gives back their count.
-pub fn report_unclaimed_pgn<E: Write>(
-    errors: &[pgn::GameError],
-    file: &str,
-    problems: &mut Problems<'_, E>,
-) -> io::Result<u64> {
-    for e in errors {
-        let line = format!("{file}:{}", e.diagnostic(0));
-        problems.report(&line)?;
+impl PerGame for Formatted {
+    fn pgn(&mut self, game: pgn::Game) {
+        self.write_pgn(&game);
     }
-    Ok(errors.len() as u64)
+    fn sgf(&mut self, tree: sgf::GameTree) {
+        self.write_sgf(&tree);
+    }
 }
 
-/// The problems of an SGF input that held no game tree, as [`report_unclaimed_pgn`].
-pub fn report_unclaimed_sgf<E: Write>(
-    errors: &[sgf::TreeError],
-    file: &str,
-    problems: &mut Problems<'_, E>,
-) -> io::Result<u64> {
-    for e in errors {
-        let line = format!("{file}:{e}");
-        problems.report(&line)?;
+struct FmtWork(Options);
+
+impl Work for FmtWork {
+    type Input = Input;
+    type Pgn = Dom<pgn::GameBuilder, Formatted>;
+    type Sgf = Dom<sgf::TreeBuilder, Formatted>;
+    fn pgn(&self, _: &Input) -> Self::Pgn {
+        let b = pgn::GameBuilder::with_scope(pgn_keep(&self.0))
+            .with_max_game_bytes(self.0.max_game_bytes);
+        Dom::new(b, Formatted::new(&self.0))
     }
-    Ok(errors.len() as u64)
+    fn sgf(&self, _: &Input) -> Self::Sgf {
+        let b = sgf::TreeBuilder::with_scope(sgf_scope(&self.0))
+            .with_max_game_bytes(self.0.max_game_bytes);
+        Dom::new(b, Formatted::new(&self.0))
+    }
+}
+
+/// `kifu fmt`: the games rewritten, to stdout or `-o FILE`; the problems met to stderr as
+/// `kifu check` prints them. Exit status 1 when an input held no game but problems.
+pub fn command(
+    common: &Common,
+    output: Option<&Path>,
+    force: bool,
+    opts: &Options,
+) -> io::Result<ExitCode> {
+    let guard = Guard::new(&common.files, force);
+    let mut out = Output::open(output, &guard)?;
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    let mut problems = 0u64;
+    let mut empty = false;
+    let mut tally = InputTally::default();
+    let failed = run::scan(common, "formatting", &FmtWork(*opts), |event| {
+        match event {
+            Event::Piece {
+                input,
+                visited,
+                info,
+            } => {
+                let (done, unclaimed) = match &visited {
+                    Visited::Pgn(dom) => {
+                        tally.add(dom);
+                        (&dom.each, &dom.unclaimed)
+                    }
+                    Visited::Sgf(dom) => {
+                        tally.add(dom);
+                        (&dom.each, &dom.unclaimed)
+                    }
+                };
+                for p in done.problems.iter().chain(unclaimed) {
+                    problems += 1;
+                    p.write_line(&mut err, &input.name, info.first_game)?;
+                }
+                out.write_all(&done.out)?;
+            }
+            Event::End { input, .. } => {
+                if let Some(n) = tally.end() {
+                    empty = true;
+                    writeln!(
+                        err,
+                        "kifu fmt: {}: no game read; {n} problem(s), nothing written for it",
+                        input.name
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    out.finish()?;
+    if problems > 0 {
+        let _ = writeln!(
+            err,
+            "kifu fmt: {problems} problem(s) met while reading; the games were written as repaired"
+        );
+    }
+    Ok(Outcome {
+        found: empty,
+        input_failed: failed,
+    }
+    .code())
 }

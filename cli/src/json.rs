@@ -1,11 +1,19 @@
-//! `kifu json` and `kifu check`: the games as the library serialises them (the one schema, the
-//! DOM's `serde` feature), and the problems as the library displays them.
+//! `kifu json`: one JSON object per game, the library's serialization of the DOM (the one
+//! schema, feature `serde`) with the input's name as `"file"`. Each piece's games are written
+//! on the worker that read them; the sink puts each object's `"index"` (known only once the
+//! pieces before are counted) in front.
 
 use std::io::{self, Write};
+use std::process::ExitCode;
 
 use kifu::encoding::{Charset, Encoding};
-use kifu::pgn::{Error, Visitor};
-use kifu::{Control, pgn, sgf};
+use kifu::par::{Event, Visited, Work};
+use kifu::{pgn, sgf};
+
+use crate::Common;
+use crate::dom::{Dom, PerGame};
+use crate::run::{self, Outcome};
+use crate::source::Input;
 
 /// The charset of SGF text in `kifu json`.
 #[derive(Clone, Copy, Debug)]
@@ -17,55 +25,111 @@ pub enum CharsetChoice {
     Fixed(&'static Encoding),
 }
 
-/// What became of one game: written, or not serializable (the reason), as `kifu json` goes on.
-pub type Written = Result<(), String>;
-
-/// Writes one game (or game tree) as a line of JSON: its serialization with the input's name
-/// as `"file"` after `"index"` and `"offset"` (the schema's first two keys, both numbers).
-fn write_line<W: Write>(
-    out: &mut W,
-    body: &mut Vec<u8>,
-    file: &[u8],
-    value: &impl serde::Serialize,
-) -> io::Result<Written> {
-    body.clear();
-    if let Err(e) = serde_json::to_writer(&mut *body, value) {
-        // a tree nesting deeper than the serialization goes: said, and the rest goes on
-        return Ok(Err(e.to_string()));
+impl CharsetChoice {
+    /// `auto` or a charset name.
+    pub fn parse(name: &str) -> io::Result<CharsetChoice> {
+        if name.eq_ignore_ascii_case("auto") {
+            return Ok(CharsetChoice::Auto);
+        }
+        kifu::encoding::for_charset(name.as_bytes())
+            .map(CharsetChoice::Fixed)
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("unknown charset `{name}`"),
+                )
+            })
     }
-    // `{"index":N,"offset":M,` then the rest: the second comma ends the numbers
-    let cut = body
-        .iter()
-        .enumerate()
-        .filter(|&(_, &b)| b == b',')
-        .nth(1)
-        .map(|(i, _)| i + 1)
-        .ok_or_else(|| io::Error::other("a game serialises as an object with index and offset"))?;
-    out.write_all(&body[..cut])?;
-    out.write_all(file)?;
-    out.write_all(&body[cut..])?;
-    out.write_all(b"\n")?;
-    Ok(Ok(()))
 }
 
-/// The games `kifu json` could not write, each named on stderr.
-#[derive(Debug, Default)]
-pub struct Unwritten {
-    /// How many.
-    pub count: u64,
+/// A piece's games as JSON lines, each without its leading `{"index":N,` (the sink writes it).
+pub struct Lines {
+    /// The lines.
+    pub out: Vec<u8>,
+    /// Where each line starts in `out`, and its game's index in the piece.
+    pub starts: Vec<(usize, u64)>,
+    /// Games that could not be written (index in the piece, why).
+    pub unwritten: Vec<(u64, String)>,
+    file: Vec<u8>,
+    body: Vec<u8>,
+    charset: CharsetChoice,
 }
 
-impl Unwritten {
-    /// Names game `index` of `file` on stderr if it was not written.
-    pub fn note(&mut self, file: &str, index: u64, written: Written) {
-        if let Err(why) = written {
-            self.count += 1;
-            eprintln!("kifu json: {file}: game {}: not written: {why}", index + 1);
+impl Lines {
+    /// Lines for the games of input `name`.
+    pub fn new(name: &str, charset: CharsetChoice) -> Lines {
+        Lines {
+            out: Vec::new(),
+            starts: Vec::new(),
+            unwritten: Vec::new(),
+            file: file_entry(name),
+            body: Vec::new(),
+            charset,
         }
     }
+
+    /// Adds one game's object: its serialization with `"file"` after `"index"` and `"offset"`
+    /// (the schema's first two keys, both numbers).
+    fn push(&mut self, index: u64, value: &impl serde::Serialize) {
+        self.body.clear();
+        if let Err(e) = serde_json::to_writer(&mut self.body, value) {
+            // a tree nesting deeper than the serialization goes: said, and the rest goes on
+            self.unwritten.push((index, e.to_string()));
+            return;
+        }
+        // `{"index":N,"offset":M,` then the rest: the commas end the numbers
+        let mut commas = self.body.iter().enumerate().filter(|&(_, &b)| b == b',');
+        let (Some((first, _)), Some((second, _))) = (commas.next(), commas.next()) else {
+            self.unwritten
+                .push((index, "not an object with index and offset".into()));
+            return;
+        };
+        self.starts.push((self.out.len(), index));
+        self.out
+            .extend_from_slice(&self.body[first + 1..second + 1]);
+        self.out.extend_from_slice(&self.file);
+        self.out.extend_from_slice(&self.body[second + 1..]);
+        self.out.push(b'\n');
+    }
+
+    /// Writes the lines, each game's index counted from `first_game`.
+    pub fn write_to(&self, out: &mut impl Write, first_game: u64) -> io::Result<()> {
+        (0..self.starts.len()).try_for_each(|k| self.write_game(k, out, first_game))
+    }
 }
 
-/// `"file":NAME,`: what [`write_pgn`] and [`write_sgf`] add to each object of input `name`.
+impl Lines {
+    /// Adds a PGN game's object.
+    pub fn push_pgn(&mut self, game: &pgn::Game) {
+        self.push(game.index, game);
+    }
+
+    /// Adds an SGF game tree's object, its text decoded as the charset choice says.
+    pub fn push_sgf(&mut self, tree: &sgf::GameTree) {
+        let encoding = tree_encoding(tree, self.charset);
+        let decode = |b: &[u8]| kifu::encoding::decode(b, encoding).into_owned();
+        self.push(tree.index(), &tree.with_decoder(&decode));
+    }
+
+    /// Writes game `k` of the piece (its index counted from `first_game`).
+    pub fn write_game(&self, k: usize, out: &mut impl Write, first_game: u64) -> io::Result<()> {
+        let (start, index) = self.starts[k];
+        let end = self.starts.get(k + 1).map_or(self.out.len(), |s| s.0);
+        write!(out, "{{\"index\":{},", first_game + index)?;
+        out.write_all(&self.out[start..end])
+    }
+}
+
+impl PerGame for Lines {
+    fn pgn(&mut self, game: pgn::Game) {
+        self.push_pgn(&game);
+    }
+    fn sgf(&mut self, tree: sgf::GameTree) {
+        self.push_sgf(&tree);
+    }
+}
+
+/// `"file":NAME,`: what each object of input `name` holds after `"offset"`.
 pub fn file_entry(name: &str) -> Vec<u8> {
     let mut entry = b"\"file\":".to_vec();
     serde_json::to_writer(&mut entry, name).expect("writing to a Vec cannot fail");
@@ -73,14 +137,105 @@ pub fn file_entry(name: &str) -> Vec<u8> {
     entry
 }
 
-/// Writes a PGN game as `kifu json` does.
-pub fn write_pgn<W: Write>(
-    out: &mut W,
-    body: &mut Vec<u8>,
-    file: &[u8],
-    game: &pgn::Game,
-) -> io::Result<Written> {
-    write_line(out, body, file, game)
+struct JsonWork {
+    charset: CharsetChoice,
+    max_game_bytes: usize,
+}
+
+impl Work for JsonWork {
+    type Input = Input;
+    type Pgn = Dom<pgn::GameBuilder, Lines>;
+    type Sgf = Dom<sgf::TreeBuilder, Lines>;
+    fn pgn(&self, input: &Input) -> Self::Pgn {
+        let builder = pgn::GameBuilder::new().with_max_game_bytes(self.max_game_bytes);
+        Dom::new(builder, Lines::new(&input.name, self.charset))
+    }
+    fn sgf(&self, input: &Input) -> Self::Sgf {
+        let builder = sgf::TreeBuilder::new().with_max_game_bytes(self.max_game_bytes);
+        Dom::new(builder, Lines::new(&input.name, self.charset))
+    }
+}
+
+/// Per input, what the sink saw: games, and problems no game carries.
+#[derive(Default)]
+pub struct InputTally {
+    /// Games written or not.
+    pub games: u64,
+    /// Problems of an input without any game.
+    pub unclaimed: u64,
+}
+
+impl InputTally {
+    /// Adds a piece's visitor.
+    pub fn add<B, T>(&mut self, dom: &Dom<B, T>) {
+        self.games += crate::run::Games::games(dom);
+        self.unclaimed += dom.unclaimed.len() as u64;
+    }
+
+    /// At the input's end: the count of its problems if it held no game but problems (no
+    /// game carries them, the command names it); resets for the next input.
+    pub fn end(&mut self) -> Option<u64> {
+        let t = std::mem::take(self);
+        (t.games == 0 && t.unclaimed > 0).then_some(t.unclaimed)
+    }
+}
+
+/// `kifu json`. Exit status 1 when an input held no game but problems, or a game could not be
+/// written; 2 when an input could not be read.
+pub fn command(common: &Common, charset: &str, max_game_bytes: usize) -> io::Result<ExitCode> {
+    let work = JsonWork {
+        charset: CharsetChoice::parse(charset)?,
+        max_game_bytes,
+    };
+    let out = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, out.lock());
+    let mut tally = InputTally::default();
+    let mut found = false;
+    let failed = run::scan(common, "reading", &work, |event| {
+        match event {
+            Event::Piece {
+                input,
+                visited,
+                info,
+            } => {
+                let lines = match &visited {
+                    Visited::Pgn(dom) => {
+                        tally.add(dom);
+                        &dom.each
+                    }
+                    Visited::Sgf(dom) => {
+                        tally.add(dom);
+                        &dom.each
+                    }
+                };
+                lines.write_to(&mut out, info.first_game)?;
+                for (index, why) in &lines.unwritten {
+                    found = true;
+                    out.flush()?;
+                    let n = info.first_game + index + 1;
+                    eprintln!("kifu json: {}: game {n}: not written: {why}", input.name);
+                }
+            }
+            Event::End { input, .. } => {
+                if let Some(n) = tally.end() {
+                    // no object carries them: say so, or a pipeline never learns of the input
+                    out.flush()?;
+                    found = true;
+                    eprintln!(
+                        "kifu json: {}: no game read; {n} problem(s) (`kifu check` lists them)",
+                        input.name
+                    );
+                }
+            }
+        }
+        Ok(())
+    })?;
+    out.flush()?;
+    Ok(Outcome {
+        found,
+        input_failed: failed,
+    }
+    .code())
 }
 
 /// The encoding of an SGF game tree's text: what `CA` names when it decodes the text, else
@@ -105,71 +260,4 @@ fn tree_encoding(tree: &sgf::GameTree, choice: CharsetChoice) -> &'static Encodi
         }
     }
     charset.encoding()
-}
-
-/// Writes an SGF game tree as `kifu json` does, its text decoded as `choice` says. A tree whose
-/// variations nest deeper than the serialization goes (`sgf::SERDE_MAX_DEPTH` branch points on
-/// one path) is an error of the output, named.
-pub fn write_sgf<W: Write>(
-    out: &mut W,
-    body: &mut Vec<u8>,
-    file: &[u8],
-    tree: &sgf::GameTree,
-    choice: CharsetChoice,
-) -> io::Result<Written> {
-    let encoding = tree_encoding(tree, choice);
-    let decode = |b: &[u8]| kifu::encoding::decode(b, encoding).into_owned();
-    write_line(out, body, file, &tree.with_decoder(&decode))
-}
-
-/// Writes every problem as `FILE:LINE:COLUMN: game N, move M: message`.
-pub struct Check<'w, W: Write> {
-    out: &'w mut W,
-    file: String,
-    found: u64,
-    failed: Option<io::Error>,
-}
-
-impl<'w, W: Write> Check<'w, W> {
-    pub fn new(out: &'w mut W, file: String) -> Self {
-        Check {
-            out,
-            file,
-            found: 0,
-            failed: None,
-        }
-    }
-
-    fn write_line(&mut self, line: &str) -> Control {
-        self.found += 1;
-        match writeln!(self.out, "{line}") {
-            Ok(()) => Control::Continue,
-            Err(err) => {
-                self.failed = Some(err);
-                Control::Stop
-            }
-        }
-    }
-
-    /// How many problems were found.
-    pub fn into_result(self) -> io::Result<u64> {
-        match self.failed {
-            Some(e) => Err(e),
-            None => Ok(self.found),
-        }
-    }
-}
-
-impl<W: Write> Visitor for Check<'_, W> {
-    fn on_error(&mut self, e: &Error<'_>) -> Control {
-        let line = format!("{}:{e}", self.file);
-        self.write_line(&line)
-    }
-}
-
-impl<W: Write> sgf::Visitor for Check<'_, W> {
-    fn on_error(&mut self, e: &sgf::Error<'_>) -> Control {
-        let line = format!("{}:{e}", self.file);
-        self.write_line(&line)
-    }
 }

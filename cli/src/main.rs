@@ -1,31 +1,48 @@
-//! `kifu`: statistics, JSON, error reports and standard rewriting of PGN and SGF game records.
+//! `kifu`: statistics, JSON, located errors, standard rewriting, filtering, splitting and
+//! deduplication of PGN and SGF game records, plain, compressed or bundled, on every core.
 //!
 //! ```text
-//! kifu [stats|json|check|fmt] [FILE|DIR|-]... [--buffer-size BYTES] [--format pgn|sgf]
+//! kifu [stats|check|json|fmt|filter|split|dedup] [FILE|DIR|ARCHIVE|-]... [-j N] [--format pgn|sgf]
 //! ```
 //!
 //! With no file and nothing on stdin, it runs on an embedded sample and says so.
 
+mod check;
+mod dedup;
+mod dom;
+mod filter;
 mod fmt;
-mod input;
 mod json;
+mod out;
+mod predicate;
+mod problem;
+mod render;
+mod run;
+mod source;
+mod split;
 mod stats;
 
-use std::io::{self, Write};
+use std::io;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser as ClapParser, Subcommand, ValueEnum};
 
-use input::{Input, Source};
-
-/// Streaming reader of PGN (chess) and SGF (Go) game records: statistics, JSON, located errors
-/// and standard rewriting.
+/// Streaming reader of PGN (chess) and SGF (Go) game records, plain, compressed (zstd, gzip,
+/// bzip2, xz) or bundled (tar, zip), on every core: statistics, located errors, JSON, standard
+/// rewriting, filtering, splitting and deduplication.
+///
+/// Exit status: 0 nothing found, 1 problems found (check: problems in the games; json, fmt: an
+/// input without any game; filter: no game kept), 2 an input that could not be read, or a
+/// usage error.
 #[derive(ClapParser, Debug)]
 #[command(name = "kifu", version, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 }
+
+const MAX_GAME_BYTES: usize = kifu::pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES;
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -37,18 +54,28 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print every problem as FILE:LINE:COLUMN: SEVERITY[ CODE]: MESSAGE: `TEXT` (game N, move
+    /// M | node K); exit 1 if any.
+    Check {
+        #[command(flatten)]
+        common: Common,
+        /// One JSON object per problem (JSON Lines), then a summary object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print one JSON object per game (see README for the schema). An input holding no game,
     /// only problems, is named on stderr, and the exit status is then 1.
     Json {
         #[command(flatten)]
         common: Common,
         /// SGF text encoding: `auto` (per game tree: the charset CA names, else UTF-8, else
-        /// ISO-8859-1 unless the text shows another) or a charset name (`utf-8`, `gbk`, `shift_jis`, …) for every game tree.
+        /// ISO-8859-1 unless the text shows another) or a charset name (`utf-8`, `gbk`,
+        /// `shift_jis`, …) for every game tree.
         #[arg(long, default_value = "auto")]
         charset: String,
         /// The most a game may hold in memory, in bytes (estimated); the rest of a larger game
         /// is skipped and reported (`game_too_large`, SGF `E103`).
-        #[arg(long, value_name = "BYTES", default_value_t = kifu::pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES)]
+        #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
         max_game_bytes: usize,
     },
     /// Rewrite the games in the standard form: PGN in the export format (Seven Tag Roster first,
@@ -58,9 +85,8 @@ enum Command {
     Fmt {
         #[command(flatten)]
         common: Common,
-        /// Write to FILE instead of stdout.
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        output: OutputArgs,
         /// Leave out any of: comments, variations, nags (comma-separated). For SGF, comments
         /// are C and GC, nags the annotation properties (BM DO IT TE DM GB GW UC HO).
         #[arg(long, value_delimiter = ',', value_enum)]
@@ -71,16 +97,99 @@ enum Command {
         /// SGF: one node per line.
         #[arg(long, conflicts_with = "compact")]
         node_per_line: bool,
-        /// The most a game may hold in memory, in bytes (estimated); the rest of a larger game
-        /// is skipped and reported (`game_too_large`, SGF `E103`).
-        #[arg(long, value_name = "BYTES", default_value_t = kifu::pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES)]
+        /// The most a game may hold in memory, in bytes (estimated).
+        #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
         max_game_bytes: usize,
     },
-    /// Print every problem as FILE:LINE:COLUMN: SEVERITY[ CODE]: MESSAGE: `TEXT` (game N, move
-    /// M | node K); exit 1 if any.
-    Check {
+    /// Keep the games that pass every test: `--where` on tags (PGN) or root properties (SGF),
+    /// ply bounds, what a game holds; write them in the standard form or as JSON lines. Exit 1
+    /// if no game was kept.
+    Filter {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        output: OutputArgs,
+        /// A test NAME OP VALUE, OP one of = != ~ (contains, ignoring case) !~ < <= > >=:
+        /// numbers compare as numbers, dates (Date, UTCDate, EventDate, DT) part by part
+        /// (`Date>=2020`, `Date<2021.06`), other text as text. A game without the tag passes
+        /// only != and !~. Repeat for more tests; all must hold.
+        #[arg(short = 'w', long = "where", value_name = "TEST")]
+        tests: Vec<predicate::Test>,
+        /// At least this many main-line plies (SGF: moves).
+        #[arg(long, value_name = "N")]
+        min_plies: Option<u64>,
+        /// At most this many main-line plies (SGF: moves).
+        #[arg(long, value_name = "N")]
+        max_plies: Option<u64>,
+        /// The game holds this (repeat or comma-separate).
+        #[arg(long, value_delimiter = ',', value_enum)]
+        has: Vec<predicate::Feature>,
+        /// The game does not hold this.
+        #[arg(long, value_delimiter = ',', value_enum)]
+        lacks: Vec<predicate::Feature>,
+        /// Keep the games that fail instead.
+        #[arg(short = 'v', long)]
+        invert: bool,
+        /// Print only how many games are kept.
+        #[arg(short = 'c', long)]
+        count: bool,
+        /// The form of the games written.
+        #[arg(long, value_enum, default_value_t)]
+        to: render::To,
+        /// The most a game may hold in memory, in bytes (estimated).
+        #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
+        max_game_bytes: usize,
+    },
+    /// Write the games into files of N games each (`--games`) or one file per value of a tag or
+    /// root property (`--by ECO`, `--by Event`, `--by year`), in a directory.
+    Split {
+        #[command(flatten)]
+        common: Common,
+        /// The directory the files go to (made if missing).
+        #[arg(short = 'o', long = "output", value_name = "DIR")]
+        dir: PathBuf,
+        /// N games per file.
+        #[arg(
+            long,
+            value_name = "N",
+            conflicts_with = "by",
+            required_unless_present = "by"
+        )]
+        games: Option<u64>,
+        /// One file per value of this tag (PGN) or root property (SGF); `year`: the year of
+        /// Date (PGN; else UTCDate, EventDate) or DT (SGF).
+        #[arg(long, value_name = "NAME")]
+        by: Option<String>,
+        /// File name template: {n} (file number, 0001 on), {value} (the value, made safe for a
+        /// file name), {ext}. Default: part-{n}.{ext} with --games, {value}.{ext} with --by.
+        #[arg(long, value_name = "TEMPLATE")]
+        name: Option<String>,
+        /// Replace files that exist already.
+        #[arg(long)]
+        force: bool,
+        /// The form of the games written.
+        #[arg(long, value_enum, default_value_t)]
+        to: render::To,
+        /// The most a game may hold in memory, in bytes (estimated).
+        #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
+        max_game_bytes: usize,
+    },
+    /// Drop the games whose moves repeat an earlier game's (tags may differ): PGN by the start
+    /// (FEN) and main line, SGF by board, setup and main line. The count goes to stderr.
+    Dedup {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        output: OutputArgs,
+        /// List the duplicates (FILE:GAME: duplicate of FILE:GAME) instead of writing games.
+        #[arg(long)]
+        list: bool,
+        /// The form of the games written.
+        #[arg(long, value_enum, default_value_t)]
+        to: render::To,
+        /// The most a game may hold in memory, in bytes (estimated).
+        #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
+        max_game_bytes: usize,
     },
 }
 
@@ -92,16 +201,49 @@ enum StripWhat {
     Nags,
 }
 
+/// Where a command that writes games writes them.
 #[derive(clap::Args, Debug, Default)]
-struct Common {
-    /// Files or directories (every .pgn and .sgf below, sorted); `-` for stdin.
-    files: Vec<std::path::PathBuf>,
+struct OutputArgs {
+    /// Write to FILE instead of stdout (under a temporary name until complete; never an input).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+/// What every command takes.
+#[derive(clap::Args, Debug, Default)]
+pub struct Common {
+    /// Files, directories (every .pgn and .sgf below, compressed and archived ones too) and
+    /// archives (.zip, .tar, .tar.gz, .tgz, .tar.bz2, .tar.xz, .tar.zst); `-` for stdin.
+    /// Compression is told from the bytes (zstd, gzip, bzip2, xz).
+    pub files: Vec<PathBuf>,
+    /// Threads (default: the machine's cores). With 1, each input is read straight through;
+    /// with more, inputs in parallel and large ones in pieces: the output is the same.
+    #[arg(short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+    /// About how many bytes each piece of a large input holds when read on several threads.
+    #[arg(long, value_name = "BYTES", default_value_t = kifu::par::Options::DEFAULT_PIECE_SIZE)]
+    pub piece_size: usize,
     /// Bytes read at a time (down to 1).
     #[arg(long, default_value_t = 64 * 1024, value_parser = clap::value_parser!(u64).range(1..))]
-    buffer_size: u64,
-    /// The format of stdin (and of files whose extension does not say).
+    pub buffer_size: u64,
+    /// The format of stdin (and of inputs whose name does not say).
     #[arg(long, value_enum)]
-    format: Option<Format>,
+    pub format: Option<Format>,
+    /// No progress bar (it is drawn on stderr only when stderr is a terminal).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl Common {
+    /// The threads to use.
+    pub fn threads(&self) -> usize {
+        self.threads
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
 }
 
 /// Input formats.
@@ -116,16 +258,32 @@ pub enum Format {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let command = cli.command.unwrap_or(Command::Stats {
-        common: Common::default(),
+        common: Common {
+            buffer_size: 64 * 1024,
+            piece_size: kifu::par::Options::DEFAULT_PIECE_SIZE,
+            ..Common::default()
+        },
         json: false,
     });
-    let result = match command {
-        Command::Stats { common, json } => run_stats(&common, json),
+    match run(command) {
+        Ok(code) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kifu: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(command: Command) -> io::Result<ExitCode> {
+    match command {
+        Command::Stats { common, json } => stats::command(&common, json),
+        Command::Check { common, json } => check::command(&common, json),
         Command::Json {
             common,
             charset,
             max_game_bytes,
-        } => run_json(&common, &charset, max_game_bytes),
+        } => json::command(&common, &charset, max_game_bytes),
         Command::Fmt {
             common,
             output,
@@ -144,223 +302,78 @@ fn main() -> ExitCode {
                 node_per_line,
                 max_game_bytes,
             };
-            run_fmt(&common, output.as_deref(), &opts)
+            fmt::command(&common, output.output.as_deref(), output.force, &opts)
         }
-        Command::Check { common } => run_check(&common),
-    };
-    match result {
-        Ok(code) => code,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("kifu: {e}");
-            ExitCode::from(2)
+        Command::Filter {
+            common,
+            output,
+            tests,
+            min_plies,
+            max_plies,
+            has,
+            lacks,
+            invert,
+            count,
+            to,
+            max_game_bytes,
+        } => {
+            let opts = filter::Options {
+                predicate: predicate::Predicate {
+                    tests,
+                    min_plies,
+                    max_plies,
+                    has,
+                    lacks,
+                },
+                invert,
+                to,
+                count,
+                max_game_bytes,
+            };
+            filter::command(&common, opts, output.output.as_deref(), output.force)
         }
-    }
-}
-
-fn open_all(common: &Common) -> io::Result<Vec<Input>> {
-    let buffer = if common.buffer_size == 0 {
-        64 * 1024
-    } else {
-        common.buffer_size as usize
-    };
-    input::collect(&common.files, buffer)
-}
-
-fn run_stats(common: &Common, as_json: bool) -> io::Result<ExitCode> {
-    let inputs = open_all(common)?;
-    let start = std::time::Instant::now();
-    let mut total = stats::Stats::default();
-    for input in inputs {
-        if matches!(input.source, Source::Sample) {
-            eprintln!("kifu: no input given: reading the embedded sample (3 games)");
-        }
-        match input.format(common.format)? {
-            Format::Pgn => input.read_pgn(&mut total)?,
-            Format::Sgf => input.read_sgf(&mut total)?,
-        }
-        total.bytes += input.bytes_read();
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    let out = io::stdout();
-    let mut out = out.lock();
-    if as_json {
-        writeln!(out, "{}", total.to_json(seconds))?;
-    } else {
-        total.write_text(&mut out, seconds)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn run_json(common: &Common, charset: &str, max_game_bytes: usize) -> io::Result<ExitCode> {
-    let choice = if charset.eq_ignore_ascii_case("auto") {
-        json::CharsetChoice::Auto
-    } else {
-        match kifu::encoding::for_charset(charset.as_bytes()) {
-            Some(e) => json::CharsetChoice::Fixed(e),
-            None => {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!("unknown charset `{charset}`"),
-                ));
-            }
-        }
-    };
-    let inputs = open_all(common)?;
-    let out = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, out.lock());
-    let mut unclaimed_inputs = 0u64;
-    let mut body = Vec::with_capacity(1 << 16);
-    let mut unwritten = json::Unwritten::default();
-    for input in inputs {
-        if matches!(input.source, Source::Sample) {
-            eprintln!("kifu: no input given: reading the embedded sample (3 games)");
-        }
-        let name = json::file_entry(&input.name());
-        let unclaimed = match input.format(common.format)? {
-            Format::Pgn => input
-                .for_each_game(kifu::pgn::Scope::Full, max_game_bytes, |game| {
-                    let w = json::write_pgn(&mut out, &mut body, &name, &game)?;
-                    unwritten.note(&input.name(), game.index, w);
-                    Ok(())
-                })?
-                .len(),
-            Format::Sgf => input
-                .for_each_tree(kifu::sgf::Scope::Full, max_game_bytes, |tree| {
-                    let w = json::write_sgf(&mut out, &mut body, &name, &tree, choice)?;
-                    unwritten.note(&input.name(), tree.index(), w);
-                    Ok(())
-                })?
-                .len(),
-        };
-        if unclaimed > 0 {
-            // no JSON object carries them: say so, or a pipeline never learns of the input
-            unclaimed_inputs += 1;
-            out.flush()?;
-            eprintln!(
-                "kifu json: {}: no game read; {unclaimed} problem(s) (`kifu check` lists them)",
-                input.name()
-            );
-        }
-    }
-    out.flush()?;
-    Ok(if unclaimed_inputs > 0 || unwritten.count > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-fn run_fmt(
-    common: &Common,
-    output: Option<&std::path::Path>,
-    opts: &fmt::Options,
-) -> io::Result<ExitCode> {
-    let inputs = open_all(common)?;
-    if let Some(out) = output.and_then(|p| std::fs::canonicalize(p).ok()) {
-        // creating the output truncates it: it must not be one of the inputs
-        for input in &inputs {
-            if let Source::File(p) = &input.source {
-                if std::fs::canonicalize(p).is_ok_and(|p| p == out) {
+        Command::Split {
+            common,
+            dir,
+            games,
+            by,
+            name,
+            force,
+            to,
+            max_game_bytes,
+        } => {
+            let by = match (games, by) {
+                (Some(n), _) if n > 0 => split::By::Count(n),
+                (_, Some(name)) => split::By::Value(name),
+                _ => {
                     return Err(io::Error::new(
                         io::ErrorKind::InvalidInput,
-                        format!(
-                            "{}: -o names an input; write elsewhere, then move the file",
-                            p.display()
-                        ),
+                        "--games N (at least 1) or --by NAME",
                     ));
                 }
-            }
+            };
+            let opts = split::Options {
+                dir,
+                by,
+                name,
+                to,
+                max_game_bytes,
+            };
+            split::command(&common, opts, force)
         }
+        Command::Dedup {
+            common,
+            output,
+            list,
+            to,
+            max_game_bytes,
+        } => dedup::command(
+            &common,
+            to,
+            list,
+            output.output.as_deref(),
+            output.force,
+            max_game_bytes,
+        ),
     }
-    let mut out: Box<dyn Write> = match output {
-        Some(p) => Box::new(io::BufWriter::with_capacity(
-            1 << 16,
-            std::fs::File::create(p)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?,
-        )),
-        None => Box::new(io::BufWriter::with_capacity(1 << 16, io::stdout().lock())),
-    };
-    let stderr = io::stderr();
-    let mut err = stderr.lock();
-    let mut problems = fmt::Problems {
-        err: &mut err,
-        found: 0,
-    };
-    let mut unclaimed_inputs = 0u64;
-    let pgn_writer = fmt::pgn_writer(opts);
-    let sgf_writer = fmt::sgf_writer(opts);
-    for input in inputs {
-        if matches!(input.source, Source::Sample) {
-            eprintln!("kifu: no input given: formatting the embedded sample (3 games)");
-        }
-        let name = input.name();
-        let unclaimed = match input.format(common.format)? {
-            Format::Pgn => {
-                let errors =
-                    input.for_each_game(fmt::pgn_keep(opts), opts.max_game_bytes, |game| {
-                        fmt::write_pgn(&game, &pgn_writer, &name, &mut out, &mut problems)
-                    })?;
-                fmt::report_unclaimed_pgn(&errors, &name, &mut problems)?
-            }
-            Format::Sgf => {
-                let errors =
-                    input.for_each_tree(fmt::sgf_scope(opts), opts.max_game_bytes, |tree| {
-                        fmt::write_sgf(
-                            &tree,
-                            &sgf_writer,
-                            &opts.strip,
-                            &name,
-                            &mut out,
-                            &mut problems,
-                        )
-                    })?;
-                fmt::report_unclaimed_sgf(&errors, &name, &mut problems)?
-            }
-        };
-        if unclaimed > 0 {
-            unclaimed_inputs += 1;
-            writeln!(
-                problems.err,
-                "kifu fmt: {name}: no game read; {unclaimed} problem(s), nothing written for it"
-            )?;
-        }
-    }
-    out.flush()?;
-    if problems.found > 0 {
-        let _ = writeln!(
-            problems.err,
-            "kifu fmt: {} problem(s) met while reading; the games were written as repaired",
-            problems.found
-        );
-    }
-    Ok(if unclaimed_inputs > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-fn run_check(common: &Common) -> io::Result<ExitCode> {
-    let inputs = open_all(common)?;
-    let out = io::stdout();
-    let mut out = io::BufWriter::new(out.lock());
-    let mut found = 0u64;
-    for input in inputs {
-        if matches!(input.source, Source::Sample) {
-            eprintln!("kifu: no input given: checking the embedded sample (3 games)");
-        }
-        let mut c = json::Check::new(&mut out, input.name());
-        match input.format(common.format)? {
-            Format::Pgn => input.read_pgn(&mut c)?,
-            Format::Sgf => input.read_sgf(&mut c)?,
-        }
-        found += c.into_result()?;
-    }
-    out.flush()?;
-    Ok(if found > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
 }

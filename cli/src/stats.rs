@@ -1,9 +1,64 @@
 //! `kifu stats`: counts over every event.
 
 use std::io::{self, Write};
+use std::process::ExitCode;
 
+use kifu::par::{Event, Visited, Work};
 use kifu::pgn::{Comment, CommentKind, Context, Error, Move, Nag, NagForm, Tag, Visitor};
 use kifu::{Control, sgf};
+
+use crate::Common;
+use crate::run::{self, Games, Outcome};
+use crate::source::Input;
+
+/// `kifu stats`: the totals over every input, as text or one JSON object.
+pub fn command(common: &Common, as_json: bool) -> io::Result<ExitCode> {
+    let start = std::time::Instant::now();
+    let mut total = Stats::default();
+    let failed = run::scan(common, "reading", &StatsWork, |event| {
+        match event {
+            Event::Piece { visited, .. } => match visited {
+                Visited::Pgn(s) | Visited::Sgf(s) => total.add(&s),
+            },
+            Event::End { bytes, .. } => total.bytes += bytes,
+        }
+        Ok(())
+    })?;
+    let seconds = start.elapsed().as_secs_f64();
+    let out = io::stdout();
+    let mut out = out.lock();
+    if as_json {
+        writeln!(out, "{}", total.to_json(seconds))?;
+    } else {
+        total.write_text(&mut out, seconds)?;
+    }
+    Ok(Outcome {
+        found: false,
+        input_failed: failed,
+    }
+    .code())
+}
+
+/// One [`Stats`] per piece, added up in the sink.
+struct StatsWork;
+
+impl Work for StatsWork {
+    type Input = Input;
+    type Pgn = Stats;
+    type Sgf = Stats;
+    fn pgn(&self, _: &Input) -> Stats {
+        Stats::default()
+    }
+    fn sgf(&self, _: &Input) -> Stats {
+        Stats::default()
+    }
+}
+
+impl Games for Stats {
+    fn games(&self) -> u64 {
+        self.games
+    }
+}
 
 /// Totals over all inputs.
 #[derive(Debug, Default)]
@@ -114,6 +169,22 @@ impl Visitor for Stats {
 }
 
 impl Stats {
+    /// Adds the counts of `o` (a piece's) to these.
+    pub fn add(&mut self, o: &Stats) {
+        self.games += o.games;
+        self.tags += o.tags;
+        self.mainline_moves += o.mainline_moves;
+        self.variation_moves += o.variation_moves;
+        self.comments += o.comments;
+        self.nags += o.nags;
+        self.variations += o.variations;
+        self.errors += o.errors;
+        self.warnings += o.warnings;
+        self.bytes += o.bytes;
+        self.nodes += o.nodes;
+        self.properties += o.properties;
+    }
+
     fn mb_per_s(&self, seconds: f64) -> f64 {
         if seconds > 0.0 {
             self.bytes as f64 / 1e6 / seconds

@@ -1058,7 +1058,7 @@ fn fmt_refuses_to_overwrite_an_input() {
     );
     assert_ne!(out.status.code(), Some(0));
     assert!(
-        stderr(&out).contains("-o names an input"),
+        stderr(&out).contains("is one of the inputs"),
         "{}",
         stderr(&out)
     );

@@ -1,0 +1,114 @@
+//! `kifu check`: every problem, located, as a line (`FILE:LINE:COLUMN: severity: message: `text`
+//! (game N, move M)`) or, with `--json`, as one JSON object per line and a closing summary.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use kifu::par::{Event, Visited, Work};
+use kifu::{Control, Severity, pgn, sgf};
+
+use crate::Common;
+use crate::problem::Problem;
+use crate::run::{self, Games, Outcome};
+use crate::source::Input;
+
+/// A piece's problems and games.
+#[derive(Default)]
+pub struct Found {
+    problems: Vec<Problem>,
+    games: u64,
+}
+
+impl pgn::Visitor for Found {
+    fn on_tree_end(&mut self, ctx: &pgn::Context) -> Control {
+        self.games += u64::from(ctx.is_main_line());
+        Control::Continue
+    }
+    fn on_error(&mut self, e: &pgn::Error<'_>) -> Control {
+        self.problems.push(Problem::pgn(e));
+        Control::Continue
+    }
+}
+
+impl sgf::Visitor for Found {
+    fn on_tree_end(&mut self, ctx: &sgf::Context) -> Control {
+        self.games += u64::from(ctx.is_game_level());
+        Control::Continue
+    }
+    fn on_error(&mut self, e: &sgf::Error<'_>) -> Control {
+        self.problems.push(Problem::sgf(e));
+        Control::Continue
+    }
+}
+
+impl Games for Found {
+    fn games(&self) -> u64 {
+        self.games
+    }
+}
+
+struct CheckWork;
+
+impl Work for CheckWork {
+    type Input = Input;
+    type Pgn = Found;
+    type Sgf = Found;
+    fn pgn(&self, _: &Input) -> Found {
+        Found::default()
+    }
+    fn sgf(&self, _: &Input) -> Found {
+        Found::default()
+    }
+}
+
+/// `kifu check [--json]`. Exit status 1 when a problem was found, 2 when an input could not be
+/// read.
+pub fn command(common: &Common, as_json: bool) -> io::Result<ExitCode> {
+    let out = io::stdout();
+    let mut out = io::BufWriter::new(out.lock());
+    let (mut inputs, mut games, mut errors, mut warnings) = (0u64, 0u64, 0u64, 0u64);
+    let failed = run::scan(common, "checking", &CheckWork, |event| {
+        match event {
+            Event::Piece {
+                input,
+                visited: Visited::Pgn(found) | Visited::Sgf(found),
+                info,
+            } => {
+                games += found.games;
+                for p in &found.problems {
+                    match p.severity() {
+                        Severity::Warning => warnings += 1,
+                        _ => errors += 1,
+                    }
+                    if as_json {
+                        serde_json::to_writer(&mut out, &p.to_json(&input.name, info.first_game))?;
+                        out.write_all(b"\n")?;
+                    } else {
+                        p.write_line(&mut out, &input.name, info.first_game)?;
+                    }
+                }
+            }
+            Event::End { .. } => inputs += 1,
+        }
+        Ok(())
+    })?;
+    if as_json {
+        let summary = serde_json::json!({
+            "type": "summary",
+            "inputs": inputs,
+            "games": games,
+            "problems": errors + warnings,
+            "errors": errors,
+            "warnings": warnings,
+            "input_failed": failed,
+        });
+        serde_json::to_writer(&mut out, &summary)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(Outcome {
+        found: errors + warnings > 0,
+        input_failed: failed,
+    }
+    .code())
+}

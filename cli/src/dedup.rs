@@ -1,0 +1,244 @@
+//! `kifu dedup`: drops (or lists) the games whose moves repeat an earlier game's, tags aside,
+//! keeping one 128-bit hash per distinct game: memory grows with the number of distinct games,
+//! 16 bytes each plus the set's overhead, never with their size.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::io::{self, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use kifu::par::{Event, Visited, Work};
+use kifu::pgn::{Check, San};
+use kifu::{pgn, sgf};
+
+use crate::Common;
+use crate::dom::{Dom, PerGame};
+use crate::out::{Guard, Output};
+use crate::render::{Rendered, To};
+use crate::run::{self, Outcome};
+use crate::source::Input;
+
+/// The key of a PGN game: its start (the `FEN` tag when there is one) and its main line, each
+/// move as parsed (so `O-O` and `0-0`, `e8=Q` and `e8Q`, with or without `+` are one move).
+pub fn pgn_key(game: &pgn::Game) -> u128 {
+    key(|h| {
+        game.fen().hash(h);
+        for node in &game.moves {
+            let s = node.san;
+            let plain = San::new(
+                s.kind(),
+                s.piece(),
+                s.from_file(),
+                s.from_rank(),
+                s.capture(),
+                s.to(),
+                s.promotion(),
+                Check::None,
+            );
+            plain.hash(h);
+            if s.to().is_none() {
+                // no square: a move the SAN parser could not read; its text tells it apart
+                node.text.as_str().hash(h);
+            }
+        }
+    })
+}
+
+/// The key of an SGF game tree: its game type and board size, the setup of its root and its
+/// main line's moves.
+pub fn sgf_key(tree: &sgf::GameTree) -> u128 {
+    key(|h| {
+        if tree.is_empty() {
+            return;
+        }
+        tree.game_type().hash(h);
+        let size = tree.board_size();
+        (size.cols, size.rows).hash(h);
+        for name in [&b"AB"[..], b"AW", b"AE"] {
+            if let Some(p) = tree.root().get(name) {
+                name.hash(h);
+                for v in p.values() {
+                    v.as_bytes().hash(h);
+                }
+            }
+        }
+        for node in tree.main_line() {
+            if let Some((color, point)) = node.go_move() {
+                (color as u8, point.map(|p| (p.x, p.y))).hash(h);
+            }
+        }
+    })
+}
+
+/// 128 bits from two SipHash passes with different starts.
+fn key(feed: impl Fn(&mut DefaultHasher)) -> u128 {
+    let mut a = DefaultHasher::new();
+    let mut b = DefaultHasher::new();
+    0u8.hash(&mut a);
+    1u8.hash(&mut b);
+    feed(&mut a);
+    feed(&mut b);
+    u128::from(a.finish()) << 64 | u128::from(b.finish())
+}
+
+/// A piece's games, written, and their keys.
+pub struct Keyed {
+    rendered: Rendered,
+    keys: Vec<u128>,
+    list: bool,
+}
+
+impl PerGame for Keyed {
+    fn pgn(&mut self, game: pgn::Game) {
+        self.keys.push(pgn_key(&game));
+        if self.list {
+            self.rendered_index(game.index);
+        } else {
+            self.rendered.pgn(&game);
+        }
+    }
+    fn sgf(&mut self, tree: sgf::GameTree) {
+        self.keys.push(sgf_key(&tree));
+        if self.list {
+            self.rendered_index(tree.index());
+        } else {
+            self.rendered.sgf(&tree);
+        }
+    }
+}
+
+impl Keyed {
+    /// With `--list` nothing is written: only the game's index in the piece is kept.
+    fn rendered_index(&mut self, index: u64) {
+        if let Rendered::Std(f) = &mut self.rendered {
+            f.starts.push((f.out.len(), index));
+        }
+    }
+
+    fn index(&self, k: usize) -> u64 {
+        match &self.rendered {
+            Rendered::Std(f) => f.starts[k].1,
+            Rendered::Json(l) => l.starts[k].1,
+        }
+    }
+}
+
+struct DedupWork {
+    to: To,
+    list: bool,
+    max_game_bytes: usize,
+}
+
+impl DedupWork {
+    fn keyed(&self, input: &Input) -> Keyed {
+        Keyed {
+            rendered: Rendered::new(if self.list { To::Std } else { self.to }, &input.name),
+            keys: Vec::new(),
+            list: self.list,
+        }
+    }
+}
+
+impl Work for DedupWork {
+    type Input = Input;
+    type Pgn = Dom<pgn::GameBuilder, Keyed>;
+    type Sgf = Dom<sgf::TreeBuilder, Keyed>;
+    fn pgn(&self, input: &Input) -> Self::Pgn {
+        let scope = if self.list {
+            pgn::Scope::MainLine
+        } else {
+            pgn::Scope::Full
+        };
+        let b = pgn::GameBuilder::with_scope(scope).with_max_game_bytes(self.max_game_bytes);
+        Dom::new(b, self.keyed(input))
+    }
+    fn sgf(&self, input: &Input) -> Self::Sgf {
+        let scope = if self.list {
+            sgf::Scope::MainLine
+        } else {
+            sgf::Scope::Full
+        };
+        let b = sgf::TreeBuilder::with_scope(scope).with_max_game_bytes(self.max_game_bytes);
+        Dom::new(b, self.keyed(input))
+    }
+}
+
+/// `kifu dedup`: the first game of each set of duplicates written (or, with `--list`, one line
+/// per duplicate: `FILE:GAME: duplicate of FILE:GAME`, games 1-based), and the count on
+/// stderr. Exit status 0 (2 when an input could not be read).
+pub fn command(
+    common: &Common,
+    to: To,
+    list: bool,
+    output: Option<&Path>,
+    force: bool,
+    max_game_bytes: usize,
+) -> io::Result<ExitCode> {
+    let guard = Guard::new(&common.files, force);
+    let mut out = Output::open(output, &guard)?;
+    let work = DedupWork {
+        to,
+        list,
+        max_game_bytes,
+    };
+    let mut seen: HashSet<u128> = HashSet::new();
+    // with --list: where each distinct game was first met (input number, game index)
+    let mut first: HashMap<u128, (u32, u64)> = HashMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let (mut games, mut duplicates) = (0u64, 0u64);
+    let failed = run::scan(common, "deduplicating", &work, |event| {
+        let Event::Piece {
+            input,
+            visited,
+            info,
+        } = event
+        else {
+            return Ok(());
+        };
+        if list && names.last() != Some(&input.name) {
+            names.push(input.name.clone());
+        }
+        let keyed = match &visited {
+            Visited::Pgn(dom) => &dom.each,
+            Visited::Sgf(dom) => &dom.each,
+        };
+        for (k, &key) in keyed.keys.iter().enumerate() {
+            games += 1;
+            let index = info.first_game + keyed.index(k);
+            if list {
+                let here = (names.len() as u32 - 1, index);
+                match first.get(&key) {
+                    None => {
+                        first.insert(key, here);
+                    }
+                    Some(&(file, game)) => {
+                        duplicates += 1;
+                        writeln!(
+                            out,
+                            "{}:{}: duplicate of {}:{}",
+                            input.name,
+                            index + 1,
+                            names[file as usize],
+                            game + 1
+                        )?;
+                    }
+                }
+            } else if seen.insert(key) {
+                keyed.rendered.write_game(k, &mut out, info.first_game)?;
+            } else {
+                duplicates += 1;
+            }
+        }
+        Ok(())
+    })?;
+    out.finish()?;
+    if !common.quiet {
+        eprintln!("kifu dedup: {games} games, {duplicates} duplicates");
+    }
+    Ok(Outcome {
+        found: false,
+        input_failed: failed,
+    }
+    .code())
+}
