@@ -1,0 +1,574 @@
+//! The archive-scale features as a user meets them: every core gives the one-thread output,
+//! byte for byte (a property over random piece sizes and thread counts, for every command);
+//! compressed and bundled inputs read as their plain files (made here with the crates
+//! themselves); a cut-short input is named, exits 2, and keeps what was read; `check --json`;
+//! `filter`, `split` and `dedup`; files written safely.
+
+#[path = "../../tests/support/mod.rs"]
+mod support;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use proptest::prelude::*;
+
+fn kifu<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("kifu runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let p =
+            std::env::temp_dir().join(format!("kifu-scale-{}-{name}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+
+    fn file(&self, rel: &str, content: &[u8]) -> PathBuf {
+        let p = self.0.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, content).unwrap();
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// PGN text for the tests: the seed game and, where ../shared is there, a few corpus files
+/// (a dense one, an engine one with long comments, one with variations and errors).
+fn pgn_sample() -> Vec<u8> {
+    let mut all = support::data_file("seed-kasparov-kramnik-2001.pgn");
+    if let Some(shared) = support::shared() {
+        for rel in [
+            "corpus/pgn/large/notnil-chess-history/twic0920.pgn",
+            "corpus/pgn/small/pgn-extract/test/infiles/nested-comment.pgn",
+            "corpus/pgn/small/chess.js/__tests__/pgn/benchmark.pgn",
+            "corpus/pgn/small/pychess/testing/gamefiles/world_matches.pgn",
+        ] {
+            if let Ok(b) = std::fs::read(shared.join(rel)) {
+                // a prefix: the binary under test is unoptimized
+                all.extend_from_slice(b"\n");
+                all.extend_from_slice(&b[..b.len().min(100_000)]);
+            }
+        }
+    } else {
+        eprintln!("../shared is absent: the scale tests run on the seed files only");
+    }
+    // junk before the first game, between games and at the end
+    let mut out = b"junk before any game\n\n".to_vec();
+    out.extend_from_slice(&all);
+    out.extend_from_slice(b"\n{unclosed comment\n\n[Event \"last\"]\n1. e4 *\n trailing junk");
+    out
+}
+
+fn sgf_sample() -> Vec<u8> {
+    let mut all = support::data_file("seed-takemiya-cho-meijin-1996.sgf");
+    if let Some(shared) = support::shared() {
+        let files = support::files_with_ext(&shared.join("corpus/sgf/small/sgfc"), "sgf");
+        for p in files.iter().take(6) {
+            all.extend_from_slice(b"\n");
+            all.extend_from_slice(&std::fs::read(p).unwrap());
+        }
+    }
+    all
+}
+
+/// The commands whose output must not depend on threads and pieces.
+fn commands() -> Vec<Vec<&'static str>> {
+    vec![
+        vec!["check"],
+        vec!["check", "--json"],
+        vec!["json"],
+        vec!["fmt"],
+        vec!["filter", "--where", "Result=1-0"],
+        vec!["filter", "--has", "comments", "--to", "jsonl"],
+        vec!["dedup", "-q"],
+        vec!["dedup", "--list", "-q"],
+    ]
+}
+
+fn run_with(cmd: &[&str], file: &Path, threads: usize, piece: usize) -> Output {
+    let mut args: Vec<OsString> = cmd.iter().map(OsString::from).collect();
+    args.push(file.into());
+    args.extend(["-q", "-j"].map(OsString::from));
+    args.push(threads.to_string().into());
+    args.push("--piece-size".into());
+    args.push(piece.to_string().into());
+    kifu(&args)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+
+    /// A random command, piece size and thread count against the one-thread output.
+    #[test]
+    fn every_core_gives_the_one_thread_output(piece in 200usize..40_000, threads in 2usize..5,
+                                              cmd in 0usize..8, sgf in proptest::bool::ANY) {
+        let tmp = TempDir::new("par");
+        let file = if sgf { tmp.file("trees.sgf", &sgf_sample()) } else { tmp.file("games.pgn", &pgn_sample()) };
+        let cmd = &commands()[cmd];
+        let one = run_with(cmd, &file, 1, 1 << 30);
+        let many = run_with(cmd, &file, threads, piece);
+        prop_assert_eq!(one.status.code(), many.status.code(), "{:?}", cmd);
+        prop_assert!(one.stdout == many.stdout, "{:?} on {}: stdout differs with -j{} --piece-size {}", cmd, file.display(), threads, piece);
+        prop_assert_eq!(text(&one.stderr), text(&many.stderr), "{:?}", cmd);
+    }
+}
+
+#[test]
+fn every_command_gives_the_one_thread_output() {
+    let tmp = TempDir::new("par-all");
+    let pgn = tmp.file("games.pgn", &pgn_sample());
+    let sgf = tmp.file("trees.sgf", &sgf_sample());
+    for file in [&pgn, &sgf] {
+        for cmd in commands() {
+            let one = run_with(&cmd, file, 1, 1 << 30);
+            let many = run_with(&cmd, file, 2, 5000);
+            assert_eq!(one.status.code(), many.status.code(), "{cmd:?}");
+            assert!(one.stdout == many.stdout, "{cmd:?} on {}", file.display());
+            assert_eq!(text(&one.stderr), text(&many.stderr), "{cmd:?}");
+        }
+    }
+}
+
+#[test]
+fn stats_agree_whatever_the_threads() {
+    let tmp = TempDir::new("stats");
+    let pgn = tmp.file("games.pgn", &pgn_sample());
+    let counts = |threads: usize, piece: usize| {
+        let o = run_with(&["stats", "--json"], &pgn, threads, piece);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let mut v = v.as_object().unwrap().clone();
+        v.remove("seconds");
+        v.remove("mb_per_s");
+        v
+    };
+    let one = counts(1, 1 << 30);
+    assert!(one["games"].as_u64().unwrap() > 1);
+    assert_eq!(counts(3, 3000), one);
+}
+
+// ----- compressed and bundled input --------------------------------------------------------------
+
+fn zstd_of(b: &[u8]) -> Vec<u8> {
+    zstd::encode_all(b, 3).unwrap()
+}
+
+/// What `pzstd` writes: each independent frame after a skippable frame holding its size.
+fn pzstd_of(b: &[u8], frame: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for part in b.chunks(frame) {
+        let f = zstd::encode_all(part, 3).unwrap();
+        out.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0]);
+        out.extend_from_slice(&(f.len() as u32).to_le_bytes());
+        out.extend_from_slice(&f);
+    }
+    out
+}
+
+fn gzip_of(b: &[u8]) -> Vec<u8> {
+    // two members, as `cat a.gz b.gz` makes
+    let mut out = Vec::new();
+    let (x, y) = b.split_at(b.len() / 2);
+    for part in [x, y] {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(part).unwrap();
+        out.extend(e.finish().unwrap());
+    }
+    out
+}
+
+fn bzip2_of(b: &[u8]) -> Vec<u8> {
+    let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    e.write_all(b).unwrap();
+    e.finish().unwrap()
+}
+
+fn xz_of(b: &[u8]) -> Vec<u8> {
+    let mut e = liblzma::write::XzEncoder::new(Vec::new(), 1);
+    e.write_all(b).unwrap();
+    e.finish().unwrap()
+}
+
+fn tar_of(members: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut t = tar::Builder::new(Vec::new());
+    for (name, data) in members {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        t.append_data(&mut h, name, *data).unwrap();
+    }
+    t.into_inner().unwrap()
+}
+
+fn zip_of(members: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default();
+    for (name, data) in members {
+        z.start_file(*name, opts).unwrap();
+        z.write_all(data).unwrap();
+    }
+    z.finish().unwrap().into_inner()
+}
+
+/// `kifu json` on a plain file, with its name swapped for `name`.
+fn json_named(plain: &Path, name: &str, threads: usize) -> String {
+    let o = kifu(&[
+        OsString::from("json"),
+        plain.into(),
+        "-q".into(),
+        "-j".into(),
+        threads.to_string().into(),
+    ]);
+    let from = serde_json::to_string(&plain.display().to_string()).unwrap();
+    let to = serde_json::to_string(name).unwrap();
+    text(&o.stdout).replace(&format!("\"file\":{from}"), &format!("\"file\":{to}"))
+}
+
+#[test]
+fn compressed_input_reads_as_the_plain_file() {
+    let tmp = TempDir::new("compressed");
+    let data = pgn_sample();
+    let plain = tmp.file("plain.pgn", &data);
+    let variants: Vec<(&str, Vec<u8>)> = vec![
+        ("g.pgn.zst", zstd_of(&data)),
+        ("g.pgn.pzst", pzstd_of(&data, 7000)),
+        ("g.pgn.gz", gzip_of(&data)),
+        ("g.pgn.bz2", bzip2_of(&data)),
+        ("g.pgn.xz", xz_of(&data)),
+        // compression is told from the bytes, whatever the name
+        ("g.pgn", zstd_of(&data)),
+    ];
+    for (name, bytes) in variants {
+        let p = tmp.file(name, &bytes);
+        for threads in [1, 2] {
+            let want = json_named(&plain, &p.display().to_string(), threads);
+            let o = kifu(&[
+                OsString::from("json"),
+                p.clone().into(),
+                "-q".into(),
+                "-j".into(),
+                threads.to_string().into(),
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o.stderr));
+            assert!(
+                text(&o.stdout) == want,
+                "{name} -j{threads}: not the plain file's JSON"
+            );
+        }
+    }
+}
+
+#[test]
+fn archives_read_as_their_members() {
+    let tmp = TempDir::new("archives");
+    let pgn = pgn_sample();
+    let sgf = sgf_sample();
+    let members: Vec<(&str, &[u8])> = vec![
+        ("games/a.pgn", &pgn),
+        ("readme.txt", b"not a game"),
+        ("games/b.sgf", &sgf),
+    ];
+    let plain_a = tmp.file("plain/a.pgn", &pgn);
+    let plain_b = tmp.file("plain/b.sgf", &sgf);
+    let tar = tar_of(&members);
+    for (name, bytes) in [
+        ("bundle.tar", tar.clone()),
+        ("bundle.tar.gz", gzip_of(&tar)),
+        ("bundle.tar.zst", zstd_of(&tar)),
+        ("bundle.tar.bz2", bzip2_of(&tar)),
+        ("bundle.tar.xz", xz_of(&tar)),
+        ("bundle.zip", zip_of(&members)),
+    ] {
+        let p = tmp.file(&format!("arch/{name}"), &bytes);
+        let arch = p.display().to_string();
+        let want = json_named(&plain_a, &format!("{arch}:games/a.pgn"), 1)
+            + &json_named(&plain_b, &format!("{arch}:games/b.sgf"), 1);
+        for threads in [1, 2] {
+            let o = kifu(&[
+                OsString::from("json"),
+                p.clone().into(),
+                "-q".into(),
+                "-j".into(),
+                threads.to_string().into(),
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o.stderr));
+            assert!(
+                text(&o.stdout) == want,
+                "{name} -j{threads}: not the members' JSON"
+            );
+        }
+        // check names the member
+        let o = kifu(&[OsString::from("check"), p.clone().into(), "-q".into()]);
+        assert!(
+            text(&o.stdout).contains(&format!("{arch}:games/a.pgn:")),
+            "{name}"
+        );
+    }
+    // a directory walks into the archives it holds
+    let o = kifu(&[
+        OsString::from("stats"),
+        "--json".into(),
+        tmp.0.join("arch").into(),
+        "-q".into(),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let one = kifu(&[
+        OsString::from("stats"),
+        "--json".into(),
+        plain_a.into(),
+        plain_b.into(),
+        "-q".into(),
+    ]);
+    let w: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    assert_eq!(
+        v["games"].as_u64().unwrap(),
+        6 * w["games"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn a_cut_short_input_is_named_keeps_its_games_and_exits_2() {
+    let tmp = TempDir::new("truncated");
+    let data = pgn_sample();
+    let z = zstd_of(&data);
+    let cut = tmp.file("cut.pgn.zst", &z[..z.len() * 2 / 3]);
+    let good = tmp.file("good.pgn", b"[Event \"x\"]\n\n1. e4 *\n");
+    let misnamed = tmp.file("plain.pgn.gz", b"1. d4 *\n");
+    for threads in [1, 2] {
+        let o = kifu(&[
+            OsString::from("stats"),
+            "--json".into(),
+            cut.clone().into(),
+            misnamed.clone().into(),
+            good.clone().into(),
+            "-j".into(),
+            threads.to_string().into(),
+            "-q".into(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+        let err = text(&o.stderr);
+        assert!(err.contains("cut.pgn.zst"), "{err}");
+        assert!(err.contains("plain.pgn.gz"), "{err}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        // the games before the cut, and the good file's
+        assert!(v["games"].as_u64().unwrap() > 10, "{v}");
+    }
+    let missing = kifu(&["stats", "/no/such/file.pgn", "-q"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("/no/such/file.pgn"));
+}
+
+// ----- check --json, filter, split, dedup ---------------------------------------------------------
+
+#[test]
+fn check_json_is_one_object_per_problem_and_a_summary() {
+    let seed = support::data_path("seed-kasparov-kramnik-2001.pgn");
+    let o = kifu(&[OsString::from("check"), "--json".into(), seed.into()]);
+    assert_eq!(o.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["kind"], "stray_brace");
+    assert_eq!(
+        (lines[0]["line"].as_u64(), lines[0]["move"].as_str()),
+        (Some(20), Some("14b"))
+    );
+    let summary = &lines[3];
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(
+        (summary["games"].as_u64(), summary["problems"].as_u64()),
+        (Some(1), Some(3))
+    );
+    let clean = kifu(&["check", "--json", "-"]);
+    assert_eq!(clean.status.code(), Some(0));
+}
+
+const GAMES: &str = "[Event \"A\"]\n[White \"Carlsen, Magnus\"]\n[WhiteElo \"2850\"]\n[Date \"2021.05.01\"]\n[Result \"1-0\"]\n\n1. e4 {good} e5 2. Nf3 1-0\n\n\
+[Event \"B\"]\n[White \"Tal\"]\n[WhiteElo \"2700\"]\n[Date \"1960.??.??\"]\n[Result \"0-1\"]\n\n1. d4 (1. e4) d5 2. c4 0-1\n\n\
+[Event \"A\"]\n[White \"Other\"]\n[WhiteElo \"?\"]\n[Date \"2022.01.02\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3+ 1-0\n";
+
+#[test]
+fn filter_keeps_what_passes_every_test() {
+    let tmp = TempDir::new("filter");
+    let f = tmp.file("g.pgn", GAMES.as_bytes());
+    let run = |args: &[&str]| {
+        let mut a: Vec<OsString> = vec!["filter".into(), f.clone().into()];
+        a.extend(args.iter().map(OsString::from));
+        kifu(&a)
+    };
+    let events = |o: &Output| -> Vec<String> {
+        text(&o.stdout)
+            .lines()
+            .filter(|l| l.starts_with("[Event "))
+            .map(str::to_string)
+            .collect()
+    };
+    let o = run(&["-w", "WhiteElo>=2800"]);
+    assert_eq!(events(&o), ["[Event \"A\"]"]);
+    assert_eq!(run(&["-w", "Date>=2021", "-c"]).stdout, b"2\n");
+    assert_eq!(run(&["-w", "White~carlsen", "-v", "-c"]).stdout, b"2\n");
+    assert_eq!(run(&["--has", "variations", "-c"]).stdout, b"1\n");
+    assert_eq!(
+        run(&["--lacks", "comments", "--min-plies", "3", "-c"]).stdout,
+        b"2\n"
+    );
+    let none = run(&["-w", "Event=Z"]);
+    assert_eq!(none.status.code(), Some(1), "no game kept: 1, as grep");
+    let json = run(&["-w", "Result=0-1", "--to", "jsonl"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(
+        (v["index"].as_u64(), v["tags"][0][1].as_str()),
+        (Some(1), Some("B"))
+    );
+    let bad = run(&["-w", "WhiteElo"]);
+    assert_eq!(bad.status.code(), Some(2), "a usage error");
+}
+
+#[test]
+fn split_makes_files_of_n_games_or_per_value() {
+    let tmp = TempDir::new("split");
+    let f = tmp.file("g.pgn", GAMES.as_bytes());
+    let out = tmp.0.join("out");
+    let o = kifu(&[
+        OsString::from("split"),
+        f.clone().into(),
+        "-o".into(),
+        out.clone().into(),
+        "--games".into(),
+        "2".into(),
+        "-q".into(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let p1 = std::fs::read_to_string(out.join("part-0001.pgn")).unwrap();
+    let p2 = std::fs::read_to_string(out.join("part-0002.pgn")).unwrap();
+    assert_eq!(
+        (p1.matches("[Event ").count(), p2.matches("[Event ").count()),
+        (2, 1)
+    );
+    // the files exist now: refused without --force, and nothing changed
+    let again = kifu(&[
+        OsString::from("split"),
+        f.clone().into(),
+        "-o".into(),
+        out.clone().into(),
+        "--games".into(),
+        "2".into(),
+        "-q".into(),
+    ]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("--force"));
+    assert_eq!(
+        std::fs::read_to_string(out.join("part-0001.pgn")).unwrap(),
+        p1
+    );
+    let by = tmp.0.join("by");
+    let o = kifu(&[
+        OsString::from("split"),
+        f.clone().into(),
+        "-o".into(),
+        by.clone().into(),
+        "--by".into(),
+        "year".into(),
+        "-q".into(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let mut names: Vec<String> = std::fs::read_dir(&by)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["1960.pgn", "2021.pgn", "2022.pgn"]);
+    let ev = tmp.0.join("ev");
+    kifu(&[
+        OsString::from("split"),
+        f.into(),
+        "-o".into(),
+        ev.clone().into(),
+        "--by".into(),
+        "Event".into(),
+        "--name".into(),
+        "event-{value}.{ext}".into(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(ev.join("event-A.pgn"))
+            .unwrap()
+            .matches("[Event ")
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn dedup_judges_by_the_moves() {
+    let tmp = TempDir::new("dedup");
+    // game C repeats A's moves with other tags and a check mark; B differs
+    let f = tmp.file("g.pgn", GAMES.as_bytes());
+    let o = kifu(&[OsString::from("dedup"), f.clone().into()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(text(&o.stdout).matches("[Event ").count(), 2);
+    assert!(
+        text(&o.stderr).contains("3 games, 1 duplicates"),
+        "{}",
+        text(&o.stderr)
+    );
+    let list = kifu(&[
+        OsString::from("dedup"),
+        f.clone().into(),
+        "--list".into(),
+        "-q".into(),
+    ]);
+    let name = f.display().to_string();
+    assert_eq!(
+        text(&list.stdout),
+        format!("{name}:3: duplicate of {name}:1\n")
+    );
+    // safe output: an input is refused even with --force
+    let same = kifu(&[
+        OsString::from("dedup"),
+        f.clone().into(),
+        "-o".into(),
+        f.clone().into(),
+        "--force".into(),
+    ]);
+    assert_eq!(same.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), GAMES);
+    let out = tmp.0.join("unique.pgn");
+    let o = kifu(&[
+        OsString::from("dedup"),
+        f.into(),
+        "-o".into(),
+        out.clone().into(),
+        "-q".into(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(out)
+            .unwrap()
+            .matches("[Event ")
+            .count(),
+        2
+    );
+}
