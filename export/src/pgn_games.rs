@@ -7,7 +7,7 @@ use arrow_array::StructArray;
 use arrow_array::builder::ArrayBuilder;
 use arrow_array::builder::{
     Date32Builder, Float64Builder, Int16Builder, Int32Builder, Int64Builder, StringBuilder,
-    Time32SecondBuilder,
+    Time32MillisecondBuilder,
 };
 use arrow_buffer::NullBufferBuilder;
 use arrow_schema::{DataType, Field, Fields, TimeUnit};
@@ -29,7 +29,8 @@ pub enum TagType {
     Int64,
     /// `Date32`, from a complete `YYYY.MM.DD`.
     Date,
-    /// `Time32(Second)`, from `HH:MM:SS`.
+    /// `Time32(Millisecond)`, from `HH:MM:SS` (Parquet's `TIME(MILLIS)`: it has no time type in
+    /// seconds).
     Time,
 }
 
@@ -41,7 +42,7 @@ impl TagType {
             TagType::Int32 => DataType::Int32,
             TagType::Int64 => DataType::Int64,
             TagType::Date => DataType::Date32,
-            TagType::Time => DataType::Time32(TimeUnit::Second),
+            TagType::Time => DataType::Time32(TimeUnit::Millisecond),
         }
     }
 }
@@ -134,7 +135,7 @@ enum TagCol {
     I32(Int32Builder),
     I64(Int64Builder),
     Date(Date32Builder),
-    Time(Time32SecondBuilder),
+    Time(Time32MillisecondBuilder),
 }
 
 impl TagCol {
@@ -145,7 +146,7 @@ impl TagCol {
             TagType::Int32 => TagCol::I32(Int32Builder::new()),
             TagType::Int64 => TagCol::I64(Int64Builder::new()),
             TagType::Date => TagCol::Date(Date32Builder::new()),
-            TagType::Time => TagCol::Time(Time32SecondBuilder::new()),
+            TagType::Time => TagCol::Time(Time32MillisecondBuilder::new()),
         }
     }
 
@@ -171,7 +172,7 @@ impl TagCol {
             TagCol::I32(b) => put(b, values::int(raw)),
             TagCol::I64(b) => put(b, values::int(raw)),
             TagCol::Date(b) => put(b, values::date(raw)),
-            TagCol::Time(b) => put(b, values::time(raw)),
+            TagCol::Time(b) => put(b, values::time(raw).map(|s| s * 1000)),
         }
     }
 

@@ -101,7 +101,7 @@ pub fn date(s: &str) -> Option<i32> {
     i32::try_from(days_from_civil(y, m, d)).ok()
 }
 
-/// A complete time of day `HH:MM:SS` as seconds since midnight (Arrow's `Time32(Second)`).
+/// A complete time of day `HH:MM:SS` as seconds since midnight.
 ///
 /// ```
 /// use kifu_export::values::time;
@@ -141,14 +141,21 @@ pub fn date_text(days: i32) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// The text of a `Time32(Second)` value, `HH:MM:SS`.
+/// The text of a `Time32(Millisecond)` value, `HH:MM:SS` (then `.mmm` when there are
+/// milliseconds).
 ///
 /// ```
-/// assert_eq!(kifu_export::values::time_text(79222), "22:00:22");
+/// assert_eq!(kifu_export::values::time_text(79_222_000), "22:00:22");
+/// assert_eq!(kifu_export::values::time_text(1_500), "00:00:01.500");
 /// ```
-pub fn time_text(secs: i32) -> String {
-    let s = secs.rem_euclid(86_400);
-    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+pub fn time_text(ms: i32) -> String {
+    let ms = ms.rem_euclid(86_400_000);
+    let s = ms / 1000;
+    let mut t = format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+    if ms % 1000 != 0 {
+        t.push_str(&format!(".{:03}", ms % 1000));
+    }
+    t
 }
 
 #[cfg(test)]
@@ -201,7 +208,7 @@ mod tests {
 
         #[test]
         fn time_round_trip(secs in 0i32..86_400) {
-            prop_assert_eq!(time(&time_text(secs)), Some(secs));
+            prop_assert_eq!(time(&time_text(secs * 1000)), Some(secs));
         }
 
         #[test]

@@ -48,7 +48,13 @@ fn parquet_file_reads_back_equal() {
     let tmp = TempDir::new("pq-file");
     let batch = seed_games();
     let out = tmp.path("games.parquet");
-    let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &SinkOptions::default()).unwrap();
+    let mut sink = create(
+        &out,
+        OutFormat::Parquet,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
     sink.write(&batch.slice(0, 10)).unwrap();
     sink.write(&batch.slice(10, 15)).unwrap();
     let summary = sink.finish().unwrap();
@@ -88,7 +94,10 @@ fn row_groups_are_bounded() {
     let rows: Vec<i64> = meta.row_groups().iter().map(|g| g.num_rows()).collect();
     assert_eq!(rows, [10, 10, 5]);
     let codec = meta.row_group(0).column(0).compression();
-    assert!(matches!(codec, parquet::basic::Compression::ZSTD(_)), "{codec:?}");
+    assert!(
+        matches!(codec, parquet::basic::Compression::ZSTD(_)),
+        "{codec:?}"
+    );
 }
 
 #[test]
@@ -108,7 +117,12 @@ fn dataset_split_into_parts() {
     assert_eq!(summary.rows, 25);
     assert_eq!(
         names(&out),
-        ["_SUCCESS", "part-00000.parquet", "part-00001.parquet", "part-00002.parquet"]
+        [
+            "_SUCCESS",
+            "part-00000.parquet",
+            "part-00001.parquet",
+            "part-00002.parquet"
+        ]
     );
     let counts: Vec<usize> = summary
         .files
@@ -147,13 +161,22 @@ fn temporary_files_are_hidden_and_removed() {
     let during = names(&out);
     assert_eq!(during.len(), 2, "{during:?}");
     assert_eq!(during[1], "part-00000.parquet");
-    assert!(during[0].starts_with(".part-00001.parquet.kifu-tmp-"), "{during:?}");
+    assert!(
+        during[0].starts_with(".part-00001.parquet.kifu-tmp-"),
+        "{during:?}"
+    );
     // an interrupted export (the sink dropped): no partial file remains, no _SUCCESS
     drop(sink);
     assert_eq!(names(&out), ["part-00000.parquet"]);
 
     let single = tmp.path("one.csv");
-    let mut sink = create(&single, OutFormat::Csv, batch.schema(), &SinkOptions::default()).unwrap();
+    let mut sink = create(
+        &single,
+        OutFormat::Csv,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
     sink.write(&batch).unwrap();
     assert!(!single.exists());
     drop(sink);
@@ -175,12 +198,18 @@ fn outputs_refused() {
     };
     // the same file by another path
     let other = tmp.0.join(".").join("in.pgn");
-    assert!(matches!(create(&other, OutFormat::Csv, schema.clone(), &opts), Err(Error::Input(_))));
+    assert!(matches!(
+        create(&other, OutFormat::Csv, schema.clone(), &opts),
+        Err(Error::Input(_))
+    ));
     #[cfg(unix)]
     {
         let link = tmp.path("link.pgn");
         std::os::unix::fs::symlink(&input, &link).unwrap();
-        assert!(matches!(create(&link, OutFormat::Csv, schema.clone(), &opts), Err(Error::Input(_))));
+        assert!(matches!(
+            create(&link, OutFormat::Csv, schema.clone(), &opts),
+            Err(Error::Input(_))
+        ));
     }
     assert!(matches!(
         create(&tmp.0, OutFormat::Csv, schema.clone(), &force()),
@@ -197,7 +226,10 @@ fn outputs_refused() {
         inputs: vec![part.clone()],
         ..SinkOptions::default()
     };
-    assert!(matches!(create(&ds, OutFormat::Csv, schema.clone(), &opts), Err(Error::Input(_))));
+    assert!(matches!(
+        create(&ds, OutFormat::Csv, schema.clone(), &opts),
+        Err(Error::Input(_))
+    ));
     assert_eq!(fs::read_to_string(&part).unwrap(), "x");
     // a batch of another table
     let out = tmp.path("x.parquet");
@@ -214,9 +246,17 @@ fn forced_file_is_replaced_when_complete() {
     let batch = seed_games();
     let mut sink = create(&out, OutFormat::Csv, batch.schema(), &force()).unwrap();
     sink.write(&batch).unwrap();
-    assert_eq!(fs::read_to_string(&out).unwrap(), "old", "untouched until complete");
+    assert_eq!(
+        fs::read_to_string(&out).unwrap(),
+        "old",
+        "untouched until complete"
+    );
     sink.finish().unwrap();
-    assert!(fs::read_to_string(&out).unwrap().starts_with("file,index,offset,Event,"));
+    assert!(
+        fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("file,index,offset,Event,")
+    );
 }
 
 #[test]
@@ -224,12 +264,23 @@ fn csv_cells() {
     let tmp = TempDir::new("csv");
     let batch = seed_games();
     let out = tmp.path("g.csv");
-    let mut sink = create(&out, OutFormat::Csv, batch.schema(), &SinkOptions::default()).unwrap();
+    let mut sink = create(
+        &out,
+        OutFormat::Csv,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
     sink.write(&batch).unwrap();
     sink.finish().unwrap();
     let mut r = csv::Reader::from_path(&out).unwrap();
     let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    let names: Vec<String> = batch.schema().fields().iter().map(|f| f.name().clone()).collect();
+    let names: Vec<String> = batch
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
     assert_eq!(header, names);
     let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 25);
@@ -253,9 +304,20 @@ fn csv_cells() {
 fn jsonl_json_table_is_kifu_json() {
     let tmp = TempDir::new("jsonl");
     let pgn = fs::read(data_path("seed-kasparov-kramnik-2001.pgn")).unwrap();
-    let batch = pgn_batch(Table::PgnJson, &TableOptions::default(), "dir/seed.pgn", &pgn);
+    let batch = pgn_batch(
+        Table::PgnJson,
+        &TableOptions::default(),
+        "dir/seed.pgn",
+        &pgn,
+    );
     let out = tmp.path("g.jsonl");
-    let mut sink = create(&out, OutFormat::Jsonl, batch.schema(), &SinkOptions::default()).unwrap();
+    let mut sink = create(
+        &out,
+        OutFormat::Jsonl,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
     sink.write(&batch).unwrap();
     sink.finish().unwrap();
     let text = fs::read_to_string(&out).unwrap();
@@ -263,13 +325,23 @@ fn jsonl_json_table_is_kifu_json() {
     let game = kifu::pgn::Games::new(&pgn).next().unwrap();
     let body = serde_json::to_string(&game).unwrap();
     let cut = body.match_indices(',').nth(1).unwrap().0 + 1;
-    let expected = format!("{}\"file\":\"dir/seed.pgn\",{}\n", &body[..cut], &body[cut..]);
+    let expected = format!(
+        "{}\"file\":\"dir/seed.pgn\",{}\n",
+        &body[..cut],
+        &body[cut..]
+    );
     assert_eq!(text, expected);
 
     let sgf = fs::read(data_path("seed-takemiya-cho-meijin-1996.sgf")).unwrap();
     let batch = sgf_batch(Table::SgfJson, &TableOptions::default(), "t.sgf", &sgf);
     let out = tmp.path("t.jsonl");
-    let mut sink = create(&out, OutFormat::Jsonl, batch.schema(), &SinkOptions::default()).unwrap();
+    let mut sink = create(
+        &out,
+        OutFormat::Jsonl,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
     sink.write(&batch).unwrap();
     sink.finish().unwrap();
     let line = fs::read_to_string(&out).unwrap();
@@ -281,9 +353,20 @@ fn jsonl_json_table_is_kifu_json() {
 #[test]
 fn jsonl_of_a_table_is_one_object_per_row() {
     let tmp = TempDir::new("jsonl-rows");
-    let batch = pgn_batch(Table::PgnMoves, &TableOptions::default(), "f", b"1. e4 {[%clk 0:01:00]} e5 *");
+    let batch = pgn_batch(
+        Table::PgnMoves,
+        &TableOptions::default(),
+        "f",
+        b"1. e4 {[%clk 0:01:00]} e5 *",
+    );
     let out = tmp.path("m.jsonl");
-    let mut sink = create(&out, OutFormat::Jsonl, batch.schema(), &SinkOptions::default()).unwrap();
+    let mut sink = create(
+        &out,
+        OutFormat::Jsonl,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
     sink.write(&batch).unwrap();
     sink.finish().unwrap();
     let lines: Vec<serde_json::Value> = fs::read_to_string(&out)
@@ -327,8 +410,13 @@ fn sinks_move_to_threads() {
     let tmp = TempDir::new("thread");
     let batch = seed_games();
     let out = tmp.path("t.parquet");
-    let mut sink: Box<dyn Sink> =
-        create(&out, OutFormat::Parquet, batch.schema(), &SinkOptions::default()).unwrap();
+    let mut sink: Box<dyn Sink> = create(
+        &out,
+        OutFormat::Parquet,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
     let summary = std::thread::spawn(move || {
         sink.write(&batch).unwrap();
         sink.finish().unwrap()
