@@ -107,15 +107,13 @@ fn offset(n: usize) -> i32 {
     i32::try_from(n).expect("fewer than 2^31 list items in one batch: finish batches sooner")
 }
 
-/// A `Map<Utf8, Utf8>` column: one map per row, keys unique (a key met again in the same row
-/// gets its value appended to the first after a line break).
+/// A `Map<Utf8, Utf8>` column: one map per row, keys unique (the values of a key met again
+/// in the same row are joined to its first, after a line break).
 #[derive(Debug)]
 pub(crate) struct StrMap {
     lists: Lists,
     keys: StringBuilder,
     values: StringBuilder,
-    /// The current row's entries, merged by key.
-    row: Vec<(String, String)>,
 }
 
 impl StrMap {
@@ -124,7 +122,6 @@ impl StrMap {
             lists: Lists::new(),
             keys: StringBuilder::new(),
             values: StringBuilder::new(),
-            row: Vec::new(),
         }
     }
 
@@ -132,22 +129,27 @@ impl StrMap {
         map_of(DataType::Utf8)
     }
 
-    /// Adds an entry to the current row.
-    pub(crate) fn insert(&mut self, key: &str, value: &str) {
-        match self.row.iter_mut().find(|(k, _)| k == key) {
-            Some((_, v)) => {
-                v.push('\n');
-                v.push_str(value);
+    /// Adds a row holding `entries` (an empty map when there are none), in their order.
+    pub(crate) fn push_row(&mut self, entries: &[(&str, &str)]) {
+        for (k, &(key, value)) in entries.iter().enumerate() {
+            if entries[..k].iter().any(|(e, _)| *e == key) {
+                continue; // joined to its first
             }
-            None => self.row.push((key.to_owned(), value.to_owned())),
-        }
-    }
-
-    /// Ends the row (an empty map when nothing was inserted).
-    pub(crate) fn end_row(&mut self) {
-        for (k, v) in self.row.drain(..) {
-            self.keys.append_value(k);
-            self.values.append_value(v);
+            self.keys.append_value(key);
+            let mut more = entries[k + 1..]
+                .iter()
+                .filter(|(e, _)| *e == key)
+                .peekable();
+            if more.peek().is_none() {
+                self.values.append_value(value);
+            } else {
+                let mut v = value.to_owned();
+                for (_, m) in more {
+                    v.push('\n');
+                    v.push_str(m);
+                }
+                self.values.append_value(v);
+            }
         }
         self.lists.close(self.keys.len());
     }

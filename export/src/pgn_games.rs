@@ -86,8 +86,42 @@ pub const PGN_TAG_COLUMNS: [(&str, TagType); 30] = [
 
 const NTAGS: usize = PGN_TAG_COLUMNS.len();
 
+/// The column of a tag: a `match` (compiled to a switch on the length, then a comparison),
+/// kept equal to [`PGN_TAG_COLUMNS`] by a test.
 fn tag_column(name: &str) -> Option<usize> {
-    PGN_TAG_COLUMNS.iter().position(|(n, _)| *n == name)
+    Some(match name {
+        "Event" => 0,
+        "Site" => 1,
+        "Date" => 2,
+        "Round" => 3,
+        "White" => 4,
+        "Black" => 5,
+        "Result" => 6,
+        "WhiteTitle" => 7,
+        "BlackTitle" => 8,
+        "WhiteElo" => 9,
+        "BlackElo" => 10,
+        "WhiteRatingDiff" => 11,
+        "BlackRatingDiff" => 12,
+        "UTCDate" => 13,
+        "UTCTime" => 14,
+        "ECO" => 15,
+        "Opening" => 16,
+        "Termination" => 17,
+        "TimeControl" => 18,
+        "Variant" => 19,
+        "Variation" => 20,
+        "FEN" => 21,
+        "SetUp" => 22,
+        "EventDate" => 23,
+        "WhiteFideId" => 24,
+        "BlackFideId" => 25,
+        "PlyCount" => 26,
+        "Annotator" => 27,
+        "WhiteTeam" => 28,
+        "BlackTeam" => 29,
+        _ => return None,
+    })
 }
 
 fn eval_fields() -> Fields {
@@ -284,7 +318,9 @@ pub(crate) struct GamesBuilder {
 impl GamesBuilder {
     pub(crate) fn new(opts: &TableOptions) -> GamesBuilder {
         let writer = match opts.movetext_width {
-            None => pgn::Writer::new().compact(true),
+            // comments exactly as written: one line for lichess-style games (the lichess
+            // dataset's own form, `1. e4 { [%clk 0:03:00] } 1... e5`), nothing changed
+            None => pgn::Writer::new().compact(true).wrap_comments(false),
             Some(w) => pgn::Writer::new().line_width(w),
         };
         GamesBuilder {
@@ -332,21 +368,21 @@ impl GamesBuilder {
 
         // tags: the first of each typed one to its column, the rest to the map
         let mut first: [Option<&str>; NTAGS] = [None; NTAGS];
+        let mut other: Vec<(&str, &str)> = Vec::new();
         for (name, value) in &game.tags {
             self.bytes += name.len() + value.len();
             match tag_column(name) {
                 Some(i) if first[i].is_none() => first[i] = Some(value),
-                _ => self.other.insert(name, value),
+                _ => other.push((name, value)),
             }
         }
         for (i, col) in self.tags.iter_mut().enumerate() {
             if !col.append(first[i]) {
                 // a value that does not read as the column's type keeps its text in the map
-                self.other
-                    .insert(PGN_TAG_COLUMNS[i].0, first[i].unwrap_or_default());
+                other.push((PGN_TAG_COLUMNS[i].0, first[i].unwrap_or_default()));
             }
         }
-        self.other.end_row();
+        self.other.push_row(&other);
 
         let text = movetext(&self.writer, game, &mut self.buf);
         self.bytes += text.len() + 64;
@@ -416,5 +452,19 @@ impl GamesBuilder {
         self.rows = 0;
         self.bytes = 0;
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_column_is_the_table() {
+        for (i, (name, _)) in PGN_TAG_COLUMNS.iter().enumerate() {
+            assert_eq!(tag_column(name), Some(i), "{name}");
+        }
+        assert_eq!(tag_column("Eco"), None);
+        assert_eq!(tag_column("white"), None);
     }
 }

@@ -137,7 +137,7 @@ fn games_moves_clocks_evals() {
     assert_eq!(
         strs(&b, "movetext")[0].as_deref(),
         Some(
-            "1. e4 {[%eval 0.2] [%clk 0:03:00]} 1... e5 {[%eval #-3] [%clk 0:02:58.5]} 2. Qh5 $6 {[%clk 0:02:59]} 1-0"
+            "1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5 { [%eval #-3] [%clk 0:02:58.5] } 2. Qh5 $6 { [%clk 0:02:59] } 1-0"
         )
     );
     assert_eq!(strs(&b, "movetext")[1].as_deref(), Some("1. d4 d5 *"));
