@@ -235,7 +235,15 @@ pub(crate) fn movetext<'a>(writer: &pgn::Writer, game: &pgn::Game, buf: &'a mut 
     buf.clear();
     writer.write_to_string(game, buf);
     // the tags end at the first empty line (a tag value never holds a line break)
-    let start = buf.find("\n\n").map_or(0, |p| p + 2);
+    let mut start = 0;
+    let mut prev = usize::MAX - 1;
+    for (i, _) in buf.match_indices('\n') {
+        if i == prev + 1 {
+            start = i + 1;
+            break;
+        }
+        prev = i;
+    }
     buf[start..].trim_end_matches('\n')
 }
 
@@ -250,6 +258,9 @@ pub(crate) struct MoveData {
 impl MoveData {
     pub(crate) fn of(node: &pgn::Node) -> MoveData {
         let mut d = MoveData::default();
+        if node.comments.is_empty() {
+            return d;
+        }
         for c in node.commands() {
             match c {
                 Command::Clock(t) if d.clock.is_none() => d.clock = Some(t.as_secs_f64()),
@@ -389,7 +400,10 @@ impl GamesBuilder {
         self.movetext.append_value(text);
 
         self.data.clear();
-        self.data.extend(game.moves.iter().map(MoveData::of));
+        // clocks and evals live in comments: a game without comments has neither
+        if game.moves.iter().any(|n| !n.comments.is_empty()) {
+            self.data.extend(game.moves.iter().map(MoveData::of));
+        }
         for node in &game.moves {
             self.moves_san.append_value(node.text.as_str());
         }

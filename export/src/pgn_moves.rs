@@ -42,13 +42,15 @@ pub(crate) fn fields(opts: &TableOptions) -> Vec<Field> {
     f
 }
 
+/// A line still to list: its moves, the ply before its first, the line it branches from, the
+/// row before its first move, its depth.
+type Pending<'a> = (&'a [pgn::Node], u32, Option<u32>, Option<usize>, u32);
+
 /// The rows of a game: the main line first, then the variations depth first in the order
 /// they appear in the movetext, each a new line. Walks with an explicit stack.
 pub(crate) fn rows(game: &pgn::Game, variations: bool) -> Vec<(MoveRow<'_>, u32)> {
     let mut rows: Vec<(MoveRow<'_>, u32)> = Vec::with_capacity(game.moves.len());
-    // (moves, ply before the first, its line's parent, the row before the first, depth)
-    let mut stack: Vec<(&[pgn::Node], u32, Option<u32>, Option<usize>, u32)> =
-        vec![(&game.moves, game.starting_ply(), None, None, 0)];
+    let mut stack: Vec<Pending<'_>> = vec![(&game.moves, game.starting_ply(), None, None, 0)];
     let mut next_line = 0u32;
     while let Some((line_moves, ply0, parent, prev0, depth)) = stack.pop() {
         let line = next_line;

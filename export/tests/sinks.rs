@@ -59,7 +59,7 @@ fn parquet_file_reads_back_equal() {
     sink.write(&batch.slice(10, 15)).unwrap();
     let summary = sink.finish().unwrap();
     assert_eq!(summary.rows, 25);
-    assert_eq!(summary.files, [out.clone()]);
+    assert_eq!(summary.files, std::slice::from_ref(&out));
     assert_eq!(summary.bytes, fs::metadata(&out).unwrap().len());
     assert_eq!(names(&tmp.0), ["games.parquet"], "no temporary file left");
     let back = read_parquet(&out);
