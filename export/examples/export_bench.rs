@@ -9,7 +9,9 @@
 //!         build    + the table's batches (Builder), not written
 //!         parquet  + written to Parquet (zstd) at --out (default: a temporary file)
 //!         csv      + written to CSV
-//!   --table games|moves (default games)  --batch N games per batch (default 8192)
+//!   --table games|moves (default games)  --batch N games per batch (default 8192), and a
+//!   batch ends sooner at --batch-bytes B of built rows (default 16 MiB), as the pipeline's
+//!   pieces bound theirs
 //!   --stream  read the files through `pgn::ReadGames` / `pgn::Reader` (constant memory)
 //!             instead of whole into memory (for the peak-memory measurement)
 //! ```
@@ -50,6 +52,7 @@ fn main() {
     let (mut table, mut out, mut batch_games, mut files) =
         (Table::PgnGames, None::<PathBuf>, 8192usize, Vec::new());
     let mut stream = false;
+    let mut batch_bytes = 16usize << 20;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--table" => {
@@ -59,6 +62,7 @@ fn main() {
             "--out" => out = Some(PathBuf::from(args.next().expect("a path"))),
             "--batch" => batch_games = args.next().expect("N").parse().expect("a number"),
             "--stream" => stream = true,
+            "--batch-bytes" => batch_bytes = args.next().expect("B").parse().expect("a number"),
             _ => files.push(PathBuf::from(a)),
         }
     }
@@ -138,29 +142,15 @@ fn main() {
             let mut sink = write.then(|| {
                 create(&path, format, builder.schema(), &sink_opts).expect("an output file")
             });
-            let sources: Vec<(String, Box<dyn Iterator<Item = pgn::Game> + '_>)> = if stream {
-                files
-                    .iter()
-                    .map(|f| {
-                        let it = pgn::ReadGames::new(open(f)).map(|g| g.expect("read"));
-                        (
-                            f.display().to_string(),
-                            Box::new(it) as Box<dyn Iterator<Item = _>>,
-                        )
-                    })
-                    .collect()
-            } else {
-                inputs
-                    .iter()
-                    .map(|(n, d)| {
-                        (
-                            n.clone(),
-                            Box::new(pgn::Games::new(d)) as Box<dyn Iterator<Item = _>>,
-                        )
-                    })
-                    .collect()
-            };
-            for (name, mut it) in sources {
+            // one source open at a time (a reader holds its buffer and parser)
+            let count = if stream { files.len() } else { inputs.len() };
+            for k in 0..count {
+                let (name, mut it): (String, Box<dyn Iterator<Item = pgn::Game> + '_>) = if stream {
+                    let it = pgn::ReadGames::new(open(&files[k])).map(|g| g.expect("read"));
+                    (files[k].display().to_string(), Box::new(it))
+                } else {
+                    (inputs[k].0.clone(), Box::new(pgn::Games::new(&inputs[k].1)))
+                };
                 let name = &name;
                 loop {
                     let t0 = Instant::now();
@@ -172,7 +162,7 @@ fn main() {
                     t_dom += t1 - t0;
                     t_push += t2 - t1;
                     games += 1;
-                    if builder.games() >= batch_games {
+                    if builder.games() >= batch_games || builder.estimated_bytes() >= batch_bytes {
                         flush(
                             &mut builder,
                             &mut sink,
