@@ -1,4 +1,461 @@
 //! # kifu-export: game records as tables
 //!
-//! Arrow record batches, Parquet, CSV and JSON Lines built from the `kifu` DOMs. (Being built:
-//! see the columnar export issue.)
+//! Arrow [`RecordBatch`]es built from the `kifu` DOMs ([`kifu::pgn::Game`],
+//! [`kifu::sgf::GameTree`]), and the files they go to: Parquet (zstd), CSV and JSON Lines, one
+//! file or a directory dataset that DuckDB, Polars, pyarrow and Spark read as one table.
+//!
+//! - [`Table`]: which table (PGN `games` / `moves`, SGF `trees` / `moves`, or the `kifu json`
+//!   objects); [`schema`] gives its Arrow schema, documented column by column in
+//!   `docs/export.md`.
+//! - [`Builder`]: push games, [`finish`](Builder::finish) a batch. Builders are `Send`: build
+//!   on worker threads, one builder per piece of input.
+//! - [`rebase`]: shift the game numbers (and offsets, lines) of a batch built from a piece of a
+//!   larger input, where only the writer knows how many games came before.
+//! - [`create`]: a [`Sink`] writing batches to a file or a dataset directory, safely (temporary
+//!   names renamed into place when complete; never an input, never an existing output unless
+//!   forced).
+//!
+//! Nothing is dropped: a game with problems is a row like any other, its problems in its
+//! `errors` column; a tag or property value that does not read as its column's type keeps its
+//! raw text in the `tags` / `props` map.
+//!
+//! # Example
+//!
+//! ```
+//! use kifu::pgn::Games;
+//! use kifu_export::{Builder, OutFormat, SinkOptions, Table, TableOptions};
+//!
+//! let pgn = b"[White \"Tal\"]\n[WhiteElo \"2700\"]\n\n1. e4 {[%clk 0:03:00]} e5 1-0\n";
+//! let mut builder = Builder::new(Table::PgnGames, &TableOptions::default());
+//! for game in Games::new(pgn) {
+//!     builder.push_pgn("tal.pgn", &game).unwrap();
+//! }
+//! let batch = builder.finish();
+//! assert_eq!(batch.num_rows(), 1);
+//!
+//! let dir = std::env::temp_dir().join(format!("kifu-export-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let out = dir.join("games.parquet");
+//! let mut sink = kifu_export::create(&out, OutFormat::Parquet, batch.schema(), &SinkOptions {
+//!     force: true,
+//!     ..SinkOptions::default()
+//! }).unwrap();
+//! sink.write(&batch).unwrap();
+//! let summary = sink.finish().unwrap();
+//! assert_eq!((summary.rows, summary.files.len()), (1, 1));
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+#![deny(missing_docs)]
+
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{Field, Schema, SchemaRef};
+use kifu::{pgn, sgf};
+
+mod charset;
+mod cols;
+mod json_rows;
+mod pgn_games;
+mod pgn_moves;
+mod rebase;
+mod sgf_moves;
+mod sgf_trees;
+mod sink;
+pub mod values;
+
+pub use charset::Charset;
+pub use pgn_games::{PGN_TAG_COLUMNS, TagType};
+pub use rebase::{Shift, rebase};
+pub use sgf_trees::{PropType, SGF_ROOT_COLUMNS};
+pub use sink::{Error, OutFormat, Sink, SinkOptions, Summary, create};
+
+/// The schema metadata key naming the table (`pgn_games`, `pgn_moves`, `sgf_trees`,
+/// `sgf_moves`, `pgn_json`, `sgf_json`).
+pub const TABLE_KEY: &str = "kifu.table";
+
+/// The tables kifu exports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Table {
+    /// PGN `games`: one row per game (tags as columns, movetext, SAN list, clocks, evals,
+    /// errors).
+    PgnGames,
+    /// PGN `moves`: one row per main-line ply (and, with [`TableOptions::variations`], per move
+    /// of every variation).
+    PgnMoves,
+    /// SGF `trees`: one row per game tree (root properties as columns, main-line moves).
+    SgfTrees,
+    /// SGF `moves`: one row per main-line move.
+    SgfMoves,
+    /// PGN `json`: one row per game holding the object `kifu json` writes (for JSON Lines
+    /// output, the same lines as `kifu json`).
+    PgnJson,
+    /// SGF `json`: one row per game tree holding the object `kifu json` writes.
+    SgfJson,
+}
+
+impl Table {
+    /// Every table.
+    pub const ALL: [Table; 6] = [
+        Table::PgnGames,
+        Table::PgnMoves,
+        Table::SgfTrees,
+        Table::SgfMoves,
+        Table::PgnJson,
+        Table::SgfJson,
+    ];
+
+    /// The table of a format (`sgf`) by its command-line name: `games`, `moves`, `trees`,
+    /// `json`. `games` and `trees` name the one-row-per-game table of either format.
+    ///
+    /// ```
+    /// use kifu_export::Table;
+    /// assert_eq!(Table::by_name("moves", true), Some(Table::SgfMoves));
+    /// assert_eq!(Table::by_name("games", true), Some(Table::SgfTrees));
+    /// assert_eq!(Table::by_name("positions", false), None);
+    /// ```
+    pub fn by_name(name: &str, sgf: bool) -> Option<Table> {
+        Some(match (name, sgf) {
+            ("games" | "trees", false) => Table::PgnGames,
+            ("games" | "trees", true) => Table::SgfTrees,
+            ("moves", false) => Table::PgnMoves,
+            ("moves", true) => Table::SgfMoves,
+            ("json", false) => Table::PgnJson,
+            ("json", true) => Table::SgfJson,
+            _ => return None,
+        })
+    }
+
+    /// The name stored in the schema's metadata under [`TABLE_KEY`] (`pgn_games`, …).
+    pub fn id(self) -> &'static str {
+        match self {
+            Table::PgnGames => "pgn_games",
+            Table::PgnMoves => "pgn_moves",
+            Table::SgfTrees => "sgf_trees",
+            Table::SgfMoves => "sgf_moves",
+            Table::PgnJson => "pgn_json",
+            Table::SgfJson => "sgf_json",
+        }
+    }
+
+    /// Whether the table is built from SGF game trees.
+    pub fn is_sgf(self) -> bool {
+        matches!(self, Table::SgfTrees | Table::SgfMoves | Table::SgfJson)
+    }
+}
+
+/// How the tables are built.
+#[derive(Clone, Debug)]
+pub struct TableOptions {
+    /// PGN `moves`: also a row per move of every variation, each row naming its line (columns
+    /// `line`, `parent_line`, `depth`). Default: main line only.
+    pub variations: bool,
+    /// SGF: how text values are decoded (as `kifu json --charset`). Default: per game tree,
+    /// from `CA`, else guessed.
+    pub charset: Charset,
+    /// PGN `games`: the longest line of `movetext`; `None` (the default) writes it on one line,
+    /// as the lichess dataset does (a `;` comment still ends its line). `Some(79)` gives the
+    /// PGN export format's layout.
+    pub movetext_width: Option<usize>,
+}
+
+impl Default for TableOptions {
+    fn default() -> Self {
+        TableOptions {
+            variations: false,
+            charset: Charset::Auto,
+            movetext_width: None,
+        }
+    }
+}
+
+/// The Arrow schema of `table` built with `opts` (without the columns a [`Columns`] extension
+/// adds: see [`Builder::schema`]).
+///
+/// ```
+/// use kifu_export::{schema, Table, TableOptions};
+/// use arrow_schema::DataType;
+/// let s = schema(Table::PgnGames, &TableOptions::default());
+/// assert_eq!(s.field_with_name("WhiteElo").unwrap().data_type(), &DataType::Int16);
+/// assert_eq!(s.field_with_name("UTCDate").unwrap().data_type(), &DataType::Date32);
+/// assert_eq!(s.metadata()["kifu.table"], "pgn_games");
+/// ```
+pub fn schema(table: Table, opts: &TableOptions) -> SchemaRef {
+    let fields = match table {
+        Table::PgnGames => pgn_games::fields(),
+        Table::PgnMoves => pgn_moves::fields(opts),
+        Table::SgfTrees => sgf_trees::fields(),
+        Table::SgfMoves => sgf_moves::fields(),
+        Table::PgnJson | Table::SgfJson => json_rows::fields(),
+    };
+    make_schema(table, fields)
+}
+
+fn make_schema(table: Table, fields: Vec<Field>) -> SchemaRef {
+    let meta = [(TABLE_KEY.to_string(), table.id().to_string())].into();
+    Arc::new(Schema::new_with_metadata(fields, meta))
+}
+
+/// A row of the PGN `moves` table, as a [`Columns`] extension sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRow<'a> {
+    /// The move.
+    pub node: &'a pgn::Node,
+    /// Its ply: 1 for White's first move (a game starting from a `FEN` counts from its move
+    /// number and side to move).
+    pub ply: u32,
+    /// Its line: 0 for the main line, then 1, 2, … for the variations in the order the moves
+    /// table lists them.
+    pub line: u32,
+    /// The line it branches from (`None` for the main line).
+    pub parent_line: Option<u32>,
+    /// The row (in this game's rows) of the move played just before it: `None` for a move
+    /// played from the starting position. A variation's first move follows the move before the
+    /// move it replaces. A position can be replayed row by row from it.
+    pub prev: Option<usize>,
+}
+
+/// Columns another crate adds to a table, after its own: the replay crate's `uci`, `fen`,
+/// `key` for the PGN `moves` table and the final position for `games`.
+///
+/// The builder calls the method of its table once per game (or tree) pushed, then `finish`
+/// with [`Builder::finish`]: `finish` returns one array per field of `fields`, each holding one
+/// value per row pushed since the last `finish`.
+pub trait Columns: Send {
+    /// The fields added (names must differ from the table's own).
+    fn fields(&self) -> Vec<Field>;
+    /// PGN `games`: one row for `game`.
+    fn pgn_game(&mut self, _game: &pgn::Game) {}
+    /// PGN `moves`: `rows.len()` rows for `game`, in this order.
+    fn pgn_moves(&mut self, _game: &pgn::Game, _rows: &[MoveRow<'_>]) {}
+    /// SGF `trees`: one row for `tree`.
+    fn sgf_tree(&mut self, _tree: &sgf::GameTree) {}
+    /// SGF `moves`: one row per node of `nodes` (the main-line nodes holding a move).
+    fn sgf_moves(&mut self, _tree: &sgf::GameTree, _nodes: &[sgf::NodeId]) {}
+    /// The added columns for the rows since the last call.
+    fn finish(&mut self) -> Vec<ArrayRef>;
+}
+
+/// Why a game was not added to a batch.
+#[derive(Debug, thiserror::Error)]
+pub enum PushError {
+    /// A PGN game pushed to an SGF table, or the other way round.
+    #[error("a {format} record cannot go to the {table:?} table")]
+    WrongFormat {
+        /// `PGN` or `SGF`.
+        format: &'static str,
+        /// The builder's table.
+        table: Table,
+    },
+    /// The JSON tables: the game tree nests variations deeper than its serialization goes
+    /// (`kifu::sgf::SERDE_MAX_DEPTH`); `kifu json` names such a tree and goes on.
+    #[error("game {}: not written: {reason}", .index + 1)]
+    NotSerializable {
+        /// The game's index.
+        index: u64,
+        /// What serde said.
+        reason: String,
+    },
+}
+
+enum Inner {
+    PgnGames(pgn_games::GamesBuilder),
+    PgnMoves(pgn_moves::MovesBuilder),
+    SgfTrees(sgf_trees::TreesBuilder),
+    SgfMoves(sgf_moves::MovesBuilder),
+    Json(json_rows::JsonBuilder),
+}
+
+/// Builds record batches of one [`Table`]: push games, then [`finish`](Builder::finish).
+///
+/// A builder holds the rows pushed since its last `finish` (about what the games' texts take);
+/// finish a batch every few thousand games, or per piece of input, and keep
+/// [`estimated_bytes`](Builder::estimated_bytes) well under 1 GiB (Arrow's 32-bit offsets
+/// allow 2 GiB of text per column and batch).
+///
+/// ```
+/// use kifu_export::{Builder, Table, TableOptions};
+/// use arrow_array::{cast::AsArray, types::Int32Type};
+///
+/// let mut b = Builder::new(Table::PgnMoves, &TableOptions::default());
+/// for game in kifu::pgn::Games::new(b"1. e4 e5 2. Nf3 *\n\n1. d4 *") {
+///     b.push_pgn("two.pgn", &game).unwrap();
+/// }
+/// assert_eq!((b.games(), b.rows()), (2, 4));
+/// let batch = b.finish();
+/// let ply = batch.column_by_name("ply").unwrap().as_primitive::<Int32Type>();
+/// assert_eq!(ply.values().to_vec(), [1, 2, 3, 1]);
+/// assert_eq!(b.rows(), 0); // the builder starts a new batch
+/// ```
+pub struct Builder {
+    table: Table,
+    schema: SchemaRef,
+    inner: Inner,
+    extra: Option<Box<dyn Columns>>,
+    games: usize,
+}
+
+impl core::fmt::Debug for Builder {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Builder")
+            .field("table", &self.table)
+            .field("games", &self.games)
+            .field("rows", &self.rows())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Builder {
+    /// A builder of `table`.
+    pub fn new(table: Table, opts: &TableOptions) -> Builder {
+        let inner = match table {
+            Table::PgnGames => Inner::PgnGames(pgn_games::GamesBuilder::new(opts)),
+            Table::PgnMoves => Inner::PgnMoves(pgn_moves::MovesBuilder::new(opts)),
+            Table::SgfTrees => Inner::SgfTrees(sgf_trees::TreesBuilder::new(opts)),
+            Table::SgfMoves => Inner::SgfMoves(sgf_moves::MovesBuilder::new(opts)),
+            Table::PgnJson | Table::SgfJson => Inner::Json(json_rows::JsonBuilder::new(opts)),
+        };
+        Builder {
+            table,
+            schema: schema(table, opts),
+            inner,
+            extra: None,
+            games: 0,
+        }
+    }
+
+    /// Adds the columns of `extra` after the table's own.
+    ///
+    /// # Panics
+    ///
+    /// If the builder already holds rows.
+    pub fn with_columns(mut self, extra: Box<dyn Columns>) -> Builder {
+        assert_eq!(self.rows(), 0, "columns are added before the first row");
+        let mut fields: Vec<Field> = self.schema.fields().iter().map(|f| (**f).clone()).collect();
+        fields.extend(extra.fields());
+        self.schema = make_schema(self.table, fields);
+        self.extra = Some(extra);
+        self
+    }
+
+    /// The table built.
+    pub fn table(&self) -> Table {
+        self.table
+    }
+
+    /// The schema of the batches, with the added columns.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// Adds a PGN game read from `file` (the name the `file` column holds).
+    ///
+    /// # Errors
+    ///
+    /// [`PushError::WrongFormat`] if the table is an SGF one.
+    pub fn push_pgn(&mut self, file: &str, game: &pgn::Game) -> Result<(), PushError> {
+        let wrong = PushError::WrongFormat {
+            format: "PGN",
+            table: self.table,
+        };
+        match &mut self.inner {
+            Inner::PgnGames(b) => {
+                b.push(file, game);
+                if let Some(x) = &mut self.extra {
+                    x.pgn_game(game);
+                }
+            }
+            Inner::PgnMoves(b) => {
+                let rows = b.push(file, game);
+                if let Some(x) = &mut self.extra {
+                    x.pgn_moves(game, &rows);
+                }
+            }
+            Inner::Json(b) if self.table == Table::PgnJson => b.push_pgn(file, game)?,
+            _ => return Err(wrong),
+        }
+        self.games += 1;
+        Ok(())
+    }
+
+    /// Adds an SGF game tree read from `file`.
+    ///
+    /// # Errors
+    ///
+    /// [`PushError::WrongFormat`] if the table is a PGN one; for [`Table::SgfJson`],
+    /// [`PushError::NotSerializable`] for a tree nesting deeper than its serialization goes
+    /// (no row is added: name the tree, as `kifu json` does, and go on).
+    pub fn push_sgf(&mut self, file: &str, tree: &sgf::GameTree) -> Result<(), PushError> {
+        let wrong = PushError::WrongFormat {
+            format: "SGF",
+            table: self.table,
+        };
+        match &mut self.inner {
+            Inner::SgfTrees(b) => {
+                b.push(file, tree);
+                if let Some(x) = &mut self.extra {
+                    x.sgf_tree(tree);
+                }
+            }
+            Inner::SgfMoves(b) => {
+                let nodes = b.push(file, tree);
+                if let Some(x) = &mut self.extra {
+                    x.sgf_moves(tree, &nodes);
+                }
+            }
+            Inner::Json(b) if self.table == Table::SgfJson => b.push_sgf(file, tree)?,
+            _ => return Err(wrong),
+        }
+        self.games += 1;
+        Ok(())
+    }
+
+    /// The rows pushed since the last `finish`.
+    pub fn rows(&self) -> usize {
+        match &self.inner {
+            Inner::PgnGames(b) => b.rows(),
+            Inner::PgnMoves(b) => b.rows(),
+            Inner::SgfTrees(b) => b.rows(),
+            Inner::SgfMoves(b) => b.rows(),
+            Inner::Json(b) => b.rows(),
+        }
+    }
+
+    /// The games (or trees) pushed since the last `finish`.
+    pub fn games(&self) -> usize {
+        self.games
+    }
+
+    /// About the bytes the rows pushed since the last `finish` hold (their texts and values).
+    pub fn estimated_bytes(&self) -> usize {
+        match &self.inner {
+            Inner::PgnGames(b) => b.estimated_bytes(),
+            Inner::PgnMoves(b) => b.estimated_bytes(),
+            Inner::SgfTrees(b) => b.estimated_bytes(),
+            Inner::SgfMoves(b) => b.estimated_bytes(),
+            Inner::Json(b) => b.estimated_bytes(),
+        }
+    }
+
+    /// The rows pushed since the last `finish`, as a batch of [`schema`](Builder::schema); the
+    /// builder starts a new batch.
+    ///
+    /// # Panics
+    ///
+    /// If a [`Columns`] extension returns arrays that do not match its fields or the row count.
+    pub fn finish(&mut self) -> RecordBatch {
+        let mut columns = match &mut self.inner {
+            Inner::PgnGames(b) => b.finish(),
+            Inner::PgnMoves(b) => b.finish(),
+            Inner::SgfTrees(b) => b.finish(),
+            Inner::SgfMoves(b) => b.finish(),
+            Inner::Json(b) => b.finish(),
+        };
+        if let Some(x) = &mut self.extra {
+            columns.extend(x.finish());
+        }
+        self.games = 0;
+        RecordBatch::try_new(self.schema.clone(), columns)
+            .expect("the builder's columns match its schema")
+    }
+}

@@ -1,0 +1,326 @@
+//! Column pieces shared by the tables: list offsets, the string map, the errors column, and the
+//! data types they make.
+
+use std::sync::Arc;
+
+use arrow_array::builder::ArrayBuilder;
+use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
+use arrow_array::{ArrayRef, ListArray, MapArray, StructArray};
+use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{DataType, Field, FieldRef, Fields};
+
+/// `List<item>`, the item field named `item` (Arrow's and Parquet's usual name).
+pub(crate) fn list_of(item: DataType, nullable_items: bool) -> DataType {
+    DataType::List(Arc::new(Field::new("item", item, nullable_items)))
+}
+
+/// The field of `List<item>`'s items.
+fn item_field(list: &DataType) -> FieldRef {
+    match list {
+        DataType::List(f) => f.clone(),
+        _ => unreachable!("a list type"),
+    }
+}
+
+/// The entries of `Map<Utf8, value>`: `entries: Struct<key: Utf8 (not null), value>`.
+fn map_entries(value: DataType) -> FieldRef {
+    let fields = Fields::from(vec![
+        Field::new("key", DataType::Utf8, false),
+        Field::new("value", value, true),
+    ]);
+    Arc::new(Field::new("entries", DataType::Struct(fields), false))
+}
+
+/// `Map<Utf8, value>` (keys unique within a row, not sorted).
+pub(crate) fn map_of(value: DataType) -> DataType {
+    DataType::Map(map_entries(value), false)
+}
+
+/// Offsets and validity of a list (or map) column being built.
+#[derive(Debug)]
+pub(crate) struct Lists {
+    offsets: Vec<i32>,
+    nulls: NullBufferBuilder,
+}
+
+impl Lists {
+    pub(crate) fn new() -> Lists {
+        Lists {
+            offsets: vec![0],
+            nulls: NullBufferBuilder::new(0),
+        }
+    }
+
+    /// Ends a row holding the children up to `child_len` (the children's length now).
+    pub(crate) fn close(&mut self, child_len: usize) {
+        self.offsets.push(offset(child_len));
+        self.nulls.append_non_null();
+    }
+
+    /// A null row (no children).
+    pub(crate) fn null(&mut self) {
+        let last = *self.offsets.last().expect("offsets start with 0");
+        self.offsets.push(last);
+        self.nulls.append_null();
+    }
+
+    fn take(&mut self) -> (OffsetBuffer<i32>, Option<arrow_buffer::NullBuffer>) {
+        let offsets = std::mem::replace(&mut self.offsets, vec![0]);
+        let nulls = self.nulls.finish();
+        (OffsetBuffer::new(ScalarBuffer::from(offsets)), nulls)
+    }
+
+    /// The list column of type `ty` over `values`.
+    pub(crate) fn finish_list(&mut self, ty: &DataType, values: ArrayRef) -> ArrayRef {
+        let (offsets, nulls) = self.take();
+        Arc::new(ListArray::new(item_field(ty), offsets, values, nulls))
+    }
+
+    /// The map column of type `ty` over these keys and values.
+    pub(crate) fn finish_map(
+        &mut self,
+        ty: &DataType,
+        keys: ArrayRef,
+        values: ArrayRef,
+    ) -> ArrayRef {
+        let DataType::Map(entries, _) = ty else {
+            unreachable!("a map type")
+        };
+        let DataType::Struct(fields) = entries.data_type() else {
+            unreachable!("map entries are a struct")
+        };
+        let (offsets, nulls) = self.take();
+        let entries_array = StructArray::new(fields.clone(), vec![keys, values], None);
+        Arc::new(MapArray::new(
+            entries.clone(),
+            offsets,
+            entries_array,
+            nulls,
+            false,
+        ))
+    }
+}
+
+/// An offset of a list or string column. A batch holds at most `i32::MAX` children per
+/// column: the builders' users finish batches long before (see `Builder::estimated_bytes`).
+fn offset(n: usize) -> i32 {
+    i32::try_from(n).expect("fewer than 2^31 list items in one batch: finish batches sooner")
+}
+
+/// A `Map<Utf8, Utf8>` column: one map per row, keys unique (the values of a key met again
+/// in the same row are joined to its first, after a line break).
+#[derive(Debug)]
+pub(crate) struct StrMap {
+    lists: Lists,
+    keys: StringBuilder,
+    values: StringBuilder,
+}
+
+impl StrMap {
+    pub(crate) fn new() -> StrMap {
+        StrMap {
+            lists: Lists::new(),
+            keys: StringBuilder::new(),
+            values: StringBuilder::new(),
+        }
+    }
+
+    pub(crate) fn data_type() -> DataType {
+        map_of(DataType::Utf8)
+    }
+
+    /// Adds a row holding `entries` (an empty map when there are none), in their order.
+    pub(crate) fn push_row(&mut self, entries: &[(&str, &str)]) {
+        for (k, &(key, value)) in entries.iter().enumerate() {
+            if entries[..k].iter().any(|(e, _)| *e == key) {
+                continue; // joined to its first
+            }
+            self.keys.append_value(key);
+            let mut more = entries[k + 1..]
+                .iter()
+                .filter(|(e, _)| *e == key)
+                .peekable();
+            if more.peek().is_none() {
+                self.values.append_value(value);
+            } else {
+                let mut v = value.to_owned();
+                for (_, m) in more {
+                    v.push('\n');
+                    v.push_str(m);
+                }
+                self.values.append_value(v);
+            }
+        }
+        self.lists.close(self.keys.len());
+    }
+
+    pub(crate) fn finish(&mut self) -> ArrayRef {
+        let keys = Arc::new(self.keys.finish());
+        let values = Arc::new(self.values.finish());
+        self.lists.finish_map(&Self::data_type(), keys, values)
+    }
+}
+
+/// The struct fields of an error of the PGN tables, as `kifu json` names them.
+pub(crate) fn pgn_error_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("kind", DataType::Utf8, false),
+        Field::new("severity", DataType::Utf8, false),
+        Field::new("message", DataType::Utf8, false),
+        Field::new("text", DataType::Utf8, false),
+        Field::new("offset", DataType::Int64, false),
+        Field::new("line", DataType::Int64, false),
+        Field::new("column", DataType::Int32, false),
+        Field::new("move", DataType::Utf8, true),
+    ])
+}
+
+/// The struct fields of an error of the SGF tables, as `kifu json` names them.
+pub(crate) fn sgf_error_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("code", DataType::Utf8, false),
+        Field::new("severity", DataType::Utf8, false),
+        Field::new("message", DataType::Utf8, false),
+        Field::new("text", DataType::Utf8, false),
+        Field::new("offset", DataType::Int64, false),
+        Field::new("line", DataType::Int64, false),
+        Field::new("column", DataType::Int32, false),
+        Field::new("node", DataType::Int64, true),
+        Field::new("depth", DataType::Int64, true),
+    ])
+}
+
+/// One problem as the errors column takes it.
+pub(crate) struct ErrorRow<'a> {
+    pub(crate) kind: &'a str,
+    pub(crate) severity: &'a str,
+    pub(crate) message: &'a str,
+    pub(crate) text: &'a str,
+    pub(crate) pos: kifu::Position,
+    /// PGN: the move (`14b`); unused for SGF.
+    pub(crate) at_move: Option<&'a str>,
+    /// SGF: node and depth; unused for PGN.
+    pub(crate) at_node: Option<(u32, u32)>,
+}
+
+/// The `errors` column (a list of structs, never null) and `error_count`.
+#[derive(Debug)]
+pub(crate) struct Errors {
+    sgf: bool,
+    lists: Lists,
+    kind: StringBuilder,
+    severity: StringBuilder,
+    message: StringBuilder,
+    text: StringBuilder,
+    offset: Int64Builder,
+    line: Int64Builder,
+    column: Int32Builder,
+    at_move: StringBuilder,
+    node: Int64Builder,
+    depth: Int64Builder,
+    count: Int32Builder,
+}
+
+impl Errors {
+    pub(crate) fn new(sgf: bool) -> Errors {
+        Errors {
+            sgf,
+            lists: Lists::new(),
+            kind: StringBuilder::new(),
+            severity: StringBuilder::new(),
+            message: StringBuilder::new(),
+            text: StringBuilder::new(),
+            offset: Int64Builder::new(),
+            line: Int64Builder::new(),
+            column: Int32Builder::new(),
+            at_move: StringBuilder::new(),
+            node: Int64Builder::new(),
+            depth: Int64Builder::new(),
+            count: Int32Builder::new(),
+        }
+    }
+
+    /// `error_count` and `errors`.
+    pub(crate) fn fields(sgf: bool) -> [Field; 2] {
+        let st = if sgf {
+            sgf_error_fields()
+        } else {
+            pgn_error_fields()
+        };
+        [
+            Field::new("error_count", DataType::Int32, false),
+            Field::new("errors", list_of(DataType::Struct(st), false), false),
+        ]
+    }
+
+    pub(crate) fn push(&mut self, e: ErrorRow<'_>) {
+        self.kind.append_value(e.kind);
+        self.severity.append_value(e.severity);
+        self.message.append_value(e.message);
+        self.text.append_value(e.text);
+        self.offset.append_value(clamp_i64(e.pos.offset));
+        self.line.append_value(clamp_i64(e.pos.line));
+        self.column
+            .append_value(i32::try_from(e.pos.column).unwrap_or(i32::MAX));
+        if self.sgf {
+            let (node, depth) = e.at_node.unzip();
+            self.node.append_option(node.map(i64::from));
+            self.depth.append_option(depth.map(i64::from));
+        } else {
+            self.at_move.append_option(e.at_move);
+        }
+    }
+
+    /// Ends a row: `count` problems in all (those kept plus those the DOM's limit dropped).
+    pub(crate) fn end_row(&mut self, count: u64) {
+        self.count
+            .append_value(i32::try_from(count).unwrap_or(i32::MAX));
+        self.lists.close(self.kind.len());
+    }
+
+    /// `[error_count, errors]`.
+    pub(crate) fn finish(&mut self) -> [ArrayRef; 2] {
+        let [_, errors_field] = Self::fields(self.sgf);
+        let DataType::List(item) = errors_field.data_type() else {
+            unreachable!()
+        };
+        let DataType::Struct(fields) = item.data_type() else {
+            unreachable!()
+        };
+        let mut arrays: Vec<ArrayRef> = vec![
+            Arc::new(self.kind.finish()),
+            Arc::new(self.severity.finish()),
+            Arc::new(self.message.finish()),
+            Arc::new(self.text.finish()),
+            Arc::new(self.offset.finish()),
+            Arc::new(self.line.finish()),
+            Arc::new(self.column.finish()),
+        ];
+        if self.sgf {
+            arrays.push(Arc::new(self.node.finish()));
+            arrays.push(Arc::new(self.depth.finish()));
+        } else {
+            arrays.push(Arc::new(self.at_move.finish()));
+        }
+        let st = Arc::new(StructArray::new(fields.clone(), arrays, None));
+        [
+            Arc::new(self.count.finish()),
+            self.lists.finish_list(errors_field.data_type(), st),
+        ]
+    }
+}
+
+/// A `u64` count or offset as Arrow's `Int64` (the signed type every engine reads; Spark has no
+/// unsigned integers). Values beyond `i64::MAX` (never met: 8 EiB) are clamped.
+pub(crate) fn clamp_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// Key columns of every table: `file` (Utf8), `index` and `offset` (Int64).
+pub(crate) fn key_fields() -> [Field; 3] {
+    [
+        Field::new("file", DataType::Utf8, false),
+        Field::new("index", DataType::Int64, false),
+        Field::new("offset", DataType::Int64, false),
+    ]
+}

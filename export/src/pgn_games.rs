@@ -1,0 +1,484 @@
+//! The PGN `games` table: one row per game.
+
+use std::sync::Arc;
+
+use arrow_array::ArrayRef;
+use arrow_array::StructArray;
+use arrow_array::builder::ArrayBuilder;
+use arrow_array::builder::{
+    Date32Builder, Float64Builder, Int16Builder, Int32Builder, Int64Builder, StringBuilder,
+    Time32MillisecondBuilder,
+};
+use arrow_buffer::NullBufferBuilder;
+use arrow_schema::{DataType, Field, Fields, TimeUnit};
+use kifu::pgn::{self, Command, Score};
+
+use crate::cols::{ErrorRow, Errors, Lists, StrMap, clamp_i64, key_fields, list_of};
+use crate::{TableOptions, values};
+
+/// The type a tag column holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagType {
+    /// `Utf8`: the value as written.
+    Text,
+    /// `Int16` (ratings, rating changes; as the lichess dataset).
+    Int16,
+    /// `Int32`.
+    Int32,
+    /// `Int64` (FIDE ids).
+    Int64,
+    /// `Date32`, from a complete `YYYY.MM.DD`.
+    Date,
+    /// `Time32(Millisecond)`, from `HH:MM:SS` (Parquet's `TIME(MILLIS)`: it has no time type in
+    /// seconds).
+    Time,
+}
+
+impl TagType {
+    fn data_type(self) -> DataType {
+        match self {
+            TagType::Text => DataType::Utf8,
+            TagType::Int16 => DataType::Int16,
+            TagType::Int32 => DataType::Int32,
+            TagType::Int64 => DataType::Int64,
+            TagType::Date => DataType::Date32,
+            TagType::Time => DataType::Time32(TimeUnit::Millisecond),
+        }
+    }
+}
+
+/// The tags that have a column of their own in the PGN `games` table, in column order, each
+/// named exactly as the tag: the Seven Tag Roster, the columns of the lichess Parquet dataset
+/// (`Lichess/standard-chess-games`, same names and types), then the tags common in TWIC and
+/// other archives. Every other tag goes to the `tags` map.
+pub const PGN_TAG_COLUMNS: [(&str, TagType); 30] = [
+    ("Event", TagType::Text),
+    ("Site", TagType::Text),
+    ("Date", TagType::Date),
+    ("Round", TagType::Text),
+    ("White", TagType::Text),
+    ("Black", TagType::Text),
+    ("Result", TagType::Text),
+    ("WhiteTitle", TagType::Text),
+    ("BlackTitle", TagType::Text),
+    ("WhiteElo", TagType::Int16),
+    ("BlackElo", TagType::Int16),
+    ("WhiteRatingDiff", TagType::Int16),
+    ("BlackRatingDiff", TagType::Int16),
+    ("UTCDate", TagType::Date),
+    ("UTCTime", TagType::Time),
+    ("ECO", TagType::Text),
+    ("Opening", TagType::Text),
+    ("Termination", TagType::Text),
+    ("TimeControl", TagType::Text),
+    ("Variant", TagType::Text),
+    ("Variation", TagType::Text),
+    ("FEN", TagType::Text),
+    ("SetUp", TagType::Text),
+    ("EventDate", TagType::Date),
+    ("WhiteFideId", TagType::Int64),
+    ("BlackFideId", TagType::Int64),
+    ("PlyCount", TagType::Int32),
+    ("Annotator", TagType::Text),
+    ("WhiteTeam", TagType::Text),
+    ("BlackTeam", TagType::Text),
+];
+
+const NTAGS: usize = PGN_TAG_COLUMNS.len();
+
+/// The column of a tag: a `match` (compiled to a switch on the length, then a comparison),
+/// kept equal to [`PGN_TAG_COLUMNS`] by a test.
+fn tag_column(name: &str) -> Option<usize> {
+    Some(match name {
+        "Event" => 0,
+        "Site" => 1,
+        "Date" => 2,
+        "Round" => 3,
+        "White" => 4,
+        "Black" => 5,
+        "Result" => 6,
+        "WhiteTitle" => 7,
+        "BlackTitle" => 8,
+        "WhiteElo" => 9,
+        "BlackElo" => 10,
+        "WhiteRatingDiff" => 11,
+        "BlackRatingDiff" => 12,
+        "UTCDate" => 13,
+        "UTCTime" => 14,
+        "ECO" => 15,
+        "Opening" => 16,
+        "Termination" => 17,
+        "TimeControl" => 18,
+        "Variant" => 19,
+        "Variation" => 20,
+        "FEN" => 21,
+        "SetUp" => 22,
+        "EventDate" => 23,
+        "WhiteFideId" => 24,
+        "BlackFideId" => 25,
+        "PlyCount" => 26,
+        "Annotator" => 27,
+        "WhiteTeam" => 28,
+        "BlackTeam" => 29,
+        _ => return None,
+    })
+}
+
+fn eval_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("cp", DataType::Int32, true),
+        Field::new("mate", DataType::Int32, true),
+    ])
+}
+
+fn clocks_type() -> DataType {
+    list_of(DataType::Float64, true)
+}
+
+fn evals_type() -> DataType {
+    list_of(DataType::Struct(eval_fields()), true)
+}
+
+fn moves_type() -> DataType {
+    list_of(DataType::Utf8, false)
+}
+
+pub(crate) fn fields() -> Vec<Field> {
+    let mut f: Vec<Field> = key_fields().into();
+    f.extend(
+        PGN_TAG_COLUMNS
+            .iter()
+            .map(|(name, ty)| Field::new(*name, ty.data_type(), true)),
+    );
+    f.push(Field::new("tags", StrMap::data_type(), false));
+    f.push(Field::new("movetext", DataType::Utf8, false));
+    f.push(Field::new("moves", moves_type(), false));
+    f.push(Field::new("clocks", clocks_type(), true));
+    f.push(Field::new("evals", evals_type(), true));
+    f.push(Field::new("plies", DataType::Int32, false));
+    f.push(Field::new("outcome", DataType::Utf8, false));
+    f.extend(Errors::fields(false));
+    f
+}
+
+/// The builder of one typed tag column.
+#[derive(Debug)]
+enum TagCol {
+    Text(StringBuilder),
+    I16(Int16Builder),
+    I32(Int32Builder),
+    I64(Int64Builder),
+    Date(Date32Builder),
+    Time(Time32MillisecondBuilder),
+}
+
+impl TagCol {
+    fn new(ty: TagType) -> TagCol {
+        match ty {
+            TagType::Text => TagCol::Text(StringBuilder::new()),
+            TagType::Int16 => TagCol::I16(Int16Builder::new()),
+            TagType::Int32 => TagCol::I32(Int32Builder::new()),
+            TagType::Int64 => TagCol::I64(Int64Builder::new()),
+            TagType::Date => TagCol::Date(Date32Builder::new()),
+            TagType::Time => TagCol::Time(Time32MillisecondBuilder::new()),
+        }
+    }
+
+    /// Appends the value read from `raw` (or null); `false` when `raw` does not read.
+    fn append(&mut self, raw: Option<&str>) -> bool {
+        let Some(raw) = raw else {
+            match self {
+                TagCol::Text(b) => b.append_null(),
+                TagCol::I16(b) => b.append_null(),
+                TagCol::I32(b) => b.append_null(),
+                TagCol::I64(b) => b.append_null(),
+                TagCol::Date(b) => b.append_null(),
+                TagCol::Time(b) => b.append_null(),
+            }
+            return true;
+        };
+        match self {
+            TagCol::Text(b) => {
+                b.append_value(raw);
+                true
+            }
+            TagCol::I16(b) => put(b, values::int(raw)),
+            TagCol::I32(b) => put(b, values::int(raw)),
+            TagCol::I64(b) => put(b, values::int(raw)),
+            TagCol::Date(b) => put(b, values::date(raw)),
+            TagCol::Time(b) => put(b, values::time(raw).map(|s| s * 1000)),
+        }
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        match self {
+            TagCol::Text(b) => Arc::new(b.finish()),
+            TagCol::I16(b) => Arc::new(b.finish()),
+            TagCol::I32(b) => Arc::new(b.finish()),
+            TagCol::I64(b) => Arc::new(b.finish()),
+            TagCol::Date(b) => Arc::new(b.finish()),
+            TagCol::Time(b) => Arc::new(b.finish()),
+        }
+    }
+}
+
+fn put<T: arrow_array::ArrowPrimitiveType>(
+    b: &mut arrow_array::builder::PrimitiveBuilder<T>,
+    v: Option<T::Native>,
+) -> bool {
+    b.append_option(v);
+    v.is_some()
+}
+
+/// The movetext of `game` as `writer` writes it, the tags cut off, into `out`.
+pub(crate) fn movetext<'a>(writer: &pgn::Writer, game: &pgn::Game, buf: &'a mut String) -> &'a str {
+    buf.clear();
+    writer.write_to_string(game, buf);
+    // the tags end at the first empty line (a tag value never holds a line break)
+    let mut start = 0;
+    let mut prev = usize::MAX - 1;
+    for (i, _) in buf.match_indices('\n') {
+        if i == prev + 1 {
+            start = i + 1;
+            break;
+        }
+        prev = i;
+    }
+    buf[start..].trim_end_matches('\n')
+}
+
+/// Clock, elapsed time and evaluation of a move's comment commands (the first of each).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct MoveData {
+    pub(crate) clock: Option<f64>,
+    pub(crate) emt: Option<f64>,
+    pub(crate) eval: Option<pgn::Eval>,
+}
+
+impl MoveData {
+    pub(crate) fn of(node: &pgn::Node) -> MoveData {
+        let mut d = MoveData::default();
+        if node.comments.is_empty() {
+            return d;
+        }
+        for c in node.commands() {
+            match c {
+                Command::Clock(t) if d.clock.is_none() => d.clock = Some(t.as_secs_f64()),
+                Command::Elapsed(t) if d.emt.is_none() => d.emt = Some(t.as_secs_f64()),
+                Command::Eval(e) if d.eval.is_none() => d.eval = Some(e),
+                _ => {}
+            }
+        }
+        d
+    }
+
+    /// `(centipawns, mate)`.
+    pub(crate) fn score(&self) -> (Option<i32>, Option<i32>) {
+        match self.eval.map(|e| e.score) {
+            Some(Score::Centipawns(cp)) => (Some(cp), None),
+            Some(Score::Mate(m)) => (None, Some(m)),
+            None => (None, None),
+        }
+    }
+}
+
+/// Pushes the rows of a game's errors (PGN).
+pub(crate) fn push_errors(errors: &mut Errors, game: &pgn::Game) {
+    for e in &game.errors {
+        let at = e.at.map(|m| m.to_string());
+        errors.push(ErrorRow {
+            kind: e.kind.code(),
+            severity: e.severity.as_str(),
+            message: &e.message(),
+            text: &e.text,
+            pos: e.pos,
+            at_move: at.as_deref(),
+            at_node: None,
+        });
+    }
+    errors.end_row(game.errors.len() as u64 + game.errors_dropped);
+}
+
+#[derive(Debug)]
+pub(crate) struct GamesBuilder {
+    writer: pgn::Writer,
+    buf: String,
+    file: StringBuilder,
+    index: Int64Builder,
+    offset: Int64Builder,
+    tags: Vec<TagCol>,
+    other: StrMap,
+    movetext: StringBuilder,
+    moves: Lists,
+    moves_san: StringBuilder,
+    clocks: Lists,
+    clock_values: Float64Builder,
+    evals: Lists,
+    eval_cp: Int32Builder,
+    eval_mate: Int32Builder,
+    eval_nulls: NullBufferBuilder,
+    plies: Int32Builder,
+    outcome: StringBuilder,
+    errors: Errors,
+    rows: usize,
+    bytes: usize,
+    /// Per game: the move data of the main line.
+    data: Vec<MoveData>,
+}
+
+impl GamesBuilder {
+    pub(crate) fn new(opts: &TableOptions) -> GamesBuilder {
+        let writer = match opts.movetext_width {
+            // comments exactly as written: one line for lichess-style games (the lichess
+            // dataset's own form, `1. e4 { [%clk 0:03:00] } 1... e5`), nothing changed
+            None => pgn::Writer::new().compact(true).wrap_comments(false),
+            Some(w) => pgn::Writer::new().line_width(w),
+        };
+        GamesBuilder {
+            writer,
+            buf: String::new(),
+            file: StringBuilder::new(),
+            index: Int64Builder::new(),
+            offset: Int64Builder::new(),
+            tags: PGN_TAG_COLUMNS
+                .iter()
+                .map(|&(_, t)| TagCol::new(t))
+                .collect(),
+            other: StrMap::new(),
+            movetext: StringBuilder::new(),
+            moves: Lists::new(),
+            moves_san: StringBuilder::new(),
+            clocks: Lists::new(),
+            clock_values: Float64Builder::new(),
+            evals: Lists::new(),
+            eval_cp: Int32Builder::new(),
+            eval_mate: Int32Builder::new(),
+            eval_nulls: NullBufferBuilder::new(0),
+            plies: Int32Builder::new(),
+            outcome: StringBuilder::new(),
+            errors: Errors::new(false),
+            rows: 0,
+            bytes: 0,
+            data: Vec::new(),
+        }
+    }
+
+    pub(crate) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    pub(crate) fn estimated_bytes(&self) -> usize {
+        self.bytes
+    }
+
+    pub(crate) fn push(&mut self, file: &str, game: &pgn::Game) {
+        self.rows += 1;
+        self.file.append_value(file);
+        self.index.append_value(clamp_i64(game.index));
+        self.offset.append_value(clamp_i64(game.offset));
+
+        // tags: the first of each typed one to its column, the rest to the map
+        let mut first: [Option<&str>; NTAGS] = [None; NTAGS];
+        let mut other: Vec<(&str, &str)> = Vec::new();
+        for (name, value) in &game.tags {
+            self.bytes += name.len() + value.len();
+            match tag_column(name) {
+                Some(i) if first[i].is_none() => first[i] = Some(value),
+                _ => other.push((name, value)),
+            }
+        }
+        for (i, col) in self.tags.iter_mut().enumerate() {
+            if !col.append(first[i]) {
+                // a value that does not read as the column's type keeps its text in the map
+                other.push((PGN_TAG_COLUMNS[i].0, first[i].unwrap_or_default()));
+            }
+        }
+        self.other.push_row(&other);
+
+        let text = movetext(&self.writer, game, &mut self.buf);
+        self.bytes += text.len() + 64;
+        self.movetext.append_value(text);
+
+        self.data.clear();
+        // clocks and evals live in comments: a game without comments has neither
+        if game.moves.iter().any(|n| !n.comments.is_empty()) {
+            self.data.extend(game.moves.iter().map(MoveData::of));
+        }
+        for node in &game.moves {
+            self.moves_san.append_value(node.text.as_str());
+        }
+        self.moves.close(self.moves_san.len());
+        self.bytes += game.moves.len() * 8;
+
+        if self.data.iter().any(|d| d.clock.is_some()) {
+            for d in &self.data {
+                self.clock_values.append_option(d.clock);
+            }
+            self.clocks.close(self.clock_values.len());
+            self.bytes += self.data.len() * 8;
+        } else {
+            self.clocks.null();
+        }
+        if self.data.iter().any(|d| d.eval.is_some()) {
+            for d in &self.data {
+                let (cp, mate) = d.score();
+                self.eval_cp.append_option(cp);
+                self.eval_mate.append_option(mate);
+                self.eval_nulls.append(d.eval.is_some());
+            }
+            self.evals.close(self.eval_cp.len());
+            self.bytes += self.data.len() * 8;
+        } else {
+            self.evals.null();
+        }
+
+        self.plies
+            .append_value(i32::try_from(game.moves.len()).unwrap_or(i32::MAX));
+        self.outcome.append_value(game.termination().as_str());
+        push_errors(&mut self.errors, game);
+    }
+
+    pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
+        let mut out: Vec<ArrayRef> = vec![
+            Arc::new(self.file.finish()),
+            Arc::new(self.index.finish()),
+            Arc::new(self.offset.finish()),
+        ];
+        out.extend(self.tags.iter_mut().map(TagCol::finish));
+        out.push(self.other.finish());
+        out.push(Arc::new(self.movetext.finish()));
+        let san = Arc::new(self.moves_san.finish());
+        out.push(self.moves.finish_list(&moves_type(), san));
+        let clocks = Arc::new(self.clock_values.finish());
+        out.push(self.clocks.finish_list(&clocks_type(), clocks));
+        let evals = StructArray::new(
+            eval_fields(),
+            vec![
+                Arc::new(self.eval_cp.finish()),
+                Arc::new(self.eval_mate.finish()),
+            ],
+            self.eval_nulls.finish(),
+        );
+        out.push(self.evals.finish_list(&evals_type(), Arc::new(evals)));
+        out.push(Arc::new(self.plies.finish()));
+        out.push(Arc::new(self.outcome.finish()));
+        out.extend(self.errors.finish());
+        self.rows = 0;
+        self.bytes = 0;
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_column_is_the_table() {
+        for (i, (name, _)) in PGN_TAG_COLUMNS.iter().enumerate() {
+            assert_eq!(tag_column(name), Some(i), "{name}");
+        }
+        assert_eq!(tag_column("Eco"), None);
+        assert_eq!(tag_column("white"), None);
+    }
+}

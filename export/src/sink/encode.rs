@@ -1,0 +1,239 @@
+//! The three encoders: Parquet, CSV, JSON Lines, each writing batches to one open file.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::SchemaRef;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::schema::types::ColumnPath;
+
+use super::cell::{csv_value, is_nested, json_value};
+use super::{OutFormat, SinkOptions};
+use crate::TABLE_KEY;
+
+/// Columns whose values rarely repeat: no dictionary (it would be built and dropped).
+const UNIQUE: [&str; 6] = ["index", "offset", "movetext", "json", "Site", "comment"];
+
+/// The Parquet writer properties of `opts` for `schema`.
+pub(crate) fn parquet_properties(schema: &SchemaRef, opts: &SinkOptions) -> WriterProperties {
+    let level = ZstdLevel::try_new(opts.zstd_level).unwrap_or_default();
+    let mut b = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(level))
+        .set_max_row_group_row_count(Some(opts.row_group_rows.max(1)))
+        .set_max_row_group_bytes(Some(opts.row_group_bytes.max(1)))
+        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_created_by(format!("kifu-export {}", env!("CARGO_PKG_VERSION")));
+    for f in schema.fields() {
+        let name = f.name().as_str();
+        if UNIQUE.contains(&name) || is_nested(f.data_type()) {
+            b = b.set_column_dictionary_enabled(ColumnPath::from(name), false);
+        }
+        if is_nested(f.data_type()) || name == "movetext" || name == "json" {
+            // min/max of long texts and lists help no scan
+            b = b.set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
+        }
+    }
+    b.build()
+}
+
+pub(crate) enum Encoder {
+    Parquet {
+        writer: ArrowWriter<BufWriter<File>>,
+        row_group_bytes: usize,
+    },
+    Csv {
+        writer: csv::Writer<BufWriter<File>>,
+        cell: Vec<u8>,
+    },
+    Jsonl {
+        out: BufWriter<File>,
+        line: Vec<u8>,
+        kifu_json: bool,
+    },
+}
+
+/// Errors of the encoders, before the path is added.
+pub(crate) enum EncodeError {
+    Io(std::io::Error),
+    Parquet(parquet::errors::ParquetError),
+    Csv(csv::Error),
+}
+
+impl From<std::io::Error> for EncodeError {
+    fn from(e: std::io::Error) -> Self {
+        EncodeError::Io(e)
+    }
+}
+impl From<parquet::errors::ParquetError> for EncodeError {
+    fn from(e: parquet::errors::ParquetError) -> Self {
+        EncodeError::Parquet(e)
+    }
+}
+impl From<csv::Error> for EncodeError {
+    fn from(e: csv::Error) -> Self {
+        EncodeError::Csv(e)
+    }
+}
+
+const BUF: usize = 1 << 20;
+
+impl Encoder {
+    pub(crate) fn new(
+        format: OutFormat,
+        file: File,
+        schema: &SchemaRef,
+        opts: &SinkOptions,
+    ) -> Result<Encoder, EncodeError> {
+        let out = BufWriter::with_capacity(BUF, file);
+        Ok(match format {
+            OutFormat::Parquet => Encoder::Parquet {
+                writer: ArrowWriter::try_new(
+                    out,
+                    schema.clone(),
+                    Some(parquet_properties(schema, opts)),
+                )?,
+                row_group_bytes: opts.row_group_bytes,
+            },
+            OutFormat::Csv => {
+                let mut writer = csv::WriterBuilder::new().from_writer(out);
+                writer.write_record(schema.fields().iter().map(|f| f.name().as_str()))?;
+                Encoder::Csv {
+                    writer,
+                    cell: Vec::new(),
+                }
+            }
+            OutFormat::Jsonl => {
+                let table = schema.metadata().get(TABLE_KEY).map(String::as_str);
+                Encoder::Jsonl {
+                    out,
+                    line: Vec::new(),
+                    kifu_json: matches!(table, Some("pgn_json" | "sgf_json")),
+                }
+            }
+        })
+    }
+
+    pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<(), EncodeError> {
+        match self {
+            Encoder::Parquet {
+                writer,
+                row_group_bytes,
+            } => {
+                writer.write(batch)?;
+                // a row group ends at its row count, or sooner when its encoded size (the
+                // writer's own rule) or the writer's memory grows beyond the bound
+                if writer.memory_size() >= *row_group_bytes {
+                    writer.flush()?;
+                }
+            }
+            Encoder::Csv { writer, cell } => {
+                let columns = batch.columns();
+                for i in 0..batch.num_rows() {
+                    for col in columns {
+                        cell.clear();
+                        csv_value(cell, col.as_ref(), i);
+                        writer.write_field(&cell[..])?;
+                    }
+                    writer.write_record(None::<&[u8]>)?;
+                }
+            }
+            Encoder::Jsonl {
+                out,
+                line,
+                kifu_json,
+            } => {
+                if *kifu_json {
+                    write_kifu_json(out, line, batch)?;
+                } else {
+                    write_rows(out, line, batch)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the file (Parquet: writes the footer) and gives it back, flushed.
+    pub(crate) fn close(self) -> Result<File, EncodeError> {
+        let out = match self {
+            Encoder::Parquet { writer, .. } => writer.into_inner()?,
+            Encoder::Csv { writer, .. } => writer
+                .into_inner()
+                .map_err(|e| EncodeError::Io(e.into_error()))?,
+            Encoder::Jsonl { out, .. } => out,
+        };
+        out.into_inner()
+            .map_err(|e| EncodeError::Io(e.into_error()))
+    }
+}
+
+/// The rows of a `json` table as `kifu json` lines.
+fn write_kifu_json(
+    out: &mut BufWriter<File>,
+    line: &mut Vec<u8>,
+    batch: &RecordBatch,
+) -> std::io::Result<()> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int64Type;
+    let col = |name: &str| batch.column_by_name(name).expect("a json table column");
+    let index = col("index").as_primitive::<Int64Type>();
+    let offset = col("offset").as_primitive::<Int64Type>();
+    let file = col("file").as_string::<i32>();
+    let json = col("json").as_string::<i32>();
+    for i in 0..batch.num_rows() {
+        line.clear();
+        write!(
+            line,
+            "{{\"index\":{},\"offset\":{},\"file\":",
+            index.value(i),
+            offset.value(i)
+        )?;
+        serde_json::to_writer(&mut *line, file.value(i)).map_err(std::io::Error::other)?;
+        let rest = json.value(i);
+        // `{}` for an empty rest; else `,` and the rest after its `{`
+        if rest.len() > 2 {
+            line.push(b',');
+        }
+        line.extend_from_slice(&rest.as_bytes()[1.min(rest.len())..]);
+        line.push(b'\n');
+        out.write_all(line)?;
+    }
+    Ok(())
+}
+
+/// The rows of any table as JSON objects, one per line, keys in column order.
+fn write_rows(
+    out: &mut BufWriter<File>,
+    line: &mut Vec<u8>,
+    batch: &RecordBatch,
+) -> std::io::Result<()> {
+    let schema = batch.schema();
+    for i in 0..batch.num_rows() {
+        line.clear();
+        line.push(b'{');
+        for (k, (f, col)) in schema.fields().iter().zip(batch.columns()).enumerate() {
+            if k > 0 {
+                line.push(b',');
+            }
+            serde_json::to_writer(&mut *line, f.name()).map_err(std::io::Error::other)?;
+            line.push(b':');
+            json_value(line, col.as_ref(), i);
+        }
+        line.extend_from_slice(b"}\n");
+        out.write_all(line)?;
+    }
+    Ok(())
+}
+
+/// Whether the batch's columns have the types of `schema` (names and types, in order).
+pub(crate) fn matches(schema: &SchemaRef, batch: &RecordBatch) -> bool {
+    let b = batch.schema();
+    b.fields().len() == schema.fields().len()
+        && b.fields()
+            .iter()
+            .zip(schema.fields())
+            .all(|(x, y)| x.name() == y.name() && x.data_type() == y.data_type())
+        && batch.columns().iter().all(|c| c.len() == batch.num_rows())
+}

@@ -1,0 +1,427 @@
+//! The sinks: files written, read back, split into datasets, and never where they must not go.
+
+mod common;
+
+use std::fs::{self, File};
+
+use arrow_array::RecordBatch;
+use common::{TempDir, data_path, pgn_batch, sgf_batch};
+use kifu_export::{Error, OutFormat, Sink, SinkOptions, Table, TableOptions, create};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+fn seed_games() -> RecordBatch {
+    let pgn = fs::read(data_path("seed-kasparov-kramnik-2001.pgn")).unwrap();
+    let mut many = Vec::new();
+    for _ in 0..25 {
+        many.extend_from_slice(&pgn);
+        many.extend_from_slice(b"\n\n");
+    }
+    pgn_batch(Table::PgnGames, &TableOptions::default(), "seed.pgn", &many)
+}
+
+fn read_parquet(path: &std::path::Path) -> Vec<RecordBatch> {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    reader.map(Result::unwrap).collect()
+}
+
+fn force() -> SinkOptions {
+    SinkOptions {
+        force: true,
+        ..SinkOptions::default()
+    }
+}
+
+fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn parquet_file_reads_back_equal() {
+    let tmp = TempDir::new("pq-file");
+    let batch = seed_games();
+    let out = tmp.path("games.parquet");
+    let mut sink = create(
+        &out,
+        OutFormat::Parquet,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
+    sink.write(&batch.slice(0, 10)).unwrap();
+    sink.write(&batch.slice(10, 15)).unwrap();
+    let summary = sink.finish().unwrap();
+    assert_eq!(summary.rows, 25);
+    assert_eq!(summary.files, std::slice::from_ref(&out));
+    assert_eq!(summary.bytes, fs::metadata(&out).unwrap().len());
+    assert_eq!(names(&tmp.0), ["games.parquet"], "no temporary file left");
+    let back = read_parquet(&out);
+    let all = arrow_select_concat(&back);
+    assert_eq!(all.num_rows(), 25);
+    // the Arrow schema is embedded: the same columns and types come back
+    assert_eq!(all.schema().fields(), batch.schema().fields());
+    assert_eq!(all.columns(), batch.columns());
+}
+
+/// The batches as one.
+fn arrow_select_concat(batches: &[RecordBatch]) -> RecordBatch {
+    arrow_select::concat::concat_batches(&batches[0].schema(), batches).unwrap()
+}
+
+#[test]
+fn row_groups_are_bounded() {
+    let tmp = TempDir::new("pq-groups");
+    let batch = seed_games();
+    let out = tmp.path("g.parquet");
+    let opts = SinkOptions {
+        row_group_rows: 10,
+        ..SinkOptions::default()
+    };
+    let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &opts).unwrap();
+    sink.write(&batch).unwrap();
+    sink.finish().unwrap();
+    let meta = ParquetRecordBatchReaderBuilder::try_new(File::open(&out).unwrap())
+        .unwrap()
+        .metadata()
+        .clone();
+    let rows: Vec<i64> = meta.row_groups().iter().map(|g| g.num_rows()).collect();
+    assert_eq!(rows, [10, 10, 5]);
+    let codec = meta.row_group(0).column(0).compression();
+    assert!(
+        matches!(codec, parquet::basic::Compression::ZSTD(_)),
+        "{codec:?}"
+    );
+}
+
+#[test]
+fn dataset_split_into_parts() {
+    let tmp = TempDir::new("pq-dataset");
+    let batch = seed_games();
+    let out = tmp.path("games");
+    let opts = SinkOptions {
+        max_rows_per_file: Some(10),
+        ..SinkOptions::default()
+    };
+    let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &opts).unwrap();
+    for k in 0..5 {
+        sink.write(&batch.slice(k * 5, 5)).unwrap();
+    }
+    let summary = sink.finish().unwrap();
+    assert_eq!(summary.rows, 25);
+    assert_eq!(
+        names(&out),
+        [
+            "_SUCCESS",
+            "part-00000.parquet",
+            "part-00001.parquet",
+            "part-00002.parquet"
+        ]
+    );
+    let counts: Vec<usize> = summary
+        .files
+        .iter()
+        .map(|f| read_parquet(f).iter().map(RecordBatch::num_rows).sum())
+        .collect();
+    assert_eq!(counts, [10, 10, 5]);
+    // again, forced: only kifu's files are replaced, others stay
+    fs::write(out.join("notes.txt"), "mine").unwrap();
+    assert!(matches!(
+        create(&out, OutFormat::Parquet, batch.schema(), &opts),
+        Err(Error::Exists(_))
+    ));
+    let forced = SinkOptions {
+        force: true,
+        ..opts.clone()
+    };
+    let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &forced).unwrap();
+    sink.write(&batch.slice(0, 3)).unwrap();
+    sink.finish().unwrap();
+    assert_eq!(names(&out), ["_SUCCESS", "notes.txt", "part-00000.parquet"]);
+}
+
+#[test]
+fn temporary_files_are_hidden_and_removed() {
+    let tmp = TempDir::new("pq-tmp");
+    let batch = seed_games();
+    let out = tmp.path("ds");
+    let opts = SinkOptions {
+        max_rows_per_file: Some(20),
+        ..SinkOptions::default()
+    };
+    let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &opts).unwrap();
+    sink.write(&batch).unwrap();
+    // one part complete, the second being written under a hidden name
+    let during = names(&out);
+    assert_eq!(during.len(), 2, "{during:?}");
+    assert_eq!(during[1], "part-00000.parquet");
+    assert!(
+        during[0].starts_with(".part-00001.parquet.kifu-tmp-"),
+        "{during:?}"
+    );
+    // an interrupted export (the sink dropped): no partial file remains, no _SUCCESS
+    drop(sink);
+    assert_eq!(names(&out), ["part-00000.parquet"]);
+
+    let single = tmp.path("one.csv");
+    let mut sink = create(
+        &single,
+        OutFormat::Csv,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
+    sink.write(&batch).unwrap();
+    assert!(!single.exists());
+    drop(sink);
+    assert!(!single.exists());
+    assert_eq!(names(&tmp.0), ["ds"]);
+}
+
+#[test]
+fn outputs_refused() {
+    let tmp = TempDir::new("refuse");
+    let input = tmp.path("in.pgn");
+    fs::write(&input, "1. e4 *").unwrap();
+    let batch = seed_games();
+    let schema = batch.schema();
+    let opts = SinkOptions {
+        force: true,
+        inputs: vec![input.clone()],
+        ..SinkOptions::default()
+    };
+    // the same file by another path
+    let other = tmp.0.join(".").join("in.pgn");
+    assert!(matches!(
+        create(&other, OutFormat::Csv, schema.clone(), &opts),
+        Err(Error::Input(_))
+    ));
+    #[cfg(unix)]
+    {
+        let link = tmp.path("link.pgn");
+        std::os::unix::fs::symlink(&input, &link).unwrap();
+        assert!(matches!(
+            create(&link, OutFormat::Csv, schema.clone(), &opts),
+            Err(Error::Input(_))
+        ));
+    }
+    assert!(matches!(
+        create(&tmp.0, OutFormat::Csv, schema.clone(), &force()),
+        Err(Error::IsDirectory(_))
+    ));
+    // a part file that is an input is never replaced
+    let ds = tmp.path("ds");
+    fs::create_dir(&ds).unwrap();
+    let part = ds.join("part-00000.csv");
+    fs::write(&part, "x").unwrap();
+    let opts = SinkOptions {
+        force: true,
+        dataset: true,
+        inputs: vec![part.clone()],
+        ..SinkOptions::default()
+    };
+    assert!(matches!(
+        create(&ds, OutFormat::Csv, schema.clone(), &opts),
+        Err(Error::Input(_))
+    ));
+    assert_eq!(fs::read_to_string(&part).unwrap(), "x");
+    // a batch of another table
+    let out = tmp.path("x.parquet");
+    let mut sink = create(&out, OutFormat::Parquet, schema, &force()).unwrap();
+    let moves = pgn_batch(Table::PgnMoves, &TableOptions::default(), "f", b"1. e4 *");
+    assert!(matches!(sink.write(&moves), Err(Error::Schema)));
+}
+
+#[test]
+fn forced_file_is_replaced_when_complete() {
+    let tmp = TempDir::new("replace");
+    let out = tmp.path("g.csv");
+    fs::write(&out, "old").unwrap();
+    let batch = seed_games();
+    let mut sink = create(&out, OutFormat::Csv, batch.schema(), &force()).unwrap();
+    sink.write(&batch).unwrap();
+    assert_eq!(
+        fs::read_to_string(&out).unwrap(),
+        "old",
+        "untouched until complete"
+    );
+    sink.finish().unwrap();
+    assert!(
+        fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("file,index,offset,Event,")
+    );
+}
+
+#[test]
+fn csv_cells() {
+    let tmp = TempDir::new("csv");
+    let batch = seed_games();
+    let out = tmp.path("g.csv");
+    let mut sink = create(
+        &out,
+        OutFormat::Csv,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
+    sink.write(&batch).unwrap();
+    sink.finish().unwrap();
+    let mut r = csv::Reader::from_path(&out).unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let names: Vec<String> = batch
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    assert_eq!(header, names);
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 25);
+    let col = |n: &str| header.iter().position(|h| h == n).unwrap();
+    let row = &rows[0];
+    assert_eq!(&row[col("White")], "Kasparov, Garry");
+    assert_eq!(&row[col("Date")], "2001-12-05");
+    assert_eq!(&row[col("WhiteElo")], "2839");
+    assert_eq!(&row[col("Round")], "4");
+    assert_eq!(&row[col("UTCDate")], "", "null is an empty field");
+    let moves: Vec<String> = serde_json::from_str(&row[col("moves")]).unwrap();
+    assert_eq!(moves[..3], ["e4", "e5", "Nf3"]);
+    let errors: serde_json::Value = serde_json::from_str(&row[col("errors")]).unwrap();
+    assert_eq!(errors[0]["kind"], "stray_brace");
+    let tags: serde_json::Value = serde_json::from_str(&row[col("tags")]).unwrap();
+    assert_eq!(tags, serde_json::json!({}));
+    assert!(row[col("movetext")].starts_with("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 $1 {first comment}"));
+}
+
+#[test]
+fn jsonl_json_table_is_kifu_json() {
+    let tmp = TempDir::new("jsonl");
+    let pgn = fs::read(data_path("seed-kasparov-kramnik-2001.pgn")).unwrap();
+    let batch = pgn_batch(
+        Table::PgnJson,
+        &TableOptions::default(),
+        "dir/seed.pgn",
+        &pgn,
+    );
+    let out = tmp.path("g.jsonl");
+    let mut sink = create(
+        &out,
+        OutFormat::Jsonl,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
+    sink.write(&batch).unwrap();
+    sink.finish().unwrap();
+    let text = fs::read_to_string(&out).unwrap();
+    // exactly what `kifu json` writes: the game's serialization, "file" after "offset"
+    let game = kifu::pgn::Games::new(&pgn).next().unwrap();
+    let body = serde_json::to_string(&game).unwrap();
+    let cut = body.match_indices(',').nth(1).unwrap().0 + 1;
+    let expected = format!(
+        "{}\"file\":\"dir/seed.pgn\",{}\n",
+        &body[..cut],
+        &body[cut..]
+    );
+    assert_eq!(text, expected);
+
+    let sgf = fs::read(data_path("seed-takemiya-cho-meijin-1996.sgf")).unwrap();
+    let batch = sgf_batch(Table::SgfJson, &TableOptions::default(), "t.sgf", &sgf);
+    let out = tmp.path("t.jsonl");
+    let mut sink = create(
+        &out,
+        OutFormat::Jsonl,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
+    sink.write(&batch).unwrap();
+    sink.finish().unwrap();
+    let line = fs::read_to_string(&out).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(v["file"], "t.sgf");
+    assert!(line.starts_with("{\"index\":0,\"offset\":0,\"file\":\"t.sgf\",\"tree\":{"));
+}
+
+#[test]
+fn jsonl_of_a_table_is_one_object_per_row() {
+    let tmp = TempDir::new("jsonl-rows");
+    let batch = pgn_batch(
+        Table::PgnMoves,
+        &TableOptions::default(),
+        "f",
+        b"1. e4 {[%clk 0:01:00]} e5 *",
+    );
+    let out = tmp.path("m.jsonl");
+    let mut sink = create(
+        &out,
+        OutFormat::Jsonl,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
+    sink.write(&batch).unwrap();
+    sink.finish().unwrap();
+    let lines: Vec<serde_json::Value> = fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["san"], "e4");
+    assert_eq!(lines[0]["clock"], 60.0);
+    assert_eq!(lines[1]["clock"], serde_json::Value::Null);
+    assert_eq!(lines[1]["nags"], serde_json::json!([]));
+}
+
+#[test]
+fn empty_exports_still_have_their_schema() {
+    let tmp = TempDir::new("empty");
+    let schema = kifu_export::schema(Table::SgfTrees, &TableOptions::default());
+    for format in [OutFormat::Parquet, OutFormat::Csv, OutFormat::Jsonl] {
+        let out = tmp.path(&format!("ds-{}", format.extension()));
+        let opts = SinkOptions {
+            dataset: true,
+            ..SinkOptions::default()
+        };
+        let sink = create(&out, format, schema.clone(), &opts).unwrap();
+        let summary = sink.finish().unwrap();
+        assert_eq!(summary.rows, 0);
+        assert_eq!(summary.files.len(), 1);
+        assert!(out.join("_SUCCESS").exists());
+    }
+    let pq = tmp.path("ds-parquet").join("part-00000.parquet");
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(pq).unwrap()).unwrap();
+    assert_eq!(builder.schema().fields(), schema.fields());
+    let csv = fs::read_to_string(tmp.path("ds-csv").join("part-00000.csv")).unwrap();
+    assert!(csv.starts_with("file,index,offset,GM,"));
+}
+
+/// A sink is a `Send` trait object: the writer thread of a pipeline owns it.
+#[test]
+fn sinks_move_to_threads() {
+    let tmp = TempDir::new("thread");
+    let batch = seed_games();
+    let out = tmp.path("t.parquet");
+    let mut sink: Box<dyn Sink> = create(
+        &out,
+        OutFormat::Parquet,
+        batch.schema(),
+        &SinkOptions::default(),
+    )
+    .unwrap();
+    let summary = std::thread::spawn(move || {
+        sink.write(&batch).unwrap();
+        sink.finish().unwrap()
+    })
+    .join()
+    .unwrap();
+    assert_eq!(summary.rows, 25);
+}

@@ -1,0 +1,498 @@
+//! The tables' values, column by column, on small games whose answers are known.
+
+mod common;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Date32Type, Float64Type, Int16Type, Int32Type, Int64Type, Time32MillisecondType,
+};
+use arrow_array::{Array, RecordBatch};
+use common::{pgn_batch, sgf_batch};
+use kifu_export::{Builder, Charset, PushError, Shift, Table, TableOptions, rebase, schema};
+
+fn strs(batch: &RecordBatch, name: &str) -> Vec<Option<String>> {
+    let a = batch.column_by_name(name).unwrap().as_string::<i32>();
+    (0..a.len())
+        .map(|i| a.is_valid(i).then(|| a.value(i).to_string()))
+        .collect()
+}
+
+fn i64s(batch: &RecordBatch, name: &str) -> Vec<i64> {
+    batch
+        .column_by_name(name)
+        .unwrap()
+        .as_primitive::<Int64Type>()
+        .values()
+        .to_vec()
+}
+
+fn i32s(batch: &RecordBatch, name: &str) -> Vec<Option<i32>> {
+    let a = batch
+        .column_by_name(name)
+        .unwrap()
+        .as_primitive::<Int32Type>();
+    (0..a.len())
+        .map(|i| a.is_valid(i).then(|| a.value(i)))
+        .collect()
+}
+
+/// The map column's entries of row `row`.
+fn map_row(batch: &RecordBatch, name: &str, row: usize) -> Vec<(String, String)> {
+    let m = batch.column_by_name(name).unwrap().as_map();
+    let e = m.value(row);
+    let (k, v) = (
+        e.column(0).as_string::<i32>(),
+        e.column(1).as_string::<i32>(),
+    );
+    (0..e.len())
+        .map(|i| (k.value(i).to_string(), v.value(i).to_string()))
+        .collect()
+}
+
+fn list_strs(batch: &RecordBatch, name: &str, row: usize) -> Vec<Option<String>> {
+    let l = batch
+        .column_by_name(name)
+        .unwrap()
+        .as_list::<i32>()
+        .value(row);
+    let s = l.as_string::<i32>();
+    (0..s.len())
+        .map(|i| s.is_valid(i).then(|| s.value(i).to_string()))
+        .collect()
+}
+
+const LICHESS: &[u8] = b"[Event \"Rated Blitz game\"]\n[Site \"https://lichess.org/abc\"]\n\
+[Date \"2024.01.31\"]\n[White \"alice\"]\n[Black \"bob\"]\n[Result \"1-0\"]\n\
+[UTCDate \"2024.01.31\"]\n[UTCTime \"23:59:01\"]\n[WhiteElo \"1500\"]\n[BlackElo \"?\"]\n\
+[WhiteRatingDiff \"+7\"]\n[BlackRatingDiff \"-7\"]\n[WhiteTitle \"FM\"]\n[ECO \"C20\"]\n\
+[Opening \"King's Pawn Game\"]\n[TimeControl \"180+2\"]\n[Termination \"Normal\"]\n\
+[Annotator \"x\"]\n[Foo \"bar\"]\n[Foo \"baz\"]\n[ECO \"C21\"]\n\n\
+1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5 { [%eval #-3] [%clk 0:02:58.5] } \
+2. Qh5?! { [%clk 0:02:59] } 1-0\n\n\
+[Event \"?\"]\n[Date \"1851.??.??\"]\n\n1. d4 oh? d5 *\n";
+
+#[test]
+fn games_tags_typed_and_raw() {
+    let b = pgn_batch(Table::PgnGames, &TableOptions::default(), "x.pgn", LICHESS);
+    assert_eq!(b.num_rows(), 2);
+    assert_eq!(
+        strs(&b, "file"),
+        [Some("x.pgn".into()), Some("x.pgn".into())]
+    );
+    assert_eq!(i64s(&b, "index"), [0, 1]);
+    assert_eq!(strs(&b, "Event")[0].as_deref(), Some("Rated Blitz game"));
+    assert_eq!(strs(&b, "Event")[1].as_deref(), Some("?"));
+    assert_eq!(strs(&b, "Round"), [None, None]);
+    let elo = b
+        .column_by_name("WhiteElo")
+        .unwrap()
+        .as_primitive::<Int16Type>();
+    assert_eq!((elo.value(0), elo.is_null(1)), (1500, true));
+    let belo = b
+        .column_by_name("BlackElo")
+        .unwrap()
+        .as_primitive::<Int16Type>();
+    assert!(belo.is_null(0));
+    let diff = b
+        .column_by_name("WhiteRatingDiff")
+        .unwrap()
+        .as_primitive::<Int16Type>();
+    assert_eq!(diff.value(0), 7);
+    let date = b
+        .column_by_name("UTCDate")
+        .unwrap()
+        .as_primitive::<Date32Type>();
+    assert_eq!(date.value(0), 19753);
+    let time = b
+        .column_by_name("UTCTime")
+        .unwrap()
+        .as_primitive::<Time32MillisecondType>();
+    assert_eq!(time.value(0), 86_341_000);
+    let d = b
+        .column_by_name("Date")
+        .unwrap()
+        .as_primitive::<Date32Type>();
+    assert_eq!((d.value(0), d.is_null(1)), (19753, true));
+    // the raw text of what did not read, the other tags, the duplicates: all in the map
+    let mut m = map_row(&b, "tags", 0);
+    m.sort();
+    assert_eq!(
+        m,
+        [
+            ("BlackElo".into(), "?".into()),
+            ("ECO".into(), "C21".into()),
+            ("Foo".into(), "bar\nbaz".into()),
+        ]
+    );
+    assert_eq!(
+        map_row(&b, "tags", 1),
+        [("Date".into(), "1851.??.??".into())]
+    );
+    assert_eq!(strs(&b, "Annotator")[0].as_deref(), Some("x"));
+}
+
+#[test]
+fn games_moves_clocks_evals() {
+    let b = pgn_batch(Table::PgnGames, &TableOptions::default(), "x.pgn", LICHESS);
+    assert_eq!(
+        strs(&b, "movetext")[0].as_deref(),
+        Some(
+            "1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5 { [%eval #-3] [%clk 0:02:58.5] } 2. Qh5 $6 { [%clk 0:02:59] } 1-0"
+        )
+    );
+    assert_eq!(strs(&b, "movetext")[1].as_deref(), Some("1. d4 d5 *"));
+    assert_eq!(
+        list_strs(&b, "moves", 0),
+        [Some("e4".into()), Some("e5".into()), Some("Qh5".into())]
+    );
+    let clocks = b.column_by_name("clocks").unwrap().as_list::<i32>();
+    let c0 = clocks.value(0);
+    assert_eq!(
+        c0.as_primitive::<Float64Type>().values().to_vec(),
+        [180.0, 178.5, 179.0]
+    );
+    assert!(
+        clocks.is_null(1),
+        "no clock in the game: null, not a list of nulls"
+    );
+    let evals = b.column_by_name("evals").unwrap().as_list::<i32>();
+    let e0 = evals.value(0);
+    let e0 = e0.as_struct();
+    let cp = e0.column(0).as_primitive::<Int32Type>();
+    let mate = e0.column(1).as_primitive::<Int32Type>();
+    assert_eq!((cp.value(0), mate.is_null(0)), (20, true));
+    assert_eq!((cp.is_null(1), mate.value(1)), (true, -3));
+    assert!(e0.is_null(2), "the third move has no eval");
+    assert_eq!(i32s(&b, "plies"), [Some(3), Some(2)]);
+    assert_eq!(strs(&b, "outcome"), [Some("1-0".into()), Some("*".into())]);
+    assert_eq!(i32s(&b, "error_count"), [Some(0), Some(1)]);
+    let errors = b.column_by_name("errors").unwrap().as_list::<i32>();
+    let e1 = errors.value(1);
+    let e1 = e1.as_struct();
+    let col = |n: &str| {
+        e1.column_by_name(n)
+            .unwrap()
+            .as_string::<i32>()
+            .value(0)
+            .to_string()
+    };
+    assert_eq!(col("kind"), "unexpected_text");
+    assert_eq!(col("text"), "oh?");
+    assert_eq!(col("move"), "1w");
+    assert_eq!(col("severity"), "error");
+    let line = e1
+        .column_by_name("line")
+        .unwrap()
+        .as_primitive::<Int64Type>()
+        .value(0);
+    assert_eq!(line, 28);
+}
+
+#[test]
+fn movetext_wrapped_on_request() {
+    let opts = TableOptions {
+        movetext_width: Some(20),
+        ..TableOptions::default()
+    };
+    let b = pgn_batch(
+        Table::PgnGames,
+        &opts,
+        "x",
+        b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *",
+    );
+    let text = strs(&b, "movetext")[0].clone().unwrap();
+    assert!(
+        text.contains('\n') && text.lines().all(|l| l.len() <= 20),
+        "{text}"
+    );
+}
+
+#[test]
+fn moves_main_line() {
+    let pgn = b"[FEN \"8/8/8/8/8/8/8/K6k b - - 0 14\"]\n\n14... Kg1 {hi [%clk 0:00:10]} 15. Kb1 $1 $14 (15. Ka2) *";
+    let b = pgn_batch(Table::PgnMoves, &TableOptions::default(), "f", pgn);
+    assert_eq!(b.num_rows(), 2);
+    assert_eq!(i32s(&b, "ply"), [Some(28), Some(29)]);
+    assert_eq!(i32s(&b, "move_number"), [Some(14), Some(15)]);
+    assert_eq!(
+        strs(&b, "color"),
+        [Some("black".into()), Some("white".into())]
+    );
+    assert_eq!(strs(&b, "san"), [Some("Kg1".into()), Some("Kb1".into())]);
+    assert_eq!(strs(&b, "comment"), [Some("hi".into()), None]);
+    let clock = b
+        .column_by_name("clock")
+        .unwrap()
+        .as_primitive::<Float64Type>();
+    assert_eq!((clock.value(0), clock.is_null(1)), (10.0, true));
+    let nags = b.column_by_name("nags").unwrap().as_list::<i32>();
+    assert_eq!(
+        nags.value(1).as_primitive::<Int16Type>().values().to_vec(),
+        [1, 14]
+    );
+    assert!(b.schema().field_with_name("line").is_err());
+}
+
+#[test]
+fn moves_with_variations_name_their_line() {
+    let pgn = b"1. e4 e5 (1... c5 2. Nf3 (2. Nc3) d6) (1... e6) 2. Nf3 *";
+    let opts = TableOptions {
+        variations: true,
+        ..TableOptions::default()
+    };
+    let mut builder = Builder::new(Table::PgnMoves, &opts);
+    let game = kifu::pgn::Games::new(pgn).next().unwrap();
+    builder.push_pgn("f", &game).unwrap();
+    let b = builder.finish();
+    let san: Vec<_> = strs(&b, "san").into_iter().map(Option::unwrap).collect();
+    assert_eq!(san, ["e4", "e5", "Nf3", "c5", "Nf3", "d6", "Nc3", "e6"]);
+    assert_eq!(
+        i32s(&b, "line"),
+        [0, 0, 0, 1, 1, 1, 2, 3].map(Some).to_vec()
+    );
+    assert_eq!(
+        i32s(&b, "parent_line"),
+        [
+            None,
+            None,
+            None,
+            Some(0),
+            Some(0),
+            Some(0),
+            Some(1),
+            Some(0)
+        ]
+    );
+    assert_eq!(
+        i32s(&b, "depth"),
+        [0, 0, 0, 1, 1, 1, 2, 1].map(Some).to_vec()
+    );
+    assert_eq!(i32s(&b, "ply"), [1, 2, 3, 2, 3, 4, 3, 2].map(Some).to_vec());
+}
+
+#[test]
+fn extension_columns_see_each_row_and_its_previous_move() {
+    use arrow_array::{ArrayRef, StringArray};
+    use arrow_schema::{DataType, Field};
+    use std::sync::Arc;
+
+    /// A stand-in for the replay crate: the moves played so far, as a text.
+    struct Path(Vec<Option<String>>);
+    impl kifu_export::Columns for Path {
+        fn fields(&self) -> Vec<Field> {
+            vec![Field::new("path", DataType::Utf8, true)]
+        }
+        fn pgn_moves(&mut self, _: &kifu::pgn::Game, rows: &[kifu_export::MoveRow<'_>]) {
+            let mut paths: Vec<String> = Vec::new();
+            for r in rows {
+                let before = r.prev.map(|p| paths[p].clone()).unwrap_or_default();
+                paths.push(format!("{before}{} ", r.node.text));
+            }
+            self.0.extend(paths.into_iter().map(Some));
+        }
+        fn finish(&mut self) -> Vec<ArrayRef> {
+            vec![Arc::new(StringArray::from(std::mem::take(&mut self.0)))]
+        }
+    }
+    let opts = TableOptions {
+        variations: true,
+        ..TableOptions::default()
+    };
+    let mut builder = Builder::new(Table::PgnMoves, &opts).with_columns(Box::new(Path(vec![])));
+    let game = kifu::pgn::Games::new(b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *")
+        .next()
+        .unwrap();
+    builder.push_pgn("f", &game).unwrap();
+    let b = builder.finish();
+    assert_eq!(b.schema().fields().last().unwrap().name(), "path");
+    let p: Vec<_> = strs(&b, "path").into_iter().map(Option::unwrap).collect();
+    assert_eq!(p, ["e4 ", "e4 e5 ", "e4 e5 Nf3 ", "e4 c5 ", "e4 c5 Nf3 "]);
+}
+
+#[test]
+fn sgf_trees_root_properties() {
+    let sgf = "(;GM[1]FF[4]CA[UTF-8]SZ[19:13]PB[Shūsaku]PW[Gennan]KM[6.5]HA[x]RE[B+2]\
+        AB[aa][bb]XX[1];B[pd]C[first];W[tt];B[dp](;W[dd])(;W[cc]))(;SZ[9];B[ee])";
+    let b = sgf_batch(
+        Table::SgfTrees,
+        &TableOptions::default(),
+        "g.sgf",
+        sgf.as_bytes(),
+    );
+    assert_eq!(b.num_rows(), 2);
+    assert_eq!(strs(&b, "PB")[0].as_deref(), Some("Shūsaku"));
+    assert_eq!(i32s(&b, "SZ"), [None, Some(9)]);
+    assert_eq!(i32s(&b, "board_cols"), [Some(19), Some(9)]);
+    assert_eq!(i32s(&b, "board_rows"), [Some(13), Some(9)]);
+    assert_eq!(i32s(&b, "HA"), [None, None]);
+    let km = b
+        .column_by_name("KM")
+        .unwrap()
+        .as_primitive::<Float64Type>();
+    assert_eq!(km.value(0), 6.5);
+    // other properties, and the raw text of what did not read, in the map of lists
+    let m = b.column_by_name("props").unwrap().as_map();
+    let e = m.value(0);
+    let keys = e.column(0).as_string::<i32>();
+    let vals = e.column(1).as_list::<i32>();
+    let entries: Vec<(String, Vec<String>)> = (0..e.len())
+        .map(|i| {
+            let v = vals.value(i);
+            let v = v.as_string::<i32>();
+            (
+                keys.value(i).to_string(),
+                (0..v.len()).map(|k| v.value(k).to_string()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        entries,
+        [
+            ("SZ".to_string(), vec!["19:13".to_string()]),
+            ("HA".into(), vec!["x".into()]),
+            ("AB".into(), vec!["aa".into(), "bb".into()]),
+            ("XX".into(), vec!["1".into()]),
+        ]
+    );
+    // on 19x13, W[tt] is a pass (null) and B[dp] (row 16) is off the board: no move
+    assert_eq!(
+        list_strs(&b, "moves", 0),
+        [Some("pd".into()), None, Some("dd".into())]
+    );
+    assert_eq!(strs(&b, "colors")[0].as_deref(), Some("BWW"));
+    assert_eq!(i32s(&b, "move_count"), [Some(3), Some(1)]);
+    assert_eq!(i64s(&b, "nodes"), [6, 2]);
+    assert_eq!(i64s(&b, "variations"), [1, 0]);
+    assert_eq!(strs(&b, "charset")[0].as_deref(), Some("UTF-8"));
+}
+
+#[test]
+fn sgf_pass_is_null_and_moves_rows() {
+    let sgf = b"(;SZ[19];B[pd]C[a \\] b];W[tt];B[]C[x][y])";
+    let t = sgf_batch(Table::SgfTrees, &TableOptions::default(), "g", sgf);
+    assert_eq!(list_strs(&t, "moves", 0), [Some("pd".into()), None, None]);
+    let b = sgf_batch(Table::SgfMoves, &TableOptions::default(), "g", sgf);
+    assert_eq!(b.num_rows(), 3);
+    assert_eq!(strs(&b, "point"), [Some("pd".into()), None, None]);
+    assert_eq!(
+        strs(&b, "color"),
+        [Some("B".into()), Some("W".into()), Some("B".into())]
+    );
+    assert_eq!(i32s(&b, "move_number"), [Some(1), Some(2), Some(3)]);
+    assert_eq!(i32s(&b, "node"), [Some(1), Some(2), Some(3)]);
+    let x = b.column_by_name("x").unwrap().as_primitive::<Int16Type>();
+    assert_eq!((x.value(0), x.is_null(1)), (15, true));
+    assert_eq!(
+        strs(&b, "comment"),
+        [Some("a ] b".into()), None, Some("x\ny".into())]
+    );
+}
+
+#[test]
+fn sgf_charset_from_ca_and_fixed() {
+    let mut sgf = b"(;CA[GB2312]PB[".to_vec();
+    sgf.extend_from_slice(b"\xb9\xc5\xc1\xa6");
+    sgf.extend_from_slice(b"];B[aa])");
+    let b = sgf_batch(Table::SgfTrees, &TableOptions::default(), "g", &sgf);
+    assert_eq!(strs(&b, "PB")[0].as_deref(), Some("古力"));
+    assert_eq!(strs(&b, "charset")[0].as_deref(), Some("GBK"));
+    let latin = TableOptions {
+        charset: Charset::by_name("latin1").unwrap(),
+        ..TableOptions::default()
+    };
+    let b = sgf_batch(Table::SgfTrees, &latin, "g", &sgf);
+    assert_eq!(strs(&b, "charset")[0].as_deref(), Some("windows-1252"));
+}
+
+#[test]
+fn json_rows_are_kifu_json_objects() {
+    let b = pgn_batch(Table::PgnJson, &TableOptions::default(), "x.pgn", LICHESS);
+    let games: Vec<_> = kifu::pgn::Games::new(LICHESS).collect();
+    for (i, g) in games.iter().enumerate() {
+        let mut whole: serde_json::Value = serde_json::to_value(g).unwrap();
+        let row: serde_json::Value =
+            serde_json::from_str(strs(&b, "json")[i].as_deref().unwrap()).unwrap();
+        let obj = whole.as_object_mut().unwrap();
+        obj.remove("index");
+        obj.remove("offset");
+        assert_eq!(&row, &whole);
+    }
+    assert_eq!(i64s(&b, "offset"), [0, games[1].offset as i64]);
+}
+
+#[test]
+fn wrong_format_is_refused() {
+    let mut b = Builder::new(Table::SgfTrees, &TableOptions::default());
+    let g = kifu::pgn::Games::new(b"1. e4 *").next().unwrap();
+    assert!(matches!(
+        b.push_pgn("f", &g),
+        Err(PushError::WrongFormat { .. })
+    ));
+    assert_eq!(b.rows(), 0);
+}
+
+#[test]
+fn schemas_are_what_the_builders_make() {
+    for table in Table::ALL {
+        for variations in [false, true] {
+            let opts = TableOptions {
+                variations,
+                ..TableOptions::default()
+            };
+            let mut b = Builder::new(table, &opts);
+            if table.is_sgf() {
+                for t in kifu::sgf::game_trees(b"(;GM[1]SZ[9];B[aa]C[x])") {
+                    b.push_sgf("f", &t).unwrap();
+                }
+            } else {
+                for g in kifu::pgn::Games::new(LICHESS) {
+                    b.push_pgn("f", &g).unwrap();
+                }
+            }
+            let batch = b.finish();
+            assert_eq!(batch.schema(), schema(table, &opts), "{table:?}");
+            assert!(batch.num_rows() > 0);
+            // an empty batch too
+            assert_eq!(b.finish().num_rows(), 0);
+        }
+    }
+}
+
+#[test]
+fn rebase_shifts_keys_and_error_positions() {
+    let b = pgn_batch(Table::PgnGames, &TableOptions::default(), "x", LICHESS);
+    let s = rebase(
+        &b,
+        Shift {
+            index: 5,
+            offset: 100,
+            line: 10,
+        },
+    )
+    .unwrap();
+    assert_eq!(i64s(&s, "index"), [5, 6]);
+    assert_eq!(i64s(&s, "offset")[0], 100);
+    let errors = s
+        .column_by_name("errors")
+        .unwrap()
+        .as_list::<i32>()
+        .value(1);
+    let line = errors
+        .as_struct()
+        .column_by_name("line")
+        .unwrap()
+        .as_primitive::<Int64Type>()
+        .value(0);
+    assert_eq!(line, 38);
+    let m = pgn_batch(Table::PgnMoves, &TableOptions::default(), "x", LICHESS);
+    let s = rebase(
+        &m,
+        Shift {
+            index: 7,
+            ..Shift::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(i64s(&s, "index"), [7, 7, 7, 8, 8]);
+    assert_eq!(rebase(&m, Shift::default()).unwrap(), m);
+}
