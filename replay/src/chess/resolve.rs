@@ -1,0 +1,173 @@
+//! From what a record wrote (kifu's [`San`], parsed for syntax) to the one legal move it names.
+//!
+//! The rules are python-chess's `Board.parse_san` (the reference this crate is checked
+//! against): the capture mark and the check marker are not checked; a hint that says more than
+//! needed (`Ngf3` where only one knight can go) is accepted; a pawn move without a file is a push
+//! (`d4` never captures); a move whose from-square is written in full without a piece letter
+//! (`e2e4`, `g1f3`, `e1g1`, `e7e8q`: UCI and long algebraic as pgn-extract writes them) is the
+//! move of whatever piece stands there, castling included; a pawn that reaches the last rank
+//! must name its promotion. The candidates come straight from attack tables (no move list is
+//! generated); each is then checked for legality.
+
+use cozy_chess::{
+    BitBoard, Color, File, Move, Piece, Rank, Square, get_bishop_moves, get_king_moves,
+    get_knight_moves, get_pawn_attacks, get_rook_moves,
+};
+use kifu::pgn::{self, CastlingSide, San, SanKind};
+
+use super::Position;
+
+/// Why a move could not be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unplayable {
+    /// No legal move matches.
+    Illegal,
+    /// More than one legal move matches.
+    Ambiguous,
+}
+
+/// What a resolved move is: a move of the board, or a null move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Resolved {
+    /// A move (castling as king-takes-rook).
+    Move(Move),
+    /// A null move (`--`, `Z0`, `0000`, `@@@@`).
+    Null,
+}
+
+#[inline]
+fn piece_of(p: pgn::Piece) -> Piece {
+    match p {
+        pgn::Piece::Pawn => Piece::Pawn,
+        pgn::Piece::Knight => Piece::Knight,
+        pgn::Piece::Bishop => Piece::Bishop,
+        pgn::Piece::Rook => Piece::Rook,
+        pgn::Piece::Queen => Piece::Queen,
+        pgn::Piece::King => Piece::King,
+    }
+}
+
+#[inline]
+fn square(s: pgn::Square) -> Square {
+    Square::index(usize::from(s.rank & 7) * 8 + usize::from(s.file & 7))
+}
+
+impl Position {
+    /// The one legal move `san` names here (see the module's rules).
+    ///
+    /// ```
+    /// use kifu::pgn::San;
+    /// use kifu_replay::chess::{Position, Resolved, Unplayable};
+    ///
+    /// let pos = Position::startpos();
+    /// let Ok(Resolved::Move(mv)) = pos.resolve(San::parse(b"Nf3").unwrap()) else { panic!() };
+    /// assert_eq!(pos.uci(mv).as_str(), "g1f3");
+    /// assert_eq!(pos.resolve(San::parse(b"Nd4").unwrap()), Err(Unplayable::Illegal));
+    /// ```
+    pub fn resolve(&self, san: San) -> Result<Resolved, Unplayable> {
+        let board = self.board();
+        let us = board.side_to_move();
+        match san.kind() {
+            SanKind::Normal => {}
+            SanKind::Castle(side) => {
+                let rights = board.castle_rights(us);
+                let file = match side {
+                    CastlingSide::KingSide => rights.short,
+                    CastlingSide::QueenSide => rights.long,
+                }
+                .ok_or(Unplayable::Illegal)?;
+                let mv = Move {
+                    from: board.king(us),
+                    to: Square::new(file, Rank::First.relative_to(us)),
+                    promotion: None,
+                };
+                return if board.is_legal(mv) {
+                    Ok(Resolved::Move(mv))
+                } else {
+                    Err(Unplayable::Illegal)
+                };
+            }
+            SanKind::Null => return Ok(Resolved::Null),
+            SanKind::Drop => return Err(Unplayable::Illegal),
+        }
+        let to = square(san.to().ok_or(Unplayable::Illegal)?);
+        let promotion = san.promotion().map(piece_of);
+        let piece = piece_of(san.piece());
+        let (ff, fr) = (san.from_file(), san.from_rank());
+        if let (Piece::Pawn, Some(f), Some(r)) = (piece, ff, fr) {
+            // the from-square written in full, no piece letter: whatever piece stands there
+            let from = square(pgn::Square { file: f, rank: r });
+            let mv = self.castling_from_uci(Move {
+                from,
+                to,
+                promotion,
+            });
+            return if board.is_legal(mv) {
+                Ok(Resolved::Move(mv))
+            } else {
+                Err(Unplayable::Illegal)
+            };
+        }
+        let mine = board.colors(us);
+        if mine.has(to) {
+            return Err(Unplayable::Illegal);
+        }
+        let occ = board.occupied();
+        let ours = board.colored_pieces(us, piece);
+        let mut from = match piece {
+            Piece::Pawn => pawn_sources(board, us, to, ff.is_some()) & ours,
+            Piece::Knight => get_knight_moves(to) & ours,
+            Piece::Bishop => get_bishop_moves(to, occ) & ours,
+            Piece::Rook => get_rook_moves(to, occ) & ours,
+            Piece::Queen => (get_bishop_moves(to, occ) | get_rook_moves(to, occ)) & ours,
+            Piece::King => get_king_moves(to) & ours,
+        };
+        if let Some(f) = ff {
+            from &= File::index(usize::from(f)).bitboard();
+        } else if piece == Piece::Pawn {
+            from &= to.file().bitboard();
+        }
+        if let Some(r) = fr {
+            from &= Rank::index(usize::from(r)).bitboard();
+        }
+        let mut found = None;
+        for sq in from {
+            let mv = Move {
+                from: sq,
+                to,
+                promotion,
+            };
+            if board.is_legal(mv) {
+                if found.is_some() {
+                    return Err(Unplayable::Ambiguous);
+                }
+                found = Some(mv);
+            }
+        }
+        found.map(Resolved::Move).ok_or(Unplayable::Illegal)
+    }
+}
+
+/// The squares from which a pawn of `us` could reach `to`: a push (one step, or two from its
+/// first rank over an empty square) and, when `capture_file` (a from-file was written), the
+/// two squares that attack `to`. Legality is checked afterwards.
+#[inline]
+fn pawn_sources(board: &cozy_chess::Board, us: Color, to: Square, capture_file: bool) -> BitBoard {
+    let mut from = BitBoard::EMPTY;
+    let back = |sq: Square| match us {
+        Color::White => sq.try_offset(0, -1),
+        Color::Black => sq.try_offset(0, 1),
+    };
+    if let Some(one) = back(to) {
+        from |= one.bitboard();
+        if to.rank() == Rank::Fourth.relative_to(us) && !board.occupied().has(one) {
+            if let Some(two) = back(one) {
+                from |= two.bitboard();
+            }
+        }
+    }
+    if capture_file {
+        from |= get_pawn_attacks(to, !us);
+    }
+    from
+}
