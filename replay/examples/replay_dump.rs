@@ -15,7 +15,9 @@ use std::fmt::Write as _;
 
 use kifu::Control;
 use kifu::pgn::{self, Context, Move, Visitor};
+use kifu::sgf;
 use kifu_replay::chess::{self, GameReplayed, ReplayVisitor, Replayed};
+use kifu_replay::go::{self, GoReplayVisitor};
 
 fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len() + 2);
@@ -139,6 +141,97 @@ fn chess_file(path: &str) -> String {
     v.into_inner().inner.out
 }
 
+#[derive(Default)]
+struct GoDump {
+    file: String,
+    offset: u64,
+    moves: u32,
+    errors: Vec<String>,
+    trace: bool,
+    out: String,
+}
+
+impl sgf::Visitor for GoDump {
+    fn on_tree(&mut self, ctx: &sgf::Context) -> Control {
+        if ctx.depth == 0 {
+            self.offset = ctx.pos.offset;
+            self.moves = 0;
+            self.errors.clear();
+        }
+        Control::Continue
+    }
+}
+
+impl GoReplayVisitor for GoDump {
+    fn on_go_move(&mut self, ctx: &sgf::Context, p: &go::Played<'_>) -> Control {
+        if ctx.main_line {
+            self.moves += 1;
+            if self.trace {
+                let _ = writeln!(self.out, "{} {}", self.moves, p.board.to_string().replace('\n', "/"));
+            }
+        }
+        Control::Continue
+    }
+    fn on_go_error(&mut self, e: &go::Error<'_>) -> Control {
+        self.errors.push(format!(
+            "[{},{},{}]",
+            esc(e.kind.code()),
+            self.moves,
+            esc(&String::from_utf8_lossy(e.text))
+        ));
+        Control::Continue
+    }
+    fn on_go_game(&mut self, ctx: &sgf::Context, g: &go::GoGame<'_>) -> Control {
+        let (size, board, caps) = match g.end {
+            Some(b) => (
+                format!("[{},{}]", b.size().cols, b.size().rows),
+                b.to_string()
+                    .lines()
+                    .map(esc)
+                    .collect::<Vec<_>>()
+                    .join(","),
+                format!(
+                    "[{},{}]",
+                    b.captures(sgf::Color::Black),
+                    b.captures(sgf::Color::White)
+                ),
+            ),
+            None => ("null".into(), String::new(), "null".into()),
+        };
+        let _ = writeln!(
+            self.out,
+            "{{\"file\":{},\"game\":{},\"offset\":{},\"go\":{},\"size\":{},\"board\":[{}],\"captures\":{},\"moves\":{},\"errors\":[{}]}}",
+            esc(&self.file),
+            ctx.game,
+            self.offset,
+            g.end.is_some(),
+            size,
+            board,
+            caps,
+            g.main_line_moves,
+            self.errors.join(",")
+        );
+        Control::Continue
+    }
+}
+
+fn go_file(path: &str, trace: bool) -> String {
+    let data = match std::fs::read(path) {
+        Ok(d) => d,
+        Err(e) => return format!("{{\"file\":{},\"io_error\":{}}}\n", esc(path), esc(&e.to_string())),
+    };
+    let mut v = go::GoReplayer::with_options(
+        GoDump {
+            file: path.to_string(),
+            trace,
+            ..GoDump::default()
+        },
+        go::GoOptions::main_line(),
+    );
+    sgf::parse(&data, &mut v);
+    v.into_inner().out
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((mode, files)) = args.split_first() else {
@@ -149,6 +242,8 @@ fn main() {
     for f in files {
         let out = match mode.as_str() {
             "chess" => chess_file(f),
+            "go" => go_file(f, false),
+            "go-trace" => go_file(f, true),
             _ => {
                 eprintln!("unknown mode {mode}");
                 std::process::exit(2);

@@ -19,3 +19,4 @@
 #![forbid(unsafe_code)]
 
 pub mod chess;
+pub mod go;

@@ -173,11 +173,6 @@ impl Engine {
         }
     }
 
-    /// Whether a game was started and not ended.
-    pub(crate) fn started(&self) -> bool {
-        !self.lines.is_empty()
-    }
-
     /// The starting position, when the game is replayed.
     pub(crate) fn start(&self) -> Option<&Position> {
         self.start.as_ref()
@@ -285,10 +280,5 @@ impl Engine {
     /// The key of the main line (start, moves, end), when every move of it was replayed.
     pub(crate) fn main_line_key(&self) -> Option<u128> {
         self.end().map(|end| self.hash.finish(end.key()))
-    }
-
-    /// Whether the game is not replayed at all.
-    pub(crate) fn game_not_replayed(&self) -> bool {
-        self.not_replayed
     }
 }
