@@ -19,7 +19,11 @@ fn main() {
     for f in std::env::args().skip(1) {
         let data = std::fs::read(&f).expect("readable file");
         let main = std::env::var_os("MAIN_LINE").is_some();
-        let opts = if main { go::GoOptions::main_line() } else { go::GoOptions::default() };
+        let opts = if main {
+            go::GoOptions::main_line()
+        } else {
+            go::GoOptions::default()
+        };
         let mut v = GoReplayer::with_options(Lines(f), opts);
         sgf::parse(&data, &mut v);
     }

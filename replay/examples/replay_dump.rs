@@ -125,7 +125,13 @@ impl ReplayVisitor for MainDepth {
 fn chess_file(path: &str) -> String {
     let data = match std::fs::read(path) {
         Ok(d) => d,
-        Err(e) => return format!("{{\"file\":{},\"io_error\":{}}}\n", esc(path), esc(&e.to_string())),
+        Err(e) => {
+            return format!(
+                "{{\"file\":{},\"io_error\":{}}}\n",
+                esc(path),
+                esc(&e.to_string())
+            );
+        }
     };
     let mut v = chess::Replayer::new(MainDepth {
         depth: 0,
@@ -167,7 +173,12 @@ impl GoReplayVisitor for GoDump {
         if ctx.main_line {
             self.moves += 1;
             if self.trace {
-                let _ = writeln!(self.out, "{} {}", self.moves, p.board.to_string().replace('\n', "/"));
+                let _ = writeln!(
+                    self.out,
+                    "{} {}",
+                    self.moves,
+                    p.board.to_string().replace('\n', "/")
+                );
             }
         }
         Control::Continue
@@ -185,11 +196,7 @@ impl GoReplayVisitor for GoDump {
         let (size, board, caps) = match g.end {
             Some(b) => (
                 format!("[{},{}]", b.size().cols, b.size().rows),
-                b.to_string()
-                    .lines()
-                    .map(esc)
-                    .collect::<Vec<_>>()
-                    .join(","),
+                b.to_string().lines().map(esc).collect::<Vec<_>>().join(","),
                 format!(
                     "[{},{}]",
                     b.captures(sgf::Color::Black),
@@ -218,7 +225,13 @@ impl GoReplayVisitor for GoDump {
 fn go_file(path: &str, trace: bool) -> String {
     let data = match std::fs::read(path) {
         Ok(d) => d,
-        Err(e) => return format!("{{\"file\":{},\"io_error\":{}}}\n", esc(path), esc(&e.to_string())),
+        Err(e) => {
+            return format!(
+                "{{\"file\":{},\"io_error\":{}}}\n",
+                esc(path),
+                esc(&e.to_string())
+            );
+        }
     };
     let mut v = go::GoReplayer::with_options(
         GoDump {

@@ -47,7 +47,12 @@ pub trait ReplayVisitor: pgn::Visitor {
     }
 
     /// A move was played: its UCI, the positions before and after it, check and mate.
-    fn on_replayed(&mut self, ctx: &Context, mv: &pgn::Move<'_>, replayed: &Replayed<'_>) -> Control {
+    fn on_replayed(
+        &mut self,
+        ctx: &Context,
+        mv: &pgn::Move<'_>,
+        replayed: &Replayed<'_>,
+    ) -> Control {
         Control::Continue
     }
 
@@ -232,10 +237,7 @@ impl<V: ReplayVisitor> Replayer<V> {
             Err((kind, tag)) => {
                 self.engine.start_game(None);
                 let (text, pos) = match tag {
-                    SetupTag::Fen => (
-                        self.setup.fen.as_deref().unwrap_or(""),
-                        self.setup.fen_pos,
-                    ),
+                    SetupTag::Fen => (self.setup.fen.as_deref().unwrap_or(""), self.setup.fen_pos),
                     SetupTag::Variant => (self.setup.variant_text.as_str(), self.setup.variant_pos),
                 };
                 let (text, truncated) = bounded(text.as_bytes());

@@ -9,7 +9,7 @@
 
 use kifu::pgn::San;
 
-use super::{Position, Resolved, Unplayable, Uci};
+use super::{Position, Resolved, Uci, Unplayable};
 
 /// Why a move was not replayed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,7 +84,9 @@ impl LineHash {
 
     #[inline]
     pub(crate) fn add(&mut self, x: u64) {
-        self.a = (self.a ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(27);
+        self.a = (self.a ^ x)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(27);
         self.b = (self.b ^ x.rotate_left(32))
             .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
             .rotate_left(31);
@@ -107,9 +109,9 @@ pub(crate) fn move_code(mv: Option<cozy_chess::Move>) -> u64 {
     match mv {
         None => 0,
         Some(m) => {
-            1 + (m.from as u64)
-                | (m.to as u64) << 8
-                | m.promotion.map_or(0, |p| p as u64 + 1) << 16
+            (1 + m.from as u64)
+                | ((m.to as u64) << 8)
+                | (m.promotion.map_or(0, |p| p as u64 + 1) << 16)
         }
     }
 }
@@ -157,7 +159,10 @@ impl Engine {
         self.not_replayed = start.is_none();
         let (pos, state) = match start {
             Some(p) => (p, State::Fresh),
-            None => (Position::startpos(), State::Lost(NotReplayed::GameNotReplayed)),
+            None => (
+                Position::startpos(),
+                State::Lost(NotReplayed::GameNotReplayed),
+            ),
         };
         self.hash = LineHash::new(pos.key());
         self.start = (state == State::Fresh).then(|| pos.clone());

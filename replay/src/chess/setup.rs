@@ -100,7 +100,10 @@ impl Setup {
     /// `SetUp "1"`, as python-chess does).
     pub(crate) fn tag(&mut self, name: &[u8], value: &str, pos: kifu::Position) {
         if name == b"FEN" {
-            let mut s = self.fen.take().unwrap_or_else(|| core::mem::take(&mut self.fen_buf));
+            let mut s = self
+                .fen
+                .take()
+                .unwrap_or_else(|| core::mem::take(&mut self.fen_buf));
             s.clear();
             s.push_str(value);
             self.fen = Some(s);
@@ -122,8 +125,9 @@ impl Setup {
         match &self.fen {
             None if chess960 => Ok(Position::startpos().into_chess960()),
             None => Ok(Position::startpos()),
-            Some(fen) => Position::from_fen(fen, chess960)
-                .map_err(|e| (ErrorKind::BadFen(e), SetupTag::Fen)),
+            Some(fen) => {
+                Position::from_fen(fen, chess960).map_err(|e| (ErrorKind::BadFen(e), SetupTag::Fen))
+            }
         }
     }
 }

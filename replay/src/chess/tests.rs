@@ -89,14 +89,25 @@ fn check_resolution(pos: &Position) {
             } else {
                 CastlingSide::QueenSide
             };
-            let san = San::new(SanKind::Castle(side), P::King, None, None, false, None, None, Check::None);
+            let san = San::new(
+                SanKind::Castle(side),
+                P::King,
+                None,
+                None,
+                false,
+                None,
+                None,
+                Check::None,
+            );
             assert_eq!(pos.resolve(san), Ok(Resolved::Move(mv)), "{}", pos.fen());
             continue;
         }
         let pawn_capture = piece == Piece::Pawn && mv.from.file() != mv.to.file();
         let rivals = legal
             .iter()
-            .filter(|m| m.to == mv.to && m.promotion == mv.promotion && b.piece_on(m.from) == Some(piece))
+            .filter(|m| {
+                m.to == mv.to && m.promotion == mv.promotion && b.piece_on(m.from) == Some(piece)
+            })
             .filter(|m| !pawn_capture || m.from.file() == mv.from.file())
             .count();
         let f = Some(mv.from.file() as u8);
@@ -104,24 +115,52 @@ fn check_resolution(pos: &Position) {
         let promo = mv.promotion.map(pgn_piece);
         let to = Some(pgn_square(mv.to));
         let capture = b.occupied().has(mv.to);
-        let mk = |ff, fr| San::new(SanKind::Normal, pgn_piece(piece), ff, fr, capture, to, promo, Check::None);
+        let mk = |ff, fr| {
+            San::new(
+                SanKind::Normal,
+                pgn_piece(piece),
+                ff,
+                fr,
+                capture,
+                to,
+                promo,
+                Check::None,
+            )
+        };
         // pawns: a push has no file, a capture its from-file, as SAN writes them
         let plain = if pawn_capture {
             mk(f, None)
         } else {
             mk(None, None)
         };
-        let expect = if rivals == 1 { Ok(Resolved::Move(mv)) } else { Err(Unplayable::Ambiguous) };
+        let expect = if rivals == 1 {
+            Ok(Resolved::Move(mv))
+        } else {
+            Err(Unplayable::Ambiguous)
+        };
         assert_eq!(pos.resolve(plain), expect, "{:?} in {}", plain, pos.fen());
         if piece != Piece::Pawn {
             let same_file = legal
                 .iter()
-                .filter(|m| m.to == mv.to && b.piece_on(m.from) == Some(piece) && m.from.file() == mv.from.file())
+                .filter(|m| {
+                    m.to == mv.to
+                        && b.piece_on(m.from) == Some(piece)
+                        && m.from.file() == mv.from.file()
+                })
                 .count();
-            let by_file = if same_file == 1 { Ok(Resolved::Move(mv)) } else { Err(Unplayable::Ambiguous) };
+            let by_file = if same_file == 1 {
+                Ok(Resolved::Move(mv))
+            } else {
+                Err(Unplayable::Ambiguous)
+            };
             assert_eq!(pos.resolve(mk(f, None)), by_file, "{}", pos.fen());
         }
-        assert_eq!(pos.resolve(mk(f, r)), Ok(Resolved::Move(mv)), "{}", pos.fen());
+        assert_eq!(
+            pos.resolve(mk(f, r)),
+            Ok(Resolved::Move(mv)),
+            "{}",
+            pos.fen()
+        );
     }
 }
 
@@ -150,7 +189,10 @@ fn san_resolution_agrees_with_the_generator() {
     // promotions with captures, several knights and rooks to one square
     check_resolution(&fen("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"));
     check_resolution(&fen("4k3/8/8/2N1N3/8/2N1N3/8/R3K2R w KQ - 0 1"));
-    walk_resolution(&fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"), 1);
+    walk_resolution(
+        &fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"),
+        1,
+    );
 }
 
 // ---- SAN, UCI, FEN -----------------------------------------------------------------------------
@@ -233,7 +275,10 @@ fn chess960_castling_xfen_and_shredder() {
     // Shredder-FEN: king on b, rooks on a and e
     let mut p = fen("rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1");
     assert!(p.chess960());
-    assert_eq!(p.fen().to_string(), "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w KQkq - 0 1");
+    assert_eq!(
+        p.fen().to_string(),
+        "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w KQkq - 0 1"
+    );
     assert_eq!(uci_of(&p, "O-O").unwrap(), "b1e1");
     assert_eq!(uci_of(&p, "O-O-O").unwrap(), "b1a1");
     assert_eq!(uci_of(&p, "b1e1").unwrap(), "b1e1"); // king takes rook, as UCI_Chess960 writes it
@@ -241,21 +286,33 @@ fn chess960_castling_xfen_and_shredder() {
         panic!()
     };
     p.play(m);
-    assert_eq!(p.fen().to_string(), "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1");
+    assert_eq!(
+        p.fen().to_string(),
+        "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1"
+    );
     // castling blocked by the other rook (f1) or by pieces on the way
     let p = fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
     assert_eq!(uci_of(&p, "O-O"), Err(Unplayable::Illegal));
     assert_eq!(uci_of(&p, "O-O-O"), Err(Unplayable::Illegal));
     // X-FEN: K and Q name the outermost rooks; with a second rook outside, the file letter
     let p = Position::from_fen("rkr5/pppppppp/8/8/8/8/PPPPPPPP/RK1R3R w KQkq - 0 1", true).unwrap();
-    assert_eq!(p.fen().to_string(), "rkr5/pppppppp/8/8/8/8/PPPPPPPP/RK1R3R w KQkq - 0 1");
+    assert_eq!(
+        p.fen().to_string(),
+        "rkr5/pppppppp/8/8/8/8/PPPPPPPP/RK1R3R w KQkq - 0 1"
+    );
     let p = Position::from_fen("rkr5/pppppppp/8/8/8/8/PPPPPPPP/RK1R3R w DQkq - 0 1", true).unwrap();
-    assert_eq!(p.fen().to_string(), "rkr5/pppppppp/8/8/8/8/PPPPPPPP/RK1R3R w DQkq - 0 1");
+    assert_eq!(
+        p.fen().to_string(),
+        "rkr5/pppppppp/8/8/8/8/PPPPPPPP/RK1R3R w DQkq - 0 1"
+    );
     assert_eq!(uci_of(&p, "O-O").unwrap(), "b1d1");
     // castling rights standard chess cannot have make the game Chess960
     let p = fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1");
     assert!(p.chess960());
-    assert_eq!(p.fen().to_string(), "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1");
+    assert_eq!(
+        p.fen().to_string(),
+        "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1"
+    );
 }
 
 #[test]
@@ -278,7 +335,12 @@ fn keys_equal_for_the_same_position_by_other_moves() {
     assert_eq!(c.key(), Position::startpos().key());
     assert_eq!(position_key(&a.fen().to_string()), Ok(a.key()));
     // a cozy board and ours agree on the position
-    assert_eq!(a.board(), &"r1bqkb1r/pppppppp/2n2n2/8/8/2N2N2/PPPPPPPP/R1BQKB1R w KQkq - 4 3".parse::<Board>().unwrap());
+    assert_eq!(
+        a.board(),
+        &"r1bqkb1r/pppppppp/2n2n2/8/8/2N2N2/PPPPPPPP/R1BQKB1R w KQkq - 4 3"
+            .parse::<Board>()
+            .unwrap()
+    );
 }
 
 // ---- the adapter ------------------------------------------------------------------------------
@@ -307,12 +369,17 @@ impl pgn::Visitor for Log {
 
 impl ReplayVisitor for Log {
     fn on_replayed(&mut self, ctx: &Context, _: &Move<'_>, r: &Replayed<'_>) -> Control {
-        self.moves.push((ctx.depth, r.uci.to_string(), r.after.fen().to_string()));
+        self.moves
+            .push((ctx.depth, r.uci.to_string(), r.after.fen().to_string()));
         self.mates += u32::from(r.mate);
         Control::Continue
     }
     fn on_not_replayed(&mut self, ctx: &Context, mv: &Move<'_>, why: NotReplayed) -> Control {
-        self.not.push((ctx.depth, String::from_utf8_lossy(mv.text).into_owned(), why));
+        self.not.push((
+            ctx.depth,
+            String::from_utf8_lossy(mv.text).into_owned(),
+            why,
+        ));
         Control::Continue
     }
     fn on_replay_error(&mut self, e: &Error<'_>) -> Control {
@@ -320,7 +387,12 @@ impl ReplayVisitor for Log {
         Control::Continue
     }
     fn on_game_replayed(&mut self, _: &Context, g: &GameReplayed<'_>) -> Control {
-        self.games.push((g.end.map(|p| p.fen().to_string()), g.not_replayed, g.errors, g.main_line_key));
+        self.games.push((
+            g.end.map(|p| p.fen().to_string()),
+            g.not_replayed,
+            g.errors,
+            g.main_line_key,
+        ));
         Control::Continue
     }
 }
@@ -332,28 +404,50 @@ fn run(pgn_text: &str) -> Log {
 }
 
 fn ucis(log: &Log, depth: u32) -> Vec<&str> {
-    log.moves.iter().filter(|m| m.0 == depth).map(|m| m.1.as_str()).collect()
+    log.moves
+        .iter()
+        .filter(|m| m.0 == depth)
+        .map(|m| m.1.as_str())
+        .collect()
 }
 
 #[test]
 fn illegal_and_ambiguous_moves_are_located() {
     let log = run("[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 Bb4 4. Ke3 a6 5. Nc3 *\n");
-    assert_eq!(log.errors, ["game.pgn:4:15: error: illegal move: `Ke3` (game 1, move 4w)"]);
-    assert_eq!(ucis(&log, 0), ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "f8b4"]);
+    assert_eq!(
+        log.errors,
+        ["game.pgn:4:15: error: illegal move: `Ke3` (game 1, move 4w)"]
+    );
+    assert_eq!(
+        ucis(&log, 0),
+        ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "f8b4"]
+    );
     // the moves after it on its line: not replayed, counted
     assert_eq!(
-        log.not.iter().map(|n| (n.1.as_str(), n.2)).collect::<Vec<_>>(),
-        [("a6", NotReplayed::AfterError), ("Nc3", NotReplayed::AfterError)]
+        log.not
+            .iter()
+            .map(|n| (n.1.as_str(), n.2))
+            .collect::<Vec<_>>(),
+        [
+            ("a6", NotReplayed::AfterError),
+            ("Nc3", NotReplayed::AfterError)
+        ]
     );
     assert_eq!(log.games[0].0, None);
     assert_eq!((log.games[0].1, log.games[0].2), (2, 1));
     assert_eq!(log.games[0].3, None);
 
     let log = run("1. Nf3 d5 2. d3 e5 3. Nd2 *\n\n1. d4 *");
-    assert_eq!(log.errors, ["game.pgn:1:23: error: ambiguous move: `Nd2` (game 1, move 3w)"]);
+    assert_eq!(
+        log.errors,
+        ["game.pgn:1:23: error: ambiguous move: `Nd2` (game 1, move 3w)"]
+    );
     // the next game is replayed as usual
     assert_eq!(log.games.len(), 2);
-    assert_eq!(log.games[1].0.as_deref(), Some("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"));
+    assert_eq!(
+        log.games[1].0.as_deref(),
+        Some("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1")
+    );
 }
 
 #[test]
@@ -364,10 +458,16 @@ fn variations_replay_from_their_branch_point() {
     assert_eq!(ucis(&log, 2), ["b1c3", "b8c6"]);
     assert_eq!(ucis(&log, 3), ["e7e6"]);
     let e6 = &log.moves.iter().find(|m| m.0 == 3).unwrap().2;
-    assert_eq!(e6, "rnbqkbnr/pp1p1ppp/4p3/2p5/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3");
+    assert_eq!(
+        e6,
+        "rnbqkbnr/pp1p1ppp/4p3/2p5/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 0 3"
+    );
     assert!(log.errors.is_empty());
     let main_end = log.games[0].0.as_deref().unwrap();
-    assert_eq!(main_end, "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    assert_eq!(
+        main_end,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
 }
 
 #[test]
@@ -378,7 +478,10 @@ fn after_an_error_variations_of_the_failed_move_still_replay() {
     assert_eq!(log.errors.len(), 1);
     assert_eq!(ucis(&log, 1), ["g1f3", "b8c6"]);
     assert_eq!(
-        log.not.iter().map(|n| (n.0, n.1.as_str(), n.2)).collect::<Vec<_>>(),
+        log.not
+            .iter()
+            .map(|n| (n.0, n.1.as_str(), n.2))
+            .collect::<Vec<_>>(),
         [
             (0, "Nc6", NotReplayed::AfterError),
             (1, "d6", NotReplayed::UnknownStart),
@@ -387,7 +490,10 @@ fn after_an_error_variations_of_the_failed_move_still_replay() {
     );
     // an error inside a variation leaves the main line alone
     let log = run("1. e4 e5 (1... Ke7 2. d4) 2. Nf3 *");
-    assert_eq!(log.errors, ["game.pgn:1:16: error: illegal move: `Ke7` (game 1, move 1b)"]);
+    assert_eq!(
+        log.errors,
+        ["game.pgn:1:16: error: illegal move: `Ke7` (game 1, move 1b)"]
+    );
     assert_eq!(ucis(&log, 0), ["e2e4", "e7e5", "g1f3"]);
     assert!(log.games[0].0.is_some());
 }
@@ -395,13 +501,22 @@ fn after_an_error_variations_of_the_failed_move_still_replay() {
 #[test]
 fn fen_tag_variant_tag_and_their_errors() {
     let log = run("[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. N@f3 *\n\n1. e4 *\n");
-    assert_eq!(log.errors, ["game.pgn:1:1: error: unsupported variant: moves not replayed: `Crazyhouse` (game 1)"]);
+    assert_eq!(
+        log.errors,
+        ["game.pgn:1:1: error: unsupported variant: moves not replayed: `Crazyhouse` (game 1)"]
+    );
     assert_eq!(log.not.len(), 3);
     assert!(log.not.iter().all(|n| n.2 == NotReplayed::GameNotReplayed));
-    assert_eq!(log.games[1].0.as_deref(), Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+    assert_eq!(
+        log.games[1].0.as_deref(),
+        Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    );
 
     let log = run("[SetUp \"1\"]\n[FEN \"8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n");
-    assert_eq!(log.errors, ["game.pgn:2:1: error: bad FEN: bad piece placement: `8/8/8/8 w - - 0 1` (game 1)"]);
+    assert_eq!(
+        log.errors,
+        ["game.pgn:2:1: error: bad FEN: bad piece placement: `8/8/8/8 w - - 0 1` (game 1)"]
+    );
 
     let log = run("[FEN \"4k3/8/4K3/8/8/8/8/7R w - - 10 40\"]\n\n40. Rh8# 1-0\n");
     assert!(log.errors.is_empty());
@@ -423,7 +538,10 @@ fn fen_tag_variant_tag_and_their_errors() {
 fn null_moves() {
     let log = run("1. e4 -- 2. d4 *");
     assert_eq!(ucis(&log, 0), ["e2e4", "0000", "d2d4"]);
-    assert_eq!(log.moves[1].2, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
+    assert_eq!(
+        log.moves[1].2,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"
+    );
 }
 
 #[test]
@@ -435,9 +553,12 @@ fn the_dom_helper_agrees_with_the_adapter() {
     let mut errors = Vec::new();
     for game in pgn::Games::new(text.as_bytes()) {
         let r = replay_game(&game, &DomOptions::default());
-        all.extend(r.nodes.iter().filter(|n| n.uci.is_some()).map(|n| {
-            (n.depth, n.uci.unwrap().to_string(), n.fen.clone().unwrap())
-        }));
+        all.extend(
+            r.nodes
+                .iter()
+                .filter(|n| n.uci.is_some())
+                .map(|n| (n.depth, n.uci.unwrap().to_string(), n.fen.clone().unwrap())),
+        );
         errors.extend(r.errors.iter().map(|e| e.to_string()));
         let g = &log.games[game.index as usize];
         assert_eq!(r.end_fen(), g.0);
@@ -452,7 +573,10 @@ fn main_line_keys_for_dedup() {
     let key = |t: &str| run(t).games[0].3;
     let a = key("1. Nf3 Nf6 2. g3 *");
     assert!(a.is_some());
-    assert_eq!(a, key("[Event \"other\"]\n1. Ng1f3 {a comment} Ng8f6 2. g2g3 1-0"));
+    assert_eq!(
+        a,
+        key("[Event \"other\"]\n1. Ng1f3 {a comment} Ng8f6 2. g2g3 1-0")
+    );
     assert_ne!(a, key("1. g3 Nf6 2. Nf3 *")); // the same position by other moves
     assert_ne!(a, key("1. Nf3 Nf6 *"));
 }

@@ -148,7 +148,7 @@ struct Saved {
 /// sgf::parse(b"(;SZ[3];B[ba];W[aa];B[ab](;W[cc])(;W[bb]))", &mut v);
 /// let c = v.into_inner();
 /// assert_eq!(c.0, 1);
-/// assert_eq!(c.1, "XX.\nX..\n..O\n");
+/// assert_eq!(c.1, ".X.\nX..\n..O\n");
 /// ```
 #[derive(Debug)]
 pub struct GoReplayer<V> {

@@ -209,7 +209,9 @@ impl<'t> GameInfo<'t> {
         let size = tree.board_size();
         let mut key = 0xcbf2_9ce4_8422_2325u64 ^ (u64::from(size.cols) << 8 | u64::from(size.rows));
         let mut mix = |x: u64| {
-            key = (key ^ x).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(17);
+            key = (key ^ x)
+                .wrapping_mul(0x0000_0100_0000_01b3)
+                .rotate_left(17);
         };
         for node in tree.main_line() {
             if let Some((c, p)) = node.go_move() {

@@ -73,7 +73,7 @@ pub type Error<'a> = Diagnostic<'a, ErrorKind, Option<NodeRef>>;
 /// sgf::parse(b"(;SZ[9];B[ee];W[ee])", &mut v);
 /// assert_eq!(
 ///     v.into_inner().0,
-///     ["1:17: error occupied_point: move on an occupied point: not played: `ee` (game 1, node 2 (depth 0))"]
+///     ["1:16: error occupied_point: move on an occupied point: not played: `ee` (game 1, node 2 (depth 0))"]
 /// );
 /// ```
 pub fn line<'e>(e: &'e Error<'_>) -> Line<'e> {
@@ -109,7 +109,11 @@ impl fmt::Display for Line<'_> {
             self.kind
         )?;
         if !self.text.is_empty() {
-            write!(f, ": `{}`", String::from_utf8_lossy(self.text).escape_debug())?;
+            write!(
+                f,
+                ": `{}`",
+                String::from_utf8_lossy(self.text).escape_debug()
+            )?;
         }
         match (self.game, self.at) {
             (Some(g), Some(at)) => write!(f, " (game {}, {at})", g + 1),

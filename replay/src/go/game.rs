@@ -26,9 +26,8 @@ impl Rules {
     /// ```
     pub fn from_ru(ru: &[u8]) -> Rules {
         let v = ru.trim_ascii();
-        let starts = |p: &str| {
-            v.len() >= p.len() && v[..p.len()].eq_ignore_ascii_case(p.as_bytes())
-        };
+        let starts =
+            |p: &str| v.len() >= p.len() && v[..p.len()].eq_ignore_ascii_case(p.as_bytes());
         Rules {
             suicide_allowed: starts("nz")
                 || starts("new zealand")

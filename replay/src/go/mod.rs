@@ -26,6 +26,7 @@
 //!   - `suicide` (a move that leaves its own group without liberties and captures nothing):
 //!     the group is removed and its stones go to the opponent's prisoners, as sgfmill does;
 //!     it is an error unless `RU` allows suicide (New Zealand, Ing / GOE, Tromp–Taylor).
+//!
 //!   A node with `KO[]` ("execute the move even if illegal") reports neither ko nor suicide.
 //! - **Prisoners** ([`Board::captures`]): the opponent's stones a side captured, plus the
 //!   opponent's own stones lost to its suicides.
