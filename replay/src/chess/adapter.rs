@@ -101,8 +101,9 @@ pub struct Replayed<'a> {
     /// The move in UCI: castling `e1g1` in standard chess, king-takes-rook (`e1h1`) in
     /// Chess960, as python-chess writes them; `0000` for a null move.
     pub uci: Uci,
-    /// The position before the move.
-    pub before: &'a Position,
+    /// The position before the move; `None` when [`Options::before`] is off (a copy of the
+    /// position per move saved).
+    pub before: Option<&'a Position>,
     /// The position after the move: [`Position::fen`], [`Position::key`], [`Position::board`].
     pub after: &'a Position,
     /// The move gives check.
@@ -152,6 +153,9 @@ pub struct Options {
     pub variations: bool,
     /// Tell mate from check (default `true`): costs a move generation after each check.
     pub mate: bool,
+    /// Give the position before each move in [`Replayed::before`] (default `true`). Variations
+    /// need it anyway; for main lines alone, turning it off saves a copy per move.
+    pub before: bool,
 }
 
 impl Default for Options {
@@ -159,15 +163,18 @@ impl Default for Options {
         Options {
             variations: true,
             mate: true,
+            before: true,
         }
     }
 }
 
 impl Options {
-    /// Main lines only (variations skipped).
+    /// Main lines only (variations skipped), without the position before each move: the
+    /// fastest replay.
     pub fn main_line() -> Options {
         Options {
             variations: false,
+            before: false,
             ..Options::default()
         }
     }
@@ -205,11 +212,13 @@ impl<V: ReplayVisitor> Replayer<V> {
 
     /// Wraps `inner` with `opts`.
     pub fn with_options(inner: V, opts: Options) -> Replayer<V> {
+        let mut engine = Engine::default();
+        engine.keep_prev = opts.variations || opts.before;
         Replayer {
             inner,
             opts,
             setup: Setup::default(),
-            engine: Engine::default(),
+            engine,
             started: false,
         }
     }

@@ -104,6 +104,7 @@ pub fn replay_game(game: &Game, opts: &DomOptions) -> GameReplay {
         setup.tag(name.as_bytes(), value, kifu::Position::default());
     }
     let mut engine = Engine::default();
+    engine.keep_prev = opts.variations;
     let mut errors = Vec::new();
     match setup.start() {
         Ok(pos) => engine.start_game(Some(pos)),

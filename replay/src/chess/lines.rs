@@ -52,8 +52,8 @@ pub(crate) enum Step<'a> {
         mv: Option<cozy_chess::Move>,
         /// Its UCI.
         uci: Uci,
-        /// The position before it.
-        before: &'a Position,
+        /// The position before it (when the engine keeps it).
+        before: Option<&'a Position>,
         /// The position after it.
         after: &'a Position,
     },
@@ -123,9 +123,9 @@ pub(crate) struct Engine {
     /// Index of the current line in `lines`.
     depth: usize,
     start: Option<Position>,
-    /// Why the game is not replayed, if it is not.
-    not_replayed: bool,
     hash: LineHash,
+    /// Keep the position before each move (for variations; not needed for a main line alone).
+    pub(crate) keep_prev: bool,
     pub(crate) main_plies: u32,
     pub(crate) replayed: u64,
     pub(crate) skipped: u64,
@@ -138,8 +138,8 @@ impl Default for Engine {
             lines: Vec::new(),
             depth: 0,
             start: None,
-            not_replayed: true,
             hash: LineHash::new(0),
+            keep_prev: true,
             main_plies: 0,
             replayed: 0,
             skipped: 0,
@@ -156,7 +156,6 @@ impl Engine {
         self.replayed = 0;
         self.skipped = 0;
         self.errors = 0;
-        self.not_replayed = start.is_none();
         let (pos, state) = match start {
             Some(p) => (p, State::Fresh),
             None => (
@@ -237,17 +236,19 @@ impl Engine {
                 return Step::Skipped(why);
             }
         }
-        let resolved = match line.cur.resolve(san) {
-            Ok(Resolved::Null) if line.cur.is_check() => Err(Unplayable::Illegal),
+        let resolved = match line.cur.find(san) {
+            Ok((Resolved::Null, _)) if line.cur.is_check() => Err(Unplayable::Illegal),
             r => r,
         };
         match resolved {
-            Ok(r) => {
-                line.prev.clone_from(&line.cur);
+            Ok((r, piece)) => {
+                if self.keep_prev {
+                    line.prev.clone_from(&line.cur);
+                }
                 let (mv, uci) = match r {
                     Resolved::Move(mv) => {
                         let uci = line.cur.uci(mv);
-                        line.cur.play(mv);
+                        line.cur.play_piece(mv, piece);
                         (Some(mv), uci)
                     }
                     Resolved::Null => {
@@ -264,7 +265,7 @@ impl Engine {
                 Step::Played {
                     mv,
                     uci,
-                    before: &line.prev,
+                    before: self.keep_prev.then_some(&line.prev),
                     after: &line.cur,
                 }
             }

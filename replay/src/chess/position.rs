@@ -82,9 +82,15 @@ fn psq(piece: Piece, color: Color, sq: Square) -> u64 {
 
 #[inline]
 fn castle_key(board: &Board) -> u64 {
+    castle_key_of(
+        *board.castle_rights(Color::White),
+        *board.castle_rights(Color::Black),
+    )
+}
+
+#[inline]
+fn castle_key_of(w: CastleRights, b: CastleRights) -> u64 {
     let mut k = 0;
-    let w = board.castle_rights(Color::White);
-    let b = board.castle_rights(Color::Black);
     if w.short.is_some() {
         k ^= RANDOM[768];
     }
@@ -314,13 +320,24 @@ impl Position {
     /// [`parse_uci`](Self::parse_uci) return it; castling is king-takes-rook). Updates the key
     /// and the clocks.
     pub fn play(&mut self, mv: Move) {
-        let b = &self.board;
-        let us = b.side_to_move();
-        let Some(moved) = b.piece_on(mv.from) else {
+        let Some(moved) = self.board.piece_on(mv.from) else {
             debug_assert!(false, "no piece on {}", mv.from);
             return;
         };
-        let mut key = self.key ^ castle_key(b) ^ RANDOM[780] ^ psq(moved, us, mv.from);
+        self.play_piece(mv, moved);
+    }
+
+    /// [`play`](Self::play), the moving piece known.
+    #[inline]
+    pub(crate) fn play_piece(&mut self, mv: Move, moved: Piece) {
+        let b = &self.board;
+        let us = b.side_to_move();
+        debug_assert_eq!(b.piece_on(mv.from), Some(moved));
+        let rights = (
+            *b.castle_rights(Color::White),
+            *b.castle_rights(Color::Black),
+        );
+        let mut key = self.key ^ RANDOM[780] ^ psq(moved, us, mv.from);
         let castle = b.colors(us).has(mv.to);
         let mut zeroing = moved == Piece::Pawn;
         if castle {
@@ -334,8 +351,10 @@ impl Position {
                 ^ psq(Piece::King, us, Square::new(king, rank))
                 ^ psq(Piece::Rook, us, Square::new(rook, rank));
         } else {
-            if let Some(victim) = b.piece_on(mv.to) {
-                key ^= psq(victim, !us, mv.to);
+            if b.colors(!us).has(mv.to) {
+                if let Some(victim) = b.piece_on(mv.to) {
+                    key ^= psq(victim, !us, mv.to);
+                }
                 zeroing = true;
             } else if moved == Piece::Pawn && mv.from.file() != mv.to.file() {
                 // en passant: the captured pawn stands beside the moving one
@@ -344,7 +363,16 @@ impl Position {
             key ^= psq(mv.promotion.unwrap_or(moved), us, mv.to);
         }
         self.board.play_unchecked(mv);
-        self.key = key ^ castle_key(&self.board);
+        let b = &self.board;
+        if rights
+            != (
+                *b.castle_rights(Color::White),
+                *b.castle_rights(Color::Black),
+            )
+        {
+            key ^= castle_key_of(rights.0, rights.1) ^ castle_key(b);
+        }
+        self.key = key;
         self.halfmove = if zeroing {
             0
         } else {

@@ -10,8 +10,8 @@
 //! generated); each is then checked for legality.
 
 use cozy_chess::{
-    BitBoard, Color, File, Move, Piece, Rank, Square, get_bishop_moves, get_king_moves,
-    get_knight_moves, get_pawn_attacks, get_rook_moves,
+    BitBoard, Color, File, Move, Piece, Rank, Square, get_between_rays, get_bishop_rays,
+    get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_rays,
 };
 use kifu::pgn::{self, CastlingSide, San, SanKind};
 
@@ -65,6 +65,13 @@ impl Position {
     /// assert_eq!(pos.resolve(San::parse(b"Nd4").unwrap()), Err(Unplayable::Illegal));
     /// ```
     pub fn resolve(&self, san: San) -> Result<Resolved, Unplayable> {
+        self.find(san).map(|(r, _)| r)
+    }
+
+    /// [`resolve`](Self::resolve), with the piece that moves (a king for castling, anything
+    /// for a null move).
+    #[inline]
+    pub(crate) fn find(&self, san: San) -> Result<(Resolved, Piece), Unplayable> {
         let board = self.board();
         let us = board.side_to_move();
         match san.kind() {
@@ -82,12 +89,12 @@ impl Position {
                     promotion: None,
                 };
                 return if board.is_legal(mv) {
-                    Ok(Resolved::Move(mv))
+                    Ok((Resolved::Move(mv), Piece::King))
                 } else {
                     Err(Unplayable::Illegal)
                 };
             }
-            SanKind::Null => return Ok(Resolved::Null),
+            SanKind::Null => return Ok((Resolved::Null, Piece::King)),
             SanKind::Drop => return Err(Unplayable::Illegal),
         }
         let to = square(san.to().ok_or(Unplayable::Illegal)?);
@@ -102,24 +109,28 @@ impl Position {
                 to,
                 promotion,
             });
-            return if board.is_legal(mv) {
-                Ok(Resolved::Move(mv))
-            } else {
-                Err(Unplayable::Illegal)
+            return match board.piece_on(from) {
+                Some(p) if board.is_legal(mv) => Ok((Resolved::Move(mv), p)),
+                _ => Err(Unplayable::Illegal),
             };
         }
         let mine = board.colors(us);
         if mine.has(to) {
             return Err(Unplayable::Illegal);
         }
-        let occ = board.occupied();
         let ours = board.colored_pieces(us, piece);
+        // sliders: the pieces on a line through `to` (small tables), then those with nothing
+        // in between (the big magic tables cost a cache miss per lookup)
         let mut from = match piece {
             Piece::Pawn => pawn_sources(board, us, to, ff.is_some()) & ours,
             Piece::Knight => get_knight_moves(to) & ours,
-            Piece::Bishop => get_bishop_moves(to, occ) & ours,
-            Piece::Rook => get_rook_moves(to, occ) & ours,
-            Piece::Queen => (get_bishop_moves(to, occ) | get_rook_moves(to, occ)) & ours,
+            Piece::Bishop => clear_lines(get_bishop_rays(to) & ours, to, board.occupied()),
+            Piece::Rook => clear_lines(get_rook_rays(to) & ours, to, board.occupied()),
+            Piece::Queen => clear_lines(
+                (get_bishop_rays(to) | get_rook_rays(to)) & ours,
+                to,
+                board.occupied(),
+            ),
             Piece::King => get_king_moves(to) & ours,
         };
         if let Some(f) = ff {
@@ -129,6 +140,43 @@ impl Position {
         }
         if let Some(r) = fr {
             from &= Rank::index(usize::from(r)).bitboard();
+        }
+        // the common case: one piece that is not pinned, out of check. A knight, bishop, rook
+        // or queen then moves legally (its candidates come from its attacks with the
+        // blockers); a pawn too, when it pushes to an empty square or takes a piece (not en
+        // passant, whose legality depends on the rank) and names its promotion exactly when it
+        // reaches the last rank
+        if from.len() == 1
+            && board.checkers().is_empty()
+            && (board.pinned() & from).is_empty()
+            && piece != Piece::King
+        {
+            if let Some(sq) = from.next_square() {
+                let ok = if piece == Piece::Pawn {
+                    let last = to.rank() == Rank::Eighth.relative_to(us);
+                    let promo_ok = match promotion {
+                        None => !last,
+                        Some(p) => last && !matches!(p, Piece::Pawn | Piece::King),
+                    };
+                    let target_ok = if sq.file() == to.file() {
+                        !board.occupied().has(to)
+                    } else {
+                        board.colors(!us).has(to)
+                    };
+                    promo_ok && target_ok
+                } else {
+                    promotion.is_none()
+                };
+                if ok {
+                    let mv = Move {
+                        from: sq,
+                        to,
+                        promotion,
+                    };
+                    debug_assert!(board.is_legal(mv), "{mv} in {}", self.fen());
+                    return Ok((Resolved::Move(mv), piece));
+                }
+            }
         }
         let mut found = None;
         for sq in from {
@@ -144,8 +192,22 @@ impl Position {
                 found = Some(mv);
             }
         }
-        found.map(Resolved::Move).ok_or(Unplayable::Illegal)
+        found
+            .map(|m| (Resolved::Move(m), piece))
+            .ok_or(Unplayable::Illegal)
     }
+}
+
+/// The squares of `pieces` (each on a line through `to`) with no piece between them and `to`.
+#[inline]
+fn clear_lines(pieces: BitBoard, to: Square, occ: BitBoard) -> BitBoard {
+    let mut out = BitBoard::EMPTY;
+    for sq in pieces {
+        if (get_between_rays(sq, to) & occ).is_empty() {
+            out |= sq.bitboard();
+        }
+    }
+    out
 }
 
 /// The squares from which a pawn of `us` could reach `to`: a push (one step, or two from its

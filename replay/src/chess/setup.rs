@@ -77,6 +77,8 @@ pub(crate) struct Setup {
     pub(crate) variant_text: String,
     pub(crate) variant_pos: kifu::Position,
     fen_buf: String,
+    /// The standard start, built once.
+    startpos: Option<Position>,
 }
 
 /// Which tag a setup problem is about.
@@ -117,14 +119,15 @@ impl Setup {
     }
 
     /// The starting position, or what is wrong with the tags.
-    pub(crate) fn start(&self) -> Result<Position, (ErrorKind, SetupTag)> {
+    pub(crate) fn start(&mut self) -> Result<Position, (ErrorKind, SetupTag)> {
         if self.variant == Variant::Unsupported {
             return Err((ErrorKind::UnsupportedVariant, SetupTag::Variant));
         }
         let chess960 = self.variant == Variant::Chess960;
+        let startpos = self.startpos.get_or_insert_with(Position::startpos);
         match &self.fen {
-            None if chess960 => Ok(Position::startpos().into_chess960()),
-            None => Ok(Position::startpos()),
+            None if chess960 => Ok(startpos.clone().into_chess960()),
+            None => Ok(startpos.clone()),
             Some(fen) => {
                 Position::from_fen(fen, chess960).map_err(|e| (ErrorKind::BadFen(e), SetupTag::Fen))
             }
