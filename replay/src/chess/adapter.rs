@@ -6,6 +6,7 @@ use kifu::pgn::{self, Comment, Context, MoveRef, Nag, NagForm, Outcome, Tag};
 
 use super::error::{Error, ErrorKind, bounded};
 use super::lines::{Engine, NotReplayed, Step};
+use super::position::UciParts;
 use super::setup::{Setup, SetupTag};
 use super::{Position, Uci, Unplayable};
 
@@ -28,7 +29,7 @@ use super::{Position, Uci, Unplayable};
 /// impl ReplayVisitor for Uci {
 ///     fn on_replayed(&mut self, ctx: &Context, _: &Move<'_>, r: &Replayed<'_>) -> Control {
 ///         if ctx.is_main_line() {
-///             self.0.push(r.uci.to_string());
+///             self.0.push(r.uci().to_string());
 ///         }
 ///         Control::Continue
 ///     }
@@ -98,9 +99,8 @@ impl<V: ReplayVisitor + ?Sized> ReplayVisitor for &mut V {
 pub struct Replayed<'a> {
     /// The move in cozy-chess's form (castling king-takes-rook), `None` for a null move.
     pub mv: Option<cozy_chess::Move>,
-    /// The move in UCI: castling `e1g1` in standard chess, king-takes-rook (`e1h1`) in
-    /// Chess960, as python-chess writes them; `0000` for a null move.
-    pub uci: Uci,
+    /// What [`uci`](Self::uci) formats.
+    uci: UciParts,
     /// The position before the move; `None` when [`Options::before`] is off (a copy of the
     /// position per move saved).
     pub before: Option<&'a Position>,
@@ -114,6 +114,13 @@ pub struct Replayed<'a> {
 }
 
 impl Replayed<'_> {
+    /// The move in UCI: castling `e1g1` in standard chess, king-takes-rook (`e1h1`) in
+    /// Chess960, as python-chess writes them; `0000` for a null move. Formatted when asked.
+    #[inline]
+    pub fn uci(&self) -> Uci {
+        self.uci.uci()
+    }
+
     /// The Polyglot key of the position after the move.
     pub fn key(&self) -> u64 {
         self.after.key()

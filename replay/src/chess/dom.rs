@@ -175,7 +175,7 @@ pub fn replay_game(game: &Game, opts: &DomOptions) -> GameReplay {
             };
             match engine.play(node.san) {
                 Step::Played { uci, after, .. } => {
-                    out.uci = Some(uci);
+                    out.uci = Some(uci.uci());
                     out.key = Some(after.key());
                     out.check = after.is_check();
                     out.mate = out.check && after.is_checkmate();

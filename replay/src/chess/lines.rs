@@ -9,7 +9,8 @@
 
 use kifu::pgn::San;
 
-use super::{Position, Resolved, Uci, Unplayable};
+use super::position::UciParts;
+use super::{Position, Resolved, Unplayable};
 
 /// Why a move was not replayed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,8 +51,8 @@ pub(crate) enum Step<'a> {
     Played {
         /// The move (castling king-takes-rook), or `None` for a null move.
         mv: Option<cozy_chess::Move>,
-        /// Its UCI.
-        uci: Uci,
+        /// Its UCI (built from the move and its castling-adjusted target square).
+        uci: UciParts,
         /// The position before it (when the engine keeps it).
         before: Option<&'a Position>,
         /// The position after it.
@@ -247,13 +248,13 @@ impl Engine {
                 }
                 let (mv, uci) = match r {
                     Resolved::Move(mv) => {
-                        let uci = line.cur.uci(mv);
+                        let uci = line.cur.uci_parts(mv, piece);
                         line.cur.play_piece(mv, piece);
                         (Some(mv), uci)
                     }
                     Resolved::Null => {
                         line.cur.play_null();
-                        (None, Uci::NULL)
+                        (None, UciParts::NULL)
                     }
                 };
                 line.state = State::Ok;

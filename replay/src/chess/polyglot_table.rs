@@ -5,7 +5,7 @@
 //! the turn entry (XORed in when White is to move).
 
 /// Polyglot's Random64 array.
-pub(crate) static RANDOM: [u64; 781] = [
+pub(crate) const RANDOM: [u64; 781] = [
     0x9D39247E33776D41,
     0x2AF7398005AAA5C7,
     0x44DB015024623547,
@@ -788,3 +788,21 @@ pub(crate) static RANDOM: [u64; 781] = [
     0x67A34DAC4356550B,
     0xF8D626AAAF278509,
 ];
+
+/// The piece-square part of [`RANDOM`] by cozy-chess's piece (pawn … king), colour (white,
+/// black) and square, so that indexing needs no bounds check.
+pub(crate) static PSQ: [[[u64; 64]; 2]; 6] = {
+    let mut t = [[[0; 64]; 2]; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut sq = 0;
+        while sq < 64 {
+            // Polyglot: kind = 2 * piece + (1 for white)
+            t[p][0][sq] = RANDOM[64 * (2 * p + 1) + sq];
+            t[p][1][sq] = RANDOM[64 * (2 * p) + sq];
+            sq += 1;
+        }
+        p += 1;
+    }
+    t
+};

@@ -9,7 +9,7 @@ use cozy_chess::{
     get_pawn_attacks,
 };
 
-use super::polyglot_table::RANDOM;
+use super::polyglot_table::{PSQ, RANDOM};
 
 /// A position of a game being replayed.
 ///
@@ -74,10 +74,9 @@ pub enum FenError {
 const WHITE_PIECES: [u8; 6] = *b"PNBRQK";
 const BLACK_PIECES: [u8; 6] = *b"pnbrqk";
 
-#[inline]
+#[inline(always)]
 fn psq(piece: Piece, color: Color, sq: Square) -> u64 {
-    let kind = 2 * piece as usize + usize::from(color == Color::White);
-    RANDOM[64 * kind + sq as usize]
+    PSQ[piece as usize][color as usize][sq as usize]
 }
 
 #[inline]
@@ -463,6 +462,28 @@ impl Position {
         }
     }
 
+    /// [`uci`](Self::uci) without formatting, the moving piece known.
+    #[inline]
+    pub(crate) fn uci_parts(&self, mv: Move, piece: Piece) -> UciParts {
+        let mut to = mv.to;
+        if piece == Piece::King
+            && !self.chess960
+            && self.board.colors(self.side_to_move()).has(mv.to)
+        {
+            let file = if mv.from.file() < mv.to.file() {
+                File::G
+            } else {
+                File::C
+            };
+            to = Square::new(file, mv.to.rank());
+        }
+        UciParts {
+            from: mv.from,
+            to,
+            promotion: mv.promotion,
+        }
+    }
+
     /// The UCI of a move of this position: castling as `e1g1` in standard chess, king-takes-rook
     /// (`e1h1`, `b8a8`) in Chess960, as python-chess writes them.
     #[inline]
@@ -477,6 +498,32 @@ impl Position {
             to = Square::new(file, mv.to.rank());
         }
         Uci::new(mv.from, to, mv.promotion)
+    }
+}
+
+/// What a UCI is made of, kept until it is asked for: from, to (castling already written as
+/// UCI wants it), promotion; `from == to` for a null move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct UciParts {
+    from: Square,
+    to: Square,
+    promotion: Option<Piece>,
+}
+
+impl UciParts {
+    pub(crate) const NULL: UciParts = UciParts {
+        from: Square::A1,
+        to: Square::A1,
+        promotion: None,
+    };
+
+    /// The UCI.
+    pub(crate) fn uci(self) -> Uci {
+        if self.from == self.to {
+            Uci::NULL
+        } else {
+            Uci::new(self.from, self.to, self.promotion)
+        }
     }
 }
 

@@ -370,7 +370,7 @@ impl pgn::Visitor for Log {
 impl ReplayVisitor for Log {
     fn on_replayed(&mut self, ctx: &Context, _: &Move<'_>, r: &Replayed<'_>) -> Control {
         self.moves
-            .push((ctx.depth, r.uci.to_string(), r.after.fen().to_string()));
+            .push((ctx.depth, r.uci().to_string(), r.after.fen().to_string()));
         self.mates += u32::from(r.mate);
         Control::Continue
     }
