@@ -242,6 +242,12 @@ impl Board {
     /// `scratch.group` when it has none.
     fn has_liberty(&mut self, start: usize) -> bool {
         let color = self.points[start];
+        // most groups have a liberty beside the stone looked at: no walk then
+        let mut nb = [usize::MAX; 4];
+        let n = self.neighbours(start, &mut nb);
+        if nb[..n].iter().any(|&q| self.points[q] == EMPTY) {
+            return true;
+        }
         let s = &mut self.scratch;
         s.epoch = s.epoch.wrapping_add(1);
         if s.epoch == 0 {
