@@ -26,7 +26,7 @@ use crate::progress::RawState;
 /// The least raw size of a parallel job (several small streams go into one): a quarter of
 /// [`Options::buffer_size`], 256 KiB by default.
 fn job_size(opts: &Options) -> usize {
-    opts.chunk() / 4
+    opts.chunk_len() / 4
 }
 /// A stream longer than this (no candidate found that far) ends parallel decoding: a pbzip2
 /// stream, one block of at most 900 kB, compresses to less.
@@ -122,8 +122,8 @@ impl Coordinator {
     }
 
     fn run(mut self, tx: &SyncSender<Msg>) {
-        let threads = self.opts.threads();
-        let chunk = self.opts.chunk();
+        let threads = self.opts.thread_count();
+        let chunk = self.opts.chunk_len();
         loop {
             let mut batch = Vec::with_capacity(threads);
             let mut single = false;

@@ -63,8 +63,8 @@ pub(crate) fn spawn(
     decode: FrameDecoder,
     opts: &Options,
 ) -> io::Result<OrderedReader> {
-    let threads = opts.threads();
-    let chunk = opts.chunk();
+    let threads = opts.thread_count();
+    let chunk = opts.chunk_len();
     let per_frame = (opts.frame_buffer / chunk).max(1);
     let (queue_tx, queue_rx) = sync_channel::<Queued>(threads);
     let (job_tx, job_rx) = sync_channel::<(Frame, SyncSender<Msg>)>(1);

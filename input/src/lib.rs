@@ -130,10 +130,10 @@ impl Default for Options {
 }
 
 impl Options {
-    pub(crate) fn chunk(&self) -> usize {
+    pub(crate) fn chunk_len(&self) -> usize {
         self.buffer_size.clamp(4096, 1 << 30)
     }
-    pub(crate) fn threads(&self) -> usize {
+    pub(crate) fn thread_count(&self) -> usize {
         self.threads.max(1)
     }
 }

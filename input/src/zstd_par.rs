@@ -147,7 +147,7 @@ pub(crate) fn spawn(
         last_end: 0,
         opts: opts.clone(),
     };
-    let chunk = opts.chunk();
+    let chunk = opts.chunk_len();
     let window = opts.zstd_window_log_max;
     let decode: FrameDecoder = Arc::new(move |frame: &Frame, send| {
         let result = (|| {
