@@ -330,7 +330,11 @@ fn decoder(
             return crate::bzip2_par::spawn(Box::new(raw), state, opts);
         }
         let checked = Checked::new(c, raw, state, opts)?;
-        return Ok(Box::new(pipe::spawn(Box::new(checked), opts.chunk_len(), 4)?));
+        return Ok(Box::new(pipe::spawn(
+            Box::new(checked),
+            opts.chunk_len(),
+            4,
+        )?));
     }
     Ok(Box::new(Checked::new(c, raw, state, opts)?))
 }
