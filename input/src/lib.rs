@@ -84,10 +84,12 @@ pub use walk::{for_each_in_reader, for_each_input};
 
 /// How inputs are read: threads, buffer sizes, limits.
 ///
-/// Memory bound: a plain stream decoded on a thread holds at most `4 * buffer_size` of decoded
-/// bytes ahead of the reader; a parallel (pzstd or multi-stream bzip2) stream holds at most
-/// `2 * threads + 1` frames in flight, each with at most `frame_buffer` decoded bytes buffered
-/// and at most `max_frame_size` compressed bytes.
+/// Memory bound: a stream decoded on a thread holds at most 4 chunks of `buffer_size` decoded
+/// bytes ahead of the reader. A pzstd stream holds the decoded bytes of at most `threads + 1`
+/// frames (each at most `frame_buffer`) and at most `threads + 2` compressed frames (each at
+/// most `max_frame_size`); a multi-stream bzip2 file, `threads` jobs of at least
+/// `buffer_size / 4` compressed bytes and their decoded bytes. None of it grows with the size
+/// of the input.
 ///
 /// ```
 /// let opts = kifu_input::Options { threads: 1, ..Default::default() };
