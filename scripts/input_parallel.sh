@@ -15,9 +15,9 @@ dec=$root/target/release/examples/decode
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=("$dir/c.pzst.pgn.zst" "$dir/c.multi.pgn.bz2" "$dir/c.pgn.bz2" "$dir/c.pgn.gz")
 run() { # run J FILE: "wall cpu" seconds
-  local out
-  out=$( { /usr/bin/time -f '%e %U %S' nice -n "${KIFU_NICE:-0}" "$dec" -j"$1" "$2" > /dev/null 2>/dev/null; } 2>&1 | tail -1)
-  echo "$out" | awk '{printf "%s %.2f\n", $1, $2 + $3}'
+  local t; t=$(mktemp)
+  /usr/bin/time -f '%e %U %S' -o "$t" nice -n "${KIFU_NICE:-0}" "$dec" -j"$1" "$2" > /dev/null 2>&1
+  awk '{printf "%s %.2f\n", $1, $2 + $3}' "$t"; rm -f "$t"
 }
 median() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f", m}'; }
 echo "| file | -j1 wall s | -j2 wall s | -j1/-j2 (median of ratios) | -j1 cpu s | -j2 cpu s |"
