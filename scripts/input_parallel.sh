@@ -13,7 +13,7 @@ root=${KIFU_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 dir=${KIFU_BENCH_DIR:-${TMPDIR:-/tmp}/kifu-input-bench}
 dec=$root/target/release/examples/decode
 files=("$@")
-[ ${#files[@]} -gt 0 ] || files=("$dir/c.pzst.pgn.zst" "$dir/c.multi.pgn.bz2" "$dir/c.pgn.bz2" "$dir/c.pgn.gz")
+[ ${#files[@]} -gt 0 ] || files=("$dir/c.pzst.pgn.zst" "$dir/gb.pzst.pgn.zst" "$dir/c.multi.pgn.bz2" "$dir/c.pgn.bz2" "$dir/c.pgn.gz")
 run() { # run J FILE: "wall cpu" seconds
   local t; t=$(mktemp)
   /usr/bin/time -f '%e %U %S' -o "$t" nice -n "${KIFU_NICE:-0}" "$dec" -j"$1" "$2" > /dev/null 2>&1
