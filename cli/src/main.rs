@@ -10,6 +10,7 @@
 mod check;
 mod dedup;
 mod dom;
+mod export;
 mod filter;
 mod fmt;
 mod json;
@@ -174,6 +175,43 @@ enum Command {
         #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
         max_game_bytes: usize,
     },
+    /// Write the games as rows of a table: Parquet (zstd), CSV or JSON Lines, to one file or a
+    /// dataset directory that DuckDB, Polars and Spark read as one table (see docs/export.md).
+    Export {
+        #[command(flatten)]
+        common: Common,
+        /// The file format.
+        #[arg(long, value_enum)]
+        to: ExportFormat,
+        /// The output: a file, or a dataset directory (with --dataset or --max-rows-per-file).
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        out: PathBuf,
+        /// games (PGN; `trees` for SGF: one row per game), moves (one row per main-line move),
+        /// json (the `kifu json` objects).
+        #[arg(long, default_value = "games")]
+        table: String,
+        /// moves: the moves of every variation too (each row names its line).
+        #[arg(long)]
+        variations: bool,
+        /// Write a dataset directory (part-00000.parquet, …), even with one file.
+        #[arg(long)]
+        dataset: bool,
+        /// At most this many rows per file of a dataset directory.
+        #[arg(long, value_name = "N")]
+        max_rows_per_file: Option<u64>,
+        /// Rows per Parquet row group (at most; groups also end at 64 MiB of data).
+        #[arg(long, value_name = "N", default_value_t = 122_880)]
+        row_group_rows: usize,
+        /// SGF text encoding, as for `kifu json`.
+        #[arg(long, default_value = "auto")]
+        charset: String,
+        /// Replace OUT if it exists.
+        #[arg(long)]
+        force: bool,
+        /// The most a game may hold in memory, in bytes (estimated).
+        #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
+        max_game_bytes: usize,
+    },
     /// Drop the games whose moves repeat an earlier game's (tags may differ): PGN by the start
     /// (FEN) and main line, SGF by board, setup and main line. The count goes to stderr.
     Dedup {
@@ -191,6 +229,17 @@ enum Command {
         #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
         max_game_bytes: usize,
     },
+}
+
+/// The file formats of `kifu export`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ExportFormat {
+    /// Apache Parquet, zstd-compressed.
+    Parquet,
+    /// CSV (RFC 4180) with a header line.
+    Csv,
+    /// JSON Lines.
+    Jsonl,
 }
 
 /// What `kifu fmt --strip` can leave out.
@@ -360,6 +409,49 @@ fn run(command: Command) -> io::Result<ExitCode> {
                 max_game_bytes,
             };
             split::command(&common, opts, force)
+        }
+        Command::Export {
+            common,
+            to,
+            out,
+            table,
+            variations,
+            dataset,
+            max_rows_per_file,
+            row_group_rows,
+            charset,
+            force,
+            max_game_bytes,
+        } => {
+            let opts = export::Options {
+                out,
+                to: match to {
+                    ExportFormat::Parquet => kifu_export::OutFormat::Parquet,
+                    ExportFormat::Csv => kifu_export::OutFormat::Csv,
+                    ExportFormat::Jsonl => kifu_export::OutFormat::Jsonl,
+                },
+                table,
+                table_options: kifu_export::TableOptions {
+                    variations,
+                    charset: kifu_export::Charset::by_name(&charset).ok_or_else(|| {
+                        io::Error::new(
+                            io::ErrorKind::InvalidInput,
+                            format!("unknown charset `{charset}`"),
+                        )
+                    })?,
+                    ..Default::default()
+                },
+                sink: kifu_export::SinkOptions {
+                    force,
+                    dataset,
+                    max_rows_per_file,
+                    row_group_rows,
+                    ..Default::default()
+                },
+                batch_rows: 8192,
+                max_game_bytes,
+            };
+            export::command(&common, opts)
         }
         Command::Dedup {
             common,
