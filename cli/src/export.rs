@@ -32,6 +32,9 @@ pub struct Options {
     pub sink: SinkOptions,
     /// Rows per record batch built on a worker.
     pub batch_rows: usize,
+    /// `--replay`: PGN games replayed on a board (`games` gains `final_fen`, `moves` gains
+    /// `uci`, `fen`, `key`).
+    pub replay: bool,
     /// The DOM builders' limit on one game.
     pub max_game_bytes: usize,
 }
@@ -94,8 +97,17 @@ struct ExportWork<'o>(&'o Options);
 impl ExportWork<'_> {
     fn rows(&self, input: &Input, sgf: bool) -> Rows {
         let table = Table::by_name(&self.0.table, sgf);
+        let builder = table.map(|t| {
+            let b = Builder::new(t, &self.0.table_options);
+            match t {
+                Table::PgnGames | Table::PgnMoves if self.0.replay => b.with_columns(Box::new(
+                    ReplayColumns::new(t, self.0.table_options.variations),
+                )),
+                _ => b,
+            }
+        });
         Rows {
-            builder: table.map(|t| Builder::new(t, &self.0.table_options)),
+            builder,
             batches: Vec::new(),
             refused: Vec::new(),
             file: input.name.clone(),
@@ -115,6 +127,100 @@ impl Work for ExportWork<'_> {
     fn sgf(&self, input: &Input) -> Self::Sgf {
         let b = sgf::TreeBuilder::new().with_max_game_bytes(self.0.max_game_bytes);
         Dom::new(b, self.rows(input, true))
+    }
+}
+
+/// The columns `--replay` adds (kifu-replay's DOM helper): `final_fen` to `games` (the
+/// position after the main line, null when it could not be replayed whole), `uci`, `fen` and
+/// `key` (the Polyglot key after the move, as a signed 64-bit integer of the same bits) to
+/// `moves` (null for a move that could not be replayed).
+struct ReplayColumns {
+    table: Table,
+    variations: bool,
+    final_fen: arrow_array::builder::StringBuilder,
+    uci: arrow_array::builder::StringBuilder,
+    fen: arrow_array::builder::StringBuilder,
+    key: arrow_array::builder::Int64Builder,
+}
+
+impl ReplayColumns {
+    fn new(table: Table, variations: bool) -> ReplayColumns {
+        use arrow_array::builder::{Int64Builder, StringBuilder};
+        ReplayColumns {
+            table,
+            variations,
+            final_fen: StringBuilder::new(),
+            uci: StringBuilder::new(),
+            fen: StringBuilder::new(),
+            key: Int64Builder::new(),
+        }
+    }
+}
+
+impl kifu_export::Columns for ReplayColumns {
+    fn fields(&self) -> Vec<arrow_schema::Field> {
+        use arrow_schema::{DataType, Field};
+        match self.table {
+            Table::PgnGames => vec![Field::new("final_fen", DataType::Utf8, true)],
+            _ => vec![
+                Field::new("uci", DataType::Utf8, true),
+                Field::new("fen", DataType::Utf8, true),
+                Field::new("key", DataType::Int64, true),
+            ],
+        }
+    }
+
+    fn pgn_game(&mut self, game: &pgn::Game) {
+        let mut options = kifu_replay::chess::DomOptions::default();
+        options.fen = false;
+        options.variations = false;
+        self.final_fen
+            .append_option(kifu_replay::chess::replay_game(game, &options).end_fen());
+    }
+
+    fn pgn_moves(&mut self, game: &pgn::Game, rows: &[kifu_export::MoveRow<'_>]) {
+        let mut options = kifu_replay::chess::DomOptions::default();
+        options.variations = self.variations;
+        let r = kifu_replay::chess::replay_game(game, &options);
+        // the replay's entries are in text order: find each row's by its node
+        let mut order = std::collections::HashMap::new();
+        let mut stack: Vec<(&[pgn::Node], usize)> = vec![(&game.moves, 0)];
+        let mut k = 0usize;
+        while let Some((moves, next)) = stack.pop() {
+            let Some(node) = moves.get(next) else {
+                continue;
+            };
+            order.insert(node as *const pgn::Node, k);
+            k += 1;
+            stack.push((moves, next + 1));
+            if self.variations {
+                for v in node.variations.iter().rev() {
+                    stack.push((&v.moves, 0));
+                }
+            }
+        }
+        for row in rows {
+            let n = order
+                .get(&(row.node as *const pgn::Node))
+                .and_then(|&k| r.nodes.get(k));
+            self.uci
+                .append_option(n.and_then(|n| n.uci).map(|u| u.to_string()));
+            self.fen.append_option(n.and_then(|n| n.fen.as_deref()));
+            self.key
+                .append_option(n.and_then(|n| n.key).map(|k| k as i64));
+        }
+    }
+
+    fn finish(&mut self) -> Vec<arrow_array::ArrayRef> {
+        use std::sync::Arc;
+        match self.table {
+            Table::PgnGames => vec![Arc::new(self.final_fen.finish())],
+            _ => vec![
+                Arc::new(self.uci.finish()),
+                Arc::new(self.fen.finish()),
+                Arc::new(self.key.finish()),
+            ],
+        }
     }
 }
 
