@@ -38,12 +38,14 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     out
 }
 
+/// Per game: the keys after each replayed move (all lines, in event order), the end's key, the
+/// errors, the main line's key.
+type GameKeys = (Vec<u64>, Option<u64>, u32, Option<u128>);
+
 #[derive(Default)]
 struct ChessLog {
     depth: u32,
-    /// per game: the keys after each replayed move (all lines, in event order), the end key,
-    /// the errors
-    games: Vec<(Vec<u64>, Option<u64>, u32, Option<u128>)>,
+    games: Vec<GameKeys>,
     keys: Vec<u64>,
 }
 
