@@ -77,9 +77,10 @@ pub fn sgf_key(tree: &sgf::GameTree) -> u128 {
 /// main line could not be replayed whole.
 pub fn pgn_position_key(game: &pgn::Game) -> u128 {
     use kifu_replay::chess::{DomOptions, replay_game};
-    let mut options = DomOptions::default();
-    options.fen = false;
-    options.variations = false;
+    let options = DomOptions {
+        fen: false,
+        variations: false,
+    };
     replay_game(game, &options)
         .main_line_key
         .unwrap_or_else(|| pgn_key(game) ^ 1)

@@ -171,16 +171,19 @@ impl kifu_export::Columns for ReplayColumns {
     }
 
     fn pgn_game(&mut self, game: &pgn::Game) {
-        let mut options = kifu_replay::chess::DomOptions::default();
-        options.fen = false;
-        options.variations = false;
+        let options = kifu_replay::chess::DomOptions {
+            fen: false,
+            variations: false,
+        };
         self.final_fen
             .append_option(kifu_replay::chess::replay_game(game, &options).end_fen());
     }
 
     fn pgn_moves(&mut self, game: &pgn::Game, rows: &[kifu_export::MoveRow<'_>]) {
-        let mut options = kifu_replay::chess::DomOptions::default();
-        options.variations = self.variations;
+        let options = kifu_replay::chess::DomOptions {
+            variations: self.variations,
+            ..Default::default()
+        };
         let r = kifu_replay::chess::replay_game(game, &options);
         // the replay's entries are in text order: find each row's by its node
         let mut order = std::collections::HashMap::new();

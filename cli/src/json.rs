@@ -159,8 +159,10 @@ impl PerGame for Lines {
 fn with_replay(game: &pgn::Game, replay: Replay) -> serde_json::Result<serde_json::Value> {
     use kifu_replay::chess::{DomOptions, replay_game};
     use serde_json::Value;
-    let mut options = DomOptions::default();
-    options.fen = replay.fen;
+    let options = DomOptions {
+        fen: replay.fen,
+        ..Default::default()
+    };
     let r = replay_game(game, &options);
     let mut value = serde_json::to_value(game)?;
     // each move's path: its index in the main line, then (variation, index) pairs; in text order

@@ -197,9 +197,10 @@ impl Predicate {
 /// start included).
 fn reaches(game: &pgn::Game, key: u64) -> bool {
     use kifu_replay::chess::{DomOptions, replay_game};
-    let mut options = DomOptions::default();
-    options.fen = false;
-    options.variations = false;
+    let options = DomOptions {
+        fen: false,
+        variations: false,
+    };
     let r = replay_game(game, &options);
     r.start.as_ref().is_some_and(|p| p.key() == key) || r.main_line().any(|n| n.key == Some(key))
 }
