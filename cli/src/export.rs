@@ -272,9 +272,10 @@ impl Rechunk {
     }
 }
 
-/// The tables a `--table` name gives, PGN's then SGF's.
-pub fn tables(name: &str) -> Option<(Table, Table)> {
-    Some((Table::by_name(name, false)?, Table::by_name(name, true)?))
+/// The tables a `--table` name gives, PGN's then SGF's (`positions` is SGF's only).
+pub fn tables(name: &str) -> Option<(Option<Table>, Option<Table>)> {
+    let both = (Table::by_name(name, false), Table::by_name(name, true));
+    (both.0.is_some() || both.1.is_some()).then_some(both)
 }
 
 /// `kifu export`: the games of every input as rows of one table. The output is created when
@@ -285,7 +286,10 @@ pub fn command(common: &Common, mut opts: Options) -> io::Result<ExitCode> {
     let (pgn_table, sgf_table) = tables(&opts.table).ok_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!("no table `{}` (games, trees, moves, json)", opts.table),
+            format!(
+                "no table `{}` (games, trees, moves, positions, json)",
+                opts.table
+            ),
         )
     })?;
     Guard::new(&common.files, opts.sink.force).check(&opts.out)?;
@@ -308,9 +312,19 @@ pub fn command(common: &Common, mut opts: Options) -> io::Result<ExitCode> {
         else {
             return Ok(());
         };
-        let (rows, table) = match &visited {
-            Visited::Pgn(dom) => (&dom.each, pgn_table),
-            Visited::Sgf(dom) => (&dom.each, sgf_table),
+        let (rows, table, format) = match &visited {
+            Visited::Pgn(dom) => (&dom.each, pgn_table, "PGN"),
+            Visited::Sgf(dom) => (&dom.each, sgf_table, "SGF"),
+        };
+        let Some(table) = table else {
+            if info.offset == 0 {
+                mismatched += 1;
+                eprintln!(
+                    "kifu export: {}: the {} table holds no {format} game; not exported",
+                    input.name, opts.table
+                );
+            }
+            return Ok(());
         };
         for (index, why) in &rows.refused {
             refused += 1;
@@ -357,11 +371,8 @@ pub fn command(common: &Common, mut opts: Options) -> io::Result<ExitCode> {
         }
         // no rows at all: the table, empty
         None => {
-            let table = if common.format == Some(crate::Format::Sgf) {
-                sgf_table
-            } else {
-                pgn_table
-            };
+            let sgf_first = common.format == Some(crate::Format::Sgf) || pgn_table.is_none();
+            let table = if sgf_first { sgf_table } else { pgn_table }.expect("one of them");
             let schema = kifu_export::schema(table, &opts.table_options);
             kifu_export::create(&opts.out, opts.to, schema, &opts.sink).map_err(io::Error::other)?
         }

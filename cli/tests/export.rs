@@ -67,7 +67,12 @@ fn export(inputs: &[PathBuf], out: &Path, extra: &[&str]) -> Output {
 fn every_core_writes_the_bytes_of_one() {
     let tmp = TempDir::new("bytes");
     let (pgn, sgf) = inputs();
-    for (inputs, table) in [(&pgn, "games"), (&pgn, "moves"), (&sgf, "trees")] {
+    for (inputs, table) in [
+        (&pgn, "games"),
+        (&pgn, "moves"),
+        (&sgf, "trees"),
+        (&sgf, "positions"),
+    ] {
         for to in ["parquet", "csv", "jsonl"] {
             let one = tmp.0.join(format!("one-{table}.{to}"));
             let many = tmp.0.join(format!("many-{table}.{to}"));
