@@ -13,13 +13,14 @@ import sys
 import time
 
 # Most played openings by rating band (both players' mean Elo, in bands of 200; games with
-# both Elos only), and average game length (plies) by time control.
+# both Elos and an opening name or ECO code only), and average game length (plies) by time control.
 OPENINGS = """
     with rated as (
-        select (cast((WhiteElo + BlackElo) / 2 as int) / 200) * 200 as band,
-               coalesce(Opening, ECO, '?') as opening
+        select cast(floor((WhiteElo + BlackElo) / 400.0) * 200 as int) as band,
+               coalesce(Opening, ECO) as opening
         from games
         where WhiteElo is not null and BlackElo is not null
+          and coalesce(Opening, ECO) is not null and coalesce(Opening, ECO) <> '?'
     ), counted as (
         select band, opening, count(*) as games,
                row_number() over (partition by band order by count(*) desc, opening) as rank
@@ -28,9 +29,11 @@ OPENINGS = """
     select band, opening, games from counted where rank <= 3 order by band, rank
 """
 LENGTH = """
-    select coalesce(TimeControl, '?') as time_control, count(*) as games,
+    select TimeControl as time_control, count(*) as games,
            round(avg(plies), 1) as avg_plies
-    from games group by coalesce(TimeControl, '?')
+    from games
+    where TimeControl is not null and TimeControl <> '?' and plies > 0
+    group by TimeControl
     having count(*) >= 20
     order by games desc limit 10
 """
@@ -59,8 +62,10 @@ def duckdb_run(path):
 
 def spark_run(path):
     from pyspark.sql import SparkSession
+    # UTCTime is a Parquet TIME(MICROS): Spark reads TIME columns with this switch (4.1 on)
     spark = (SparkSession.builder.appName("kifu-analysis").master("local[*]")
-             .config("spark.ui.enabled", "false").getOrCreate())
+             .config("spark.ui.enabled", "false")
+             .config("spark.sql.timeType.enabled", "true").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     spark.read.parquet(path).createOrReplaceTempView("games")
     for title, q in [("summary", SUMMARY), ("top openings by rating band", OPENINGS),
