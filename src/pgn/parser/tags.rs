@@ -26,7 +26,7 @@ impl Parser {
     }
 
     /// [`bracket`](Self::bracket) compiled for AVX2: its tag loop reads tag lines with
-    /// `simd::avx2::tag_line` inlined.
+    /// `simd::tag::avx2::tag_line` inlined.
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     #[target_feature(enable = "avx2")]
     pub(super) fn bracket_avx2<V: Visitor>(
