@@ -247,3 +247,59 @@ fn root_only_scan() {
     assert_eq!(r.0, ["PB", "PW"]);
     assert_eq!(r.1, 2); // only the game trees' ends
 }
+
+#[test]
+fn a_skipped_variation_raises_no_node_events() {
+    // Skip from `on_tree` of a variation, or from `on_node` inside one: the nodes the visitor
+    // did not see open (or saw open before the skip) raise no `on_node_end`; every `on_tree`
+    // still gets its `on_tree_end`.
+    #[derive(Default)]
+    struct Count {
+        at: &'static str,
+        nodes: u32,
+        node_ends: u32,
+        trees: u32,
+        tree_ends: u32,
+    }
+    impl Visitor for Count {
+        fn on_tree(&mut self, ctx: &Context) -> Control {
+            self.trees += 1;
+            if self.at == "tree" && ctx.variation > 0 {
+                Control::Skip
+            } else {
+                Control::Continue
+            }
+        }
+        fn on_tree_end(&mut self, _: &Context) -> Control {
+            self.tree_ends += 1;
+            Control::Continue
+        }
+        fn on_node(&mut self, ctx: &Context) -> Control {
+            self.nodes += 1;
+            if self.at == "node" && ctx.variation > 0 {
+                Control::Skip
+            } else {
+                Control::Continue
+            }
+        }
+        fn on_node_end(&mut self, _: &Context) -> Control {
+            self.node_ends += 1;
+            Control::Continue
+        }
+    }
+    let input = b"(;GM[1];B[aa](;W[bb];B[cc])(;W[dd](;B[ee])(;B[ff]))(;W[gg]))";
+    let mut tree = Count {
+        at: "tree",
+        ..Count::default()
+    };
+    sgf::parse(input, &mut tree);
+    assert_eq!((tree.nodes, tree.node_ends), (4, 4), "main line only");
+    assert_eq!((tree.trees, tree.tree_ends), (4, 4));
+    let mut node = Count {
+        at: "node",
+        ..Count::default()
+    };
+    sgf::parse(input, &mut node);
+    assert_eq!((node.nodes, node.node_ends), (6, 4), "the skipping nodes have no end");
+    assert_eq!((node.trees, node.tree_ends), (4, 4));
+}

@@ -347,8 +347,8 @@ impl<V: GoReplayVisitor> sgf::Visitor for GoReplayer<V> {
 
     fn on_node_end(&mut self, ctx: &Context) -> Control {
         if !core::mem::take(&mut self.node_open) {
-            // kifu's parser raises the `on_node_end` of the last node of a variation skipped from
-            // its `on_tree`, without its `on_node`: nothing of it was read here
+            // an `on_node_end` without its `on_node` (a visitor that wraps this one and calls
+            // it out of order): nothing of the node was read here
             return self.inner.on_node_end(ctx);
         }
         let c = if !self.started {

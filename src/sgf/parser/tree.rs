@@ -373,6 +373,11 @@ impl Parser {
                 Closed::Inner => self.close_skipped_tree(),
                 Closed::Variation { opened } => {
                     self.prop = Prop::None;
+                    if self.level == Level::Node {
+                        // the skipped node ends unseen: no `on_node_end` (its `on_node` did
+                        // not come, or came before the skip)
+                        self.level = Level::AfterNode;
+                    }
                     if opened {
                         self.close_tree(pos, v);
                     } else {
