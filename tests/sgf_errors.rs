@@ -300,6 +300,10 @@ fn a_skipped_variation_raises_no_node_events() {
         ..Count::default()
     };
     sgf::parse(input, &mut node);
-    assert_eq!((node.nodes, node.node_ends), (6, 4), "the skipping nodes have no end");
+    assert_eq!(
+        (node.nodes, node.node_ends),
+        (6, 4),
+        "the skipping nodes have no end"
+    );
     assert_eq!((node.trees, node.tree_ends), (4, 4));
 }

@@ -48,7 +48,12 @@ where
     S: FnMut(Event<'_, W>) -> io::Result<()>,
 {
     let threads = common.threads();
-    let sources = Sources::new(&common.files, common.format, threads)?;
+    let sources = Sources::new(
+        &common.files,
+        common.format,
+        threads,
+        common.frame_buffer as usize,
+    )?;
     if sources.is_sample() {
         eprintln!("kifu: no input given: {verb} the embedded sample (3 games)");
     }

@@ -38,7 +38,12 @@ pub struct Sources {
 impl Sources {
     /// The sources the command line names: files, directories and `-`; with none, stdin, or the
     /// embedded sample when stdin is a terminal or empty.
-    pub fn new(args: &[PathBuf], forced: Option<Format>, threads: usize) -> io::Result<Sources> {
+    pub fn new(
+        args: &[PathBuf],
+        forced: Option<Format>,
+        threads: usize,
+        frame_buffer: usize,
+    ) -> io::Result<Sources> {
         if args.iter().filter(|a| a.as_os_str() == "-").count() > 1 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -56,6 +61,7 @@ impl Sources {
             forced,
             options: Options {
                 threads,
+                frame_buffer,
                 ..Options::default()
             },
             progress: Arc::new(Progress::new()),

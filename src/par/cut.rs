@@ -273,6 +273,13 @@ impl<R: Read> Cutter<R> {
             return;
         };
         let len = buf.len();
+        if buf.capacity() < len + self.read_size {
+            // room for a whole piece at once: after a cut the buffer shares its allocation with
+            // the pieces before, so this allocates exactly what is asked, where growing read by
+            // read would double the allocation that each piece then keeps alive
+            let piece = self.size + DECIDE + self.read_size;
+            buf.reserve(piece.max(len + self.read_size) - len);
+        }
         buf.resize(len + self.read_size, 0);
         loop {
             match self.reader.read(&mut buf[len..]) {
