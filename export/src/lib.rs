@@ -55,6 +55,9 @@ use kifu::{pgn, sgf};
 
 mod charset;
 mod cols;
+mod flat;
+mod flat_writer;
+mod games_visitor;
 mod json_rows;
 mod pgn_games;
 mod pgn_moves;
@@ -66,6 +69,7 @@ mod sink;
 pub mod values;
 
 pub use charset::Charset;
+pub use games_visitor::GamesVisitor;
 pub use pgn_games::{PGN_TAG_COLUMNS, TagType};
 pub use rebase::{Shift, rebase};
 pub use sgf_trees::{PropType, SGF_ROOT_COLUMNS};
