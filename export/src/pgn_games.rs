@@ -7,7 +7,7 @@ use arrow_array::StructArray;
 use arrow_array::builder::ArrayBuilder;
 use arrow_array::builder::{
     Date32Builder, Float64Builder, Int16Builder, Int32Builder, Int64Builder, StringBuilder,
-    Time32MillisecondBuilder,
+    Time64MicrosecondBuilder,
 };
 use arrow_buffer::NullBufferBuilder;
 use arrow_schema::{DataType, Field, Fields, TimeUnit};
@@ -29,8 +29,8 @@ pub enum TagType {
     Int64,
     /// `Date32`, from a complete `YYYY.MM.DD`.
     Date,
-    /// `Time32(Millisecond)`, from `HH:MM:SS` (Parquet's `TIME(MILLIS)`: it has no time type in
-    /// seconds).
+    /// `Time64(Microsecond)`, from `HH:MM:SS` (Parquet's `TIME(MICROS)`: it has no time type in
+    /// seconds, and Spark reads `TIME(MICROS)` but not `TIME(MILLIS)`).
     Time,
 }
 
@@ -42,7 +42,7 @@ impl TagType {
             TagType::Int32 => DataType::Int32,
             TagType::Int64 => DataType::Int64,
             TagType::Date => DataType::Date32,
-            TagType::Time => DataType::Time32(TimeUnit::Millisecond),
+            TagType::Time => DataType::Time64(TimeUnit::Microsecond),
         }
     }
 }
@@ -169,7 +169,7 @@ enum TagCol {
     I32(Int32Builder),
     I64(Int64Builder),
     Date(Date32Builder),
-    Time(Time32MillisecondBuilder),
+    Time(Time64MicrosecondBuilder),
 }
 
 impl TagCol {
@@ -180,7 +180,7 @@ impl TagCol {
             TagType::Int32 => TagCol::I32(Int32Builder::new()),
             TagType::Int64 => TagCol::I64(Int64Builder::new()),
             TagType::Date => TagCol::Date(Date32Builder::new()),
-            TagType::Time => TagCol::Time(Time32MillisecondBuilder::new()),
+            TagType::Time => TagCol::Time(Time64MicrosecondBuilder::new()),
         }
     }
 
@@ -206,7 +206,7 @@ impl TagCol {
             TagCol::I32(b) => put(b, values::int(raw)),
             TagCol::I64(b) => put(b, values::int(raw)),
             TagCol::Date(b) => put(b, values::date(raw)),
-            TagCol::Time(b) => put(b, values::time(raw).map(|s| s * 1000)),
+            TagCol::Time(b) => put(b, values::time(raw).map(|s| i64::from(s) * 1_000_000)),
         }
     }
 
