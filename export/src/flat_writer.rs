@@ -30,9 +30,17 @@ impl Layout {
     }
 }
 
+/// The writer's buffers, kept from game to game so that writing a movetext allocates nothing
+/// once they have grown.
+#[derive(Debug, Default)]
+pub(crate) struct Buffers {
+    stack: Vec<Frame>,
+    word: String,
+}
+
 /// Writes the movetext of `game` (as the library's writer does after the tags' empty line,
 /// without the line breaks after the result) to `out`, which is cleared first.
-pub(crate) fn movetext(layout: Layout, game: &Flat, out: &mut String) {
+pub(crate) fn movetext(layout: Layout, game: &Flat, out: &mut String, bufs: &mut Buffers) {
     out.clear();
     let mut m = Movetext {
         out,
@@ -41,15 +49,17 @@ pub(crate) fn movetext(layout: Layout, game: &Flat, out: &mut String) {
         wrap: layout.wrap,
         open: 0,
         game,
-        word: String::new(),
+        word: std::mem::take(&mut bufs.word),
     };
     let main = game.main.expect("a finished game");
     m.comments(main.before);
-    m.lines(main.first, game.starting_ply());
+    m.lines(main.first, game.starting_ply(), &mut bufs.stack);
     m.token(&[game.termination().as_str()]);
+    bufs.word = m.word;
 }
 
 /// One line of moves being written.
+#[derive(Debug)]
 struct Frame {
     /// The next move to write ([`NONE`] at the line's end).
     node: usize,
@@ -217,15 +227,16 @@ impl Movetext<'_> {
     }
 
     /// Writes the move tree from an explicit stack.
-    fn lines(&mut self, first: usize, start: u32) {
+    fn lines(&mut self, first: usize, start: u32, stack: &mut Vec<Frame>) {
         let game = self.game;
-        let mut stack = vec![Frame {
+        stack.clear();
+        stack.push(Frame {
             node: first,
             i: 0,
             start,
             var: None,
             number: true,
-        }];
+        });
         let mut number_buf = [0u8; 16];
         let mut nag_buf = [0u8; 4];
         while let Some(top) = stack.last_mut() {

@@ -1,5 +1,6 @@
 //! [`GamesVisitor`]: the PGN `games` table built straight from the parser's events.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::mem::size_of;
 
@@ -86,9 +87,19 @@ pub struct GamesVisitor {
 #[derive(Debug, Default)]
 struct Scratch {
     movetext: String,
+    writer: flat_writer::Buffers,
     data: Vec<MoveData>,
     message: String,
     at: String,
+}
+
+/// `b` as text, U+FFFD for what is not UTF-8 (`String::from_utf8_lossy`, after the faster
+/// check of valid text: it allocates only for text that is not UTF-8).
+fn lossy(b: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(b) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(b),
+    }
 }
 
 /// The answer to the parser for an item of a game.
@@ -226,7 +237,7 @@ impl GamesVisitor {
             let (name, value) = flat.tags[k];
             (flat.str(name), flat.str(value))
         });
-        flat_writer::movetext(self.layout, flat, &mut s.movetext);
+        flat_writer::movetext(self.layout, flat, &mut s.movetext, &mut s.writer);
         c.movetext(&s.movetext);
         s.data.clear();
         // clocks and evals live in comments: a game without comments has neither
@@ -341,7 +352,7 @@ impl Visitor for GamesVisitor {
         if !self.open {
             return Control::Continue;
         }
-        let name = String::from_utf8_lossy(tag.name);
+        let name = lossy(tag.name);
         let value = tag.value.decode_utf8_lossy();
         let kept = self.fits(ctx.pos, None, TAG_BYTES + name.len() + value.len());
         if kept {
@@ -358,7 +369,7 @@ impl Visitor for GamesVisitor {
 
     fn on_move(&mut self, ctx: &Context, mv: &Move<'_>) -> Control {
         let before = MoveRef::from_ply(ctx.ply.saturating_sub(1));
-        let text = String::from_utf8_lossy(mv.text);
+        let text = lossy(mv.text);
         if !self.fits(ctx.pos, before, NODE_BYTES + text.len()) {
             return Control::SkipGame;
         }
@@ -398,7 +409,7 @@ impl Visitor for GamesVisitor {
         }
         if c.first && c.last {
             // a comment in one piece (the usual): straight to the game's text
-            let text = String::from_utf8_lossy(piece);
+            let text = lossy(piece);
             if !self.fits(ctx.pos, ctx.last_move(), STRING_BYTES + text.len()) {
                 return Control::SkipGame;
             }
