@@ -318,3 +318,83 @@ impl Flat {
         2 * (number - 1) + u32::from(black)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn san(s: &str) -> San {
+        San::parse(s.as_bytes()).expect("a move")
+    }
+
+    /// `1. e4 {a} {b} (1. d4 {c}) ({only}) e5`, built as the visitor builds it.
+    fn game() -> Flat {
+        let mut f = Flat::default();
+        f.open_line();
+        let t = f.add("e4");
+        f.push_move(san("e4"), t, false);
+        let a = f.add("a");
+        f.push_comment(a);
+        let b = f.add("b");
+        f.push_comment(b);
+        f.open_line();
+        let t = f.add("d4");
+        f.push_move(san("d4"), t, true);
+        let c = f.add("c");
+        f.push_comment(c);
+        let var = f.lines.pop().unwrap();
+        f.attach_variation(var);
+        f.open_line();
+        let only = f.add("only");
+        f.push_comment(only);
+        let var = f.lines.pop().unwrap();
+        f.attach_variation(var);
+        let t = f.add("e5");
+        f.push_move(san("e5"), t, false);
+        f.push_nag(Nag(1));
+        f.end();
+        f
+    }
+
+    #[test]
+    fn lines_lists_and_texts() {
+        let f = game();
+        let main: Vec<&str> = f.main_line().map(|n| f.str(n.text)).collect();
+        assert_eq!(main, ["e4", "e5"]);
+        let e4 = f.main_line().next().unwrap();
+        assert_eq!(f.comment_texts(e4.comments).collect::<Vec<_>>(), ["a", "b"]);
+        let vars: Vec<FVar> = Flat::items(&f.vars, e4.vars).collect();
+        assert_eq!(vars.len(), 2);
+        assert_eq!(f.str(f.nodes[vars[0].first].text), "d4");
+        assert_eq!(vars[1].first, NONE);
+        assert_eq!(
+            f.comment_texts(vars[1].comments).collect::<Vec<_>>(),
+            ["only"]
+        );
+        let e5 = f.main_line().nth(1).unwrap();
+        assert_eq!(Flat::items(&f.nags, e5.nags).collect::<Vec<_>>(), [Nag(1)]);
+    }
+
+    #[test]
+    fn clear_keeps_nothing() {
+        let mut f = game();
+        f.clear();
+        assert!(f.text.is_empty() && f.nodes.is_empty() && f.comments.is_empty());
+        assert_eq!(f.main_line().count(), 0);
+        assert_eq!(f.termination(), Outcome::Unknown);
+    }
+
+    #[test]
+    fn result_and_start() {
+        let mut f = Flat::default();
+        let (n, v) = (f.add("Result"), f.add("0-1"));
+        f.tags.push((n, v));
+        assert_eq!(f.termination(), Outcome::BlackWins);
+        f.result = Some(Outcome::Draw);
+        assert_eq!(f.termination(), Outcome::Draw);
+        assert_eq!(f.starting_ply(), 0);
+        let (n, v) = (f.add("FEN"), f.add("8/8/8/8/8/8/8/k6K b - - 0 14"));
+        f.tags.push((n, v));
+        assert_eq!(f.starting_ply(), 27);
+    }
+}

@@ -149,6 +149,23 @@ impl GamesVisitor {
     /// Bounds the memory of each game as [`kifu::pgn::GameBuilder::with_max_game_bytes`] does
     /// (the same estimate, the same cut, the same `game_too_large` error): a game is read as
     /// far as the limit, the rest of it skipped.
+    ///
+    /// ```
+    /// use kifu_export::{GamesVisitor, TableOptions};
+    /// use arrow_array::cast::AsArray;
+    ///
+    /// let mut pgn = b"[Event \"long\"]\n\n".to_vec();
+    /// pgn.extend(b"Nf3 Nf6 Ng1 Ng8 ".repeat(1000));
+    /// pgn.extend(b"*\n\n[Event \"next\"]\n\n1. e4 *\n");
+    /// let mut v = GamesVisitor::new("f.pgn", &TableOptions::default())
+    ///     .with_max_game_bytes(10_000);
+    /// kifu::pgn::parse(&pgn, &mut v);
+    /// let batch = &v.take_batches()[0];
+    /// let errors = batch.column_by_name("errors").unwrap().as_list::<i32>().value(0);
+    /// let kind = errors.as_struct().column_by_name("kind").unwrap().as_string::<i32>().value(0);
+    /// assert_eq!(kind, "game_too_large");
+    /// assert_eq!(batch.num_rows(), 2); // the next game is read as usual
+    /// ```
     pub fn with_max_game_bytes(mut self, max: usize) -> GamesVisitor {
         self.max_game_bytes = max;
         self
@@ -156,6 +173,18 @@ impl GamesVisitor {
 
     /// A batch ends when it holds `rows` rows, or sooner when its rows hold about `bytes`
     /// bytes ([`Builder::estimated_bytes`](crate::Builder::estimated_bytes)'s estimate).
+    /// Defaults: [`DEFAULT_BATCH_ROWS`](Self::DEFAULT_BATCH_ROWS),
+    /// [`DEFAULT_BATCH_BYTES`](Self::DEFAULT_BATCH_BYTES).
+    ///
+    /// ```
+    /// use kifu_export::{GamesVisitor, TableOptions};
+    /// let mut v = GamesVisitor::new("f.pgn", &TableOptions::default())
+    ///     .with_batch_size(2, 1 << 20);
+    /// kifu::pgn::parse(b"1. e4 *\n\n1. d4 *\n\n1. c4 *\n", &mut v);
+    /// let rows: Vec<usize> = v.take_batches().iter().map(|b| b.num_rows()).collect();
+    /// assert_eq!(rows, [2, 1]);
+    /// assert_eq!(v.games(), 3);
+    /// ```
     pub fn with_batch_size(mut self, rows: usize, bytes: usize) -> GamesVisitor {
         self.batch_rows = rows.max(1);
         self.batch_bytes = bytes;
@@ -182,7 +211,19 @@ impl GamesVisitor {
         self.columns.estimated_bytes()
     }
 
-    /// The rows of the open batch as a batch (possibly empty); a new batch is opened.
+    /// The rows of the open batch as a batch (possibly empty); a new batch is opened. The
+    /// batches ended before stay for [`take_batches`](Self::take_batches).
+    ///
+    /// ```
+    /// use kifu_export::{GamesVisitor, TableOptions};
+    /// let mut v = GamesVisitor::new("f.pgn", &TableOptions::default());
+    /// let mut parser = kifu::pgn::Parser::new();
+    /// let _ = parser.feed(b"1. e4 *\n\n1. d", &mut v);
+    /// assert_eq!(v.rows(), 1); // the first game is over, the second not yet
+    /// assert_eq!(v.finish().num_rows(), 1);
+    /// parser.finish(&mut v);
+    /// assert_eq!(v.take_batches()[0].num_rows(), 1);
+    /// ```
     pub fn finish(&mut self) -> RecordBatch {
         RecordBatch::try_new(self.schema.clone(), self.columns.finish())
             .expect("the columns match the schema")
@@ -492,5 +533,68 @@ impl Visitor for GamesVisitor {
 
     fn on_end(&mut self) {
         self.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::Array;
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Int32Type, Int64Type};
+
+    fn batch(pgn: &[u8]) -> RecordBatch {
+        let mut v = GamesVisitor::new("t.pgn", &TableOptions::default());
+        pgn::parse(pgn, &mut v);
+        let mut batches = v.take_batches();
+        assert!(batches.len() <= 1);
+        batches.pop().unwrap_or_else(|| v.finish())
+    }
+
+    #[test]
+    fn lossy_text() {
+        assert!(matches!(lossy(b"e4"), Cow::Borrowed("e4")));
+        assert_eq!(lossy(b"e\xff4"), "e\u{fffd}4");
+    }
+
+    #[test]
+    fn problems_before_the_first_game_go_to_it() {
+        let b = batch(b"oh? )\n[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n");
+        let count = b
+            .column_by_name("error_count")
+            .unwrap()
+            .as_primitive::<Int32Type>();
+        assert_eq!((count.value(0), count.value(1)), (2, 0));
+        let index = b
+            .column_by_name("index")
+            .unwrap()
+            .as_primitive::<Int64Type>();
+        assert_eq!((index.value(0), index.value(1)), (0, 1));
+    }
+
+    #[test]
+    fn no_game_no_row() {
+        assert_eq!(batch(b"").num_rows(), 0);
+        assert_eq!(batch(b"just text\n").num_rows(), 0);
+    }
+
+    #[test]
+    fn main_line_data() {
+        let b = batch(b"1. e4 {[%clk 0:01:00] [%eval #-3]} (1. d4 {[%clk 0:00:01]}) e5 *");
+        let moves = b.column_by_name("moves").unwrap().as_list::<i32>().value(0);
+        let moves: Vec<_> = moves.as_string::<i32>().iter().flatten().collect();
+        assert_eq!(moves, ["e4", "e5"]);
+        let clocks = b
+            .column_by_name("clocks")
+            .unwrap()
+            .as_list::<i32>()
+            .value(0);
+        let clocks = clocks.as_primitive::<arrow_array::types::Float64Type>();
+        assert_eq!((clocks.value(0), clocks.is_null(1)), (60.0, true));
+        let plies = b
+            .column_by_name("plies")
+            .unwrap()
+            .as_primitive::<Int32Type>();
+        assert_eq!(plies.value(0), 2);
     }
 }
