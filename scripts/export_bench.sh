@@ -25,7 +25,7 @@ if [ "$what" = cli ]; then
 else
   cargo build --release -q -p kifu-export --example export_bench
 fi
-K=target/release/kifu
+K=${KIFU_BIN:-target/release/kifu} # KIFU_BIN: another build to compare
 B=target/release/examples/export_bench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
