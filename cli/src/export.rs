@@ -126,7 +126,7 @@ pub enum PgnPiece {
     /// The `games` table without `--replay`.
     Events(Box<GamesVisitor>),
     /// Every other table.
-    Dom(Dom<pgn::GameBuilder, Rows>),
+    Dom(Box<Dom<pgn::GameBuilder, Rows>>),
 }
 
 impl Games for PgnPiece {
@@ -193,7 +193,7 @@ impl Work for ExportWork<'_> {
             return PgnPiece::Events(Box::new(v));
         }
         let b = pgn::GameBuilder::new().with_max_game_bytes(self.0.max_game_bytes);
-        PgnPiece::Dom(Dom::new(b, self.rows(input, false)))
+        PgnPiece::Dom(Box::new(Dom::new(b, self.rows(input, false))))
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
         let b = sgf::TreeBuilder::new().with_max_game_bytes(self.0.max_game_bytes);
