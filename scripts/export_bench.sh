@@ -8,6 +8,10 @@
 #   scripts/export_bench.sh python           against a python-chess conversion script and
 #                                            pgn2data on the same samples (ratios)
 #   scripts/export_bench.sh memory           peak RSS exporting ~1 GB against ~1 MB
+#   scripts/export_bench.sh cli [ROUNDS] [J] the command itself: `kifu export --table games` to
+#                                            Parquet against `kifu stats` on the same files, as
+#                                            whole processes (-jJ, default 1) run interleaved;
+#                                            the median of the ratios of their times
 #
 # Needs ../shared/corpus (or KIFU_CORPUS); `python` makes the venv of
 # scripts/export_pyenv.sh --bench. Timing on a shared machine is noisy: compare the ratios.
@@ -16,7 +20,12 @@ cd "$(dirname "$0")/.."
 corpus=${KIFU_CORPUS:-../shared/corpus}
 what=${1:-speed}
 rounds=${2:-5}
-cargo build --release -q -p kifu-export --example export_bench
+if [ "$what" = cli ]; then
+  cargo build --release -q -p kifu-cli
+else
+  cargo build --release -q -p kifu-export --example export_bench
+fi
+K=${KIFU_BIN:-target/release/kifu} # KIFU_BIN: another build to compare
 B=target/release/examples/export_bench
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -103,10 +112,38 @@ memory() {
   done
 }
 
+# `cli NAME FILES…`: `kifu stats` and `kifu export --table games` (Parquet, the default sink:
+# zstd level 1, fsync before the rename), A B A B …; times from the shell, medians
+cli() {
+  local name=$1
+  shift
+  local j=${threads:-1}
+  : > "$tmp/ratio" ; : > "$tmp/st" ; : > "$tmp/ex"
+  local bytes
+  bytes=$(stat -c %s "$@" | awk '{s += $1} END {print s}')
+  "$K" stats -q -j"$j" "$@" > /dev/null # warm the page cache
+  for _ in $(seq "$rounds"); do
+    a=$(date +%s.%N)
+    "$K" stats -q -j"$j" "$@" > /dev/null
+    b=$(date +%s.%N)
+    "$K" export -q -j"$j" --table games --to parquet --force -o "$tmp/games.parquet" "$@" 2>/dev/null
+    c=$(date +%s.%N)
+    python3 -c "print($b - $a)" >> "$tmp/st"
+    python3 -c "print($c - $b)" >> "$tmp/ex"
+    python3 -c "print(($b - $a) / ($c - $b))" >> "$tmp/ratio"
+  done
+  printf '%-6s %6.1f MB, -j%s: kifu stats %.3f s (%.1f MB/s), kifu export --table games %.3f s (%.1f MB/s), ratio %.3f (median of %s)\n' \
+    "$name" "$(python3 -c "print($bytes / 1e6)")" "$j" \
+    "$(median < "$tmp/st")" "$(python3 -c "print($bytes / 1e6 / $(median < "$tmp/st"))")" \
+    "$(median < "$tmp/ex")" "$(python3 -c "print($bytes / 1e6 / $(median < "$tmp/ex"))")" \
+    "$(median < "$tmp/ratio")" "$rounds"
+}
+
 case "$what" in
+  cli) threads=${3:-1}; cli dense "${dense[@]}"; cli tcec "${tcec[@]}" ;;
   speed) speed dense "${dense[@]}"; speed tcec "${tcec[@]}" ;;
   python) python_ratios ;;
   memory) memory ;;
   all) speed dense "${dense[@]}"; speed tcec "${tcec[@]}"; python_ratios; memory ;;
-  *) echo "usage: $0 speed [ROUNDS] | python | memory | all" >&2; exit 2 ;;
+  *) echo "usage: $0 speed [ROUNDS] | cli [ROUNDS] [J] | python | memory | all" >&2; exit 2 ;;
 esac

@@ -1,7 +1,7 @@
 //! The piece visitor of the commands that work on whole games (`json`, `fmt`, `filter`,
-//! `split`, `dedup`, `export`): it builds each game with the library's DOM builder and hands it
-//! to the command's per-game work as soon as it is complete, on the worker's thread, so that a
-//! piece never holds more than one game.
+//! `split`, `dedup`, and `export` but for the PGN `games` table): it builds each game with the
+//! library's DOM builder and hands it to the command's per-game work as soon as it is
+//! complete, on the worker's thread, so that a piece never holds more than one game.
 
 use kifu::{Control, pgn, sgf};
 

@@ -1,6 +1,8 @@
 //! `kifu export`: game records as tables (kifu-export): Parquet (zstd), CSV or JSON Lines, one
 //! file or a dataset directory. Each piece's games become Arrow record batches on the worker
 //! that read them; the sink adds the piece's first game index and writes them in input order.
+//! The PGN `games` table is built straight from the parser's events (`GamesVisitor`: no DOM),
+//! every other table (and `games` with `--replay`) from the library's DOMs.
 
 use std::io;
 use std::path::PathBuf;
@@ -8,13 +10,15 @@ use std::process::ExitCode;
 
 use arrow_array::RecordBatch;
 use kifu::par::{Event, Visited, Work};
-use kifu::{pgn, sgf};
-use kifu_export::{Builder, OutFormat, Shift, Sink, SinkOptions, Table, TableOptions};
+use kifu::{Control, pgn, sgf};
+use kifu_export::{
+    Builder, GamesVisitor, OutFormat, Shift, Sink, SinkOptions, Table, TableOptions,
+};
 
 use crate::Common;
 use crate::dom::{Dom, PerGame};
 use crate::out::Guard;
-use crate::run::{self, Outcome};
+use crate::run::{self, Games, Outcome};
 use crate::source::Input;
 
 /// What `kifu export` was asked.
@@ -116,13 +120,80 @@ impl ExportWork<'_> {
     }
 }
 
+/// A PGN piece's visitor: the `games` table straight from the parser's events (no DOM), or
+/// the DOM builder for the other tables and for `--replay` (which replays the DOM's moves).
+pub enum PgnPiece {
+    /// The `games` table without `--replay`.
+    Events(Box<GamesVisitor>),
+    /// Every other table.
+    Dom(Box<Dom<pgn::GameBuilder, Rows>>),
+}
+
+impl Games for PgnPiece {
+    fn games(&self) -> u64 {
+        match self {
+            PgnPiece::Events(v) => v.games(),
+            PgnPiece::Dom(d) => d.games(),
+        }
+    }
+}
+
+/// Hands each event to the piece's visitor.
+macro_rules! each {
+    ($self:ident, $v:ident => $call:expr) => {
+        match $self {
+            PgnPiece::Events($v) => $call,
+            PgnPiece::Dom($v) => $call,
+        }
+    };
+}
+
+impl pgn::Visitor for PgnPiece {
+    fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
+        each!(self, v => v.on_tree(ctx))
+    }
+    fn on_tree_end(&mut self, ctx: &pgn::Context) -> Control {
+        each!(self, v => v.on_tree_end(ctx))
+    }
+    fn on_property(&mut self, ctx: &pgn::Context, tag: &pgn::Tag<'_>) -> Control {
+        each!(self, v => v.on_property(ctx, tag))
+    }
+    fn on_tags_end(&mut self, ctx: &pgn::Context) -> Control {
+        each!(self, v => v.on_tags_end(ctx))
+    }
+    fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> Control {
+        each!(self, v => v.on_move(ctx, mv))
+    }
+    fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> Control {
+        each!(self, v => v.on_nag(ctx, nag, form))
+    }
+    fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> Control {
+        each!(self, v => v.on_comment(ctx, comment))
+    }
+    fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> Control {
+        each!(self, v => v.on_result(ctx, outcome))
+    }
+    fn on_error(&mut self, error: &pgn::Error<'_>) -> Control {
+        each!(self, v => v.on_error(error))
+    }
+    fn on_end(&mut self) {
+        each!(self, v => v.on_end())
+    }
+}
+
 impl Work for ExportWork<'_> {
     type Input = Input;
-    type Pgn = Dom<pgn::GameBuilder, Rows>;
+    type Pgn = PgnPiece;
     type Sgf = Dom<sgf::TreeBuilder, Rows>;
     fn pgn(&self, input: &Input) -> Self::Pgn {
+        if Table::by_name(&self.0.table, false) == Some(Table::PgnGames) && !self.0.replay {
+            let v = GamesVisitor::new(&input.name, &self.0.table_options)
+                .with_max_game_bytes(self.0.max_game_bytes)
+                .with_batch_size(self.0.batch_rows, GamesVisitor::DEFAULT_BATCH_BYTES);
+            return PgnPiece::Events(Box::new(v));
+        }
         let b = pgn::GameBuilder::new().with_max_game_bytes(self.0.max_game_bytes);
-        Dom::new(b, self.rows(input, false))
+        PgnPiece::Dom(Box::new(Dom::new(b, self.rows(input, false))))
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
         let b = sgf::TreeBuilder::new().with_max_game_bytes(self.0.max_game_bytes);
@@ -312,9 +383,19 @@ pub fn command(common: &Common, mut opts: Options) -> io::Result<ExitCode> {
         else {
             return Ok(());
         };
-        let (rows, table, format) = match &visited {
-            Visited::Pgn(dom) => (&dom.each, pgn_table, "PGN"),
-            Visited::Sgf(dom) => (&dom.each, sgf_table, "SGF"),
+        let (rows, table, format) = match visited {
+            Visited::Pgn(PgnPiece::Events(mut v)) => {
+                let rows = Rows {
+                    builder: None,
+                    batches: v.take_batches(),
+                    refused: Vec::new(),
+                    file: String::new(),
+                    batch_rows: 0,
+                };
+                (rows, pgn_table, "PGN")
+            }
+            Visited::Pgn(PgnPiece::Dom(dom)) => (dom.each, pgn_table, "PGN"),
+            Visited::Sgf(dom) => (dom.each, sgf_table, "SGF"),
         };
         let Some(table) = table else {
             if info.offset == 0 {

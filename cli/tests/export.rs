@@ -92,6 +92,41 @@ fn every_core_writes_the_bytes_of_one() {
     }
 }
 
+/// The `games` table is built from the parser's events (no DOM) unless `--replay` asks for the
+/// DOM's moves replayed: both give the same rows, whatever the threads and pieces.
+#[test]
+fn games_from_events_are_the_dom_rows() {
+    let tmp = TempDir::new("events");
+    let (pgn, _) = inputs();
+    let events = tmp.0.join("events.jsonl");
+    let dom = tmp.0.join("dom.jsonl");
+    let extra = ["--to", "jsonl", "--table", "games"];
+    let o = export(
+        &pgn,
+        &events,
+        &[&extra[..], &["-j3", "--piece-size", "20000"]].concat(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let o = export(&pgn, &dom, &[&extra[..], &["-j1", "--replay"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let rows = |path: &Path| -> Vec<serde_json::Value> {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut().unwrap().remove("final_fen");
+                v
+            })
+            .collect()
+    };
+    let (a, b) = (rows(&events), rows(&dom));
+    assert!(!a.is_empty());
+    assert_eq!(a.len(), b.len());
+    for (k, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert_eq!(x, y, "row {k}");
+    }
+}
+
 #[test]
 fn outputs_are_safe() {
     let tmp = TempDir::new("safe");

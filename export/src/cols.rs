@@ -129,17 +129,20 @@ impl StrMap {
         map_of(DataType::Utf8)
     }
 
-    /// Adds a row holding `entries` (an empty map when there are none), in their order.
-    pub(crate) fn push_row(&mut self, entries: &[(&str, &str)]) {
-        for (k, &(key, value)) in entries.iter().enumerate() {
-            if entries[..k].iter().any(|(e, _)| *e == key) {
+    /// Adds a row holding the `n` entries `entry(0)`, `entry(1)`, … in this order (an empty
+    /// map when `n` is 0); the values of a repeated key are joined to its first.
+    pub(crate) fn push_row_by<'e>(
+        &mut self,
+        n: usize,
+        entry: impl Fn(usize) -> (&'e str, &'e str),
+    ) {
+        for k in 0..n {
+            let (key, value) = entry(k);
+            if (0..k).any(|e| entry(e).0 == key) {
                 continue; // joined to its first
             }
             self.keys.append_value(key);
-            let mut more = entries[k + 1..]
-                .iter()
-                .filter(|(e, _)| *e == key)
-                .peekable();
+            let mut more = (k + 1..n).map(&entry).filter(|(e, _)| *e == key).peekable();
             if more.peek().is_none() {
                 self.values.append_value(value);
             } else {

@@ -9,6 +9,8 @@
 //!   `docs/export.md`.
 //! - [`Builder`]: push games, [`finish`](Builder::finish) a batch. Builders are `Send`: build
 //!   on worker threads, one builder per piece of input.
+//! - [`GamesVisitor`]: the PGN `games` table straight from the parser's events, without a DOM
+//!   (the rows [`Builder`] makes from `pgn::Games`, at a fraction of the cost).
 //! - [`rebase`]: shift the game numbers (and offsets, lines) of a batch built from a piece of a
 //!   larger input, where only the writer knows how many games came before.
 //! - [`create`]: a [`Sink`] writing batches to a file or a dataset directory, safely (temporary
@@ -55,6 +57,9 @@ use kifu::{pgn, sgf};
 
 mod charset;
 mod cols;
+mod flat;
+mod flat_writer;
+mod games_visitor;
 mod json_rows;
 mod pgn_games;
 mod pgn_moves;
@@ -66,6 +71,7 @@ mod sink;
 pub mod values;
 
 pub use charset::Charset;
+pub use games_visitor::GamesVisitor;
 pub use pgn_games::{PGN_TAG_COLUMNS, TagType};
 pub use rebase::{Shift, rebase};
 pub use sgf_trees::{PropType, SGF_ROOT_COLUMNS};

@@ -7,7 +7,7 @@ use arrow_array::StructArray;
 use arrow_array::builder::ArrayBuilder;
 use arrow_array::builder::{
     Date32Builder, Float64Builder, Int16Builder, Int32Builder, Int64Builder, StringBuilder,
-    Time32MillisecondBuilder,
+    Time64MicrosecondBuilder,
 };
 use arrow_buffer::NullBufferBuilder;
 use arrow_schema::{DataType, Field, Fields, TimeUnit};
@@ -29,8 +29,8 @@ pub enum TagType {
     Int64,
     /// `Date32`, from a complete `YYYY.MM.DD`.
     Date,
-    /// `Time32(Millisecond)`, from `HH:MM:SS` (Parquet's `TIME(MILLIS)`: it has no time type in
-    /// seconds).
+    /// `Time64(Microsecond)`, from `HH:MM:SS` (Parquet's `TIME(MICROS)`: it has no time type in
+    /// seconds, and Spark reads `TIME(MICROS)` but not `TIME(MILLIS)`).
     Time,
 }
 
@@ -42,7 +42,7 @@ impl TagType {
             TagType::Int32 => DataType::Int32,
             TagType::Int64 => DataType::Int64,
             TagType::Date => DataType::Date32,
-            TagType::Time => DataType::Time32(TimeUnit::Millisecond),
+            TagType::Time => DataType::Time64(TimeUnit::Microsecond),
         }
     }
 }
@@ -169,7 +169,7 @@ enum TagCol {
     I32(Int32Builder),
     I64(Int64Builder),
     Date(Date32Builder),
-    Time(Time32MillisecondBuilder),
+    Time(Time64MicrosecondBuilder),
 }
 
 impl TagCol {
@@ -180,7 +180,7 @@ impl TagCol {
             TagType::Int32 => TagCol::I32(Int32Builder::new()),
             TagType::Int64 => TagCol::I64(Int64Builder::new()),
             TagType::Date => TagCol::Date(Date32Builder::new()),
-            TagType::Time => TagCol::Time(Time32MillisecondBuilder::new()),
+            TagType::Time => TagCol::Time(Time64MicrosecondBuilder::new()),
         }
     }
 
@@ -206,7 +206,7 @@ impl TagCol {
             TagCol::I32(b) => put(b, values::int(raw)),
             TagCol::I64(b) => put(b, values::int(raw)),
             TagCol::Date(b) => put(b, values::date(raw)),
-            TagCol::Time(b) => put(b, values::time(raw).map(|s| s * 1000)),
+            TagCol::Time(b) => put(b, values::time(raw).map(|s| i64::from(s) * 1_000_000)),
         }
     }
 
@@ -247,6 +247,16 @@ pub(crate) fn movetext<'a>(writer: &pgn::Writer, game: &pgn::Game, buf: &'a mut 
     buf[start..].trim_end_matches('\n')
 }
 
+/// The library writer of `opts.movetext_width`'s layout.
+fn writer(opts: &TableOptions) -> pgn::Writer {
+    match opts.movetext_width {
+        // comments exactly as written: one line for lichess-style games (the lichess
+        // dataset's own form, `1. e4 { [%clk 0:03:00] } 1... e5`), nothing changed
+        None => pgn::Writer::new().compact(true).wrap_comments(false),
+        Some(w) => pgn::Writer::new().line_width(w),
+    }
+}
+
 /// Clock, elapsed time and evaluation of a move's comment commands (the first of each).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct MoveData {
@@ -257,16 +267,20 @@ pub(crate) struct MoveData {
 
 impl MoveData {
     pub(crate) fn of(node: &pgn::Node) -> MoveData {
+        MoveData::of_comments(node.comments.iter().map(String::as_str))
+    }
+
+    /// The data of the comments after a move, in order.
+    pub(crate) fn of_comments<'a>(comments: impl Iterator<Item = &'a str>) -> MoveData {
         let mut d = MoveData::default();
-        if node.comments.is_empty() {
-            return d;
-        }
-        for c in node.commands() {
-            match c {
-                Command::Clock(t) if d.clock.is_none() => d.clock = Some(t.as_secs_f64()),
-                Command::Elapsed(t) if d.emt.is_none() => d.emt = Some(t.as_secs_f64()),
-                Command::Eval(e) if d.eval.is_none() => d.eval = Some(e),
-                _ => {}
+        for text in comments {
+            for c in pgn::Commands::new(text) {
+                match c {
+                    Command::Clock(t) if d.clock.is_none() => d.clock = Some(t.as_secs_f64()),
+                    Command::Elapsed(t) if d.emt.is_none() => d.emt = Some(t.as_secs_f64()),
+                    Command::Eval(e) if d.eval.is_none() => d.eval = Some(e),
+                    _ => {}
+                }
             }
         }
         d
@@ -299,10 +313,12 @@ pub(crate) fn push_errors(errors: &mut Errors, game: &pgn::Game) {
     errors.end_row(game.errors.len() as u64 + game.errors_dropped);
 }
 
+/// The columns of the `games` table being built, filled part by part for each row (by the DOM
+/// builder, [`GamesBuilder`], and by the event visitor, `GamesVisitor`), in this order: [`key`]
+/// (`Self::key`), [`tags`](Self::tags), [`movetext`](Self::movetext), [`moves`](Self::moves),
+/// [`plies_outcome`](Self::plies_outcome), then the errors on [`errors`](Self::errors).
 #[derive(Debug)]
-pub(crate) struct GamesBuilder {
-    writer: pgn::Writer,
-    buf: String,
+pub(crate) struct GameColumns {
     file: StringBuilder,
     index: Int64Builder,
     offset: Int64Builder,
@@ -319,24 +335,16 @@ pub(crate) struct GamesBuilder {
     eval_nulls: NullBufferBuilder,
     plies: Int32Builder,
     outcome: StringBuilder,
-    errors: Errors,
+    pub(crate) errors: Errors,
     rows: usize,
     bytes: usize,
-    /// Per game: the move data of the main line.
-    data: Vec<MoveData>,
+    /// Per row: the tags going to the map (their indexes in the row's tags).
+    other_tags: Vec<usize>,
 }
 
-impl GamesBuilder {
-    pub(crate) fn new(opts: &TableOptions) -> GamesBuilder {
-        let writer = match opts.movetext_width {
-            // comments exactly as written: one line for lichess-style games (the lichess
-            // dataset's own form, `1. e4 { [%clk 0:03:00] } 1... e5`), nothing changed
-            None => pgn::Writer::new().compact(true).wrap_comments(false),
-            Some(w) => pgn::Writer::new().line_width(w),
-        };
-        GamesBuilder {
-            writer,
-            buf: String::new(),
+impl GameColumns {
+    pub(crate) fn new() -> GameColumns {
+        GameColumns {
             file: StringBuilder::new(),
             index: Int64Builder::new(),
             offset: Int64Builder::new(),
@@ -359,7 +367,7 @@ impl GamesBuilder {
             errors: Errors::new(false),
             rows: 0,
             bytes: 0,
-            data: Vec::new(),
+            other_tags: Vec::new(),
         }
     }
 
@@ -371,71 +379,84 @@ impl GamesBuilder {
         self.bytes
     }
 
-    pub(crate) fn push(&mut self, file: &str, game: &pgn::Game) {
+    /// Starts a row: `file`, `index`, `offset`.
+    pub(crate) fn key(&mut self, file: &str, index: u64, offset: u64) {
         self.rows += 1;
         self.file.append_value(file);
-        self.index.append_value(clamp_i64(game.index));
-        self.offset.append_value(clamp_i64(game.offset));
+        self.index.append_value(clamp_i64(index));
+        self.offset.append_value(clamp_i64(offset));
+    }
 
-        // tags: the first of each typed one to its column, the rest to the map
-        let mut first: [Option<&str>; NTAGS] = [None; NTAGS];
-        let mut other: Vec<(&str, &str)> = Vec::new();
-        for (name, value) in &game.tags {
+    /// The row's `n` tags, `tag(k)` the k-th `(name, value)` in input order: the first of
+    /// each typed one to its column, the rest to the map.
+    pub(crate) fn tags<'t>(&mut self, n: usize, tag: impl Fn(usize) -> (&'t str, &'t str)) {
+        let mut first: [Option<usize>; NTAGS] = [None; NTAGS];
+        self.other_tags.clear();
+        for k in 0..n {
+            let (name, value) = tag(k);
             self.bytes += name.len() + value.len();
             match tag_column(name) {
-                Some(i) if first[i].is_none() => first[i] = Some(value),
-                _ => other.push((name, value)),
+                Some(i) if first[i].is_none() => first[i] = Some(k),
+                _ => self.other_tags.push(k),
             }
         }
         for (i, col) in self.tags.iter_mut().enumerate() {
-            if !col.append(first[i]) {
+            let value = first[i].map(|k| tag(k).1);
+            if !col.append(value) {
                 // a value that does not read as the column's type keeps its text in the map
-                other.push((PGN_TAG_COLUMNS[i].0, first[i].unwrap_or_default()));
+                // (under the column's name: the tag's own)
+                self.other_tags
+                    .push(first[i].expect("a value that did not read"));
             }
         }
-        self.other.push_row(&other);
+        let other = &self.other_tags;
+        self.other.push_row_by(other.len(), |j| tag(other[j]));
+    }
 
-        let text = movetext(&self.writer, game, &mut self.buf);
+    /// The row's movetext.
+    pub(crate) fn movetext(&mut self, text: &str) {
         self.bytes += text.len() + 64;
         self.movetext.append_value(text);
+    }
 
-        self.data.clear();
-        // clocks and evals live in comments: a game without comments has neither
-        if game.moves.iter().any(|n| !n.comments.is_empty()) {
-            self.data.extend(game.moves.iter().map(MoveData::of));
-        }
-        for node in &game.moves {
-            self.moves_san.append_value(node.text.as_str());
+    /// The row's main line: its moves as written, and their data (`data` empty when no move
+    /// has a comment, else one per move).
+    pub(crate) fn moves<'m>(&mut self, san: impl Iterator<Item = &'m str>, data: &[MoveData]) {
+        let mut n = 0;
+        for s in san {
+            self.moves_san.append_value(s);
+            n += 1;
         }
         self.moves.close(self.moves_san.len());
-        self.bytes += game.moves.len() * 8;
-
-        if self.data.iter().any(|d| d.clock.is_some()) {
-            for d in &self.data {
+        self.bytes += n * 8;
+        if data.iter().any(|d| d.clock.is_some()) {
+            for d in data {
                 self.clock_values.append_option(d.clock);
             }
             self.clocks.close(self.clock_values.len());
-            self.bytes += self.data.len() * 8;
+            self.bytes += data.len() * 8;
         } else {
             self.clocks.null();
         }
-        if self.data.iter().any(|d| d.eval.is_some()) {
-            for d in &self.data {
+        if data.iter().any(|d| d.eval.is_some()) {
+            for d in data {
                 let (cp, mate) = d.score();
                 self.eval_cp.append_option(cp);
                 self.eval_mate.append_option(mate);
                 self.eval_nulls.append(d.eval.is_some());
             }
             self.evals.close(self.eval_cp.len());
-            self.bytes += self.data.len() * 8;
+            self.bytes += data.len() * 8;
         } else {
             self.evals.null();
         }
+    }
 
+    /// The row's `plies` and `outcome`.
+    pub(crate) fn plies_outcome(&mut self, plies: usize, outcome: pgn::Outcome) {
         self.plies
-            .append_value(i32::try_from(game.moves.len()).unwrap_or(i32::MAX));
-        self.outcome.append_value(game.termination().as_str());
-        push_errors(&mut self.errors, game);
+            .append_value(i32::try_from(plies).unwrap_or(i32::MAX));
+        self.outcome.append_value(outcome.as_str());
     }
 
     pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
@@ -466,6 +487,57 @@ impl GamesBuilder {
         self.rows = 0;
         self.bytes = 0;
         out
+    }
+}
+
+/// The `games` table from DOMs ([`pgn::Game`]).
+#[derive(Debug)]
+pub(crate) struct GamesBuilder {
+    writer: pgn::Writer,
+    buf: String,
+    columns: GameColumns,
+    /// Per game: the move data of the main line.
+    data: Vec<MoveData>,
+}
+
+impl GamesBuilder {
+    pub(crate) fn new(opts: &TableOptions) -> GamesBuilder {
+        GamesBuilder {
+            writer: writer(opts),
+            buf: String::new(),
+            columns: GameColumns::new(),
+            data: Vec::new(),
+        }
+    }
+
+    pub(crate) fn rows(&self) -> usize {
+        self.columns.rows()
+    }
+
+    pub(crate) fn estimated_bytes(&self) -> usize {
+        self.columns.estimated_bytes()
+    }
+
+    pub(crate) fn push(&mut self, file: &str, game: &pgn::Game) {
+        let c = &mut self.columns;
+        c.key(file, game.index, game.offset);
+        c.tags(game.tags.len(), |k| {
+            let (name, value) = &game.tags[k];
+            (name.as_str(), value.as_str())
+        });
+        c.movetext(movetext(&self.writer, game, &mut self.buf));
+        self.data.clear();
+        // clocks and evals live in comments: a game without comments has neither
+        if game.moves.iter().any(|n| !n.comments.is_empty()) {
+            self.data.extend(game.moves.iter().map(MoveData::of));
+        }
+        c.moves(game.moves.iter().map(|n| n.text.as_str()), &self.data);
+        c.plies_outcome(game.moves.len(), game.termination());
+        push_errors(&mut c.errors, game);
+    }
+
+    pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
+        self.columns.finish()
     }
 }
 

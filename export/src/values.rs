@@ -141,19 +141,19 @@ pub fn date_text(days: i32) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// The text of a `Time32(Millisecond)` value, `HH:MM:SS` (then `.mmm` when there are
-/// milliseconds).
+/// The text of a `Time64(Microsecond)` value (microseconds since midnight), `HH:MM:SS` (then
+/// `.ffffff` when there are fractions of a second).
 ///
 /// ```
-/// assert_eq!(kifu_export::values::time_text(79_222_000), "22:00:22");
-/// assert_eq!(kifu_export::values::time_text(1_500), "00:00:01.500");
+/// assert_eq!(kifu_export::values::time_text(79_222_000_000), "22:00:22");
+/// assert_eq!(kifu_export::values::time_text(1_500_000), "00:00:01.500000");
 /// ```
-pub fn time_text(ms: i32) -> String {
-    let ms = ms.rem_euclid(86_400_000);
-    let s = ms / 1000;
+pub fn time_text(us: i64) -> String {
+    let us = us.rem_euclid(86_400_000_000);
+    let s = us / 1_000_000;
     let mut t = format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
-    if ms % 1000 != 0 {
-        t.push_str(&format!(".{:03}", ms % 1000));
+    if us % 1_000_000 != 0 {
+        t.push_str(&format!(".{:06}", us % 1_000_000));
     }
     t
 }
@@ -208,7 +208,7 @@ mod tests {
 
         #[test]
         fn time_round_trip(secs in 0i32..86_400) {
-            prop_assert_eq!(time(&time_text(secs * 1000)), Some(secs));
+            prop_assert_eq!(time(&time_text(i64::from(secs) * 1_000_000)), Some(secs));
         }
 
         #[test]

@@ -4,7 +4,7 @@ mod common;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Date32Type, Float64Type, Int16Type, Int32Type, Int64Type, Time32MillisecondType,
+    Date32Type, Float64Type, Int16Type, Int32Type, Int64Type, Time64MicrosecondType,
 };
 use arrow_array::{Array, RecordBatch};
 use common::{pgn_batch, sgf_batch};
@@ -106,8 +106,8 @@ fn games_tags_typed_and_raw() {
     let time = b
         .column_by_name("UTCTime")
         .unwrap()
-        .as_primitive::<Time32MillisecondType>();
-    assert_eq!(time.value(0), 86_341_000);
+        .as_primitive::<Time64MicrosecondType>();
+    assert_eq!(time.value(0), 86_341_000_000);
     let d = b
         .column_by_name("Date")
         .unwrap()

@@ -8,7 +8,7 @@ use std::io::Write as _;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Date32Type, Float64Type, Int16Type, Int32Type, Int64Type, Time32MillisecondType,
+    Date32Type, Float64Type, Int16Type, Int32Type, Int64Type, Time64MicrosecondType,
 };
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::{DataType, TimeUnit};
@@ -58,8 +58,8 @@ pub(crate) fn json_value(out: &mut Vec<u8>, array: &dyn Array, i: usize) {
         DataType::Date32 => {
             json_str(out, &date_text(array.as_primitive::<Date32Type>().value(i)));
         }
-        DataType::Time32(TimeUnit::Millisecond) => {
-            let t = array.as_primitive::<Time32MillisecondType>().value(i);
+        DataType::Time64(TimeUnit::Microsecond) => {
+            let t = array.as_primitive::<Time64MicrosecondType>().value(i);
             json_str(out, &time_text(t));
         }
         DataType::List(_) => {
@@ -129,8 +129,8 @@ pub(crate) fn csv_value(out: &mut Vec<u8>, array: &dyn Array, i: usize) {
                 date_text(array.as_primitive::<Date32Type>().value(i)).as_bytes(),
             );
         }
-        DataType::Time32(TimeUnit::Millisecond) => {
-            let t = array.as_primitive::<Time32MillisecondType>().value(i);
+        DataType::Time64(TimeUnit::Microsecond) => {
+            let t = array.as_primitive::<Time64MicrosecondType>().value(i);
             out.extend_from_slice(time_text(t).as_bytes());
         }
         _ => json_value(out, array, i),

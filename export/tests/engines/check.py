@@ -52,7 +52,7 @@ GAMES_TYPES = {
     "White": "string", "Black": "string", "Result": "string",
     "WhiteTitle": "string", "BlackTitle": "string",
     "WhiteElo": "int16", "BlackElo": "int16", "WhiteRatingDiff": "int16", "BlackRatingDiff": "int16",
-    "UTCDate": "date32[day]", "UTCTime": "time32[ms]",
+    "UTCDate": "date32[day]", "UTCTime": "time64[us]",
     "ECO": "string", "Opening": "string", "Termination": "string", "TimeControl": "string",
     "Variant": "string", "Variation": "string", "FEN": "string", "SetUp": "string",
     "EventDate": "date32[day]", "WhiteFideId": "int64", "BlackFideId": "int64",
@@ -162,7 +162,7 @@ def typed(value, ty):
         "int32": lambda v: parse_int(v, 32),
         "int64": lambda v: parse_int(v, 64),
         "date32[day]": parse_date,
-        "time32[ms]": parse_time,
+        "time64[us]": parse_time,
     }[ty](value)
 
 
