@@ -31,10 +31,11 @@ fi
 
 # ----- timing ------------------------------------------------------------------------------------
 # run CMD: prints "wall cpu" in seconds
+times=$(mktemp)
+trap 'rm -f "$times"' EXIT
 run() {
-  local out
-  out=$( { /usr/bin/time -f "%e %U %S" bash -c "$1" > /dev/null 2>/dev/null; } 2>&1 | tail -1)
-  awk '{printf "%.4f %.4f\n", $1, $2 + $3}' <<< "$out"
+  /usr/bin/time -o "$times" -f "%e %U %S" bash -c "$1" > /dev/null 2>&1 || true
+  tail -1 "$times" | awk '{printf "%.4f %.4f\n", $1, $2 + $3}'
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 # pair LABEL BYTES CMD_A CMD_B: A's and B's MB/s (best run), median ratio of A's time to B's
