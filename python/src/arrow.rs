@@ -21,6 +21,9 @@ use crate::scan::{self, Input, Msg, Outcome, Pump, ScanOptions, Stopped};
 use crate::source::{Formats, PyErrSlot, Source, parse_format};
 use crate::{DEFAULT_MAX_GAME_BYTES, positions};
 
+/// A batch ends past this many bytes (about) when one thread reads a whole input.
+const BATCH_BYTES: usize = 4 << 20;
+
 /// Which table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -100,7 +103,12 @@ pub struct TableRows<B> {
 }
 
 impl<B> TableRows<B> {
-    fn new(dom: B, input: &Input, spec: &Arc<TableSpec>, inline: Option<SyncSender<Msg<RecordBatch>>>) -> Self {
+    fn new(
+        dom: B,
+        input: &Input,
+        spec: &Arc<TableSpec>,
+        inline: Option<SyncSender<Msg<RecordBatch>>>,
+    ) -> Self {
         let rows = match spec.kind {
             Kind::Export(t) => Rows::Export(Builder::new(t, &spec.opts)),
             Kind::Positions => Rows::Positions(positions::Builder::default()),
@@ -129,7 +137,11 @@ impl<B> TableRows<B> {
     /// whole input: then the batch is sent at once).
     fn cut(&mut self, end: bool) {
         let (rows, bytes) = self.rows();
-        if rows == 0 || !(end || (self.inline.is_some() && (rows >= self.spec.batch_rows || bytes >= 64 << 20))) {
+        if rows == 0
+            || !(end
+                || (self.inline.is_some()
+                    && (rows >= self.spec.batch_rows || bytes >= BATCH_BYTES)))
+        {
             return;
         }
         let batch = match &mut self.rows {
@@ -269,6 +281,14 @@ impl Work for TableWork {
     }
 }
 
+/// The scan of a table: pieces of 1 MiB (a piece's batch waits in the pool's window until the
+/// pieces before it are handed on, so smaller pieces keep memory low).
+fn table_scan(threads: Option<usize>) -> PyResult<ScanOptions> {
+    let mut o = ScanOptions::new(crate::threads(threads)?);
+    o.piece_size = 1 << 20;
+    Ok(o)
+}
+
 /// Starts the scan that builds the batches of `spec` on its thread.
 fn start(source: Source, spec: TableSpec, scan_opts: ScanOptions) -> Pump<RecordBatch> {
     let py_error: PyErrSlot = Arc::new(Mutex::new(None));
@@ -278,7 +298,7 @@ fn start(source: Source, spec: TableSpec, scan_opts: ScanOptions) -> Pump<Record
         only: Some(spec.kind.format()),
     };
     let spec = Arc::new(spec);
-    Pump::start(2 * scan_opts.threads.max(2), py_error, move |tx| {
+    Pump::start(scan_opts.threads + 1, py_error, move |tx| {
         let work = TableWork {
             spec,
             inline: (scan_opts.threads <= 1).then(|| tx.clone()),
@@ -483,7 +503,7 @@ pub fn to_arrow(
         batch_rows,
     )?;
     let source = Source::extract(source, name)?;
-    let scan_opts = ScanOptions::new(crate::threads(threads)?);
+    let scan_opts = table_scan(threads)?;
     let schema = spec.schema();
     let wanted = spec.kind.format();
     let pump = start(source, spec, scan_opts);
@@ -547,10 +567,9 @@ fn sink_error(e: kifu_export::Error) -> PyErr {
             "exists (pass force=True to replace it)",
             p.display().to_string(),
         )),
-        kifu_export::Error::Input(p) => PyValueError::new_err(format!(
-            "{}: the output is one of the inputs",
-            p.display()
-        )),
+        kifu_export::Error::Input(p) => {
+            PyValueError::new_err(format!("{}: the output is one of the inputs", p.display()))
+        }
         other => PyOSError::new_err(other.to_string()),
     }
 }
@@ -584,7 +603,9 @@ pub fn to_parquet<'py>(
     name: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let out_format = OutFormat::by_name(to).ok_or_else(|| {
-        PyValueError::new_err(format!("to must be 'parquet', 'csv' or 'jsonl', not {to:?}"))
+        PyValueError::new_err(format!(
+            "to must be 'parquet', 'csv' or 'jsonl', not {to:?}"
+        ))
     })?;
     let spec = spec(
         table,
@@ -606,30 +627,32 @@ pub fn to_parquet<'py>(
         inputs: source.paths(),
         ..defaults
     };
-    let scan_opts = ScanOptions::new(crate::threads(threads)?);
+    let scan_opts = table_scan(threads)?;
     let schema = spec.schema();
     let wanted = spec.kind.format();
     let sink = kifu_export::create(&path, out_format, schema, &sink_opts).map_err(sink_error)?;
     let mut pump = start(source, spec, scan_opts);
-    let result = py.detach(move || -> Result<(kifu_export::Summary, Option<Outcome>, Option<PyErr>), PyErr> {
-        let mut sink = sink;
-        let mut outcome = None;
-        while let Some(msg) = pump.recv_free() {
-            match msg {
-                Msg::Items(batches) => {
-                    for b in &batches {
-                        sink.write(b).map_err(sink_error)?;
+    let result = py.detach(
+        move || -> Result<(kifu_export::Summary, Option<Outcome>, Option<PyErr>), PyErr> {
+            let mut sink = sink;
+            let mut outcome = None;
+            while let Some(msg) = pump.recv_free() {
+                match msg {
+                    Msg::Items(batches) => {
+                        for b in &batches {
+                            sink.write(b).map_err(sink_error)?;
+                        }
                     }
+                    Msg::Warn(w) => Python::attach(|py| scan::warn(py, &w))?,
+                    Msg::End(o) => outcome = Some(o),
                 }
-                Msg::Warn(w) => Python::attach(|py| scan::warn(py, &w))?,
-                Msg::End(o) => outcome = Some(o),
             }
-        }
-        let py_error = pump.take_py_error();
-        drop(pump);
-        let summary = sink.finish().map_err(sink_error)?;
-        Ok((summary, outcome, py_error))
-    })?;
+            let py_error = pump.take_py_error();
+            drop(pump);
+            let summary = sink.finish().map_err(sink_error)?;
+            Ok((summary, outcome, py_error))
+        },
+    )?;
     let (summary, outcome, py_error) = result;
     if let Some(outcome) = &outcome {
         if let Some(w) = scan::skipped_warning(outcome, wanted) {

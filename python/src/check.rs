@@ -288,7 +288,11 @@ pub fn stats<'py>(
     d.set_item("properties", t.properties)?;
     d.set_item("bytes", t.bytes)?;
     d.set_item("seconds", seconds)?;
-    let mb = if seconds > 0.0 { t.bytes as f64 / 1e6 / seconds } else { 0.0 };
+    let mb = if seconds > 0.0 {
+        t.bytes as f64 / 1e6 / seconds
+    } else {
+        0.0
+    };
     d.set_item("mb_per_s", mb)?;
     Ok(d)
 }

@@ -69,7 +69,10 @@ impl Diagnostic {
                     }
                 })
                 .collect();
-            s.push_str(&format!(": `{text}`{}", if self.truncated { "…" } else { "" }));
+            s.push_str(&format!(
+                ": `{text}`{}",
+                if self.truncated { "…" } else { "" }
+            ));
         }
         s.push_str(&format!(" (game {}", self.game + 1));
         if let Some(m) = &self.move_ {

@@ -62,7 +62,9 @@ fn charset(name: &str) -> PyResult<kifu_export::Charset> {
 
 fn threads(threads: Option<usize>) -> PyResult<Option<usize>> {
     match threads {
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1 (None: every core)")),
+        Some(0) => Err(PyValueError::new_err(
+            "threads must be at least 1 (None: every core)",
+        )),
         t => Ok(t),
     }
 }
@@ -88,8 +90,9 @@ fn read(
         batch: 64,
     };
     let mut scan_opts = ScanOptions::new(Some(threads(threads_)?.unwrap_or(1)));
-    // a piece's games wait as objects for the consumer: smaller pieces, less memory
-    scan_opts.piece_size = 1 << 20;
+    // a piece's games wait as DOMs (about five times their text) for the consumer, in the
+    // pool's window and in the channel: small pieces keep that small
+    scan_opts.piece_size = 256 << 10;
     let formats = Formats {
         forced: Some(wanted),
         only: Some(wanted),

@@ -123,8 +123,7 @@ impl Game {
         PyList::new(
             py,
             self.game.tags.iter().map(|(n, v)| {
-                PyTuple::new(py, [strings.name(py, n), PyString::new(py, v)])
-                    .expect("a pair")
+                PyTuple::new(py, [strings.name(py, n), PyString::new(py, v)]).expect("a pair")
             }),
         )
     }
@@ -317,8 +316,8 @@ impl Move {
 
     /// NAGs, suffixes as their numbers (`!?` is 5).
     #[getter]
-    fn nags(&self) -> Vec<u8> {
-        self.nags.iter().map(|n| n.0).collect()
+    fn nags(&self) -> Vec<u16> {
+        self.nags.iter().map(|n| u16::from(n.0)).collect()
     }
 
     /// Comments after the move.

@@ -37,7 +37,11 @@ pub fn schema() -> SchemaRef {
         f("result", DataType::Utf8, true),
         f("game_key", DataType::Int64, false),
     ];
-    let meta = [(kifu_export::TABLE_KEY.to_string(), "sgf_positions".to_string())].into();
+    let meta = [(
+        kifu_export::TABLE_KEY.to_string(),
+        "sgf_positions".to_string(),
+    )]
+    .into();
     Arc::new(Schema::new_with_metadata(fields, meta))
 }
 
@@ -98,7 +102,10 @@ impl Default for Builder {
     }
 }
 
-fn text(v: Option<sgf::RawValue<'_>>, encoding: &'static kifu::encoding::Encoding) -> Option<String> {
+fn text(
+    v: Option<sgf::RawValue<'_>>,
+    encoding: &'static kifu::encoding::Encoding,
+) -> Option<String> {
     v.map(|v| kifu::encoding::decode(&v.simple_text(), encoding).into_owned())
 }
 

@@ -81,7 +81,12 @@ pub struct Collect<B> {
 }
 
 impl<B> Collect<B> {
-    fn new(builder: B, file: Arc<str>, opts: ReadOptions, inline: Option<SyncSender<Msg<Item>>>) -> Self {
+    fn new(
+        builder: B,
+        file: Arc<str>,
+        opts: ReadOptions,
+        inline: Option<SyncSender<Msg<Item>>>,
+    ) -> Self {
         Collect {
             builder,
             file,
@@ -99,7 +104,9 @@ impl<B> Collect<B> {
         if let Some(tx) = &self.inline
             && !self.items.is_empty()
             && (force || self.items.len() >= self.opts.batch)
-            && tx.send(Msg::Items(std::mem::take(&mut self.items))).is_err()
+            && tx
+                .send(Msg::Items(std::mem::take(&mut self.items)))
+                .is_err()
         {
             self.stopped = true;
         }
@@ -283,7 +290,11 @@ pub fn start(
 ) -> Pump<Item> {
     let py_error: PyErrSlot = Arc::new(Mutex::new(None));
     let slot = Arc::clone(&py_error);
-    let capacity = if scan_opts.threads > 1 { 2 * scan_opts.threads } else { 4 };
+    let capacity = if scan_opts.threads > 1 {
+        scan_opts.threads
+    } else {
+        4
+    };
     Pump::start(capacity, py_error, move |tx| {
         let work = ReadWork {
             opts,

@@ -205,8 +205,8 @@ impl<T> Drop for Pump<T> {
 /// Says `message` as a `UserWarning`.
 pub fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
     let category = py.get_type::<PyUserWarning>();
-    let message = std::ffi::CString::new(message.replace('\0', " "))
-        .expect("no NUL left in the message");
+    let message =
+        std::ffi::CString::new(message.replace('\0', " ")).expect("no NUL left in the message");
     PyErr::warn(py, &category, &message, 1)
 }
 
@@ -236,9 +236,7 @@ pub fn input_error(py: Python<'_>, outcome: &Outcome, py_error: Option<PyErr>) -
         .collect::<Vec<_>>()
         .join("; ");
     let err = InputError::new_err(message);
-    let _ = err
-        .value(py)
-        .setattr("errors", outcome.errors.clone());
+    let _ = err.value(py).setattr("errors", outcome.errors.clone());
     Some(err)
 }
 

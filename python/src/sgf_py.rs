@@ -63,7 +63,9 @@ impl GameTree {
             let key = strings.name(py, name);
             match d.get_item(&key)? {
                 // a repeated property: its values added to the list
-                Some(existing) => existing.cast::<PyList>()?.call_method1("extend", (values,))?,
+                Some(existing) => existing
+                    .cast::<PyList>()?
+                    .call_method1("extend", (values,))?,
                 None => {
                     d.set_item(key, values)?;
                     continue;
@@ -222,7 +224,11 @@ impl GameTree {
             .map(|e| Diagnostic::sgf_owned(&self.file, e, game))
             .collect();
         if let Some(r) = &self.replay {
-            out.extend(r.errors.iter().map(|e| Diagnostic::go_replay(&self.file, e, game)));
+            out.extend(
+                r.errors
+                    .iter()
+                    .map(|e| Diagnostic::go_replay(&self.file, e, game)),
+            );
         }
         out
     }

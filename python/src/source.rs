@@ -142,7 +142,9 @@ fn as_path(obj: &Bound<'_, PyAny>) -> PyResult<Option<PathBuf>> {
         if p.is_instance_of::<PyString>() {
             return Ok(Some(PathBuf::from(p.extract::<String>()?)));
         }
-        return Err(PyTypeError::new_err("bytes paths are not supported: pass a str"));
+        return Err(PyTypeError::new_err(
+            "bytes paths are not supported: pass a str",
+        ));
     }
     Ok(None)
 }
@@ -242,10 +244,7 @@ pub struct Formats {
 impl Formats {
     /// The format `entry` is read as, or `None` when it is skipped.
     pub fn choose(&self, entry: &Entry<'_>) -> Option<Format> {
-        let f = entry
-            .format_hint
-            .or(self.forced)
-            .unwrap_or(entry.sniffed);
+        let f = entry.format_hint.or(self.forced).unwrap_or(entry.sniffed);
         match self.only {
             Some(only) if only != f => None,
             _ => Some(f),

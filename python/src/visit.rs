@@ -39,7 +39,9 @@ fn method<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Bound<'py
     match obj.getattr(name) {
         Ok(m) if m.is_callable() => Ok(Some(m)),
         Ok(m) if m.is_none() => Ok(None),
-        Ok(_) => Err(PyValueError::new_err(format!("visitor.{name} is not callable"))),
+        Ok(_) => Err(PyValueError::new_err(format!(
+            "visitor.{name} is not callable"
+        ))),
         Err(_) => Ok(None),
     }
 }
