@@ -2,7 +2,7 @@
 # Builds and installs the Python package `kifu` (python/, PyO3 + maturin) in a virtual
 # environment, the one command for a fresh machine:
 #
-#   scripts/python_env.sh [--debug] [--no-build] [--check]
+#   scripts/python_env.sh [--bench|--spark|--dask] [--debug] [--no-build] [--check]
 #
 # The venv lives outside the repository, under ${XDG_CACHE_HOME:-~/.cache}/kifu-venv/, named
 # by a checksum of scripts/python_requirements.txt: it is made once (Python packages from
@@ -11,7 +11,9 @@
 # workspace's target/ and installs it in the venv; cargo rebuilds only what changed.
 #
 # Prints the venv's python on stdout (use it: `$(scripts/python_env.sh) -m pytest python/tests`).
-# --debug builds without optimisation (faster to build, 10x slower to run); --no-build only
+# --bench uses scripts/python_bench_requirements.txt (the same, plus python-chess, sgfmill and
+# rust-pgn-reader-python-binding for scripts/python_bench.py); --spark and --dask add pyspark
+# (scripts/python_spark.py) or dask (scripts/python_dask.py); --debug builds without optimisation (faster to build, 10x slower to run); --no-build only
 # makes the venv; --check makes nothing and exits 3 unless the venv is there. Exit status 3 when
 # Python 3.10+ or the packages cannot be had (callers skip then, and say so).
 set -euo pipefail
@@ -21,14 +23,17 @@ req="$here/python_requirements.txt"
 build=1 check=0 profile=--release
 for arg in "$@"; do
   case "$arg" in
+    --bench) req="$here/python_bench_requirements.txt" ;;
+    --spark) req="$here/python_spark_requirements.txt" ;;
+    --dask) req="$here/python_dask_requirements.txt" ;;
     --debug) profile= ;;
     --no-build) build=0 ;;
     --check) check=1 ;;
-    *) echo "usage: $0 [--debug] [--no-build] [--check]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--bench|--spark|--dask] [--debug] [--no-build] [--check]" >&2; exit 2 ;;
   esac
 done
-key=$(cksum < "$req" | cut -d' ' -f1)
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/kifu-venv/python-$key"
+key=$(cat "$req" "$here/python_requirements.txt" | cksum | cut -d' ' -f1)
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/kifu-venv/$(basename "$req" .txt)-$key"
 if ! { [ -f "$venv/.complete" ] && [ -x "$venv/bin/python" ]; }; then
   if [ "$check" = 1 ]; then
     exit 3
