@@ -12,8 +12,8 @@ move with its load; CPU time moves less.
 Comparisons (corpus under ../shared/corpus, beside the repository):
 - pgn: games with their tags and main-line SAN, from notnil-chess-history (master games) and
   stockfish-books/2moves_v2.pgn (short book lines): kifu.read_pgn against python-chess's
-  read_game (headers as a dict and the main line's moves, no SAN regenerated: the least work
-  python-chess can do for that), and against rust-pgn-reader-python-binding 4.1.0 (headers and
+  read_game (headers as a dict, the main line's SAN from node.san(); and, the least work
+  python-chess can do, its moves without SAN), and against rust-pgn-reader-python-binding 4.1.0 (headers and
   the main line as UCI: it has no SAN output; it takes one string per game, so the file is cut
   into games in Python first, as a user of it must).
 - sgf: game trees with root properties and the main line, kgs-6d-u-go-archives (one file per
@@ -65,6 +65,19 @@ print(n, plies)
 """
 
 PYTHON_CHESS = """
+import sys, chess.pgn
+n = plies = 0
+for path in sys.argv[1:]:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        while (g := chess.pgn.read_game(f)) is not None:
+            tags = dict(g.headers)
+            sans = [node.san() for node in g.mainline()]
+            n += 1
+            plies += len(sans)
+print(n, plies)
+"""
+
+PYTHON_CHESS_UCI = """
 import sys, chess.pgn
 n = plies = 0
 for path in sys.argv[1:]:
@@ -156,10 +169,17 @@ print(v.n)
 """
 
 
+PRELUDE = "import time as _t\n_c0, _w0 = _t.process_time(), _t.perf_counter()\n"
+POSTLUDE = "\nprint('CPU', _t.process_time() - _c0, _t.perf_counter() - _w0)\n"
+
+
 def run(job):
-    """Runs a job: its CPU seconds (children's user + system), wall seconds and output."""
+    """Runs a job: its CPU seconds (every thread), wall seconds and output. A Python job
+    measures itself, from its first line to its last (the interpreter's start and the imports
+    of the comparison's own modules left out, for every job alike); a program is measured
+    whole (children's user + system)."""
     kind, what, args = job
-    cmd = [sys.executable, "-c", what, *args] if kind == "py" else [what, *args]
+    cmd = [sys.executable, "-c", PRELUDE + what + POSTLUDE, *args] if kind == "py" else [what, *args]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True)
@@ -168,7 +188,12 @@ def run(job):
     if out.returncode != 0:
         raise SystemExit(f"{cmd[:3]} failed:\n{out.stderr}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, wall, out.stdout.strip().splitlines()[-1] if out.stdout.strip() else ""
+    lines = out.stdout.strip().splitlines()
+    if kind == "py":
+        _, c, w = lines[-1].split()
+        cpu, wall = float(c), float(w)
+        lines = lines[:-1]
+    return cpu, wall, lines[-1] if lines else ""
 
 
 def compare(name, kifu_job, other_job, rounds, size):
@@ -229,7 +254,8 @@ def main():
     export_bench = ROOT / "target/release/examples/export_bench"
     rows = []
     todo = [
-        ("pgn: python-chess read_game", ("py", KIFU_PGN, PGN), ("py", PYTHON_CHESS, PGN), size_of(PGN)),
+        ("pgn: python-chess read_game, SAN", ("py", KIFU_PGN, PGN), ("py", PYTHON_CHESS, PGN), size_of(PGN)),
+        ("pgn: python-chess read_game, moves without SAN", ("py", KIFU_PGN, PGN), ("py", PYTHON_CHESS_UCI, PGN), size_of(PGN)),
         ("pgn: rust-pgn-reader-python-binding", ("py", KIFU_PGN, PGN), ("py", RUST_PGN_READER, PGN), size_of(PGN)),
         ("pgn: rust-pgn-reader-python-binding, kifu replaying to UCI", ("py", KIFU_PGN_UCI, PGN), ("py", RUST_PGN_READER, PGN), size_of(PGN)),
         ("sgf: sgfmill", ("py", KIFU_SGF, [SGF_DIR]), ("py", SGFMILL, [SGF_DIR]), size_of([SGF_DIR])),

@@ -7,7 +7,7 @@ use kifu::pgn::{self, Command, Commands, Node, Score};
 use kifu_replay::chess::{GameReplay, NodeReplay};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::diag::Diagnostic;
 use crate::strings::Strings;
@@ -109,9 +109,9 @@ impl Game {
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        let strings = Strings::get(py);
+        let mut cache = Strings::get(py).cache();
         for (name, value) in self.game.tags.iter().rev() {
-            d.set_item(strings.name(py, name), value)?;
+            d.set_item(cache.get(py, name), cache.get(py, value))?;
         }
         Ok(d)
     }
@@ -119,12 +119,13 @@ impl Game {
     /// The tag pairs in file order, `(name, value)`.
     #[getter]
     fn tag_pairs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let strings = Strings::get(py);
+        let mut cache = Strings::get(py).cache();
         PyList::new(
             py,
-            self.game.tags.iter().map(|(n, v)| {
-                PyTuple::new(py, [strings.name(py, n), PyString::new(py, v)]).expect("a pair")
-            }),
+            self.game
+                .tags
+                .iter()
+                .map(|(n, v)| PyTuple::new(py, [cache.get(py, n), cache.get(py, v)]).expect("a pair")),
         )
     }
 

@@ -175,7 +175,7 @@ impl GameTree {
     /// `"pd"`, `None` for a pass.
     #[getter]
     fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let strings = Strings::get(py);
+        let mut cache = Strings::get(py).cache();
         let items: Vec<_> = self
             .tree
             .main_line()
@@ -184,7 +184,7 @@ impl GameTree {
                 let p = p.map(|p| {
                     let [a, b] = p.to_sgf();
                     let s = [a, b];
-                    strings.san(py, std::str::from_utf8(&s).unwrap_or("??"))
+                    cache.get(py, std::str::from_utf8(&s).unwrap_or("??"))
                 });
                 (color(c), p)
             })
