@@ -122,10 +122,9 @@ impl Game {
         let mut cache = Strings::get(py).cache();
         PyList::new(
             py,
-            self.game
-                .tags
-                .iter()
-                .map(|(n, v)| PyTuple::new(py, [cache.get(py, n), cache.get(py, v)]).expect("a pair")),
+            self.game.tags.iter().map(|(n, v)| {
+                PyTuple::new(py, [cache.get(py, n), cache.get(py, v)]).expect("a pair")
+            }),
         )
     }
 
