@@ -27,6 +27,7 @@ fn main() {
         let options = par::Options {
             threads,
             piece_size,
+            ..Default::default()
         };
         let t = Instant::now();
         let mut pieces = 0u64;

@@ -66,14 +66,20 @@ EOF
   for s in dense tcec; do
     f="$tmp/$s.pgn"
     : > "$tmp/k"
-    for _ in 1 2 3 4 5; do "$B" parquet "$f" 2>/dev/null | field seconds >> "$tmp/k"; done
+    : > "$tmp/k2"
+    for _ in 1 2 3 4 5; do
+      "$B" parquet "$f" 2>/dev/null | field seconds >> "$tmp/k"
+      "$B" parquet --no-sync "$f" 2>/dev/null | field seconds >> "$tmp/k2"
+    done
     k=$(median < "$tmp/k")
+    k2=$(median < "$tmp/k2")
     games=$("$B" parse "$f" | field games)
     pc=$("$py" scripts/export_python_chess.py "$tmp/pc.parquet" "$f" | field seconds)
     p2=$("$py" scripts/export_pgn2data.py "$tmp/p2d" "$f" 2>/dev/null | field seconds)
-    printf '%-6s %5d games %8.0f bytes: kifu %.4f s, python-chess %.2f s (%.0fx), pgn2data %.2f s (%.0fx)\n' \
-      "$s" "$games" "$(stat -c %s "$f")" "$k" "$pc" "$(python3 -c "print($pc / $k)")" \
-      "$p2" "$(python3 -c "print($p2 / $k)")"
+    printf '%-6s %5d games %8.0f bytes: kifu %.4f s (without fsync %.4f s), python-chess %.2f s (%.0fx; %.0fx), pgn2data %.2f s (%.0fx; %.0fx)\n' \
+      "$s" "$games" "$(stat -c %s "$f")" "$k" "$k2" "$pc" "$(python3 -c "print($pc / $k)")" \
+      "$(python3 -c "print($pc / $k2)")" "$p2" "$(python3 -c "print($p2 / $k)")" \
+      "$(python3 -c "print($p2 / $k2)")"
   done
 }
 

@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # kifu-input's measurements: decode throughput of every compression against the reference
-# command-line decoders, single vs parallel (pzstd frames, pbzip2-style bzip2 streams), and the
-# peak memory of a large pzstd stream against a small one. Timings are interleaved run by run
-# (A B A B ...); the figures are medians of per-run ratios.
+# command-line decoders, one thread against two (pzstd frames, pbzip2-style bzip2 streams), and
+# the peak memory of a large pzstd stream against a small one. Timings are interleaved run by
+# run (tool, -j1, -j2, tool, ...); the figures are medians of per-run ratios.
 #
-#   scripts/input_bench.sh [RUNS]      (default 5 runs; needs zstd, pzstd, gzip, bzip2, xz)
+#   scripts/input_bench.sh [RUNS]      (default 5 runs; needs zstd, pzstd, gzip, bzip2, xz, bc)
 #
-# Work files go to $KIFU_BENCH_DIR (default: a kifu-input-bench folder in the temp dir).
+# Work files go to $KIFU_BENCH_DIR (default: a kifu-input-bench folder in the temp dir);
+# PZSTD_LEVEL (default 19, as the lichess dumps) is the level of the pzstd file.
 set -euo pipefail
 runs=${1:-5}
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=${KIFU_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 shared=${KIFU_SHARED:-$root/../shared}
 dir=${KIFU_BENCH_DIR:-${TMPDIR:-/tmp}/kifu-input-bench}
 level=${PZSTD_LEVEL:-19}
 mkdir -p "$dir"
-cargo build --release -q -p kifu-input --example decode --manifest-path "$root/Cargo.toml"
+cargo build --release -q -p kifu-input --example decode --example pzstd_write \
+  --manifest-path "$root/Cargo.toml"
 dec=$root/target/release/examples/decode
+pzw=$root/target/release/examples/pzstd_write
 
-# ~100+ MB of PGN: the corpus's .pgn files, concatenated several times
+# 100+ MB of PGN: the corpus's .pgn files, concatenated as often as needed
 big=$dir/corpus.pgn
 if [ ! -s "$big" ]; then
   find "$shared/corpus/pgn" -name '*.pgn' -type f -print0 | sort -z > "$dir/list"
@@ -40,7 +43,8 @@ if [ ! -s "$dir/c.multi.pgn.bz2" ]; then # pbzip2's layout: one stream per 900 k
   echo "making $dir/c.multi.pgn.bz2"
   rm -rf "$dir/parts" && mkdir "$dir/parts"
   split -b 900000 -a 4 "$big" "$dir/parts/p"
-  for p in "$dir"/parts/p*; do bzip2 -9 -c "$p"; done > "$dir/c.multi.pgn.bz2"
+  for p in "$dir"/parts/p*; do bzip2 -9 -c "$p"; done > "$dir/c.multi.pgn.bz2.tmp"
+  mv "$dir/c.multi.pgn.bz2.tmp" "$dir/c.multi.pgn.bz2"
   rm -rf "$dir/parts"
 fi
 make "$dir/c.pgn.xz" xz -3 -T1 -c
@@ -57,47 +61,53 @@ secs() { # secs COMMAND...: wall seconds
   t0=$(date +%s.%N); "$@" > /dev/null 2>&1; t1=$(date +%s.%N)
   echo "$t1 - $t0" | bc -l
 }
-median() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f", m}'; }
+median() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f", m}'; }
 
-bench() { # bench NAME FILE TOOL...: tool vs decode -j1 vs decode -j2
+bench() { # bench NAME FILE TOOL...: the tool against decode -j1 and decode -j2
   local name=$1 file=$2; shift 2
-  local r1=() r2=() t=() a b c
+  local t=() t1=() t2=() r1=() r2=() a b c
   for _ in $(seq "$runs"); do
     a=$(secs sh -c "$* < '$file'")
     b=$(secs "$dec" -j1 "$file")
     c=$(secs "$dec" -j2 "$file")
-    t+=("$a"); r1+=("$(echo "$a / $b" | bc -l)"); r2+=("$(echo "$a / $c" | bc -l)")
+    t+=("$a"); t1+=("$b"); t2+=("$c")
+    r1+=("$(echo "$a / $b" | bc -l)"); r2+=("$(echo "$a / $c" | bc -l)")
   done
-  local tm; tm=$(printf '%s\n' "${t[@]}" | median)
-  printf '%-22s %10s  %8.0f MB/s  -j1 %sx  -j2 %sx\n' "$name" "$(stat -c %s "$file")" \
-    "$(echo "$size / $tm / 1000000" | bc -l)" \
+  mbs() { echo "$size / $(printf '%s\n' "$@" | median) / 1000000" | bc -l; }
+  printf '| %-26s | %11s | %6.0f | %6.0f | %6.0f | %5sx | %5sx |\n' "$name" "$(stat -c %s "$file")" \
+    "$(mbs "${t[@]}")" "$(mbs "${t1[@]}")" "$(mbs "${t2[@]}")" \
     "$(printf '%s\n' "${r1[@]}" | median)" "$(printf '%s\n' "${r2[@]}" | median)"
 }
 
 echo
-echo "decode throughput; MB/s of decoded bytes for the reference tool; ratios are tool time / kifu-input time (higher: kifu-input faster)"
-printf '%-22s %10s  %13s  %s\n' variant "raw bytes" "tool" "kifu-input decode"
-bench "plain (cat)"      "$big"                  cat
-bench "zstd -3"          "$dir/c.pgn.zst"        zstd -dc
+echo "MB/s of decoded bytes (medians); ratios: tool time / decode time, per run, median (higher: kifu-input faster)"
+echo "| input (tool) | raw bytes | tool MB/s | -j1 MB/s | -j2 MB/s | -j1 vs tool | -j2 vs tool |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+bench "plain (cat)" "$big" cat
+bench "zstd -3 (zstd -dc)" "$dir/c.pgn.zst" zstd -dc
 bench "pzstd -$level (zstd -dc)" "$dir/c.pzst.pgn.zst" zstd -dc
-bench "pzstd -$level (pzstd -p2)" "$dir/c.pzst.pgn.zst" pzstd -q -p2 -dc
-bench "gzip -6"          "$dir/c.pgn.gz"         gzip -dc
-bench "bzip2 -9"         "$dir/c.pgn.bz2"        bzip2 -dc
-bench "bzip2 multi-stream" "$dir/c.multi.pgn.bz2" bzip2 -dc
-bench "xz -3"            "$dir/c.pgn.xz"         xz -dc
+bench "pzstd -$level (pzstd -p2 -dc)" "$dir/c.pzst.pgn.zst" pzstd -q -p2 -dc
+bench "gzip -6 (gzip -dc)" "$dir/c.pgn.gz" gzip -dc
+bench "bzip2 -9 (bzip2 -dc)" "$dir/c.pgn.bz2" bzip2 -dc
+bench "bzip2 900k streams (bzip2 -dc)" "$dir/c.multi.pgn.bz2" bzip2 -dc
+bench "xz -3 (xz -dc)" "$dir/c.pgn.xz" xz -dc
 
-# peak memory: a ~1 GB (decoded) pzstd stream against a 1 MB one
+# peak memory: a ~1 GB (decoded) pzstd stream against a 1 MB one, both with the 32 MiB frames
+# of pzstd -19 (written at level 3 by examples/pzstd_write.rs: level 19 would take an hour
+# here), and the real pzstd file above
 echo
 gb=$dir/gb.pzst.pgn.zst
 if [ ! -s "$gb" ]; then
   echo "making $gb"
-  for _ in 1 2 3 4 5 6 7 8 9 10; do cat "$big"; done | head -c 1000000000 | pzstd -q -p2 "-$level" -c > "$gb.tmp" && mv "$gb.tmp" "$gb"
+  # (head closes the pipe early: the writer's broken pipe is expected)
+  (set +o pipefail; for _ in 1 2 3 4 5 6 7 8 9 10; do cat "$big"; done | head -c 1000000000 | "$pzw" 3 32 > "$gb.tmp")
+  mv "$gb.tmp" "$gb"
 fi
-head -c 1000000 "$big" | pzstd -q -p2 "-$level" -c > "$dir/mb.pzst.pgn.zst"
-echo "peak memory (max RSS, KiB) of decode -jN:"
+head -c 1000000 "$big" | "$pzw" 3 32 > "$dir/mb.pzst.pgn.zst"
+echo "peak memory (max RSS) of decode -jN:"
 for j in 1 2; do
-  for f in "$dir/mb.pzst.pgn.zst" "$gb"; do
+  for f in "$dir/mb.pzst.pgn.zst" "$gb" "$dir/c.pzst.pgn.zst"; do
     kb=$( { /usr/bin/time -v "$dec" -j$j "$f" > /dev/null; } 2>&1 | awk -F: '/Maximum resident/ {gsub(/ /,"",$2); print $2}')
-    printf '  -j%s %-40s %10s bytes raw  %8s KiB\n' "$j" "$(basename "$f")" "$(stat -c %s "$f")" "$kb"
+    printf '  -j%s %-22s %11s bytes raw  %8s KiB\n' "$j" "$(basename "$f")" "$(stat -c %s "$f")" "$kb"
   done
 done

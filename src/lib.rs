@@ -55,6 +55,7 @@ mod carry;
 mod classes;
 mod control;
 mod error;
+mod flow;
 mod junk;
 #[cfg(feature = "std")]
 pub mod par;

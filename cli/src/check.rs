@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use kifu::par::{Event, Visited, Work};
 use kifu::{Control, Severity, pgn, sgf};
+use kifu_replay::chess::{self, ReplayVisitor, Replayer};
+use kifu_replay::go::{self, GoReplayVisitor, GoReplayer};
 
 use crate::Common;
 use crate::problem::Problem;
@@ -41,12 +43,65 @@ impl sgf::Visitor for Found {
     }
 }
 
+impl ReplayVisitor for Found {
+    fn on_replay_error(&mut self, e: &chess::Error<'_>) -> Control {
+        self.problems
+            .push(Problem::Chess(chess::ReplayError::from_event(e), e.game));
+        Control::Continue
+    }
+}
+
+impl GoReplayVisitor for Found {
+    fn on_go_error(&mut self, e: &go::Error<'_>) -> Control {
+        self.problems
+            .push(Problem::Go(go::GoError::from_event(e), e.game));
+        Control::Continue
+    }
+}
+
 impl Games for Found {
     fn games(&self) -> u64 {
         self.games
     }
 }
 
+/// A piece's visitor that found problems.
+pub trait Finds: Games {
+    /// What it found.
+    fn found(&self) -> &Found;
+}
+
+impl Finds for Found {
+    fn found(&self) -> &Found {
+        self
+    }
+}
+
+impl Games for Replayer<Found> {
+    fn games(&self) -> u64 {
+        self.inner().games
+    }
+}
+
+impl Finds for Replayer<Found> {
+    fn found(&self) -> &Found {
+        self.inner()
+    }
+}
+
+impl Games for GoReplayer<Found> {
+    fn games(&self) -> u64 {
+        self.inner().games
+    }
+}
+
+impl Finds for GoReplayer<Found> {
+    fn found(&self) -> &Found {
+        self.inner()
+    }
+}
+
+/// The problems of the parse.
 struct CheckWork;
 
 impl Work for CheckWork {
@@ -61,19 +116,51 @@ impl Work for CheckWork {
     }
 }
 
-/// `kifu check [--json]`. Exit status 1 when a problem was found, 2 when an input could not be
-/// read.
-pub fn command(common: &Common, as_json: bool) -> io::Result<ExitCode> {
+/// The problems of the parse and of the replay on a board (`--legal`).
+struct LegalWork;
+
+impl Work for LegalWork {
+    type Input = Input;
+    type Pgn = Replayer<Found>;
+    type Sgf = GoReplayer<Found>;
+    fn pgn(&self, _: &Input) -> Self::Pgn {
+        Replayer::new(Found::default())
+    }
+    fn sgf(&self, _: &Input) -> Self::Sgf {
+        GoReplayer::new(Found::default())
+    }
+}
+
+/// `kifu check [--json] [--legal]`. Exit status 1 when a problem was found, 2 when an input
+/// could not be read.
+pub fn command(common: &Common, as_json: bool, legal: bool) -> io::Result<ExitCode> {
+    if legal {
+        report(common, as_json, &LegalWork)
+    } else {
+        report(common, as_json, &CheckWork)
+    }
+}
+
+fn report<W>(common: &Common, as_json: bool, work: &W) -> io::Result<ExitCode>
+where
+    W: Work<Input = Input>,
+    W::Pgn: Finds,
+    W::Sgf: Finds,
+{
     let out = io::stdout();
     let mut out = io::BufWriter::new(out.lock());
     let (mut inputs, mut games, mut errors, mut warnings) = (0u64, 0u64, 0u64, 0u64);
-    let failed = run::scan(common, "checking", &CheckWork, |event| {
+    let failed = run::scan(common, "checking", work, |event| {
         match event {
             Event::Piece {
                 input,
-                visited: Visited::Pgn(found) | Visited::Sgf(found),
+                visited,
                 info,
             } => {
+                let found = match &visited {
+                    Visited::Pgn(v) => v.found(),
+                    Visited::Sgf(v) => v.found(),
+                };
                 games += found.games;
                 for p in &found.problems {
                     match p.severity() {

@@ -71,6 +71,21 @@ pub fn sgf_key(tree: &sgf::GameTree) -> u128 {
     })
 }
 
+/// The key of a PGN game by positions (`--by positions`): kifu-replay's main-line key (the
+/// start, every move as from/to/promotion, the final position), equal for games that reach the
+/// same final position by the same moves whatever notation wrote them; the moves key when the
+/// main line could not be replayed whole.
+pub fn pgn_position_key(game: &pgn::Game) -> u128 {
+    use kifu_replay::chess::{DomOptions, replay_game};
+    let options = DomOptions {
+        fen: false,
+        variations: false,
+    };
+    replay_game(game, &options)
+        .main_line_key
+        .unwrap_or_else(|| pgn_key(game) ^ 1)
+}
+
 /// 128 bits from two SipHash passes with different starts.
 fn key(feed: impl Fn(&mut DefaultHasher)) -> u128 {
     let mut a = DefaultHasher::new();
@@ -87,11 +102,16 @@ pub struct Keyed {
     rendered: Rendered,
     keys: Vec<u128>,
     list: bool,
+    positions: bool,
 }
 
 impl PerGame for Keyed {
     fn pgn(&mut self, game: pgn::Game) {
-        self.keys.push(pgn_key(&game));
+        self.keys.push(if self.positions {
+            pgn_position_key(&game)
+        } else {
+            pgn_key(&game)
+        });
         if self.list {
             self.rendered_index(game.index);
         } else {
@@ -127,6 +147,7 @@ impl Keyed {
 struct DedupWork {
     to: To,
     list: bool,
+    positions: bool,
     max_game_bytes: usize,
 }
 
@@ -136,6 +157,7 @@ impl DedupWork {
             rendered: Rendered::new(if self.list { To::Std } else { self.to }, &input.name),
             keys: Vec::new(),
             list: self.list,
+            positions: self.positions,
         }
     }
 }
@@ -171,6 +193,7 @@ pub fn command(
     common: &Common,
     to: To,
     list: bool,
+    positions: bool,
     output: Option<&Path>,
     force: bool,
     max_game_bytes: usize,
@@ -180,6 +203,7 @@ pub fn command(
     let work = DedupWork {
         to,
         list,
+        positions,
         max_game_bytes,
     };
     let mut seen: HashSet<u128> = HashSet::new();

@@ -14,6 +14,8 @@ pub trait PerGame: Send {
     fn pgn(&mut self, game: pgn::Game);
     /// An SGF game tree of the piece (its `index` counted in the piece).
     fn sgf(&mut self, tree: sgf::GameTree);
+    /// The piece is over: its last game was handed on.
+    fn end(&mut self) {}
 }
 
 /// A piece's visitor: the DOM builder `B` and the command's per-game work `T`.
@@ -97,6 +99,7 @@ impl<T: PerGame> pgn::Visitor for Dom<pgn::GameBuilder, T> {
     fn on_end(&mut self) {
         self.builder.on_end();
         self.drain();
+        self.each.end();
         let unclaimed = self.builder.unclaimed_errors();
         self.unclaimed
             .extend(unclaimed.iter().map(|e| Problem::Pgn(e.clone(), 0)));
@@ -138,6 +141,7 @@ impl<T: PerGame> sgf::Visitor for Dom<sgf::TreeBuilder, T> {
     fn on_end(&mut self) {
         self.builder.on_end();
         self.drain();
+        self.each.end();
         let unclaimed = self.builder.unclaimed_errors();
         self.unclaimed
             .extend(unclaimed.iter().map(|e| Problem::Sgf(e.clone())));

@@ -53,6 +53,23 @@ pub struct Lines {
     file: Vec<u8>,
     body: Vec<u8>,
     charset: CharsetChoice,
+    /// `--uci`, `--fen`: each PGN move gets its replayed move and position.
+    pub replay: Replay,
+}
+
+/// What `kifu json --uci --fen` adds to each move of a PGN game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Replay {
+    /// The move in UCI (`"uci"`, null when it could not be replayed).
+    pub uci: bool,
+    /// The FEN after the move (`"fen"`, null when it could not be replayed).
+    pub fen: bool,
+}
+
+impl Replay {
+    fn any(self) -> bool {
+        self.uci || self.fen
+    }
 }
 
 impl Lines {
@@ -65,6 +82,7 @@ impl Lines {
             file: file_entry(name),
             body: Vec::new(),
             charset,
+            replay: Replay::default(),
         }
     }
 
@@ -99,9 +117,15 @@ impl Lines {
 }
 
 impl Lines {
-    /// Adds a PGN game's object.
+    /// Adds a PGN game's object (with `uci` / `fen` in each move when asked).
     pub fn push_pgn(&mut self, game: &pgn::Game) {
-        self.push(game.index, game);
+        if !self.replay.any() {
+            return self.push(game.index, game);
+        }
+        match with_replay(game, self.replay) {
+            Ok(value) => self.push(game.index, &value),
+            Err(e) => self.unwritten.push((game.index, e.to_string())),
+        }
     }
 
     /// Adds an SGF game tree's object, its text decoded as the charset choice says.
@@ -129,6 +153,67 @@ impl PerGame for Lines {
     }
 }
 
+/// A game's object with each move's `uci` and `fen` (kifu-replay's DOM helper; the moves in the
+/// order the PGN text has them, which is the order of the object's nesting), and the replay's
+/// problems as `replay_errors` when there are some.
+fn with_replay(game: &pgn::Game, replay: Replay) -> serde_json::Result<serde_json::Value> {
+    use kifu_replay::chess::{DomOptions, replay_game};
+    use serde_json::Value;
+    let options = DomOptions {
+        fen: replay.fen,
+        ..Default::default()
+    };
+    let r = replay_game(game, &options);
+    let mut value = serde_json::to_value(game)?;
+    // each move's path: its index in the main line, then (variation, index) pairs; in text order
+    let mut paths = Vec::new();
+    let mut stack: Vec<(Vec<usize>, &[pgn::Node], usize)> = vec![(Vec::new(), &game.moves, 0)];
+    while let Some((prefix, moves, next)) = stack.pop() {
+        let Some(node) = moves.get(next) else {
+            continue;
+        };
+        let mut path = prefix.clone();
+        path.push(next);
+        paths.push(path.clone());
+        stack.push((prefix, moves, next + 1));
+        for (v, variation) in node.variations.iter().enumerate().rev() {
+            let mut p = path.clone();
+            p.push(v);
+            stack.push((p, &variation.moves, 0));
+        }
+    }
+    for (path, node) in paths.iter().zip(&r.nodes) {
+        let mut at = &mut value["moves"][path[0]];
+        for pair in path[1..].chunks(2) {
+            at = &mut at["variations"][pair[0]][pair[1]];
+        }
+        if let Value::Object(m) = at {
+            if replay.uci {
+                m.insert("uci".into(), node.uci.map(|u| u.to_string()).into());
+            }
+            if replay.fen {
+                m.insert("fen".into(), node.fen.clone().into());
+            }
+        }
+    }
+    if !r.errors.is_empty() {
+        let errors: Vec<Value> = r
+            .errors
+            .iter()
+            .map(|e| {
+                serde_json::json!({
+                    "kind": e.kind.code(),
+                    "message": e.kind.to_string(),
+                    "text": e.text,
+                    "move": e.at.map(|m| m.to_string()),
+                })
+            })
+            .collect();
+        value["replay_errors"] = errors.into();
+    }
+    Ok(value)
+}
+
 /// `"file":NAME,`: what each object of input `name` holds after `"offset"`.
 pub fn file_entry(name: &str) -> Vec<u8> {
     let mut entry = b"\"file\":".to_vec();
@@ -139,7 +224,16 @@ pub fn file_entry(name: &str) -> Vec<u8> {
 
 struct JsonWork {
     charset: CharsetChoice,
+    replay: Replay,
     max_game_bytes: usize,
+}
+
+impl JsonWork {
+    fn lines(&self, input: &Input) -> Lines {
+        let mut lines = Lines::new(&input.name, self.charset);
+        lines.replay = self.replay;
+        lines
+    }
 }
 
 impl Work for JsonWork {
@@ -148,7 +242,7 @@ impl Work for JsonWork {
     type Sgf = Dom<sgf::TreeBuilder, Lines>;
     fn pgn(&self, input: &Input) -> Self::Pgn {
         let builder = pgn::GameBuilder::new().with_max_game_bytes(self.max_game_bytes);
-        Dom::new(builder, Lines::new(&input.name, self.charset))
+        Dom::new(builder, self.lines(input))
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
         let builder = sgf::TreeBuilder::new().with_max_game_bytes(self.max_game_bytes);
@@ -182,9 +276,15 @@ impl InputTally {
 
 /// `kifu json`. Exit status 1 when an input held no game but problems, or a game could not be
 /// written; 2 when an input could not be read.
-pub fn command(common: &Common, charset: &str, max_game_bytes: usize) -> io::Result<ExitCode> {
+pub fn command(
+    common: &Common,
+    charset: &str,
+    replay: Replay,
+    max_game_bytes: usize,
+) -> io::Result<ExitCode> {
     let work = JsonWork {
         charset: CharsetChoice::parse(charset)?,
+        replay,
         max_game_bytes,
     };
     let out = io::stdout();

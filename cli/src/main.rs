@@ -10,6 +10,7 @@
 mod check;
 mod dedup;
 mod dom;
+mod export;
 mod filter;
 mod fmt;
 mod json;
@@ -62,6 +63,10 @@ enum Command {
         /// One JSON object per problem (JSON Lines), then a summary object.
         #[arg(long)]
         json: bool,
+        /// Replay the games on a board too: illegal and ambiguous moves, bad FENs, unsupported
+        /// variants (chess); occupied points, ko, suicide, points off the board (Go).
+        #[arg(long)]
+        legal: bool,
     },
     /// Print one JSON object per game (see README for the schema). An input holding no game,
     /// only problems, is named on stderr, and the exit status is then 1.
@@ -73,6 +78,12 @@ enum Command {
         /// `shift_jis`, …) for every game tree.
         #[arg(long, default_value = "auto")]
         charset: String,
+        /// PGN: replay the moves and give each its move in UCI (`"uci"`).
+        #[arg(long)]
+        uci: bool,
+        /// PGN: replay the moves and give each the FEN after it (`"fen"`).
+        #[arg(long)]
+        fen: bool,
         /// The most a game may hold in memory, in bytes (estimated); the rest of a larger game
         /// is skipped and reported (`game_too_large`, SGF `E103`).
         #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
@@ -127,6 +138,10 @@ enum Command {
         /// The game does not hold this.
         #[arg(long, value_delimiter = ',', value_enum)]
         lacks: Vec<predicate::Feature>,
+        /// PGN: the main line, replayed on a board, reaches this position (its start included),
+        /// compared by Polyglot key (the move counters do not matter).
+        #[arg(long, value_name = "FEN")]
+        reaches: Option<String>,
         /// Keep the games that fail instead.
         #[arg(short = 'v', long)]
         invert: bool,
@@ -174,6 +189,47 @@ enum Command {
         #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
         max_game_bytes: usize,
     },
+    /// Write the games as rows of a table: Parquet (zstd), CSV or JSON Lines, to one file or a
+    /// dataset directory that DuckDB, Polars and Spark read as one table (see docs/export.md).
+    Export {
+        #[command(flatten)]
+        common: Common,
+        /// The file format.
+        #[arg(long, value_enum)]
+        to: ExportFormat,
+        /// The output: a file, or a dataset directory (with --dataset or --max-rows-per-file).
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        out: PathBuf,
+        /// games (PGN; `trees` for SGF: one row per game), moves (one row per main-line move),
+        /// json (the `kifu json` objects).
+        #[arg(long, default_value = "games")]
+        table: String,
+        /// moves: the moves of every variation too (each row names its line).
+        #[arg(long)]
+        variations: bool,
+        /// PGN: replay the games on a board: `games` gains `final_fen`, `moves` gains `uci`,
+        /// `fen` and `key` (Polyglot).
+        #[arg(long)]
+        replay: bool,
+        /// Write a dataset directory (part-00000.parquet, …), even with one file.
+        #[arg(long)]
+        dataset: bool,
+        /// At most this many rows per file of a dataset directory.
+        #[arg(long, value_name = "N")]
+        max_rows_per_file: Option<u64>,
+        /// Rows per Parquet row group (at most; groups also end at 64 MiB of data).
+        #[arg(long, value_name = "N", default_value_t = 122_880)]
+        row_group_rows: usize,
+        /// SGF text encoding, as for `kifu json`.
+        #[arg(long, default_value = "auto")]
+        charset: String,
+        /// Replace OUT if it exists.
+        #[arg(long)]
+        force: bool,
+        /// The most a game may hold in memory, in bytes (estimated).
+        #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
+        max_game_bytes: usize,
+    },
     /// Drop the games whose moves repeat an earlier game's (tags may differ): PGN by the start
     /// (FEN) and main line, SGF by board, setup and main line. The count goes to stderr.
     Dedup {
@@ -184,6 +240,11 @@ enum Command {
         /// List the duplicates (FILE:GAME: duplicate of FILE:GAME) instead of writing games.
         #[arg(long)]
         list: bool,
+        /// What makes two games the same: their moves as written (parsed), or their main lines
+        /// replayed on a board (the same moves reaching the same final position, whatever
+        /// notation wrote them: SAN, UCI, long algebraic).
+        #[arg(long, value_enum, default_value_t = DedupBy::Moves)]
+        by: DedupBy,
         /// The form of the games written.
         #[arg(long, value_enum, default_value_t)]
         to: render::To,
@@ -191,6 +252,26 @@ enum Command {
         #[arg(long, value_name = "BYTES", default_value_t = MAX_GAME_BYTES)]
         max_game_bytes: usize,
     },
+}
+
+/// What `kifu dedup` compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum DedupBy {
+    /// The moves as parsed.
+    Moves,
+    /// The main line replayed: same moves, same final position.
+    Positions,
+}
+
+/// The file formats of `kifu export`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ExportFormat {
+    /// Apache Parquet, zstd-compressed.
+    Parquet,
+    /// CSV (RFC 4180) with a header line.
+    Csv,
+    /// JSON Lines.
+    Jsonl,
 }
 
 /// What `kifu fmt --strip` can leave out.
@@ -278,12 +359,18 @@ fn main() -> ExitCode {
 fn run(command: Command) -> io::Result<ExitCode> {
     match command {
         Command::Stats { common, json } => stats::command(&common, json),
-        Command::Check { common, json } => check::command(&common, json),
+        Command::Check {
+            common,
+            json,
+            legal,
+        } => check::command(&common, json, legal),
         Command::Json {
             common,
             charset,
+            uci,
+            fen,
             max_game_bytes,
-        } => json::command(&common, &charset, max_game_bytes),
+        } => json::command(&common, &charset, json::Replay { uci, fen }, max_game_bytes),
         Command::Fmt {
             common,
             output,
@@ -312,11 +399,21 @@ fn run(command: Command) -> io::Result<ExitCode> {
             max_plies,
             has,
             lacks,
+            reaches,
             invert,
             count,
             to,
             max_game_bytes,
         } => {
+            let reaches = match reaches {
+                Some(fen) => Some(kifu_replay::chess::position_key(&fen).map_err(|e| {
+                    io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!("--reaches `{fen}`: {e}"),
+                    )
+                })?),
+                None => None,
+            };
             let opts = filter::Options {
                 predicate: predicate::Predicate {
                     tests,
@@ -324,6 +421,7 @@ fn run(command: Command) -> io::Result<ExitCode> {
                     max_plies,
                     has,
                     lacks,
+                    reaches,
                 },
                 invert,
                 to,
@@ -361,16 +459,63 @@ fn run(command: Command) -> io::Result<ExitCode> {
             };
             split::command(&common, opts, force)
         }
+        Command::Export {
+            common,
+            to,
+            out,
+            table,
+            variations,
+            replay,
+            dataset,
+            max_rows_per_file,
+            row_group_rows,
+            charset,
+            force,
+            max_game_bytes,
+        } => {
+            let opts = export::Options {
+                out,
+                to: match to {
+                    ExportFormat::Parquet => kifu_export::OutFormat::Parquet,
+                    ExportFormat::Csv => kifu_export::OutFormat::Csv,
+                    ExportFormat::Jsonl => kifu_export::OutFormat::Jsonl,
+                },
+                table,
+                table_options: kifu_export::TableOptions {
+                    variations,
+                    charset: kifu_export::Charset::by_name(&charset).ok_or_else(|| {
+                        io::Error::new(
+                            io::ErrorKind::InvalidInput,
+                            format!("unknown charset `{charset}`"),
+                        )
+                    })?,
+                    ..Default::default()
+                },
+                sink: kifu_export::SinkOptions {
+                    force,
+                    dataset,
+                    max_rows_per_file,
+                    row_group_rows,
+                    ..Default::default()
+                },
+                batch_rows: 8192,
+                replay,
+                max_game_bytes,
+            };
+            export::command(&common, opts)
+        }
         Command::Dedup {
             common,
             output,
             list,
+            by,
             to,
             max_game_bytes,
         } => dedup::command(
             &common,
             to,
             list,
+            by == DedupBy::Positions,
             output.output.as_deref(),
             output.force,
             max_game_bytes,

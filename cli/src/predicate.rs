@@ -151,6 +151,9 @@ pub struct Predicate {
     pub has: Vec<Feature>,
     /// `--lacks`.
     pub lacks: Vec<Feature>,
+    /// `--reaches FEN`: the Polyglot key of a position the main line must reach (its start
+    /// included), replayed on a board (PGN; SGF games never pass).
+    pub reaches: Option<u64>,
 }
 
 impl Predicate {
@@ -159,6 +162,7 @@ impl Predicate {
         self.tests.iter().all(|t| t.holds(game.tag(&t.name)))
             && self.plies(game.moves.len() as u64)
             && self.features(|f| pgn_has(game, f))
+            && self.reaches.is_none_or(|key| reaches(game, key))
     }
 
     /// Whether an SGF game tree passes (tests on root properties, decoded as UTF-8 where they
@@ -177,6 +181,7 @@ impl Predicate {
         self.tests.iter().all(|t| t.holds(prop(&t.name).as_deref()))
             && self.plies(moves)
             && self.features(|f| sgf_has(tree, f))
+            && self.reaches.is_none()
     }
 
     fn plies(&self, n: u64) -> bool {
@@ -186,6 +191,18 @@ impl Predicate {
     fn features(&self, has: impl Fn(Feature) -> bool) -> bool {
         self.has.iter().all(|&f| has(f)) && self.lacks.iter().all(|&f| !has(f))
     }
+}
+
+/// Whether a PGN game's main line, replayed, reaches the position of Polyglot key `key` (its
+/// start included).
+fn reaches(game: &pgn::Game, key: u64) -> bool {
+    use kifu_replay::chess::{DomOptions, replay_game};
+    let options = DomOptions {
+        fen: false,
+        variations: false,
+    };
+    let r = replay_game(game, &options);
+    r.start.as_ref().is_some_and(|p| p.key() == key) || r.main_line().any(|n| n.key == Some(key))
 }
 
 /// Whether a PGN game holds `f` anywhere (main line or variations; walked without recursion).
@@ -283,6 +300,13 @@ mod tests {
             .pgn(&g)
         );
         assert!(!f(&[Feature::Nags], &[]).pgn(&g));
+        let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let reach = |fen: &str| Predicate {
+            reaches: Some(kifu_replay::chess::position_key(fen).unwrap()),
+            ..Default::default()
+        };
+        assert!(reach(after_e4).pgn(&g));
+        assert!(!reach("8/8/8/8/8/8/8/K6k w - - 0 1").pgn(&g));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 
 use kifu::{Severity, pgn, sgf};
+use kifu_replay::{chess, go};
 
 /// A problem, owned; its game index is counted in the piece that met it.
 #[derive(Clone, Debug)]
@@ -12,6 +13,10 @@ pub enum Problem {
     Pgn(pgn::GameError, u64),
     /// An SGF problem (its `game` counted in the piece).
     Sgf(sgf::TreeError),
+    /// A chess replay problem (`check --legal`), and its game's index in the piece.
+    Chess(chess::ReplayError, u64),
+    /// A Go replay problem (`check --legal`), and its game's index in the piece.
+    Go(go::GoError, u64),
 }
 
 impl Problem {
@@ -30,6 +35,8 @@ impl Problem {
         match self {
             Problem::Pgn(e, _) => e.severity,
             Problem::Sgf(e) => e.severity,
+            Problem::Chess(e, _) => e.kind.severity(),
+            Problem::Go(e, _) => e.kind.severity(),
         }
     }
 
@@ -42,6 +49,14 @@ impl Problem {
                 let mut d = e.diagnostic();
                 d.game += first_game;
                 writeln!(out, "{file}:{d}")
+            }
+            Problem::Chess(e, game) => writeln!(out, "{file}:{}", e.diagnostic(first_game + game)),
+            Problem::Go(e, game) => {
+                writeln!(
+                    out,
+                    "{file}:{}",
+                    go::line(&go_diagnostic(e, first_game + game))
+                )
             }
         }
     }
@@ -79,6 +94,54 @@ impl Problem {
                 "node": e.at.map(|a| a.node),
                 "depth": e.at.map(|a| a.depth),
             }),
+            Problem::Chess(e, game) => {
+                let pos = e.pos.unwrap_or_default();
+                json!({
+                    "type": "problem",
+                    "file": file,
+                    "line": pos.line,
+                    "column": pos.column,
+                    "offset": pos.offset,
+                    "severity": e.kind.severity().as_str(),
+                    "kind": e.kind.code(),
+                    "message": e.kind.to_string(),
+                    "text": e.text,
+                    "game": first_game + game + 1,
+                    "move": e.at.map(|m| m.to_string()),
+                })
+            }
+            Problem::Go(e, game) => {
+                let pos = e.pos.unwrap_or_default();
+                json!({
+                    "type": "problem",
+                    "file": file,
+                    "line": pos.line,
+                    "column": pos.column,
+                    "offset": pos.offset,
+                    "severity": e.kind.severity().as_str(),
+                    "code": e.kind.code(),
+                    "message": e.kind.to_string(),
+                    "text": e.text,
+                    "game": first_game + game + 1,
+                    "node": e.at.map(|a| a.node),
+                    "depth": e.at.map(|a| a.depth),
+                })
+            }
         }
+    }
+}
+
+/// A Go replay problem as the diagnostic event it was, in game `game`.
+fn go_diagnostic(e: &go::GoError, game: u64) -> go::Error<'_> {
+    let text = e.text.as_bytes();
+    let n = text.len().min(go::Error::TEXT_MAX);
+    go::Error {
+        kind: e.kind,
+        severity: e.kind.severity(),
+        text: &text[..n],
+        truncated: n < text.len(),
+        pos: e.pos.unwrap_or_default(),
+        game,
+        at: e.at,
     }
 }

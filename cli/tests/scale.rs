@@ -572,3 +572,81 @@ fn dedup_judges_by_the_moves() {
         2
     );
 }
+
+// ----- replay on a board ------------------------------------------------------------------------
+
+#[test]
+fn replay_reaches_the_commands() {
+    let tmp = TempDir::new("replay");
+    // the same game in SAN and in UCI, then one with an illegal move
+    let f = tmp.file(
+        "r.pgn",
+        b"[Event \"san\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event \"uci\"]\n\n1. e2e4 e7e5 2. g1f3 b8c6 *\n\n[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n",
+    );
+    let run = |args: &[&str]| {
+        let mut a: Vec<OsString> = args.iter().map(OsString::from).collect();
+        a.push(f.clone().into());
+        a.push("-q".into());
+        kifu(&a)
+    };
+    let o = run(&["check", "--legal"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stdout).ends_with("illegal move: `Ke3` (game 3, move 2w)\n"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert_eq!(
+        run(&["check"]).status.code(),
+        Some(0),
+        "no problem for the parser alone"
+    );
+
+    let o = run(&["json", "--uci", "--fen"]);
+    let games: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games[0]["moves"][2]["uci"], "g1f3");
+    assert_eq!(games[1]["moves"][2]["fen"], games[0]["moves"][2]["fen"]);
+    assert_eq!(games[2]["moves"][2]["uci"], serde_json::Value::Null);
+    assert_eq!(games[2]["replay_errors"][0]["kind"], "illegal_move");
+
+    let after_nf3 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+    assert_eq!(
+        run(&["filter", "--reaches", after_nf3, "-c"]).stdout,
+        b"2\n"
+    );
+
+    let by_moves = run(&["dedup", "--list"]);
+    assert_eq!(
+        text(&by_moves.stdout),
+        "",
+        "written differently: not the same moves"
+    );
+    let by_positions = run(&["dedup", "--list", "--by", "positions"]);
+    let name = f.display().to_string();
+    assert_eq!(
+        text(&by_positions.stdout),
+        format!("{name}:2: duplicate of {name}:1\n")
+    );
+
+    let csv = tmp.0.join("moves.csv");
+    let o = kifu(&[
+        OsString::from("export"),
+        f.clone().into(),
+        "--to".into(),
+        "csv".into(),
+        "--table".into(),
+        "moves".into(),
+        "--replay".into(),
+        "-o".into(),
+        csv.clone().into(),
+        "-q".into(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let header: Vec<&str> = rows.lines().next().unwrap().split(',').collect();
+    assert!(header.ends_with(&["uci", "fen", "key"]), "{header:?}");
+    assert!(rows.contains(",g1f3,"));
+}

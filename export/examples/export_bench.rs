@@ -12,6 +12,7 @@
 //!   --table games|moves (default games)  --batch N games per batch (default 8192), and a
 //!   batch ends sooner at --batch-bytes B of built rows (default 16 MiB), as the pipeline's
 //!   pieces bound theirs
+//!   --no-sync  no fsync of the output before its rename
 //!   --stream  read the files through `pgn::ReadGames` / `pgn::Reader` (constant memory)
 //!             instead of whole into memory (for the peak-memory measurement)
 //! ```
@@ -52,6 +53,7 @@ fn main() {
     let (mut table, mut out, mut batch_games, mut files) =
         (Table::PgnGames, None::<PathBuf>, 8192usize, Vec::new());
     let mut stream = false;
+    let mut sync = true;
     let mut batch_bytes = 16usize << 20;
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -62,6 +64,7 @@ fn main() {
             "--out" => out = Some(PathBuf::from(args.next().expect("a path"))),
             "--batch" => batch_games = args.next().expect("N").parse().expect("a number"),
             "--stream" => stream = true,
+            "--no-sync" => sync = false,
             "--batch-bytes" => batch_bytes = args.next().expect("B").parse().expect("a number"),
             _ => files.push(PathBuf::from(a)),
         }
@@ -137,6 +140,7 @@ fn main() {
             let sink_opts = SinkOptions {
                 force: true,
                 inputs: files.clone(),
+                sync,
                 ..SinkOptions::default()
             };
             let mut sink = write.then(|| {

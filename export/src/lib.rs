@@ -60,6 +60,7 @@ mod pgn_games;
 mod pgn_moves;
 mod rebase;
 mod sgf_moves;
+mod sgf_positions;
 mod sgf_trees;
 mod sink;
 pub mod values;
@@ -87,6 +88,9 @@ pub enum Table {
     SgfTrees,
     /// SGF `moves`: one row per main-line move.
     SgfMoves,
+    /// SGF `positions`: one row per main-line move of a Go game with the board before it
+    /// (kifu-replay's training rows), for training pipelines.
+    SgfPositions,
     /// PGN `json`: one row per game holding the object `kifu json` writes (for JSON Lines
     /// output, the same lines as `kifu json`).
     PgnJson,
@@ -96,11 +100,12 @@ pub enum Table {
 
 impl Table {
     /// Every table.
-    pub const ALL: [Table; 6] = [
+    pub const ALL: [Table; 7] = [
         Table::PgnGames,
         Table::PgnMoves,
         Table::SgfTrees,
         Table::SgfMoves,
+        Table::SgfPositions,
         Table::PgnJson,
         Table::SgfJson,
     ];
@@ -120,6 +125,7 @@ impl Table {
             ("games" | "trees", true) => Table::SgfTrees,
             ("moves", false) => Table::PgnMoves,
             ("moves", true) => Table::SgfMoves,
+            ("positions", true) => Table::SgfPositions,
             ("json", false) => Table::PgnJson,
             ("json", true) => Table::SgfJson,
             _ => return None,
@@ -133,6 +139,7 @@ impl Table {
             Table::PgnMoves => "pgn_moves",
             Table::SgfTrees => "sgf_trees",
             Table::SgfMoves => "sgf_moves",
+            Table::SgfPositions => "sgf_positions",
             Table::PgnJson => "pgn_json",
             Table::SgfJson => "sgf_json",
         }
@@ -140,7 +147,10 @@ impl Table {
 
     /// Whether the table is built from SGF game trees.
     pub fn is_sgf(self) -> bool {
-        matches!(self, Table::SgfTrees | Table::SgfMoves | Table::SgfJson)
+        matches!(
+            self,
+            Table::SgfTrees | Table::SgfMoves | Table::SgfPositions | Table::SgfJson
+        )
     }
 }
 
@@ -186,6 +196,7 @@ pub fn schema(table: Table, opts: &TableOptions) -> SchemaRef {
         Table::PgnMoves => pgn_moves::fields(opts),
         Table::SgfTrees => sgf_trees::fields(),
         Table::SgfMoves => sgf_moves::fields(),
+        Table::SgfPositions => sgf_positions::fields(),
         Table::PgnJson | Table::SgfJson => json_rows::fields(),
     };
     make_schema(table, fields)
@@ -263,6 +274,7 @@ enum Inner {
     PgnMoves(pgn_moves::MovesBuilder),
     SgfTrees(sgf_trees::TreesBuilder),
     SgfMoves(sgf_moves::MovesBuilder),
+    SgfPositions(sgf_positions::PositionsBuilder),
     Json(json_rows::JsonBuilder),
 }
 
@@ -313,6 +325,7 @@ impl Builder {
             Table::PgnMoves => Inner::PgnMoves(pgn_moves::MovesBuilder::new(opts)),
             Table::SgfTrees => Inner::SgfTrees(sgf_trees::TreesBuilder::new(opts)),
             Table::SgfMoves => Inner::SgfMoves(sgf_moves::MovesBuilder::new(opts)),
+            Table::SgfPositions => Inner::SgfPositions(sgf_positions::PositionsBuilder::default()),
             Table::PgnJson | Table::SgfJson => Inner::Json(json_rows::JsonBuilder::new(opts)),
         };
         Builder {
@@ -403,6 +416,7 @@ impl Builder {
                     x.sgf_moves(tree, &nodes);
                 }
             }
+            Inner::SgfPositions(b) => b.push(file, tree),
             Inner::Json(b) if self.table == Table::SgfJson => b.push_sgf(file, tree)?,
             _ => return Err(wrong),
         }
@@ -417,6 +431,7 @@ impl Builder {
             Inner::PgnMoves(b) => b.rows(),
             Inner::SgfTrees(b) => b.rows(),
             Inner::SgfMoves(b) => b.rows(),
+            Inner::SgfPositions(b) => b.rows(),
             Inner::Json(b) => b.rows(),
         }
     }
@@ -433,6 +448,7 @@ impl Builder {
             Inner::PgnMoves(b) => b.estimated_bytes(),
             Inner::SgfTrees(b) => b.estimated_bytes(),
             Inner::SgfMoves(b) => b.estimated_bytes(),
+            Inner::SgfPositions(b) => b.estimated_bytes(),
             Inner::Json(b) => b.estimated_bytes(),
         }
     }
@@ -449,6 +465,7 @@ impl Builder {
             Inner::PgnMoves(b) => b.finish(),
             Inner::SgfTrees(b) => b.finish(),
             Inner::SgfMoves(b) => b.finish(),
+            Inner::SgfPositions(b) => b.finish(),
             Inner::Json(b) => b.finish(),
         };
         if let Some(x) = &mut self.extra {

@@ -26,10 +26,11 @@ use crate::progress::RawState;
 /// The least raw size of a parallel job (several small streams go into one): a quarter of
 /// [`Options::buffer_size`], 256 KiB by default.
 fn job_size(opts: &Options) -> usize {
-    opts.chunk() / 4
+    opts.chunk_len() / 4
 }
-/// A stream longer than this (no candidate found that far) ends parallel decoding: a pbzip2
-/// stream, one block of at most 900 kB, compresses to less.
+/// A stream longer than this (no candidate found that far; or [`Options::max_frame_size`] if
+/// less) ends parallel decoding: a pbzip2 stream, one block of at most 900 kB, compresses to
+/// less.
 const SINGLE: usize = 4 << 20;
 
 /// Whether a stream may start at `i`: `BZh1`..`BZh9` and a block magic.
@@ -112,7 +113,7 @@ impl Coordinator {
             if self.eof {
                 return Ok((!self.pending.is_empty()).then(|| std::mem::take(&mut self.pending)));
             }
-            if self.pending.len() >= SINGLE.max(job) {
+            if self.pending.len() >= SINGLE.min(self.opts.max_frame_size).max(job) {
                 return Ok(None);
             }
             from = self.pending.len().saturating_sub(9);
@@ -122,8 +123,8 @@ impl Coordinator {
     }
 
     fn run(mut self, tx: &SyncSender<Msg>) {
-        let threads = self.opts.threads();
-        let chunk = self.opts.chunk();
+        let threads = self.opts.thread_count();
+        let chunk = self.opts.chunk_len();
         loop {
             let mut batch = Vec::with_capacity(threads);
             let mut single = false;

@@ -144,7 +144,7 @@ pub(crate) enum Decoder<R: Read> {
     #[cfg(feature = "zstd")]
     Zstd(zstd::stream::read::Decoder<'static, io::BufReader<R>>),
     #[cfg(feature = "gzip")]
-    Gzip(flate2::read::MultiGzDecoder<R>),
+    Gzip(Box<flate2::read::MultiGzDecoder<R>>),
     #[cfg(feature = "bzip2")]
     Bzip2(bzip2::read::MultiBzDecoder<R>),
     #[cfg(feature = "xz")]
@@ -164,7 +164,7 @@ impl<R: Read> Decoder<R> {
                 Decoder::Zstd(d)
             }
             #[cfg(feature = "gzip")]
-            Compression::Gzip => Decoder::Gzip(flate2::read::MultiGzDecoder::new(r)),
+            Compression::Gzip => Decoder::Gzip(Box::new(flate2::read::MultiGzDecoder::new(r))),
             #[cfg(feature = "bzip2")]
             Compression::Bzip2 => Decoder::Bzip2(bzip2::read::MultiBzDecoder::new(r)),
             #[cfg(feature = "xz")]

@@ -47,9 +47,13 @@ pub(crate) enum Unit {
 pub(crate) type Splitter = Box<dyn FnMut() -> io::Result<Unit> + Send>;
 
 /// Decodes one frame, sending its decoded bytes in chunks to the sender (returns false when
-/// the reader is gone), and gives back its error, if any (sent after the good bytes).
-pub(crate) type FrameDecoder =
-    Arc<dyn Fn(&Frame, &mut dyn FnMut(Vec<u8>) -> bool) -> io::Result<()> + Send + Sync>;
+/// the reader is gone), and gives back its error, if any (sent after the good bytes). The
+/// chunks to fill come from the buffer source (spent chunks the reader gave back, or new).
+pub(crate) type FrameDecoder = Arc<
+    dyn Fn(&Frame, &mut dyn FnMut() -> Vec<u8>, &mut dyn FnMut(Vec<u8>) -> bool) -> io::Result<()>
+        + Send
+        + Sync,
+>;
 
 enum Queued {
     Frame(Receiver<Msg>),
@@ -63,14 +67,19 @@ pub(crate) fn spawn(
     decode: FrameDecoder,
     opts: &Options,
 ) -> io::Result<OrderedReader> {
-    let threads = opts.threads();
-    let chunk = opts.chunk();
+    let threads = opts.thread_count();
+    let chunk = opts.chunk_len();
     let per_frame = (opts.frame_buffer / chunk).max(1);
     let (queue_tx, queue_rx) = sync_channel::<Queued>(threads);
     let (job_tx, job_rx) = sync_channel::<(Frame, SyncSender<Msg>)>(1);
     let job_rx = Arc::new(Mutex::new(job_rx));
+    // spent chunks come back here, to be filled again without allocating (and faulting in)
+    // fresh pages
+    let (back_tx, back_rx) = sync_channel::<Vec<u8>>(2 * threads + 4);
+    let back_rx = Arc::new(Mutex::new(back_rx));
     for i in 0..threads {
         let job_rx = Arc::clone(&job_rx);
+        let back_rx = Arc::clone(&back_rx);
         let decode = Arc::clone(&decode);
         thread::Builder::new()
             .name(format!("kifu-input frame decoder {i}"))
@@ -81,7 +90,16 @@ pub(crate) fn spawn(
                         .map_err(drop)
                         .and_then(|rx| rx.recv().map_err(drop));
                     let Ok((frame, tx)) = job else { return };
-                    let result = decode(&frame, &mut |chunk| tx.send(Msg::Data(chunk)).is_ok());
+                    let mut fresh = || {
+                        back_rx
+                            .lock()
+                            .ok()
+                            .and_then(|rx| rx.try_recv().ok())
+                            .unwrap_or_default()
+                    };
+                    let result = decode(&frame, &mut fresh, &mut |chunk| {
+                        tx.send(Msg::Data(chunk)).is_ok()
+                    });
                     drop(frame);
                     let _ = tx.send(match result {
                         Ok(()) => Msg::End,
@@ -125,6 +143,7 @@ pub(crate) fn spawn(
             }
         })?;
     Ok(OrderedReader {
+        back: back_tx,
         queue: queue_rx,
         cur: None,
         failed: None,
@@ -134,6 +153,7 @@ pub(crate) fn spawn(
 
 /// The decoded frames, in stream order.
 pub(crate) struct OrderedReader {
+    back: SyncSender<Vec<u8>>,
     queue: Receiver<Queued>,
     cur: Option<ChunkReader>,
     failed: Option<(io::ErrorKind, String)>,
@@ -164,7 +184,9 @@ impl Read for OrderedReader {
                 continue;
             }
             match self.queue.recv() {
-                Ok(Queued::Frame(rx)) => self.cur = Some(ChunkReader::new(rx, None)),
+                Ok(Queued::Frame(rx)) => {
+                    self.cur = Some(ChunkReader::new(rx, Some(self.back.clone())))
+                }
                 Ok(Queued::End) => self.done = true,
                 Ok(Queued::Err(e)) => {
                     self.failed = Some((e.kind(), e.to_string()));
@@ -200,10 +222,12 @@ pub(crate) fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
 pub(crate) fn decode_chunks(
     r: &mut dyn Read,
     chunk: usize,
+    fresh: &mut dyn FnMut() -> Vec<u8>,
     send: &mut dyn FnMut(Vec<u8>) -> bool,
 ) -> io::Result<()> {
     loop {
-        let mut buf = vec![0; chunk];
+        let mut buf = fresh();
+        buf.resize(chunk, 0);
         let mut n = 0;
         let mut err = None;
         while n < chunk {

@@ -46,6 +46,18 @@
 //! an input that needs it is an error naming the feature ("built without xz support").
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+// a build without some decoders leaves parts of the plumbing unused
+#![cfg_attr(
+    not(all(
+        feature = "zstd",
+        feature = "gzip",
+        feature = "bzip2",
+        feature = "xz",
+        feature = "tar",
+        feature = "zip"
+    )),
+    allow(dead_code, unused_imports, unused_variables)
+)]
 
 mod archive;
 #[cfg(feature = "bzip2")]
@@ -72,10 +84,12 @@ pub use walk::{for_each_in_reader, for_each_input};
 
 /// How inputs are read: threads, buffer sizes, limits.
 ///
-/// Memory bound: a plain stream decoded on a thread holds at most `4 * buffer_size` of decoded
-/// bytes ahead of the reader; a parallel (pzstd or multi-stream bzip2) stream holds at most
-/// `2 * threads + 1` frames in flight, each with at most `frame_buffer` decoded bytes buffered
-/// and at most `max_frame_size` compressed bytes.
+/// Memory bound: a stream decoded on a thread holds at most 4 chunks of `buffer_size` decoded
+/// bytes ahead of the reader. A pzstd stream holds the decoded bytes of at most `threads + 1`
+/// frames (each at most `frame_buffer`) and at most `threads + 2` compressed frames (each at
+/// most `max_frame_size`); a multi-stream bzip2 file, `threads` jobs of at least
+/// `buffer_size / 4` compressed bytes and their decoded bytes. None of it grows with the size
+/// of the input.
 ///
 /// ```
 /// let opts = kifu_input::Options { threads: 1, ..Default::default() };
@@ -118,10 +132,10 @@ impl Default for Options {
 }
 
 impl Options {
-    pub(crate) fn chunk(&self) -> usize {
+    pub(crate) fn chunk_len(&self) -> usize {
         self.buffer_size.clamp(4096, 1 << 30)
     }
-    pub(crate) fn threads(&self) -> usize {
+    pub(crate) fn thread_count(&self) -> usize {
         self.threads.max(1)
     }
 }

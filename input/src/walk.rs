@@ -316,7 +316,7 @@ fn decoder(
     if c == Compression::None {
         return Ok(Box::new(raw));
     }
-    if opts.threads() > 1 {
+    if opts.thread_count() > 1 {
         #[cfg(feature = "zstd")]
         if c == Compression::Zstd && crate::zstd_par::is_pzstd(raw.head()) {
             return Ok(Box::new(crate::zstd_par::spawn(
@@ -330,7 +330,11 @@ fn decoder(
             return crate::bzip2_par::spawn(Box::new(raw), state, opts);
         }
         let checked = Checked::new(c, raw, state, opts)?;
-        return Ok(Box::new(pipe::spawn(Box::new(checked), opts.chunk(), 4)?));
+        return Ok(Box::new(pipe::spawn(
+            Box::new(checked),
+            opts.chunk_len(),
+            4,
+        )?));
     }
     Ok(Box::new(Checked::new(c, raw, state, opts)?))
 }

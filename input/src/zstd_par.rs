@@ -147,13 +147,13 @@ pub(crate) fn spawn(
         last_end: 0,
         opts: opts.clone(),
     };
-    let chunk = opts.chunk();
+    let chunk = opts.chunk_len();
     let window = opts.zstd_window_log_max;
-    let decode: FrameDecoder = Arc::new(move |frame: &Frame, send| {
+    let decode: FrameDecoder = Arc::new(move |frame: &Frame, fresh, send| {
         let result = (|| {
             let mut d = zstd::stream::read::Decoder::with_buffer(&frame.data[..])?;
             d.window_log_max(window)?;
-            decode_chunks(&mut d, chunk, send)
+            decode_chunks(&mut d, chunk, fresh, send)
         })();
         let end = frame.start + frame.data.len() as u64;
         let cut = || {

@@ -54,7 +54,7 @@ fn the_bytes_decide_what_an_unnamed_stream_holds() {
 
 #[test]
 fn multi_member_and_multi_stream_files() {
-    let data = big_pgn(300_000);
+    let data = big_pgn(150_000);
     let variants: Vec<(&str, Vec<u8>, Compression)> = vec![
         ("gz members", gzip_members(&data, 7_000), Compression::Gzip),
         (
@@ -136,14 +136,14 @@ fn pzstd_with_other_skippable_frames_and_a_plain_tail() {
 /// then the reader fails, and the report names the input and says "truncated".
 #[test]
 fn truncated_streams_deliver_what_came_before_then_fail() {
-    let data = big_pgn(200_000);
+    let data = big_pgn(120_000);
     let variants: Vec<(&str, Vec<u8>)> = vec![
         ("x.pgn.zst", zstd(&data)),
         ("x.pgn.zst", pzstd(&data, 20_000)),
         ("x.pgn.gz", gzip(&data)),
         ("x.pgn.gz", gzip_members(&data, 50_000)),
         ("x.pgn.bz2", bzip2(&data)),
-        ("x.pgn.bz2", bzip2_streams(&data, 30_000)),
+        ("x.pgn.bz2", bzip2_streams(&data, 20_000)),
         ("x.pgn.xz", xz(&data)),
     ];
     for (name, bytes) in variants {
@@ -199,7 +199,7 @@ fn a_cut_pzstd_file_delivers_its_whole_frames() {
 
 #[test]
 fn corrupt_data_is_an_error_after_the_good_bytes() {
-    let data = big_pgn(200_000);
+    let data = big_pgn(120_000);
     for c in [
         Compression::Zstd,
         Compression::Gzip,

@@ -1,6 +1,6 @@
 //! # kifu-replay: what a record means on the board
 //!
-//! Optional layers on [kifu](kifu)'s events that keep a board, never a second parser:
+//! Optional layers on [`kifu`]'s events that keep a board, never a second parser:
 //!
 //! - [`chess`]: PGN moves resolved to legal moves (SAN, long algebraic, UCI; Chess960), the
 //!   position after each (FEN on demand, Polyglot key), check and mate, located
@@ -20,3 +20,8 @@
 
 pub mod chess;
 pub mod go;
+
+/// The examples of docs/replay.md, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/replay.md")]
+pub struct ReplayDocDoctests;

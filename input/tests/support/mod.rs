@@ -90,6 +90,7 @@ pub fn big_pgn(n: usize) -> Vec<u8> {
     while out.len() < n {
         out.extend_from_slice(&unit);
     }
+    out.truncate(n);
     out
 }
 

@@ -152,7 +152,6 @@ pub struct GameReplayed<'a> {
 
 /// What the adapter computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct Options {
     /// Replay variations (default `true`). With `false`, every variation is skipped, for the
     /// wrapped visitor too (it sees their `on_tree` and `on_tree_end` only): the fast way to
@@ -252,6 +251,7 @@ impl<V: ReplayVisitor> Replayer<V> {
             Ok(pos) => self.engine.start_game(Some(pos)),
             Err((kind, tag)) => {
                 self.engine.start_game(None);
+                self.engine.errors = 1;
                 let (text, pos) = match tag {
                     SetupTag::Fen => (self.setup.fen.as_deref().unwrap_or(""), self.setup.fen_pos),
                     SetupTag::Variant => (self.setup.variant_text.as_str(), self.setup.variant_pos),

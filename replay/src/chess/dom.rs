@@ -10,7 +10,6 @@ use super::{Position, Uci, Unplayable};
 
 /// What [`replay_game`] computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct DomOptions {
     /// Write the FEN after each move into [`NodeReplay::fen`] (default `true`).
     pub fen: bool,

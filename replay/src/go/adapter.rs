@@ -86,7 +86,6 @@ pub struct GoGame<'a> {
 
 /// What the Go adapter does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct GoOptions {
     /// Replay variations too (default `true`); with `false` every variation but the main
     /// line's is skipped, for the wrapped visitor too.

@@ -28,7 +28,7 @@ pub enum PlayOutcome {
     },
     /// The point holds a stone: nothing was played (sgfmill raises here).
     Occupied,
-    /// The stone retook a ko at once (simple ko): it was played all the same, as FF[4] asks an
+    /// The stone retook a ko at once (simple ko): it was played all the same, as `FF[4]` asks an
     /// application to execute a move even if it is illegal (sgfmill does not check ko).
     KoViolation {
         /// Opponent stones removed (one).
@@ -157,7 +157,7 @@ impl Board {
         }
     }
 
-    /// Sets a point (`AB`, `AW`, `AE`): no capture, no suicide, whatever stood there (FF[4]:
+    /// Sets a point (`AB`, `AW`, `AE`): no capture, no suicide, whatever stood there (`FF[4]`:
     /// "adding a stone doesn't make any prisoners"). Clears the ko. `false` off the board.
     pub fn set(&mut self, p: Point, what: u8) -> bool {
         self.ko = None;

@@ -12,7 +12,7 @@ pub enum ErrorKind {
     /// A move on a point that holds a stone; the move is not played (sgfmill raises here).
     #[error("move on an occupied point: not played")]
     OccupiedPoint,
-    /// A move that retakes a ko at once (simple ko); the move is played (FF[4]: execute a move
+    /// A move that retakes a ko at once (simple ko); the move is played (`FF[4]`: execute a move
     /// even if it is illegal; sgfmill does not check ko). Not reported in a node with `KO[]`.
     #[error("ko retaken at once (simple ko)")]
     KoViolation,
@@ -48,7 +48,7 @@ impl ErrorKind {
 }
 
 /// A located Go replay problem: kind, the offending value (`dd`), its position, the game tree
-/// and the node ([`NodeRef`]: index on its path, tree depth). Show it with [`line`] (the
+/// and the node ([`NodeRef`]: index on its path, tree depth). Show it with [`line()`] (the
 /// library's `Display` for SGF diagnostics takes the parser's own kinds only).
 pub type Error<'a> = Diagnostic<'a, ErrorKind, Option<NodeRef>>;
 
@@ -86,7 +86,7 @@ pub fn line<'e>(e: &'e Error<'_>) -> Line<'e> {
     }
 }
 
-/// A problem shown as one line, see [`line`].
+/// A problem shown as one line, see [`line()`].
 #[derive(Clone, Copy, Debug)]
 pub struct Line<'a> {
     pos: Option<kifu::Position>,
@@ -152,7 +152,7 @@ impl GoError {
     }
 }
 
-/// As [`line`], without the game.
+/// As [`line()`], without the game.
 impl fmt::Display for GoError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         Line {

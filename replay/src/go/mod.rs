@@ -13,15 +13,15 @@
 //! - **Size**: the root's `SZ` (`SZ[19]`, `SZ[19:13]` for 19 columns by 13 rows), 19×19 by
 //!   default. A tree whose `GM` is not 1 is not replayed.
 //! - **Setup** (`AB`, `AW`, `AE`, compressed point lists `AB[aa:cc]` included), in any node:
-//!   the points are set as FF[4] says ("adding a stone doesn't make any prisoners"): no capture,
+//!   the points are set as `FF[4]` says ("adding a stone doesn't make any prisoners"): no capture,
 //!   whatever stood there. A node's setup is applied before its move.
 //! - **Moves** (`B`, `W`): captures of the opponent's groups left without liberties. Passes:
-//!   `B[]`, and `B[tt]` on boards up to 19×19 (FF[3] / FF[4]).
+//!   `B[]`, and `B[tt]` on boards up to 19×19 (`FF[3]` / `FF[4]`).
 //! - **Illegal moves**, each reported once, located at the value (offset, line, column, game,
 //!   node and depth), and then:
 //!   - `occupied_point`: the move is not played (sgfmill's `Board.play` raises here);
 //!   - `out_of_board` (also for a setup point): not played;
-//!   - `ko_violation` (simple ko: retaking a ko at once): played all the same, as FF[4] asks
+//!   - `ko_violation` (simple ko: retaking a ko at once): played all the same, as `FF[4]` asks
 //!     an application to execute a move even if it is illegal (sgfmill does not check ko);
 //!   - `suicide` (a move that leaves its own group without liberties and captures nothing):
 //!     the group is removed and its stones go to the opponent's prisoners, as sgfmill does;

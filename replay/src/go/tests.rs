@@ -107,7 +107,7 @@ fn simple_ko() {
     // B[cb] takes the white stone at bb; W[bb] retakes at once
     assert_eq!(log.moves[0].3, 1);
     assert_eq!(codes(&log), ["ko_violation"]);
-    assert_eq!(log.moves[1].3, 1); // played all the same, as FF[4] asks
+    assert_eq!(log.moves[1].3, 1); // played all the same, as `FF[4]` asks
     // after a move elsewhere (a ko threat) the retake is legal
     let log = run(&format!("{setup};B[cb];W[dd];B[aa];W[bb])"));
     assert!(log.errors.is_empty(), "{:?}", log.errors);
@@ -135,7 +135,7 @@ fn rectangular_boards_and_big_ones() {
 
 #[test]
 fn passes() {
-    let log = run("(;FF[4]SZ[19];B[];W[tt];B[aa])");
+    let log = run("(;`FF[4]`SZ[19];B[];W[tt];B[aa])");
     assert!(log.errors.is_empty());
     assert_eq!(
         log.moves.iter().map(|m| m.2).collect::<Vec<_>>(),
@@ -148,7 +148,7 @@ fn passes() {
 fn setup_with_compressed_point_lists_and_ae() {
     let (b, _, _) = end("(;SZ[4]AB[aa:bb]AW[dd];AE[ab]AW[cc])");
     assert_eq!(b, "XX..\n.X..\n..O.\n...O\n");
-    // setup makes no captures, even of a stone without liberties (FF[4])
+    // setup makes no captures, even of a stone without liberties (`FF[4]`)
     let (b, caps, _) = end("(;SZ[3]AB[ba][ab]AW[aa])");
     assert_eq!(b, "OX.\nX..\n...\n");
     assert_eq!(caps, [0, 0]);

@@ -92,6 +92,7 @@ use alloc::vec::Vec;
 use crate::carry::Carry;
 use crate::control::{Control, Status};
 use crate::error::{Diagnostic, Severity};
+use crate::flow::{Closed, Flow, Skip};
 use crate::junk::Junk;
 use crate::position::{Lines, Position};
 use crate::step::Step;
@@ -178,16 +179,10 @@ enum Phase {
     AfterResult,
 }
 
-/// What is being skipped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Skip {
-    /// Nothing.
-    No,
-    /// The variation open at the current depth, up to its `)`. `opened`: whether the visitor saw
-    /// its `on_tree` (false for a variation beyond the depth limit), so it gets `on_tree_end`.
-    Variation { opened: bool },
-    /// The rest of the game.
-    Game,
+/// What a [`Parser`] allocates, kept from one stream to the next: see `Parser::blank`.
+struct Buffers {
+    carry: Carry,
+    plies: Vec<u32>,
 }
 
 /// A push parser for PGN: feed it chunks, it drives a [`Visitor`].
@@ -236,9 +231,8 @@ pub struct Parser {
     fen: bool,
     /// The Seven Tag Roster names met in this game's tag section (see [`roster_bit`]).
     roster: u8,
-    skip: Skip,
-    /// `(` met inside the skipped part, not yet closed.
-    skip_nest: u64,
+    /// The skip and the stop that visitors asked for.
+    flow: Flow,
     /// The previous token was a move number (so `.` tokens are its periods).
     after_number: bool,
     /// Unexpected text came since the last move number: it may have been a move, so the next
@@ -246,7 +240,6 @@ pub struct Parser {
     text_since_number: bool,
     /// Unexpected text being collected into one error (consecutive words on a line).
     garbage: Junk<ErrorKind, Option<MoveRef>>,
-    stop: bool,
 }
 
 impl Default for Parser {
@@ -266,11 +259,6 @@ impl core::fmt::Debug for Parser {
     }
 }
 
-#[inline]
-fn ctl_stop(c: Control) -> bool {
-    c == Control::Stop
-}
-
 impl Parser {
     /// A parser with the default [`Config`].
     pub fn new() -> Parser {
@@ -282,9 +270,19 @@ impl Parser {
         cfg.max_token_len = cfg.max_token_len.max(32);
         cfg.max_comment_piece = cfg.max_comment_piece.max(8);
         let look = cfg.max_token_len + cfg.max_comment_piece + 16;
+        let buffers = Buffers {
+            carry: Carry::new(look),
+            plies: Vec::new(),
+        };
+        Parser::blank(cfg, buffers)
+    }
+
+    /// A parser at the start of a stream, with these (empty) buffers.
+    fn blank(cfg: Config, buffers: Buffers) -> Parser {
+        let Buffers { carry, plies } = buffers;
         Parser {
             cfg,
-            carry: Carry::new(look),
+            carry,
             base: 0,
             lines: Lines::default(),
             mode: Mode::Normal,
@@ -292,16 +290,14 @@ impl Parser {
             game: 0,
             depth: 0,
             ply: 0,
-            plies: Vec::new(),
+            plies,
             start_ply: 0,
             fen: false,
             roster: 0,
-            skip: Skip::No,
-            skip_nest: 0,
+            flow: Flow::new(),
             after_number: false,
             text_since_number: false,
             garbage: Junk::new(ErrorKind::UnexpectedText, None),
-            stop: false,
         }
     }
 
@@ -355,9 +351,9 @@ impl Parser {
     /// UTF-8 sequences anywhere: the events do not depend on the chunking.
     #[must_use = "a stopped parser has not taken the whole chunk"]
     pub fn feed<V: Visitor>(&mut self, chunk: &[u8], v: &mut V) -> Status {
-        self.stop = false;
+        self.flow.stop = false;
         let mut carry = core::mem::take(&mut self.carry);
-        let status = carry.feed(chunk, |input| (self.run(input, false, v), self.stop));
+        let status = carry.feed(chunk, |input| (self.run(input, false, v), self.flow.stop));
         self.carry = carry;
         status
     }
@@ -371,9 +367,10 @@ impl Parser {
     pub fn finish<V: Visitor>(&mut self, v: &mut V) {
         let mut carry = core::mem::take(&mut self.carry);
         carry.finish(|input| {
-            self.stop = false;
+            self.flow.stop = false;
             self.run(input, true, v)
         });
+        self.carry = carry;
         let end = self.base;
         match self.mode {
             Mode::Brace { start } => {
@@ -388,10 +385,18 @@ impl Parser {
             self.flush_garbage(v);
         }
         v.on_end();
-        *self = Parser {
-            carry,
-            ..Parser::with_config(self.cfg)
-        };
+        *self = Parser::blank(self.cfg, self.take_buffers());
+    }
+
+    /// The buffers, emptied, to keep for the next stream (so that a parser reused stream after
+    /// stream allocates nothing).
+    fn take_buffers(&mut self) -> Buffers {
+        let mut plies = core::mem::take(&mut self.plies);
+        plies.clear();
+        Buffers {
+            carry: core::mem::take(&mut self.carry),
+            plies,
+        }
     }
 
     // ----- the state machine ---------------------------------------------------------------
@@ -402,7 +407,7 @@ impl Parser {
     fn run<V: Visitor>(&mut self, input: &[u8], eof: bool, v: &mut V) -> usize {
         let mut i = 0;
         let n = input.len();
-        while i < n && !self.stop {
+        while i < n && !self.flow.stop {
             let step = match self.mode {
                 Mode::Normal => self.normal_loop(input, i, eof, v),
                 Mode::Brace { start } => self.brace_body(input, i, start, false, eof, v),
@@ -447,7 +452,7 @@ impl Parser {
 
     #[inline]
     fn skipping(&self) -> bool {
-        self.skip != Skip::No
+        self.flow.skipping()
     }
 
     /// Tokens, until the input ends, a construct spans the end, the mode changes or a visitor
@@ -461,19 +466,19 @@ impl Parser {
         v: &mut V,
     ) -> Step {
         let n = input.len();
-        if self.skip != Skip::No && self.phase == Phase::Movetext {
+        if self.flow.skipping() && self.phase == Phase::Movetext {
             i = self.skip(input, i, eof);
         }
         while i < n {
-            if self.phase == Phase::Movetext && self.skip == Skip::No && !self.garbage.active {
+            if self.phase == Phase::Movetext && !self.flow.skipping() && !self.garbage.active {
                 let (j, answered) = self.movetext_run(input, i, v);
                 i = j;
                 if answered {
                     // a visitor answered other than `Continue`: the checks after a step
-                    if self.stop {
+                    if self.flow.stop {
                         break;
                     }
-                    if !matches!(self.skip, Skip::No) {
+                    if self.flow.skipping() {
                         i = self.skip(input, i, eof);
                     }
                     continue;
@@ -510,10 +515,10 @@ impl Parser {
                 Step::To(j) => i = j,
                 Step::Pending | Step::Stall(_) => return Step::Stall(i),
             }
-            if !matches!(self.mode, Mode::Normal) || self.stop {
+            if !matches!(self.mode, Mode::Normal) || self.flow.stop {
                 break;
             }
-            if !matches!(self.skip, Skip::No) && self.phase == Phase::Movetext {
+            if self.flow.skipping() && self.phase == Phase::Movetext {
                 i = self.skip(input, i, eof);
             }
         }
@@ -523,14 +528,13 @@ impl Parser {
     fn open_variation<V: Visitor>(&mut self, i: usize, v: &mut V) {
         self.movetext_token(i, v);
         if self.skipping() {
-            self.skip_nest += 1;
+            self.flow.open();
             return;
         }
         let pos = self.pos(i);
         if self.depth >= self.cfg.max_depth {
             self.emit_error(ErrorKind::TooDeep, b"(", pos, v);
-            self.skip = Skip::Variation { opened: false };
-            self.skip_nest = 0;
+            self.flow.start(Skip::Variation { opened: false });
             return;
         }
         if self.ply == self.start_ply_of_line() {
@@ -557,24 +561,19 @@ impl Parser {
             self.movetext_token(i, v);
         }
         let pos = self.pos(i);
-        if self.skipping() {
-            if self.skip_nest > 0 {
-                self.skip_nest -= 1;
-                return;
-            }
-            match self.skip {
-                Skip::Variation { opened } => {
-                    self.skip = Skip::No;
+        if let Some(closed) = self.flow.close() {
+            match closed {
+                Closed::Inner => {}
+                Closed::Variation { opened } => {
                     if opened {
                         self.pop_variation(pos, v);
                     }
                 }
-                Skip::Game => {
+                Closed::Game => {
                     if self.depth > 0 {
                         self.pop_variation(pos, v);
                     }
                 }
-                Skip::No => unreachable!(),
             }
             return;
         }
@@ -628,8 +627,7 @@ impl Parser {
         self.fen = false;
         self.roster = 0;
         self.plies.clear();
-        self.skip = Skip::No;
-        self.skip_nest = 0;
+        self.flow.clear();
         let c = v.on_tree(&self.ctx_at(pos));
         self.control(c);
     }
@@ -658,38 +656,25 @@ impl Parser {
         }
         while self.depth > 0 {
             let c = v.on_tree_end(&self.ctx_at(pos));
-            self.stop |= ctl_stop(c);
+            self.flow.stop_on(c);
             self.depth -= 1;
             self.ply = self.plies.pop().unwrap_or(0);
         }
         let c = v.on_tree_end(&self.ctx_at(pos));
-        self.stop |= ctl_stop(c);
+        self.flow.stop_on(c);
         self.phase = Phase::Idle;
-        self.skip = Skip::No;
-        self.skip_nest = 0;
+        self.flow.clear();
         self.after_number = false;
         self.game += 1;
         self.ply = 0;
         self.start_ply = 0;
     }
 
-    /// Applies a visitor's answer.
+    /// Applies a visitor's answer (after the result nothing is left to skip).
     #[inline]
     fn control(&mut self, c: Control) {
-        match c {
-            Control::Continue => {}
-            Control::Stop => self.stop = true,
-            Control::Skip if self.depth > 0 => {
-                self.skip = Skip::Variation { opened: true };
-                self.skip_nest = 0;
-            }
-            Control::Skip | Control::SkipGame => {
-                if matches!(self.phase, Phase::Tags | Phase::Movetext) {
-                    self.skip = Skip::Game;
-                    self.skip_nest = 0;
-                }
-            }
-        }
+        let in_game = matches!(self.phase, Phase::Tags | Phase::Movetext);
+        self.flow.apply(c, self.depth, in_game);
     }
 
     // ----- events --------------------------------------------------------------------------
@@ -746,7 +731,7 @@ impl Parser {
             at: MoveRef::from_ply(self.ply),
         };
         let c = v.on_error(&e);
-        self.stop |= ctl_stop(c);
+        self.flow.stop_on(c);
     }
 
     /// Collects unexpected text; consecutive words on one line become one error.
@@ -787,6 +772,6 @@ impl Parser {
     #[inline(never)]
     fn report_garbage<V: Visitor>(&mut self, v: &mut V) {
         let c = v.on_error(&self.garbage.take(Severity::Error));
-        self.stop |= ctl_stop(c);
+        self.flow.stop_on(c);
     }
 }

@@ -336,7 +336,7 @@ impl Parser {
             Tok::Result(outcome) => {
                 self.movetext_token(i, v);
                 if self.skipping() {
-                    if self.skip_nest == 0 && self.depth == 0 {
+                    if self.flow.nest == 0 && self.depth == 0 {
                         self.phase = Phase::AfterResult;
                     }
                 } else {

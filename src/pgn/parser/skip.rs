@@ -60,11 +60,11 @@ impl Parser {
                         }
                     }
                     b'(' => {
-                        self.skip_nest += 1;
+                        self.flow.open();
                         from = j + 1;
                     }
-                    b')' if self.skip_nest > 0 => {
-                        self.skip_nest -= 1;
+                    b')' if self.flow.nest > 0 => {
+                        self.flow.nest -= 1;
                         from = j + 1;
                     }
                     _ => return j,
@@ -90,7 +90,7 @@ impl Parser {
             // collected while skipping), and the phase moves on at depth 0
             debug_assert!(self.skipping() && !self.garbage.active && self.phase == Phase::Movetext);
             self.after_number = false;
-            if self.skip_nest == 0 && self.depth == 0 {
+            if self.flow.nest == 0 && self.depth == 0 {
                 self.phase = Phase::AfterResult;
                 return self.pass_blanks(input, e);
             }

@@ -26,7 +26,7 @@ impl Parser {
     }
 
     /// [`bracket`](Self::bracket) compiled for AVX2: its tag loop reads tag lines with
-    /// `simd::avx2::tag_line` inlined.
+    /// `simd::tag::avx2::tag_line` inlined.
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     #[target_feature(enable = "avx2")]
     pub(super) fn bracket_avx2<V: Visitor>(
@@ -82,7 +82,7 @@ impl Parser {
                 let Step::To(e) = self.tag_pair(i, parsed, &input[i..], v) else {
                     unreachable!("a tag pair in the usual form is always consumed")
                 };
-                if self.stop || self.mode != Mode::Normal {
+                if self.flow.stop || self.mode != Mode::Normal {
                     return Step::To(e);
                 }
                 // A tag section is a run of such lines: read the next one here rather than
@@ -161,9 +161,9 @@ impl Parser {
             Step::To(t) => j = t,
             Step::Pending | Step::Stall(_) => return Err(j),
         }
-        if self.stop
+        if self.flow.stop
             || self.mode != Mode::Normal
-            || self.skip == Skip::No
+            || !self.flow.skipping()
             || self.phase != Phase::Movetext
         {
             return Err(j);

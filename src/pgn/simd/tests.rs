@@ -1,6 +1,8 @@
 //! The versions tested against each other and against plain definitions.
 
 use super::*;
+use crate::pgn::lexer::{SKIP_STOP, VALUE_STOP, is_name_byte};
+use crate::position::Lines;
 use alloc::vec::Vec;
 
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
@@ -141,7 +143,7 @@ fn avx2_name_table_is_is_name_byte() {
         // SAFETY: the processor has AVX2 (checked above); `s` has 32 bytes to load.
         let got = unsafe {
             let v = core::arch::x86_64::_mm256_loadu_si256(s.as_ptr().cast());
-            avx2::not_names_for_test(v)
+            tag::avx2::not_names_for_test(v)
         };
         let want = if is_name_byte(b) { 0 } else { u32::MAX };
         assert_eq!(got, want, "{b:#x}");

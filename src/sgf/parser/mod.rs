@@ -65,6 +65,7 @@ use alloc::vec::Vec;
 use crate::carry::Carry;
 use crate::control::{Control, Status};
 use crate::error::Diagnostic;
+use crate::flow::{Flow, Skip};
 use crate::junk::Junk;
 use crate::position::{Lines, Position};
 use crate::step::Step;
@@ -158,19 +159,6 @@ enum Prop {
     Drop,
 }
 
-/// What is being skipped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Skip {
-    No,
-    /// The tree open at the current depth, to its `)`. `opened`: whether the visitor saw its
-    /// `on_tree` (false beyond the depth limit).
-    Tree {
-        opened: bool,
-    },
-    /// The rest of the game.
-    Game,
-}
-
 /// What an open tree level remembers of its parent.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -200,6 +188,14 @@ const MIXED: u16 = 16;
 const ANNOT_MOVE: u16 = 32;
 const ANNOT_NODE: u16 = 64;
 const GAME_INFO: u16 = 128;
+
+/// What a [`Parser`] allocates, kept from one stream to the next: see `Parser::blank`.
+struct Buffers {
+    carry: Carry,
+    name: Vec<u8>,
+    raw_name: Vec<u8>,
+    stack: Vec<Frame>,
+}
 
 /// A push parser for SGF: feed it chunks, it drives a [`Visitor`].
 ///
@@ -245,8 +241,8 @@ pub struct Parser {
     /// Depth of the outermost tree that is not a first variation, or `u32::MAX`.
     off_main: u32,
     stack: Vec<Frame>,
-    skip: Skip,
-    skip_nest: u64,
+    /// The skip and the stop that visitors asked for.
+    flow: Flow,
     prop: Prop,
     /// The identifier's [`props::bit`] when it is written as one or two uppercase letters
     /// (most are): its name and spelling are then [`props::name`], and `name` and `raw_name`
@@ -274,7 +270,6 @@ pub struct Parser {
     game_info_at: Option<u32>,
     /// Junk text being collected into one error (consecutive words on a line).
     garbage: Junk<ErrorKind, Option<NodeRef>>,
-    stop: bool,
 }
 
 impl Default for Parser {
@@ -306,23 +301,23 @@ impl Parser {
         cfg.max_value_piece = cfg.max_value_piece.max(8);
         cfg.max_value_len = cfg.max_value_len.max(cfg.max_value_piece as u64);
         let look = 2 * cfg.max_ident_len + cfg.max_value_piece + 96;
-        Parser::blank(
-            cfg,
-            Carry::new(look),
-            Vec::with_capacity(cfg.max_ident_len),
-            Vec::with_capacity(cfg.max_ident_len),
-            Vec::new(),
-        )
+        let buffers = Buffers {
+            carry: Carry::new(look),
+            name: Vec::with_capacity(cfg.max_ident_len),
+            raw_name: Vec::with_capacity(cfg.max_ident_len),
+            stack: Vec::new(),
+        };
+        Parser::blank(cfg, buffers)
     }
 
     /// A parser at the start of a stream, with these (empty) buffers.
-    fn blank(
-        cfg: Config,
-        carry: Carry,
-        name: Vec<u8>,
-        raw_name: Vec<u8>,
-        stack: Vec<Frame>,
-    ) -> Parser {
+    fn blank(cfg: Config, buffers: Buffers) -> Parser {
+        let Buffers {
+            carry,
+            name,
+            raw_name,
+            stack,
+        } = buffers;
         Parser {
             cfg,
             carry,
@@ -339,8 +334,7 @@ impl Parser {
             children: 0,
             off_main: u32::MAX,
             stack,
-            skip: Skip::No,
-            skip_nest: 0,
+            flow: Flow::new(),
             prop: Prop::None,
             short: None,
             name,
@@ -363,7 +357,6 @@ impl Parser {
             size: BoardSize::default(),
             game_info_at: None,
             garbage: Junk::new(ErrorKind::TextOutsideGame, None),
-            stop: false,
         }
     }
 
@@ -417,9 +410,9 @@ impl Parser {
     /// and UTF-8 sequences anywhere: the events do not depend on the chunking.
     #[must_use = "a stopped parser has not taken the whole chunk"]
     pub fn feed<V: Visitor>(&mut self, chunk: &[u8], v: &mut V) -> Status {
-        self.stop = false;
+        self.flow.stop = false;
         let mut carry = core::mem::take(&mut self.carry);
-        let status = carry.feed(chunk, |input| (self.run(input, false, v), self.stop));
+        let status = carry.feed(chunk, |input| (self.run(input, false, v), self.flow.stop));
         self.carry = carry;
         status
     }
@@ -433,9 +426,10 @@ impl Parser {
     pub fn finish<V: Visitor>(&mut self, v: &mut V) {
         let mut carry = core::mem::take(&mut self.carry);
         carry.finish(|input| {
-            self.stop = false;
+            self.flow.stop = false;
             self.run(input, true, v)
         });
+        self.carry = carry;
         if self.mode == Mode::Value {
             // the input ended right after a piece
             self.deliver(&[], 0, PieceEnd::Eof, false, v);
@@ -453,13 +447,13 @@ impl Parser {
             if !pending_root {
                 self.emit_error(ErrorKind::UnclosedTree, b"", pos, true, v);
             }
-            if self.skip_nest > 0 {
+            if self.flow.nest > 0 {
                 // trees opened while skipping: abandoned with the skip
-                self.skip_nest = 0;
+                self.flow.nest = 0;
                 self.level = Level::Children;
             }
-            if matches!(self.skip, Skip::Tree { opened: false }) {
-                self.skip = Skip::No;
+            if self.flow.skip == (Skip::Variation { opened: false }) {
+                self.flow.clear();
                 self.level = Level::Children;
             }
             loop {
@@ -471,14 +465,24 @@ impl Parser {
             }
         }
         v.on_end();
-        // back to a new parser's state, keeping the buffers (no allocation per stream)
+        *self = Parser::blank(self.cfg, self.take_buffers());
+    }
+
+    /// The buffers, emptied, to keep for the next stream (so that a parser reused stream after
+    /// stream allocates nothing).
+    fn take_buffers(&mut self) -> Buffers {
         let mut name = core::mem::take(&mut self.name);
         let mut raw_name = core::mem::take(&mut self.raw_name);
         let mut stack = core::mem::take(&mut self.stack);
         name.clear();
         raw_name.clear();
         stack.clear();
-        *self = Parser::blank(self.cfg, carry, name, raw_name, stack);
+        Buffers {
+            carry: core::mem::take(&mut self.carry),
+            name,
+            raw_name,
+            stack,
+        }
     }
 
     // ----- the state machine ---------------------------------------------------------------
@@ -486,7 +490,7 @@ impl Parser {
     fn run<V: Visitor>(&mut self, input: &[u8], eof: bool, v: &mut V) -> usize {
         let mut i = 0;
         let n = input.len();
-        while i < n && !self.stop {
+        while i < n && !self.flow.stop {
             let step = match self.mode {
                 Mode::Normal => self.normal_loop(input, i, eof, v),
                 Mode::Value => match self.piece_end(input, i, eof) {
@@ -545,7 +549,7 @@ impl Parser {
 
     #[inline]
     fn skipping(&self) -> bool {
-        self.skip != Skip::No
+        self.flow.skipping()
     }
 
     /// Tokens until the input ends, a token spans the end, the mode changes or a visitor stops.
@@ -595,7 +599,7 @@ impl Parser {
                 Step::To(j) => i = j,
                 Step::Pending | Step::Stall(_) => return Step::Stall(i),
             }
-            if self.mode != Mode::Normal || self.stop {
+            if self.mode != Mode::Normal || self.flow.stop {
                 break;
             }
         }
@@ -605,20 +609,7 @@ impl Parser {
     /// Applies a visitor's answer.
     #[inline]
     fn control(&mut self, c: Control) {
-        match c {
-            Control::Continue => {}
-            Control::Stop => self.stop = true,
-            Control::Skip if self.depth > 0 => {
-                self.skip = Skip::Tree { opened: true };
-                self.skip_nest = 0;
-            }
-            Control::Skip | Control::SkipGame => {
-                if self.in_game {
-                    self.skip = Skip::Game;
-                    self.skip_nest = 0;
-                }
-            }
-        }
+        self.flow.apply(c, self.depth, self.in_game);
     }
 
     // ----- diagnostics ---------------------------------------------------------------------
@@ -656,7 +647,7 @@ impl Parser {
             at: self.node_ref(),
         };
         let c = v.on_error(&e);
-        self.stop |= c == Control::Stop;
+        self.flow.stop_on(c);
     }
 
     /// Collects junk; consecutive junk on one line becomes one error.
@@ -691,6 +682,6 @@ impl Parser {
     fn report_garbage<V: Visitor>(&mut self, v: &mut V) {
         let severity = self.garbage.kind().severity();
         let c = v.on_error(&self.garbage.take(severity));
-        self.stop |= c == Control::Stop;
+        self.flow.stop_on(c);
     }
 }

@@ -2,6 +2,7 @@
 //! and variations, the start and end of a game.
 
 use super::*;
+use crate::flow::Closed;
 
 impl Parser {
     /// A byte outside any game tree.
@@ -132,8 +133,7 @@ impl Parser {
         self.children = 0;
         self.off_main = u32::MAX;
         self.stack.clear();
-        self.skip = Skip::No;
-        self.skip_nest = 0;
+        self.flow.clear();
         self.prop = Prop::None;
         self.ff = 0;
         self.gm = 0;
@@ -249,7 +249,7 @@ impl Parser {
             Level::Pending { .. } | Level::AfterNode => self.level = Level::Node,
             Level::Children => {
                 // a node after a variation: the implicit `(` of `NodeOutsideVariation`
-                self.skip_nest += 1;
+                self.flow.open();
                 self.level = Level::Node;
             }
         }
@@ -259,8 +259,7 @@ impl Parser {
     fn push_tree<V: Visitor>(&mut self, pos: Position, v: &mut V) {
         if self.depth >= self.cfg.max_depth {
             self.emit_error(ErrorKind::TooDeep, b"(", pos, false, v);
-            self.skip = Skip::Tree { opened: false };
-            self.skip_nest = 0;
+            self.flow.start(Skip::Variation { opened: false });
             self.level = Level::Pending {
                 pos,
                 children: self.level == Level::Children,
@@ -328,7 +327,7 @@ impl Parser {
         match self.level {
             Level::Pending { .. } => {} // `((`: dropped
             l => {
-                self.skip_nest += 1;
+                self.flow.open();
                 self.level = Level::Pending {
                     pos,
                     children: l == Level::Children,
@@ -342,9 +341,9 @@ impl Parser {
     pub(super) fn close_tree<V: Visitor>(&mut self, pos: Position, v: &mut V) {
         let was_skipping = self.skipping();
         self.end_node(pos, v);
-        if !was_skipping && matches!(self.skip, Skip::Tree { .. }) {
+        if !was_skipping && matches!(self.flow.skip, Skip::Variation { .. }) {
             // a Skip from the last node's `on_node_end`: the tree ends anyway
-            self.skip = Skip::No;
+            self.flow.clear();
         }
         match self.level {
             Level::Pending { .. } if self.depth > 0 => {
@@ -355,7 +354,7 @@ impl Parser {
             Level::Pending { .. } => {}
             _ => {
                 let c = v.on_tree_end(&self.tree_ctx(pos));
-                self.stop |= c == Control::Stop;
+                self.flow.stop_on(c);
             }
         }
         if self.depth == 0 {
@@ -369,36 +368,20 @@ impl Parser {
 
     pub(super) fn close_paren<V: Visitor>(&mut self, i: usize, v: &mut V) {
         let pos = self.pos(i);
-        if self.skipping() {
-            if self.skip_nest > 0 {
-                self.skip_nest -= 1;
-                self.level = match self.level {
-                    Level::Pending {
-                        children: false, ..
-                    } => Level::AfterNode, // `()`
-                    _ => Level::Children,
-                };
-                return;
-            }
-            match self.skip {
-                Skip::Tree { opened } => {
-                    self.skip = Skip::No;
+        if let Some(closed) = self.flow.close() {
+            match closed {
+                Closed::Inner => self.close_skipped_tree(),
+                Closed::Variation { opened } => {
                     self.prop = Prop::None;
                     if opened {
                         self.close_tree(pos, v);
                     } else {
                         // a tree beyond the depth limit: skipped like any other, so an empty
                         // `()` leaves the node open for more, as the skip scanner does
-                        self.level = match self.level {
-                            Level::Pending {
-                                children: false, ..
-                            } => Level::AfterNode,
-                            _ => Level::Children,
-                        };
+                        self.close_skipped_tree();
                     }
                 }
-                Skip::Game => self.close_tree(pos, v),
-                Skip::No => unreachable!(),
+                Closed::Game => self.close_tree(pos, v),
             }
             return;
         }
@@ -422,13 +405,23 @@ impl Parser {
         self.close_tree(pos, v);
     }
 
+    /// While skipping: the `)` of a tree the visitor never saw (opened inside the skipped part,
+    /// or beyond the depth limit).
+    fn close_skipped_tree(&mut self) {
+        self.level = match self.level {
+            Level::Pending {
+                children: false, ..
+            } => Level::AfterNode, // `()`
+            _ => Level::Children,
+        };
+    }
+
     fn end_game(&mut self) {
         self.in_game = false;
         self.game += 1;
         self.depth = 0;
         self.stack.clear();
-        self.skip = Skip::No;
-        self.skip_nest = 0;
+        self.flow.clear();
         self.prop = Prop::None;
         self.level = Level::AfterNode;
         self.path_nodes = 0;

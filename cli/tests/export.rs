@@ -1,0 +1,229 @@
+//! `kifu export` as a user runs it: `-jN` writes the bytes `-j1` writes; a dataset directory;
+//! outputs refused; and the files read by DuckDB and pyarrow (from the venv of
+//! `scripts/export_pyenv.sh`; skipped, saying so, when it was not made): row counts equal
+//! `kifu stats`, game keys and offsets equal `kifu json`'s.
+
+#[path = "../../tests/support/mod.rs"]
+mod support;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn kifu<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("kifu runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("kifu-cli-export-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The inputs: the seed files, and corpus collections where ../shared is there.
+fn inputs() -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut pgn = vec![support::data_path("seed-kasparov-kramnik-2001.pgn")];
+    let mut sgf = vec![support::data_path("seed-takemiya-cho-meijin-1996.sgf")];
+    match support::shared() {
+        Some(s) => {
+            pgn.push(s.join("corpus/pgn/small/chess.js"));
+            pgn.push(s.join("corpus/pgn/small/notnil-chess"));
+            sgf.push(s.join("corpus/sgf/small/sabaki-sgf"));
+            sgf.push(s.join("corpus/sgf/small/katrain"));
+        }
+        None => eprintln!("../shared is absent: exporting the seed files only"),
+    }
+    (pgn, sgf)
+}
+
+fn export(inputs: &[PathBuf], out: &Path, extra: &[&str]) -> Output {
+    let mut args: Vec<OsString> = vec!["export".into()];
+    args.extend(inputs.iter().map(OsString::from));
+    args.extend(["-o".into(), out.into(), "-q".into()]);
+    args.extend(extra.iter().map(OsString::from));
+    kifu(&args)
+}
+
+#[test]
+fn every_core_writes_the_bytes_of_one() {
+    let tmp = TempDir::new("bytes");
+    let (pgn, sgf) = inputs();
+    for (inputs, table) in [
+        (&pgn, "games"),
+        (&pgn, "moves"),
+        (&sgf, "trees"),
+        (&sgf, "positions"),
+    ] {
+        for to in ["parquet", "csv", "jsonl"] {
+            let one = tmp.0.join(format!("one-{table}.{to}"));
+            let many = tmp.0.join(format!("many-{table}.{to}"));
+            let o = export(inputs, &one, &["--to", to, "--table", table, "-j1"]);
+            assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+            let o = export(
+                inputs,
+                &many,
+                &["--to", to, "--table", table, "-j3", "--piece-size", "20000"],
+            );
+            assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+            assert!(
+                std::fs::read(&one).unwrap() == std::fs::read(&many).unwrap(),
+                "{table} {to}"
+            );
+        }
+    }
+}
+
+#[test]
+fn outputs_are_safe() {
+    let tmp = TempDir::new("safe");
+    let (pgn, _) = inputs();
+    let out = tmp.0.join("g.parquet");
+    assert_eq!(
+        export(&pgn, &out, &["--to", "parquet"]).status.code(),
+        Some(0)
+    );
+    let again = export(&pgn, &out, &["--to", "parquet"]);
+    assert_eq!(
+        again.status.code(),
+        Some(2),
+        "an existing output is refused"
+    );
+    assert!(
+        text(&again.stderr).contains("--force") || text(&again.stderr).contains("exists"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert_eq!(
+        export(&pgn, &out, &["--to", "parquet", "--force"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let seed = support::data_path("seed-kasparov-kramnik-2001.pgn");
+    let copy = tmp.0.join("seed.pgn");
+    std::fs::copy(&seed, &copy).unwrap();
+    let onto = export(
+        std::slice::from_ref(&copy),
+        &copy,
+        &["--to", "csv", "--force"],
+    );
+    assert_eq!(onto.status.code(), Some(2), "an input is never overwritten");
+    assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&seed).unwrap());
+    // a dataset directory: parts of bounded size, no temporary file left
+    let ds = tmp.0.join("ds");
+    let o = export(
+        &pgn,
+        &ds,
+        &["--to", "parquet", "--max-rows-per-file", "700"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let names: Vec<String> = std::fs::read_dir(&ds)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("part-") || n == "_SUCCESS"),
+        "{names:?}"
+    );
+}
+
+/// The venv's python, if `scripts/export_pyenv.sh` made it.
+fn python() -> Option<PathBuf> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/export_pyenv.sh");
+    let out = Command::new("bash")
+        .arg(script)
+        .arg("--check")
+        .output()
+        .ok()?;
+    let path = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (out.status.success() && !path.is_empty()).then(|| PathBuf::from(path))
+}
+
+const CHECK: &str = r#"
+import json, sys, duckdb, pyarrow.parquet as pq
+parquet, stats, jsonl, table = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+con = duckdb.connect()
+n = con.execute(f"select count(*) from read_parquet('{parquet}')").fetchone()[0]
+assert n == stats, (n, stats)
+t = pq.read_table(parquet)
+assert t.num_rows == stats
+keys = [(r["file"], r["index"], r["offset"]) for r in t.select(["file", "index", "offset"]).to_pylist()]
+want = [(o["file"], o["index"], o["offset"]) for o in map(json.loads, open(jsonl))]
+assert keys == want, (keys[:3], want[:3])
+assert str(t.schema.field("index").type) == "int64", t.schema.field("index").type
+if table == "games":
+    elo = con.execute(f"select typeof(WhiteElo) from read_parquet('{parquet}') limit 1").fetchone()[0]
+    assert elo in ("SMALLINT", "INTEGER", "USMALLINT", "UINTEGER", "BIGINT"), elo
+print("ok", n)
+"#;
+
+#[test]
+fn duckdb_and_pyarrow_read_what_kifu_export_writes() {
+    let Some(python) = python() else {
+        eprintln!(
+            "the export venv is absent (scripts/export_pyenv.sh makes it): skipping the DuckDB/pyarrow check"
+        );
+        return;
+    };
+    let tmp = TempDir::new("engines");
+    let (pgn, sgf) = inputs();
+    for (inputs, table) in [(&pgn, "games"), (&sgf, "trees")] {
+        let out = tmp.0.join(format!("{table}.parquet"));
+        let o = export(
+            inputs,
+            &out,
+            &[
+                "--to",
+                "parquet",
+                "--table",
+                table,
+                "-j2",
+                "--piece-size",
+                "50000",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        let mut args: Vec<OsString> = vec!["stats".into(), "--json".into(), "-q".into()];
+        args.extend(inputs.iter().map(OsString::from));
+        let stats: serde_json::Value = serde_json::from_slice(&kifu(&args).stdout).unwrap();
+        let mut args: Vec<OsString> = vec!["json".into(), "-q".into()];
+        args.extend(inputs.iter().map(OsString::from));
+        let json = tmp.0.join(format!("{table}.jsonl"));
+        std::fs::write(&json, kifu(&args).stdout).unwrap();
+        let o = Command::new(&python)
+            .args(["-c", CHECK])
+            .arg(&out)
+            .arg(stats["games"].to_string())
+            .arg(&json)
+            .arg(table)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{table}: {}{}",
+            text(&o.stdout),
+            text(&o.stderr)
+        );
+    }
+}
