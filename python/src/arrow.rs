@@ -1,5 +1,5 @@
-//! `kifu.to_arrow` and `kifu.to_parquet`: the tables of kifu-export (and the Go `positions`
-//! table) built on the scan's threads and handed over as an Arrow C stream (the PyCapsule
+//! `kifu.to_arrow` and `kifu.to_parquet`: the tables of kifu-export (the Go `positions` table
+//! included) built on the scan's threads and handed over as an Arrow C stream (the PyCapsule
 //! protocol, `__arrow_c_stream__`), which pyarrow, Polars and DuckDB take without a copy; or
 //! written to Parquet (CSV, JSON Lines) by kifu-export's sink.
 
@@ -17,9 +17,9 @@ use pyo3::exceptions::{PyFileExistsError, PyOSError, PyRuntimeError, PyValueErro
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict};
 
+use crate::DEFAULT_MAX_GAME_BYTES;
 use crate::scan::{self, Input, Msg, Outcome, Pump, ScanOptions, Stopped};
 use crate::source::{Formats, PyErrSlot, Source, parse_format};
-use crate::{DEFAULT_MAX_GAME_BYTES, positions};
 
 /// A batch ends past this many bytes (about) when one thread reads a whole input.
 const BATCH_BYTES: usize = 4 << 20;
@@ -29,8 +29,6 @@ const BATCH_BYTES: usize = 4 << 20;
 pub enum Kind {
     /// One of kifu-export's.
     Export(Table),
-    /// SGF Go positions (built here).
-    Positions,
 }
 
 impl Kind {
@@ -54,7 +52,7 @@ impl Kind {
                      read_pgn(..., replay='fen')",
                 ));
             }
-            return Ok(Kind::Positions);
+            return Ok(Kind::Export(Table::SgfPositions));
         }
         match Table::by_name(name, sgf) {
             Some(Table::PgnJson | Table::SgfJson) | None => Err(PyValueError::new_err(format!(
@@ -77,22 +75,15 @@ pub struct TableSpec {
 
 impl TableSpec {
     fn schema(&self) -> SchemaRef {
-        match self.kind {
-            Kind::Export(t) => Builder::new(t, &self.opts).schema(),
-            Kind::Positions => positions::schema(),
-        }
+        let Kind::Export(t) = self.kind;
+        Builder::new(t, &self.opts).schema()
     }
-}
-
-enum Rows {
-    Export(Builder),
-    Positions(positions::Builder),
 }
 
 /// A piece's visitor: the DOM builder, and the table's builder the games go to.
 pub struct TableRows<B> {
     dom: B,
-    rows: Rows,
+    rows: Builder,
     file: Arc<str>,
     spec: Arc<TableSpec>,
     batches: Vec<RecordBatch>,
@@ -109,10 +100,8 @@ impl<B> TableRows<B> {
         spec: &Arc<TableSpec>,
         inline: Option<SyncSender<Msg<RecordBatch>>>,
     ) -> Self {
-        let rows = match spec.kind {
-            Kind::Export(t) => Rows::Export(Builder::new(t, &spec.opts)),
-            Kind::Positions => Rows::Positions(positions::Builder::default()),
-        };
+        let Kind::Export(t) = spec.kind;
+        let rows = Builder::new(t, &spec.opts);
         TableRows {
             dom,
             rows,
@@ -127,10 +116,7 @@ impl<B> TableRows<B> {
     }
 
     fn rows(&self) -> (usize, usize) {
-        match &self.rows {
-            Rows::Export(b) => (b.rows(), b.estimated_bytes()),
-            Rows::Positions(b) => (b.rows(), b.estimated_bytes()),
-        }
+        (self.rows.rows(), self.rows.estimated_bytes())
     }
 
     /// Ends a batch (at the piece's end, or every `batch_rows` rows when one thread reads the
@@ -144,10 +130,7 @@ impl<B> TableRows<B> {
         {
             return;
         }
-        let batch = match &mut self.rows {
-            Rows::Export(b) => b.finish(),
-            Rows::Positions(b) => b.finish(),
-        };
+        let batch = self.rows.finish();
         match &self.inline {
             Some(tx) => {
                 if tx.send(Msg::Items(vec![batch])).is_err() {
@@ -167,10 +150,8 @@ impl TableRows<pgn::GameBuilder> {
     fn drain(&mut self) {
         while let Some(game) = self.dom.pop() {
             self.games += 1;
-            if let Rows::Export(b) = &mut self.rows {
-                // the format filter sends PGN inputs only to PGN tables
-                let _ = b.push_pgn(&self.file, &game);
-            }
+            // the format filter sends PGN inputs only to PGN tables
+            let _ = self.rows.push_pgn(&self.file, &game);
         }
         self.cut(false);
     }
@@ -180,12 +161,7 @@ impl TableRows<sgf::TreeBuilder> {
     fn drain(&mut self) {
         while let Some(tree) = self.dom.pop() {
             self.games += 1;
-            match &mut self.rows {
-                Rows::Export(b) => {
-                    let _ = b.push_sgf(&self.file, &tree);
-                }
-                Rows::Positions(b) => b.push(&self.file, &tree, self.spec.opts.charset),
-            }
+            let _ = self.rows.push_sgf(&self.file, &tree);
         }
         self.cut(false);
     }

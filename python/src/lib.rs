@@ -16,7 +16,6 @@ mod arrow;
 mod check;
 mod diag;
 mod pgn_py;
-mod positions;
 mod read;
 mod scan;
 mod sgf_py;

@@ -42,8 +42,10 @@ def test_moves_trees_positions(pgn_file, sgf_file):
     p = kifu.to_arrow(sgf_file, "positions").read_all()
     assert p.num_rows == 7
     rows = p.to_pylist()
-    assert rows[0]["board"] == bytes(81) and rows[0]["to_play"] == "B" and rows[0]["point"] == "ee"
-    assert rows[1]["board"][4 * 9 + 4] == 1 and rows[3]["point"] is None
+    # kifu-export's positions table (the schema of `kifu export --table positions`)
+    assert p.schema.equals(kifu.schema("positions"))
+    assert rows[0]["board"] == bytes(81) and rows[0]["to_play"] == 1 and (rows[0]["x"], rows[0]["y"]) == (4, 4)
+    assert rows[1]["board"][4 * 9 + 4] == 1 and rows[1]["to_play"] == 2 and rows[3]["x"] is None
     assert rows[0]["komi"] == 6.5 and rows[0]["black_rank"] is None and rows[0]["result"] == "B+R"
     last = rows[-1]
     assert (last["index"], last["move_number"], last["cols"], last["board"]) == (1, 3, 3, bytes([2, 1, 0, 0, 0, 0, 0, 0, 0]))
@@ -115,6 +117,18 @@ def test_equals_kifu_export_command(kifu_bin, tmp_path):
     out = tmp_path / "cli.parquet"
     subprocess.run([kifu_bin, "export", str(d), "--to", "parquet", "-o", str(out), "--table", "games"], check=True)
     assert pq.read_table(out).equals(kifu.to_arrow(d, threads=2).read_all())
+
+
+@pytest.mark.parametrize("table", ["trees", "moves", "positions"])
+def test_sgf_tables_equal_kifu_export_command(kifu_bin, tmp_path, table):
+    d = corpus("sgf", "small", "katago")
+    if subprocess.run([kifu_bin, "export", "--help"], capture_output=True).returncode != 0:
+        pytest.skip("this kifu binary has no export command yet")
+    out = tmp_path / f"{table}.parquet"
+    subprocess.run([kifu_bin, "export", str(d), "--to", "parquet", "-o", str(out), "--table", table, "--format", "sgf"], check=True)
+    cli = pq.read_table(out)
+    mine = kifu.to_arrow(d, table, format="sgf", threads=2).read_all()
+    assert cli.num_rows > 0 and cli.equals(mine)
 
 
 def test_corpus_table_against_the_export_crate(tmp_path):
