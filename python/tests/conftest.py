@@ -80,9 +80,10 @@ def corpus(*parts):
 
 @pytest.fixture(scope="session")
 def kifu_bin():
-    """target/release/kifu or target/debug/kifu, when built."""
-    for profile in ("release", "debug"):
-        b = ROOT / "target" / profile / "kifu"
-        if b.exists():
-            return b
-    pytest.skip("the kifu binary is not built (cargo build -p kifu-cli)")
+    """$KIFU_BIN, else the newer of target/release/kifu and target/debug/kifu, when built."""
+    if os.environ.get("KIFU_BIN"):
+        return pathlib.Path(os.environ["KIFU_BIN"])
+    built = [b for b in (ROOT / "target" / p / "kifu" for p in ("release", "debug")) if b.exists()]
+    if not built:
+        pytest.skip("the kifu binary is not built (cargo build -p kifu-cli)")
+    return max(built, key=lambda b: b.stat().st_mtime)
