@@ -63,6 +63,16 @@ print("clock after 1. e4:", first.moves[0].clock, "s; UCI:", first.uci[:4])
 print("final position:", first.final_fen)
 
 # %% [markdown]
+# ## Any binary stream, in constant memory
+# A file object is read in chunks (`read(n)`) on the parsing thread: a socket, `sys.stdin.buffer`,
+# a pyarrow or fsspec stream of an object store. Bytes work too.
+
+# %%
+with open(pgn_path, "rb") as f:
+    print("from a file object:", sum(1 for _ in kifu.read_pgn(f, name="stream.pgn.gz")), "games")
+print("from bytes, on two threads:", [g.plies for g in kifu.read_pgn(pgn_path.read_bytes(), threads=2)])
+
+# %% [markdown]
 # ## Problems, counts
 
 # %%
