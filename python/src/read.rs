@@ -124,8 +124,10 @@ impl Collect<pgn::GameBuilder> {
             let replay = match self.opts.replay {
                 Replay::No => None,
                 r => {
-                    let mut o = DomOptions::default();
-                    o.fen = r == Replay::Fen;
+                    let o = DomOptions {
+                        fen: r == Replay::Fen,
+                        ..Default::default()
+                    };
                     Some(replay_game(&game, &o))
                 }
             };

@@ -44,13 +44,16 @@ impl Key {
 
 /// The shared strings of the interpreter.
 pub struct Strings {
-    slots: Mutex<Vec<(Key, Option<Py<PyString>>)>>,
+    slots: Mutex<Slots>,
 }
+
+/// The cache's slots: a key and its string, if made.
+type Slots = Vec<(Key, Option<Py<PyString>>)>;
 
 static STRINGS: PyOnceLock<Strings> = PyOnceLock::new();
 
 /// The cache, locked (once per list or dict built).
-pub struct Cache<'a>(Option<MutexGuard<'a, Vec<(Key, Option<Py<PyString>>)>>>);
+pub struct Cache<'a>(Option<MutexGuard<'a, Slots>>);
 
 impl Cache<'_> {
     /// The string for `text`: shared when short.

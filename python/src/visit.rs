@@ -48,10 +48,7 @@ fn method<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Bound<'py
 
 impl<'py> Methods<'py> {
     fn of(obj: &Bound<'py, PyAny>) -> PyResult<Methods<'py>> {
-        let on_tag = match method(obj, "on_tag")? {
-            Some(m) => Some(m),
-            None => None,
-        };
+        let on_tag = method(obj, "on_tag")?;
         Ok(Methods {
             on_input: method(obj, "on_input")?,
             on_tree: method(obj, "on_tree")?,
