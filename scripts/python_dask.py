@@ -16,12 +16,25 @@ import os
 import time
 
 
+GAMES = (".pgn", ".sgf")
+PACKED = (".gz", ".zst", ".bz2", ".xz", ".tgz", ".tar", ".zip")
+
+
+def wanted(name):
+    """In a directory, the files kifu reads: PGN and SGF, compressed or not, and archives
+    (the same choice as kifu's own directory walk; licences and read-me files are left)."""
+    n = name.lower()
+    while n.endswith(PACKED[:4]):
+        n = n.rsplit(".", 1)[0]
+    return n.endswith(GAMES) or n.endswith(PACKED[4:]) or n.endswith(".tar")
+
+
 def expand(inputs):
     out = []
     for i in inputs:
         if "://" not in i and os.path.isdir(i):
             for d, _, files in sorted(os.walk(i)):
-                out.extend(os.path.join(d, f) for f in sorted(files))
+                out.extend(os.path.join(d, f) for f in sorted(files) if wanted(f))
         else:
             out.append(i)
     return out
@@ -70,11 +83,15 @@ def main():
     ddf.to_parquet(args.out, write_index=False, overwrite=True)
     seconds = time.perf_counter() - start
 
-    back = dd.read_parquet(args.out)
-    n = len(back)
+    # read back with pyarrow (dask's own reader rebuilds pandas dtypes from the files' pandas
+    # metadata and does not know map<string, string>, the games table's `tags`)
+    import pyarrow.dataset as pds
+
+    back = pds.dataset(args.out, format="parquet")
+    n = back.count_rows()
     print(f"inputs: {len(inputs)}  rows written: {n}  seconds: {seconds:.1f}  out: {args.out}")
     if args.table == "games" and (args.format or "pgn") == "pgn":
-        g = back[["outcome", "plies"]].compute()
+        g = back.to_table(columns=["outcome", "plies"]).to_pandas(ignore_metadata=True)
         print(g.groupby("outcome").agg(games=("plies", "size"), avg_plies=("plies", "mean")).sort_values("games", ascending=False).round(1))
 
 

@@ -28,42 +28,55 @@ import sys
 import time
 
 
+GAMES = (".pgn", ".sgf")
+PACKED = (".gz", ".zst", ".bz2", ".xz", ".tgz", ".tar", ".zip")
+
+
+def wanted(name):
+    """In a directory, the files kifu reads: PGN and SGF, compressed or not, and archives
+    (the same choice as kifu's own directory walk; licences and read-me files are left)."""
+    n = name.lower()
+    while n.endswith(PACKED[:4]):
+        n = n.rsplit(".", 1)[0]
+    return n.endswith(GAMES) or n.endswith(PACKED[4:]) or n.endswith(".tar")
+
+
 def expand(inputs):
     """Directories listed (on the driver), everything else as given."""
     out = []
     for i in inputs:
         if "://" not in i and os.path.isdir(i):
             for d, _, files in sorted(os.walk(i)):
-                out.extend(os.path.join(d, f) for f in sorted(files))
+                out.extend(os.path.join(d, f) for f in sorted(files) if wanted(f))
         else:
             out.append(i)
     return out
 
 
 def spark_schema(pa_schema):
-    """The table's Arrow schema as Spark's; columns Spark cannot hold (time32) become strings."""
+    """The table's Arrow schema as Spark's. PySpark maps Arrow's time64 to its TIME type (with
+    spark.sql.timeType.enabled) but not time32: kifu-export's UTCTime column, time32[ms] in
+    this version, is handed over as time64[ns], the unit Spark's TIME type takes (the same values)
+    """
     import pyarrow as pa
     from pyspark.sql.pandas.types import from_arrow_schema
 
     fields = []
     for f in pa_schema:
         if pa.types.is_time(f.type):
-            f = pa.field(f.name, pa.string(), f.nullable)
+            f = pa.field(f.name, pa.time64("ns"), f.nullable)
         fields.append(f)
     schema = pa.schema(fields)
     return schema, from_arrow_schema(schema)
 
 
 def convert(batch, schema):
-    """A kifu batch as the schema Spark gets (time columns as `HH:MM:SS` text)."""
+    """A kifu batch as the schema Spark gets (time columns cast to time64[ns])."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    cols = []
-    for f, col in zip(schema, batch.columns):
-        if col.type != f.type:
-            col = pc.strftime(col.cast(pa.timestamp("ms")), format="%H:%M:%S") if pa.types.is_time(col.type) else col.cast(f.type)
-        cols.append(col)
+    if batch.schema.equals(schema):
+        return batch
+    cols = [col if col.type == f.type else col.cast(f.type) for f, col in zip(schema, batch.columns)]
     return pa.RecordBatch.from_arrays(cols, schema=schema)
 
 
@@ -97,6 +110,8 @@ def main():
         # executors are this machine's: they run this Python, which has kifu
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         builder = builder.config("spark.sql.execution.arrow.maxRecordsPerBatch", 65536)
+    # the TIME type (UTCTime) in Spark SQL and Parquet
+    builder = builder.config("spark.sql.timeType.enabled", "true")
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
 
@@ -138,7 +153,11 @@ def main():
             "GROUP BY ECO ORDER BY games DESC LIMIT 5"
         ).show()
     else:
-        written.groupBy("file").count().orderBy("count", ascending=False).show(5, truncate=60)
+        from pyspark.sql import functions as F
+
+        # rows per input: an archive member's name is ARCHIVE:MEMBER
+        per_input = F.regexp_replace("file", r":(?!//)[^:]*$", "").alias("input")
+        written.groupBy(per_input).agg(F.count("*").alias("rows")).orderBy("input").show(truncate=False)
     spark.stop()
 
 
