@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The kifu Python package beside what Python users run today, as CPU-time ratios.
 
-    $(scripts/python_env.sh --bench) scripts/python_bench.py [ROUNDS] [--only NAME,...]
+    $(scripts/python_env.sh --bench) scripts/python_bench.py [ROUNDS] [--only NAME,...] [--quick]
+
+--quick: the PGN comparisons on notnil-chess-history/Carlsen.pgn alone (1.3 MB of master
+games; python-chess takes minutes per run on the whole set), python-chess with SAN only.
 
 Each job runs in a child process of its own; jobs of one comparison alternate run by run
 (A B A B ...), and each round gives the ratio of the CPU seconds (user + system, every thread
@@ -252,6 +255,10 @@ def main():
     if not CORPUS.exists():
         raise SystemExit(f"{CORPUS} is absent: the shared corpus sits beside the repository")
     export_bench = ROOT / "target/release/examples/export_bench"
+    quick = "--quick" in args
+    global PGN
+    if quick:
+        PGN = [str(p) for p in NOTNIL if p.name == "Carlsen.pgn"]
     rows = []
     todo = [
         ("pgn: python-chess read_game, SAN", ("py", KIFU_PGN, PGN), ("py", PYTHON_CHESS, PGN), size_of(PGN)),
@@ -266,6 +273,8 @@ def main():
     for name, a, b, size in todo:
         key = name.split(":")[0]
         if only and key not in only:
+            continue
+        if quick and "without SAN" in name:
             continue
         if b[0] == "bin" and not pathlib.Path(b[1]).exists():
             print(f"skipped {name}: build it with cargo build --release -p kifu-export --example export_bench", file=sys.stderr)
