@@ -1,0 +1,374 @@
+"""kifu: PGN (chess) and SGF (Go) game records at native speed.
+
+Games as Python objects, problems as data (never exceptions), tables as Arrow streams and
+Parquet files, a visitor API, and every core. See docs/python.md.
+
+A *source* is a path (a file, compressed or not: zstd, gzip, bzip2, xz; an archive: zip, tar,
+tar.gz/bz2/xz/zst; a directory), a list of paths, ``bytes``/``bytearray``/``memoryview``
+(maybe compressed, maybe an archive), or a binary file object (anything with ``read(n)``
+returning bytes; read in chunks, so a 50 GB stream takes constant memory). Members of an
+archive are named ``ARCHIVE:MEMBER``.
+
+Exceptions are raised only for usage errors (``TypeError``, ``ValueError``,
+``FileNotFoundError`` for a path that does not exist, ``FileExistsError`` for an output that
+exists) and for inputs that cannot be read (``InputError``, an ``OSError``, raised after every
+game read before the fault was delivered; or the exception a file object's ``read`` raised).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterator, Literal, Protocol, Sequence, Union, overload
+
+import pyarrow
+
+__version__: str
+DEFAULT_MAX_GAME_BYTES: int
+
+Source = Union[str, os.PathLike[str], Sequence[Union[str, os.PathLike[str]]], bytes, bytearray, memoryview, Any]
+Control = Literal["continue", "skip", "skip_game", "stop", None]
+
+class InputError(OSError):
+    """An input could not be read or was cut short; ``errors`` is ``[(name, message), ...]``."""
+
+    errors: list[tuple[str, str]]
+
+class Diagnostic:
+    """A located problem (the fields of ``kifu check --json``)."""
+
+    file: str
+    format: Literal["pgn", "sgf"]
+    line: int | None
+    column: int | None
+    offset: int | None
+    severity: Literal["warning", "error", "fatal"]
+    kind: str
+    message: str
+    text: str
+    truncated: bool
+    game: int
+    move: str | None
+    node: int | None
+    depth: int | None
+    source: Literal["parser", "dom", "replay"]
+    def to_dict(self) -> dict[str, Any]: ...
+
+class Move:
+    """A PGN move and what the movetext says about it."""
+
+    @property
+    def san(self) -> str: ...
+    @property
+    def nags(self) -> list[int]: ...
+    @property
+    def comments(self) -> list[str]: ...
+    @property
+    def comments_before(self) -> list[str]: ...
+    @property
+    def variations(self) -> list[Variation]: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def number(self) -> str: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def clock(self) -> float | None: ...
+    @property
+    def eval(self) -> tuple[int | None, int | None] | None: ...
+    @property
+    def uci(self) -> str | None: ...
+    @property
+    def fen(self) -> str | None: ...
+
+class Variation:
+    @property
+    def moves(self) -> list[Move]: ...
+    @property
+    def comments(self) -> list[str]: ...
+    def __len__(self) -> int: ...
+
+class Game:
+    """A PGN game. Attributes are converted from the native game when read."""
+
+    @property
+    def file(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def tags(self) -> dict[str, str]: ...
+    @property
+    def tag_pairs(self) -> list[tuple[str, str]]: ...
+    def tag(self, name: str, default: str | None = None) -> str | None: ...
+    @property
+    def comments(self) -> list[str]: ...
+    @property
+    def moves(self) -> list[Move]: ...
+    @property
+    def sans(self) -> list[str]: ...
+    @property
+    def plies(self) -> int: ...
+    @property
+    def result(self) -> str | None: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def clocks(self) -> list[float | None]: ...
+    @property
+    def evals(self) -> list[tuple[int | None, int | None] | None]: ...
+    @property
+    def errors(self) -> list[Diagnostic]: ...
+    @property
+    def errors_dropped(self) -> int: ...
+    @property
+    def has_errors(self) -> bool: ...
+    @property
+    def replayed(self) -> bool: ...
+    @property
+    def uci(self) -> list[str | None] | None: ...
+    @property
+    def fens(self) -> list[str | None] | None: ...
+    @property
+    def start_fen(self) -> str | None: ...
+    @property
+    def final_fen(self) -> str | None: ...
+    def to_pgn(self, compact: bool = False) -> str: ...
+    def to_json(self) -> str: ...
+    def __len__(self) -> int: ...
+
+class Node:
+    """A node of an SGF game tree."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def properties(self) -> dict[str, list[str]]: ...
+    def get(self, ident: str, default: str | None = None) -> str | None: ...
+    @property
+    def move(self) -> tuple[Literal["B", "W"], str | None] | None: ...
+    @property
+    def comment(self) -> str | None: ...
+    @property
+    def children(self) -> list[Node]: ...
+    @property
+    def parent(self) -> Node | None: ...
+    @property
+    def tree(self) -> GameTree: ...
+
+class GameTree:
+    """An SGF game tree; text decoded in the charset ``CA`` names (or a guess)."""
+
+    @property
+    def file(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def game_type(self) -> int: ...
+    @property
+    def board_size(self) -> tuple[int, int]: ...
+    @property
+    def root(self) -> Node: ...
+    @property
+    def properties(self) -> dict[str, list[str]]: ...
+    def get(self, ident: str, default: str | None = None) -> str | None: ...
+    @property
+    def main_line(self) -> list[Node]: ...
+    @property
+    def nodes(self) -> list[Node]: ...
+    @property
+    def moves(self) -> list[tuple[Literal["B", "W"], str | None]]: ...
+    @property
+    def node_count(self) -> int: ...
+    @property
+    def variations(self) -> int: ...
+    @property
+    def charset(self) -> str: ...
+    @property
+    def errors(self) -> list[Diagnostic]: ...
+    @property
+    def has_errors(self) -> bool: ...
+    @property
+    def replayed(self) -> bool: ...
+    @property
+    def final_board(self) -> bytes | None: ...
+    @property
+    def captures(self) -> list[tuple[int, int, int, bool]] | None: ...
+    def to_sgf(self) -> str: ...
+    def to_json(self) -> str: ...
+    def __len__(self) -> int: ...
+
+class Reader(Iterator[Any]):
+    """The games of a source, in input order, parsed on a thread of their own."""
+
+    def __iter__(self) -> Reader: ...
+    def __next__(self) -> Any: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> Reader: ...
+    def __exit__(self, *args: object) -> bool: ...
+    @property
+    def skipped(self) -> list[str]: ...
+
+class PgnReader(Reader, Iterator[Game]):
+    def __next__(self) -> Game: ...
+
+class SgfReader(Reader, Iterator[GameTree]):
+    def __next__(self) -> GameTree: ...
+
+class ArrowStream:
+    """An Arrow C stream (``__arrow_c_stream__``), consumed once."""
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
+
+def read_pgn(
+    source: Source,
+    *,
+    headers_only: bool = False,
+    main_line: bool = False,
+    replay: bool | Literal["uci", "fen"] | None = None,
+    threads: int | None = 1,
+    max_game_bytes: int = ...,
+    name: str | None = None,
+) -> PgnReader:
+    """The PGN games of ``source``: an iterator of ``Game`` in input order.
+
+    ``headers_only`` skips the movetext (at skipping speed); ``main_line`` skips variations;
+    ``replay`` replays the moves (``True``/``"uci"``: UCI per move and the final FEN;
+    ``"fen"``: the FEN after every move too); ``threads`` parses on that many threads (``None``:
+    every core), games still in input order; ``max_game_bytes`` bounds one game in memory (the
+    rest of a larger game is skipped and reported as ``game_too_large``).
+    """
+
+def read_sgf(
+    source: Source,
+    *,
+    root_only: bool = False,
+    main_line: bool = False,
+    replay: bool = False,
+    threads: int | None = 1,
+    max_game_bytes: int = ...,
+    charset: str = "auto",
+    name: str | None = None,
+) -> SgfReader:
+    """The SGF game trees of ``source``: an iterator of ``GameTree`` in input order."""
+
+def check(
+    source: Source,
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    threads: int | None = None,
+    name: str | None = None,
+) -> list[Diagnostic]:
+    """Every problem of ``source``, located, in input order."""
+
+def stats(
+    source: Source,
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    threads: int | None = None,
+    name: str | None = None,
+) -> dict[str, int | float]:
+    """The counts of ``kifu stats --json``."""
+
+TableName = Literal["games", "moves", "trees", "positions"]
+
+@overload
+def to_arrow(
+    source: Source,
+    table: TableName = "games",
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    threads: int | None = None,
+    variations: bool = False,
+    charset: str = "auto",
+    movetext_width: int | None = None,
+    max_game_bytes: int = ...,
+    batch_rows: int = 65536,
+    name: str | None = None,
+    raw: Literal[False] = False,
+) -> pyarrow.RecordBatchReader: ...
+@overload
+def to_arrow(
+    source: Source,
+    table: TableName = "games",
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    threads: int | None = None,
+    variations: bool = False,
+    charset: str = "auto",
+    movetext_width: int | None = None,
+    max_game_bytes: int = ...,
+    batch_rows: int = 65536,
+    name: str | None = None,
+    raw: Literal[True],
+) -> ArrowStream: ...
+def to_parquet(
+    source: Source,
+    path: str | os.PathLike[str],
+    table: TableName = "games",
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    to: Literal["parquet", "csv", "jsonl"] = "parquet",
+    threads: int | None = None,
+    variations: bool = False,
+    charset: str = "auto",
+    movetext_width: int | None = None,
+    max_game_bytes: int = ...,
+    force: bool = False,
+    max_rows_per_file: int | None = None,
+    dataset: bool = False,
+    row_group_rows: int | None = None,
+    zstd_level: int | None = None,
+    name: str | None = None,
+) -> dict[str, Any]:
+    """Writes a table to ``path`` (one file, or a dataset directory); ``{"rows", "files", "bytes"}``."""
+
+def schema(
+    table: TableName = "games",
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    variations: bool = False,
+) -> pyarrow.Schema: ...
+
+class PgnVisitor(Protocol):
+    """The methods ``visit`` calls for PGN input (define any of them)."""
+
+    def on_input(self, name: str, format: str) -> Control: ...
+    def on_tree(self, game: int, depth: int) -> Control: ...
+    def on_tree_end(self, game: int, depth: int) -> Control: ...
+    def on_tag(self, name: str, value: str) -> Control: ...
+    def on_tags_end(self, game: int) -> Control: ...
+    def on_move(self, san: str, ply: int, depth: int) -> Control: ...
+    def on_nag(self, nag: int) -> Control: ...
+    def on_comment(self, text: str) -> Control: ...
+    def on_result(self, result: str, depth: int) -> Control: ...
+    def on_error(self, diagnostic: Diagnostic) -> Control: ...
+    def on_end(self) -> Any: ...
+
+class SgfVisitor(Protocol):
+    """The methods ``visit`` calls for SGF input (define any of them)."""
+
+    def on_input(self, name: str, format: str) -> Control: ...
+    def on_tree(self, game: int, depth: int) -> Control: ...
+    def on_tree_end(self, game: int, depth: int) -> Control: ...
+    def on_node(self, node: int, depth: int) -> Control: ...
+    def on_node_end(self, node: int, depth: int) -> Control: ...
+    def on_property(self, name: str, values: list[str]) -> Control: ...
+    def on_move(self, color: str, point: str | None, node: int) -> Control: ...
+    def on_comment(self, text: str) -> Control: ...
+    def on_error(self, diagnostic: Diagnostic) -> Control: ...
+    def on_end(self) -> Any: ...
+
+def visit(
+    source: Source,
+    visitor: object,
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    variations: bool = True,
+    headers_only: bool = False,
+    name: str | None = None,
+) -> Any:
+    """Calls ``visitor``'s ``on_*`` methods for each event of ``source``; returns ``on_end()``."""

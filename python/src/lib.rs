@@ -1,0 +1,186 @@
+//! # kifu-python: the Python package `kifu`
+//!
+//! PGN (chess) and SGF (Go) archives read from Python at the library's speed: games as Python
+//! objects, problems as data, tables as Arrow streams and Parquet files, a visitor API, and
+//! every core. Built with PyO3 as an abi3 extension module (one wheel for CPython 3.10 and
+//! later) by maturin: `scripts/python_env.sh` builds and installs it in a virtual environment.
+//! The Python API is documented in `docs/python.md` and `python/kifu.pyi`.
+//!
+//! Nothing here parses: the library (`kifu`) reads, `kifu-input` opens compressed and
+//! bundled inputs, `kifu-export` builds the tables and writes Parquet, `kifu-replay` replays
+//! the games. This crate runs them on threads of their own, the GIL released, and hands the
+//! results to Python through bounded channels, in input order.
+#![deny(missing_docs)]
+
+mod arrow;
+mod check;
+mod diag;
+mod pgn_py;
+mod read;
+mod scan;
+mod sgf_py;
+mod source;
+mod strings;
+mod visit;
+
+use kifu_input::Format;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::read::{ReadOptions, Replay};
+use crate::scan::ScanOptions;
+use crate::source::{Formats, Source, parse_format};
+
+/// The builder's default memory limit per game (64 MiB).
+pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
+
+/// `replay=`: `None`/`False`, `True`/`"uci"`, `"fen"`.
+fn parse_replay(replay: Option<&Bound<'_, PyAny>>) -> PyResult<Replay> {
+    let Some(r) = replay else {
+        return Ok(Replay::No);
+    };
+    if r.is_none() {
+        return Ok(Replay::No);
+    }
+    if let Ok(b) = r.extract::<bool>() {
+        return Ok(if b { Replay::Uci } else { Replay::No });
+    }
+    match r.extract::<String>()?.to_ascii_lowercase().as_str() {
+        "uci" => Ok(Replay::Uci),
+        "fen" => Ok(Replay::Fen),
+        other => Err(PyValueError::new_err(format!(
+            "replay must be True, False, 'uci' or 'fen', not {other:?}"
+        ))),
+    }
+}
+
+fn charset(name: &str) -> PyResult<kifu_export::Charset> {
+    kifu_export::Charset::by_name(name)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown charset {name:?}")))
+}
+
+fn threads(threads: Option<usize>) -> PyResult<Option<usize>> {
+    match threads {
+        Some(0) => Err(PyValueError::new_err(
+            "threads must be at least 1 (None: every core)",
+        )),
+        t => Ok(t),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read(
+    source: &Bound<'_, PyAny>,
+    wanted: Format,
+    headers_only: bool,
+    main_line: bool,
+    replay: Option<&Bound<'_, PyAny>>,
+    threads_: Option<usize>,
+    max_game_bytes: usize,
+    name: Option<String>,
+    charset_: &str,
+) -> PyResult<read::Reader> {
+    let source = Source::extract(source, name)?;
+    let opts = ReadOptions {
+        headers_only,
+        main_line,
+        replay: parse_replay(replay)?,
+        max_game_bytes,
+        batch: 64,
+    };
+    let mut scan_opts = ScanOptions::new(Some(threads(threads_)?.unwrap_or(1)));
+    // a piece's games wait as DOMs (about five times their text) for the consumer, in the
+    // pool's window and in the channel: small pieces keep that small
+    scan_opts.piece_size = 256 << 10;
+    let formats = Formats {
+        forced: Some(wanted),
+        only: Some(wanted),
+    };
+    let pump = read::start(source, formats, scan_opts, opts);
+    Ok(read::Reader::new(pump, wanted, charset(charset_)?))
+}
+
+/// Reads PGN games: an iterator of `Game`, in input order, one game in memory at a time.
+#[pyfunction]
+#[pyo3(signature = (source, *, headers_only = false, main_line = false, replay = None,
+                    threads = 1, max_game_bytes = DEFAULT_MAX_GAME_BYTES, name = None))]
+#[allow(clippy::too_many_arguments)]
+fn read_pgn(
+    source: &Bound<'_, PyAny>,
+    headers_only: bool,
+    main_line: bool,
+    replay: Option<&Bound<'_, PyAny>>,
+    threads: Option<usize>,
+    max_game_bytes: usize,
+    name: Option<String>,
+) -> PyResult<read::Reader> {
+    read(
+        source,
+        Format::Pgn,
+        headers_only,
+        main_line,
+        replay,
+        threads,
+        max_game_bytes,
+        name,
+        "auto",
+    )
+}
+
+/// Reads SGF game trees: an iterator of `GameTree`, in input order.
+#[pyfunction]
+#[pyo3(signature = (source, *, root_only = false, main_line = false, replay = false,
+                    threads = 1, max_game_bytes = DEFAULT_MAX_GAME_BYTES, charset = "auto",
+                    name = None))]
+#[allow(clippy::too_many_arguments)]
+fn read_sgf(
+    source: &Bound<'_, PyAny>,
+    root_only: bool,
+    main_line: bool,
+    replay: bool,
+    threads: Option<usize>,
+    max_game_bytes: usize,
+    charset: &str,
+    name: Option<String>,
+) -> PyResult<read::Reader> {
+    let py = source.py();
+    let replay = replay.into_pyobject(py)?.to_owned().into_any();
+    read(
+        source,
+        Format::Sgf,
+        root_only,
+        main_line,
+        Some(&replay),
+        threads,
+        max_game_bytes,
+        name,
+        charset,
+    )
+}
+
+/// The Python module `kifu`.
+#[pymodule]
+#[pyo3(name = "kifu")]
+fn kifu_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("DEFAULT_MAX_GAME_BYTES", DEFAULT_MAX_GAME_BYTES)?;
+    m.add_function(wrap_pyfunction!(read_pgn, m)?)?;
+    m.add_function(wrap_pyfunction!(read_sgf, m)?)?;
+    m.add_function(wrap_pyfunction!(check::check, m)?)?;
+    m.add_function(wrap_pyfunction!(check::stats, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::to_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::to_parquet, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::schema, m)?)?;
+    m.add_function(wrap_pyfunction!(visit::visit, m)?)?;
+    m.add_class::<read::Reader>()?;
+    m.add_class::<pgn_py::Game>()?;
+    m.add_class::<pgn_py::Move>()?;
+    m.add_class::<pgn_py::Variation>()?;
+    m.add_class::<sgf_py::GameTree>()?;
+    m.add_class::<sgf_py::Node>()?;
+    m.add_class::<diag::Diagnostic>()?;
+    m.add_class::<arrow::ArrowStream>()?;
+    m.add("InputError", m.py().get_type::<scan::InputError>())?;
+    let _ = parse_format(None)?;
+    Ok(())
+}

@@ -1,0 +1,470 @@
+//! `kifu.read_pgn` / `kifu.read_sgf`: games built on the scan's threads (the library's DOM
+//! builders, with their memory limit), replayed there when asked, and handed to Python one at
+//! a time, in input order.
+
+use std::collections::VecDeque;
+use std::sync::mpsc::SyncSender;
+use std::sync::{Arc, Mutex};
+
+use kifu::par::{Event, Visited, Work};
+use kifu::{Control, pgn, sgf};
+use kifu_input::Format;
+use kifu_replay::chess::{DomOptions, GameReplay, replay_game};
+use kifu_replay::go::{TreeReplay, replay_tree};
+use pyo3::prelude::*;
+
+use crate::pgn_py::Game;
+use crate::scan::{self, Input, Msg, Outcome, Pump, ScanOptions, Stopped};
+use crate::sgf_py::GameTree;
+use crate::source::{Formats, PyErrSlot, Source};
+
+/// One game as the scan's thread hands it over.
+pub enum Item {
+    /// A PGN game.
+    Pgn {
+        /// Its input.
+        file: Arc<str>,
+        /// The game.
+        game: pgn::Game,
+        /// Its replay, when asked.
+        replay: Option<GameReplay>,
+    },
+    /// An SGF game tree.
+    Sgf {
+        /// Its input.
+        file: Arc<str>,
+        /// The tree.
+        tree: sgf::GameTree,
+        /// Its replay, when asked.
+        replay: Option<TreeReplay>,
+    },
+}
+
+/// Replay: none, UCI (and keys, check), or UCI and FEN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replay {
+    /// Not replayed.
+    No,
+    /// Moves replayed: UCI per move, the final position.
+    Uci,
+    /// And the FEN after every move.
+    Fen,
+}
+
+/// What `read_pgn` / `read_sgf` keep of each game.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadOptions {
+    /// Tags (root properties) only: the movetext is skipped at skipping speed.
+    pub headers_only: bool,
+    /// Variations skipped by the parser.
+    pub main_line: bool,
+    /// Replay the games.
+    pub replay: Replay,
+    /// The most one game may hold in memory.
+    pub max_game_bytes: usize,
+    /// Games per message when one thread reads each input.
+    pub batch: usize,
+}
+
+/// A piece's visitor: builds the games of the piece with the library's builder `B`, replays
+/// them, and keeps them (or, when one thread reads the whole input, sends them on in
+/// batches).
+pub struct Collect<B> {
+    builder: B,
+    file: Arc<str>,
+    opts: ReadOptions,
+    items: Vec<Item>,
+    games: u64,
+    unclaimed: usize,
+    inline: Option<SyncSender<Msg<Item>>>,
+    stopped: bool,
+}
+
+impl<B> Collect<B> {
+    fn new(
+        builder: B,
+        file: Arc<str>,
+        opts: ReadOptions,
+        inline: Option<SyncSender<Msg<Item>>>,
+    ) -> Self {
+        Collect {
+            builder,
+            file,
+            opts,
+            items: Vec::new(),
+            games: 0,
+            unclaimed: 0,
+            inline,
+            stopped: false,
+        }
+    }
+
+    /// Sends a batch when one thread reads the input (games wait for nothing else then).
+    fn flush(&mut self, force: bool) {
+        if let Some(tx) = &self.inline
+            && !self.items.is_empty()
+            && (force || self.items.len() >= self.opts.batch)
+            && tx
+                .send(Msg::Items(std::mem::take(&mut self.items)))
+                .is_err()
+        {
+            self.stopped = true;
+        }
+    }
+
+    fn answer(&self, c: Control) -> Control {
+        if self.stopped { Control::Stop } else { c }
+    }
+}
+
+impl Collect<pgn::GameBuilder> {
+    fn drain(&mut self) {
+        while let Some(game) = self.builder.pop() {
+            self.games += 1;
+            let replay = match self.opts.replay {
+                Replay::No => None,
+                r => {
+                    let o = DomOptions {
+                        fen: r == Replay::Fen,
+                        ..Default::default()
+                    };
+                    Some(replay_game(&game, &o))
+                }
+            };
+            self.items.push(Item::Pgn {
+                file: Arc::clone(&self.file),
+                game,
+                replay,
+            });
+        }
+        self.flush(false);
+    }
+}
+
+impl Collect<sgf::TreeBuilder> {
+    fn drain(&mut self) {
+        while let Some(tree) = self.builder.pop() {
+            self.games += 1;
+            let replay = (self.opts.replay != Replay::No).then(|| replay_tree(&tree));
+            self.items.push(Item::Sgf {
+                file: Arc::clone(&self.file),
+                tree,
+                replay,
+            });
+        }
+        self.flush(false);
+    }
+}
+
+impl pgn::Visitor for Collect<pgn::GameBuilder> {
+    fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
+        let c = self.builder.on_tree(ctx);
+        if ctx.is_main_line() {
+            self.drain();
+        }
+        self.answer(c)
+    }
+    fn on_tree_end(&mut self, ctx: &pgn::Context) -> Control {
+        let c = self.builder.on_tree_end(ctx);
+        self.answer(c)
+    }
+    fn on_property(&mut self, ctx: &pgn::Context, tag: &pgn::Tag<'_>) -> Control {
+        let c = self.builder.on_property(ctx, tag);
+        self.answer(c)
+    }
+    fn on_tags_end(&mut self, ctx: &pgn::Context) -> Control {
+        let c = self.builder.on_tags_end(ctx);
+        self.answer(c)
+    }
+    fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> Control {
+        let c = self.builder.on_move(ctx, mv);
+        self.answer(c)
+    }
+    fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> Control {
+        let c = self.builder.on_nag(ctx, nag, form);
+        self.answer(c)
+    }
+    fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> Control {
+        let c = self.builder.on_comment(ctx, comment);
+        self.answer(c)
+    }
+    fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> Control {
+        let c = self.builder.on_result(ctx, outcome);
+        self.answer(c)
+    }
+    fn on_error(&mut self, error: &pgn::Error<'_>) -> Control {
+        let c = self.builder.on_error(error);
+        self.answer(c)
+    }
+    fn on_end(&mut self) {
+        self.builder.on_end();
+        self.drain();
+        self.unclaimed += self.builder.unclaimed_errors().len();
+    }
+}
+
+impl sgf::Visitor for Collect<sgf::TreeBuilder> {
+    fn on_tree(&mut self, ctx: &sgf::Context) -> Control {
+        let c = self.builder.on_tree(ctx);
+        if ctx.is_game_level() {
+            self.drain();
+        }
+        self.answer(c)
+    }
+    fn on_tree_end(&mut self, ctx: &sgf::Context) -> Control {
+        let c = self.builder.on_tree_end(ctx);
+        self.answer(c)
+    }
+    fn on_node(&mut self, ctx: &sgf::Context) -> Control {
+        let c = self.builder.on_node(ctx);
+        self.answer(c)
+    }
+    fn on_node_end(&mut self, ctx: &sgf::Context) -> Control {
+        let c = self.builder.on_node_end(ctx);
+        self.answer(c)
+    }
+    fn on_property(&mut self, ctx: &sgf::Context, prop: &sgf::Property<'_>) -> Control {
+        let c = self.builder.on_property(ctx, prop);
+        self.answer(c)
+    }
+    fn on_value(&mut self, ctx: &sgf::Context, value: &sgf::Value<'_>) -> Control {
+        let c = self.builder.on_value(ctx, value);
+        self.answer(c)
+    }
+    fn on_move(&mut self, ctx: &sgf::Context, mv: &sgf::Move<'_>) -> Control {
+        let c = self.builder.on_move(ctx, mv);
+        self.answer(c)
+    }
+    fn on_comment(&mut self, ctx: &sgf::Context, comment: &sgf::Comment<'_>) -> Control {
+        let c = self.builder.on_comment(ctx, comment);
+        self.answer(c)
+    }
+    fn on_error(&mut self, error: &sgf::Error<'_>) -> Control {
+        let c = self.builder.on_error(error);
+        self.answer(c)
+    }
+    fn on_end(&mut self) {
+        self.builder.on_end();
+        self.drain();
+        self.unclaimed += self.builder.unclaimed_errors().len();
+    }
+}
+
+struct ReadWork {
+    opts: ReadOptions,
+    inline: Option<SyncSender<Msg<Item>>>,
+}
+
+impl Work for ReadWork {
+    type Input = Input;
+    type Pgn = Collect<pgn::GameBuilder>;
+    type Sgf = Collect<sgf::TreeBuilder>;
+    fn pgn(&self, input: &Input) -> Self::Pgn {
+        let b = if self.opts.headers_only {
+            pgn::GameBuilder::headers_only()
+        } else if self.opts.main_line {
+            pgn::GameBuilder::main_line_only()
+        } else {
+            pgn::GameBuilder::new()
+        };
+        let b = b.with_max_game_bytes(self.opts.max_game_bytes);
+        Collect::new(b, Arc::clone(&input.name), self.opts, self.inline.clone())
+    }
+    fn sgf(&self, input: &Input) -> Self::Sgf {
+        let scope = if self.opts.headers_only {
+            sgf::Scope::GameInfo
+        } else if self.opts.main_line {
+            sgf::Scope::MainLine
+        } else {
+            sgf::Scope::Full
+        };
+        let b = sgf::TreeBuilder::with_scope(scope).with_max_game_bytes(self.opts.max_game_bytes);
+        Collect::new(b, Arc::clone(&input.name), self.opts, self.inline.clone())
+    }
+}
+
+/// Starts the scan of a `read_*` call on its thread.
+pub fn start(
+    source: Source,
+    formats: Formats,
+    scan_opts: ScanOptions,
+    opts: ReadOptions,
+) -> Pump<Item> {
+    let py_error: PyErrSlot = Arc::new(Mutex::new(None));
+    let slot = Arc::clone(&py_error);
+    let capacity = if scan_opts.threads > 1 {
+        scan_opts.threads
+    } else {
+        4
+    };
+    Pump::start(capacity, py_error, move |tx| {
+        let work = ReadWork {
+            opts,
+            inline: (scan_opts.threads <= 1).then(|| tx.clone()),
+        };
+        // per input: games seen, and problems no game carries
+        let (mut games, mut unclaimed) = (0u64, 0usize);
+        let outcome = scan::run(source, formats, scan_opts, &slot, &work, |event| {
+            match event {
+                Event::Piece { visited, info, .. } => {
+                    let mut items = match visited {
+                        Visited::Pgn(mut c) => {
+                            c.flush(true);
+                            games += c.games;
+                            unclaimed += c.unclaimed;
+                            std::mem::take(&mut c.items)
+                        }
+                        Visited::Sgf(mut c) => {
+                            c.flush(true);
+                            games += c.games;
+                            unclaimed += c.unclaimed;
+                            std::mem::take(&mut c.items)
+                        }
+                    };
+                    if info.first_game > 0 {
+                        for item in &mut items {
+                            shift(item, info.first_game);
+                        }
+                    }
+                    if !items.is_empty() {
+                        tx.send(Msg::Items(items)).map_err(|_| Stopped)?;
+                    }
+                }
+                Event::End { input, .. } => {
+                    if games == 0 && unclaimed > 0 {
+                        let w = format!(
+                            "kifu: {}: no game read; {unclaimed} problem(s) (kifu.check lists them)",
+                            input.name
+                        );
+                        tx.send(Msg::Warn(w)).map_err(|_| Stopped)?;
+                    }
+                    (games, unclaimed) = (0, 0);
+                }
+            }
+            Ok(())
+        });
+        let _ = tx.send(Msg::End(outcome));
+    })
+}
+
+/// Counts a piece's game from the input's start.
+fn shift(item: &mut Item, first_game: u64) {
+    match item {
+        Item::Pgn { game, .. } => game.index += first_game,
+        Item::Sgf { tree, .. } => {
+            let pos = tree.position();
+            tree.set_origin(tree.index() + first_game, pos);
+        }
+    }
+}
+
+/// The games of a source, one at a time, in input order: `Game` (PGN) or `GameTree` (SGF)
+/// objects. Iterating runs the parser on a thread of its own, the GIL released; stopping
+/// early (`close()`, `break`, `del`) stops it.
+#[pyclass(module = "kifu", name = "Reader")]
+pub struct Reader {
+    state: Mutex<State>,
+}
+
+struct State {
+    pump: Option<Pump<Item>>,
+    queue: VecDeque<Item>,
+    wanted: Format,
+    charset: kifu_export::Charset,
+    outcome: Option<Outcome>,
+}
+
+impl Reader {
+    /// A reader over the scan `pump`.
+    pub fn new(pump: Pump<Item>, wanted: Format, charset: kifu_export::Charset) -> Reader {
+        Reader {
+            state: Mutex::new(State {
+                pump: Some(pump),
+                queue: VecDeque::new(),
+                wanted,
+                charset,
+                outcome: None,
+            }),
+        }
+    }
+}
+
+fn convert(py: Python<'_>, item: Item, charset: kifu_export::Charset) -> PyResult<Py<PyAny>> {
+    Ok(match item {
+        Item::Pgn { file, game, replay } => Py::new(py, Game::new(file, game, replay))?.into_any(),
+        Item::Sgf { file, tree, replay } => {
+            Py::new(py, GameTree::new(file, tree, replay, charset))?.into_any()
+        }
+    })
+}
+
+#[pymethods]
+impl Reader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let state = self
+            .state
+            .get_mut()
+            .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("reader poisoned"))?;
+        loop {
+            if let Some(item) = state.queue.pop_front() {
+                return convert(py, item, state.charset).map(Some);
+            }
+            let Some(pump) = state.pump.as_mut() else {
+                return Ok(None);
+            };
+            match pump.recv(py) {
+                Some(Msg::Items(items)) => state.queue.extend(items),
+                Some(Msg::Warn(w)) => scan::warn(py, &w)?,
+                Some(Msg::End(outcome)) => {
+                    let py_error = pump.take_py_error();
+                    state.pump = None;
+                    if let Some(w) = scan::skipped_warning(&outcome, state.wanted) {
+                        scan::warn(py, &w)?;
+                    }
+                    let err = scan::input_error(py, &outcome, py_error);
+                    state.outcome = Some(outcome);
+                    if let Some(e) = err {
+                        return Err(e);
+                    }
+                    return Ok(None);
+                }
+                None => {
+                    state.pump = None;
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
+    /// Stops reading: the scan's thread ends, the games not yet taken are dropped.
+    fn close(&mut self) {
+        if let Ok(state) = self.state.get_mut() {
+            state.pump = None;
+            state.queue.clear();
+        }
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_args))]
+    fn __exit__(&mut self, _args: &Bound<'_, pyo3::types::PyTuple>) -> bool {
+        self.close();
+        false
+    }
+
+    /// Inputs skipped because their names say the other format (known at the end).
+    #[getter]
+    fn skipped(&self) -> Vec<String> {
+        self.state
+            .lock()
+            .ok()
+            .and_then(|s| s.outcome.as_ref().map(|o| o.skipped.clone()))
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,259 @@
+//! Running a scan (`kifu::par`) over a source on a thread of its own, and handing what it makes
+//! to the Python side through a bounded channel: the GIL is never held while parsing, memory
+//! stays bounded (the channel holds a few batches), and the consumer gets results in input
+//! order.
+
+use std::io;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
+
+use kifu::par::{self, Event, Feeder, Work};
+use kifu::{pgn, sgf};
+use kifu_input::Format;
+use pyo3::exceptions::{PyOSError, PyUserWarning};
+use pyo3::prelude::*;
+
+use crate::source::{Formats, PyErrSlot, Source};
+
+/// One input of a scan.
+#[derive(Debug)]
+pub struct Input {
+    /// `path`, `ARCHIVE:MEMBER`, `<bytes>`, or the file object's name.
+    pub name: Arc<str>,
+}
+
+/// How a scan shares out its work.
+#[derive(Clone, Copy, Debug)]
+pub struct ScanOptions {
+    /// Reading threads (1: one thread reads each input straight through).
+    pub threads: usize,
+    /// About how many bytes a piece holds.
+    pub piece_size: usize,
+    /// Bytes read at a time.
+    pub read_size: usize,
+}
+
+impl ScanOptions {
+    /// `threads` (`None`: the machine's cores), the library's other defaults.
+    pub fn new(threads: Option<usize>) -> ScanOptions {
+        let d = par::Options::default();
+        ScanOptions {
+            threads: threads.unwrap_or(d.threads).max(1),
+            piece_size: d.piece_size,
+            read_size: d.read_size,
+        }
+    }
+}
+
+/// What a scan met besides its games.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Inputs that could not be read, or were cut short: `(name, what went wrong)`.
+    pub errors: Vec<(String, String)>,
+    /// Inputs skipped because their name says the other format.
+    pub skipped: Vec<String>,
+}
+
+/// Why a sink stops a scan.
+#[derive(Debug)]
+pub struct Stopped;
+
+/// Runs `work` over `source` on `opts.threads` threads; `sink` gets each piece and each
+/// input's end in input order.
+pub fn run<W, S>(
+    source: Source,
+    formats: Formats,
+    opts: ScanOptions,
+    py_error: &PyErrSlot,
+    work: &W,
+    sink: S,
+) -> Outcome
+where
+    W: Work<Input = Input>,
+    S: FnMut(Event<'_, W>) -> Result<(), Stopped>,
+{
+    let par_opts = par::Options {
+        threads: opts.threads,
+        piece_size: opts.piece_size,
+        read_size: opts.read_size,
+    };
+    let input_opts = kifu_input::Options {
+        threads: opts.threads,
+        ..kifu_input::Options::default()
+    };
+    let mut report = None;
+    let mut skipped = Vec::new();
+    let result = par::scan(
+        &par_opts,
+        work,
+        |feeder: &mut Feeder<'_, W, Stopped>| {
+            report = Some(source.walk(&input_opts, py_error, |entry| {
+                let Some(format) = formats.choose(&entry) else {
+                    skipped.push(entry.name.to_string());
+                    return Ok(());
+                };
+                let input = Input {
+                    name: Arc::from(entry.name),
+                };
+                let reader = kifu::encoding::Utf16Reader::new(entry.reader);
+                let go_on = match format {
+                    Format::Pgn => feeder.pgn(input, pgn::Config::default(), reader),
+                    Format::Sgf => feeder.sgf(input, sgf::Config::default(), reader),
+                };
+                if go_on {
+                    Ok(())
+                } else {
+                    Err(io::Error::other("the scan stopped"))
+                }
+            }));
+        },
+        sink,
+    );
+    let mut outcome = Outcome {
+        errors: Vec::new(),
+        skipped,
+    };
+    if result.is_ok()
+        && let Some(report) = report
+    {
+        outcome.errors = report
+            .errors
+            .iter()
+            .map(|e| (e.name.clone(), e.error.to_string()))
+            .collect();
+    }
+    outcome
+}
+
+/// What the scan's thread sends.
+pub enum Msg<T> {
+    /// Results, in input order.
+    Items(Vec<T>),
+    /// Something to say as a Python warning (an input skipped, an input holding no game).
+    Warn(String),
+    /// The scan is over.
+    End(Outcome),
+}
+
+/// The consumer's end of a scan run on a thread of its own.
+pub struct Pump<T> {
+    rx: Option<Receiver<Msg<T>>>,
+    thread: Option<JoinHandle<()>>,
+    py_error: PyErrSlot,
+}
+
+impl<T: Send + 'static> Pump<T> {
+    /// Starts `produce` on a thread; it sends at most `capacity` messages ahead of the
+    /// consumer.
+    pub fn start<F>(capacity: usize, py_error: PyErrSlot, produce: F) -> Pump<T>
+    where
+        F: FnOnce(SyncSender<Msg<T>>) + Send + 'static,
+    {
+        let (tx, rx) = sync_channel(capacity.max(1));
+        let thread = std::thread::Builder::new()
+            .name("kifu-scan".into())
+            .spawn(move || produce(tx))
+            .expect("a thread for the scan");
+        Pump {
+            rx: Some(rx),
+            thread: Some(thread),
+            py_error,
+        }
+    }
+
+    /// The next message, waiting with the GIL released; `None` once the scan is over and
+    /// everything was received.
+    pub fn recv(&mut self, py: Python<'_>) -> Option<Msg<T>> {
+        let rx = self.rx.take()?;
+        let (rx, msg) = py.detach(move || {
+            let msg = rx.recv().ok();
+            (rx, msg)
+        });
+        if msg.is_some() {
+            self.rx = Some(rx);
+        }
+        msg
+    }
+
+    /// The next message without the GIL (for a consumer that does not hold it).
+    pub fn recv_free(&mut self) -> Option<Msg<T>> {
+        let msg = self.rx.as_ref()?.recv().ok();
+        if msg.is_none() {
+            self.rx = None;
+        }
+        msg
+    }
+
+    /// The Python exception a file object raised, if one did.
+    pub fn take_py_error(&self) -> Option<PyErr> {
+        self.py_error.lock().ok().and_then(|mut e| e.take())
+    }
+}
+
+impl<T> Drop for Pump<T> {
+    fn drop(&mut self) {
+        // the scan's next send fails, so it stops; wait for it without the GIL (a file
+        // object's read needs it)
+        self.rx = None;
+        if let Some(thread) = self.thread.take() {
+            Python::attach(|py| py.detach(move || drop(thread.join())));
+        }
+    }
+}
+
+/// Says `message` as a `UserWarning`.
+pub fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
+    let category = py.get_type::<PyUserWarning>();
+    let message =
+        std::ffi::CString::new(message.replace('\0', " ")).expect("no NUL left in the message");
+    PyErr::warn(py, &category, &message, 1)
+}
+
+pyo3::create_exception!(
+    kifu,
+    InputError,
+    PyOSError,
+    "An input could not be read, or was cut short (a truncated `.zst`, a corrupt archive, a \
+     file object whose `read` failed). Raised after every game read before the fault was \
+     delivered and the other inputs were read. `errors` holds `(name, message)` for each \
+     input that failed."
+);
+
+/// The exception for the inputs of `outcome` that failed, if any: the file object's own
+/// exception first, else an `InputError` naming every input that failed.
+pub fn input_error(py: Python<'_>, outcome: &Outcome, py_error: Option<PyErr>) -> Option<PyErr> {
+    if let Some(e) = py_error {
+        return Some(e);
+    }
+    if outcome.errors.is_empty() {
+        return None;
+    }
+    let message = outcome
+        .errors
+        .iter()
+        .map(|(name, e)| format!("{name}: {e}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let err = InputError::new_err(message);
+    let _ = err.value(py).setattr("errors", outcome.errors.clone());
+    Some(err)
+}
+
+/// Warnings for the inputs skipped.
+pub fn skipped_warning(outcome: &Outcome, wanted: Format) -> Option<String> {
+    if outcome.skipped.is_empty() {
+        return None;
+    }
+    let other = match wanted {
+        Format::Pgn => "SGF",
+        Format::Sgf => "PGN",
+    };
+    let n = outcome.skipped.len();
+    let first = &outcome.skipped[0];
+    Some(if n == 1 {
+        format!("kifu: skipped {first}: its name says {other}")
+    } else {
+        format!("kifu: skipped {n} inputs whose names say {other} ({first}, ...)")
+    })
+}

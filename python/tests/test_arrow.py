@@ -1,0 +1,152 @@
+"""kifu.to_arrow and kifu.to_parquet: kifu-export's tables through the Arrow C stream."""
+
+import subprocess
+
+import pytest
+
+import kifu
+from conftest import SGF, corpus
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def test_games_table(pgn_file):
+    r = kifu.to_arrow(pgn_file)
+    assert isinstance(r, pa.RecordBatchReader)
+    t = r.read_all()
+    assert t.num_rows == 2
+    assert t.schema == kifu.schema("games")
+    assert t.schema.field("WhiteElo").type == pa.int16()
+    assert t.schema.field("UTCDate").type == pa.date32()
+    row = t.slice(0, 1).to_pylist()[0]
+    assert (row["file"], row["index"], row["offset"], row["White"], row["WhiteElo"]) == (str(pgn_file), 0, 0, "Morphy, Paul", 2690)
+    assert row["moves"][:3] == ["e4", "e5", "Nf3"] and row["plies"] == 33
+    assert row["clocks"][0] == 180.0 and row["evals"][0] == {"cp": 31, "mate": None}
+    assert row["outcome"] == "1-0" and row["error_count"] == 0
+    assert dict(row["tags"])["Date"] == "1858.??.??"
+    sloppy = t.slice(1, 1).to_pylist()[0]
+    assert sloppy["error_count"] == 1 and sloppy["errors"][0]["kind"] == "unexpected_text"
+
+
+def test_moves_trees_positions(pgn_file, sgf_file):
+    m = kifu.to_arrow(pgn_file, "moves").read_all()
+    assert m.num_rows == 33 + 6 and m.column("san").to_pylist()[:2] == ["e4", "e5"]
+    mv = kifu.to_arrow(pgn_file, "moves", variations=True).read_all()
+    assert mv.num_rows == m.num_rows + 4 and "line" in mv.schema.names
+    t = kifu.to_arrow(sgf_file, "trees").read_all()
+    assert t.num_rows == 2 and t.column("PB").to_pylist()[0] == "Honinbo Shusaku"
+    assert t.column("moves").to_pylist()[0] == ["ee", "cc", "gc", None]
+    sm = kifu.to_arrow(sgf_file, "moves", format="sgf").read_all()
+    assert sm.num_rows == 4 + 3
+    p = kifu.to_arrow(sgf_file, "positions").read_all()
+    assert p.num_rows == 7
+    rows = p.to_pylist()
+    # kifu-export's positions table (the schema of `kifu export --table positions`)
+    assert p.schema.equals(kifu.schema("positions"))
+    assert rows[0]["board"] == bytes(81) and rows[0]["to_play"] == 1 and (rows[0]["x"], rows[0]["y"]) == (4, 4)
+    assert rows[1]["board"][4 * 9 + 4] == 1 and rows[1]["to_play"] == 2 and rows[3]["x"] is None
+    assert rows[0]["komi"] == 6.5 and rows[0]["black_rank"] is None and rows[0]["result"] == "B+R"
+    last = rows[-1]
+    assert (last["index"], last["move_number"], last["cols"], last["board"]) == (1, 3, 3, bytes([2, 1, 0, 0, 0, 0, 0, 0, 0]))
+    np = pytest.importorskip("numpy")
+    boards = np.frombuffer(b"".join(p.column("board").to_pylist()[:4]), np.uint8).reshape(4, 9, 9)
+    assert boards[1, 4, 4] == 1
+    with pytest.raises(ValueError):
+        kifu.to_arrow(pgn_file, "positions", format="pgn")
+    with pytest.raises(ValueError):
+        kifu.to_arrow(pgn_file, "nope")
+
+
+def test_threads_and_batches_equal_one_thread(pgn_text):
+    raw = (pgn_text * 4000).encode()
+    one = kifu.to_arrow(raw, threads=1, batch_rows=1000).read_all()
+    two = kifu.to_arrow(raw, threads=2).read_all()
+    assert one.num_rows == 8000
+    assert one.equals(two)
+    raw_sgf = SGF.encode() * 4000
+    for table in ("trees", "positions"):
+        a = kifu.to_arrow(raw_sgf, table, threads=1).read_all()
+        b = kifu.to_arrow(raw_sgf, table, threads=2).read_all()
+        assert a.equals(b) and a.num_rows > 0, table
+
+
+def test_zero_copy_into_engines(pgn_file):
+    pd = pytest.importorskip("pandas")
+    df = kifu.to_arrow(pgn_file).read_pandas()
+    assert isinstance(df, pd.DataFrame) and len(df) == 2
+    pl = pytest.importorskip("polars")
+    d = pl.from_arrow(kifu.to_arrow(pgn_file).read_all())
+    assert d["White"].to_list()[0] == "Morphy, Paul"
+    stream = kifu.to_arrow(pgn_file, raw=True)
+    assert isinstance(stream, kifu.ArrowStream)
+    d2 = pl.DataFrame(stream)  # the PyCapsule protocol, without pyarrow in between
+    assert d2.height == 2
+    with pytest.raises(RuntimeError):
+        stream.__arrow_c_stream__()
+    duckdb = pytest.importorskip("duckdb")
+    games = kifu.to_arrow(pgn_file)
+    (n,) = duckdb.sql("select count(*), max(WhiteElo) from games").fetchall()
+    assert n == (2, 2690)
+
+
+def test_to_parquet_equals_to_arrow(pgn_file, tmp_path):
+    out = tmp_path / "games.parquet"
+    s = kifu.to_parquet(pgn_file, out)
+    assert s["rows"] == 2 and s["files"] == [str(out)]
+    assert pq.read_table(out).equals(kifu.to_arrow(pgn_file).read_all())
+    with pytest.raises(FileExistsError):
+        kifu.to_parquet(pgn_file, out)
+    kifu.to_parquet(pgn_file, out, force=True)
+    with pytest.raises(ValueError):
+        kifu.to_parquet(pgn_file, pgn_file, force=True)
+    ds = tmp_path / "ds"
+    s = kifu.to_parquet(pgn_file, ds, table="moves", max_rows_per_file=10)
+    assert s["rows"] == 39 and len(s["files"]) == 4 and (ds / "_SUCCESS").exists()
+    import pyarrow.dataset as pds
+    assert pds.dataset(ds).to_table().num_rows == 39
+    csv = tmp_path / "games.csv"
+    kifu.to_parquet(pgn_file, csv, to="csv")
+    assert csv.read_text().startswith("file,index,offset,Event")
+
+
+def test_equals_kifu_export_command(kifu_bin, tmp_path):
+    d = corpus("pgn", "large", "notnil-chess-history")
+    if subprocess.run([kifu_bin, "export", "--help"], capture_output=True).returncode != 0:
+        pytest.skip("this kifu binary has no export command yet")
+    out = tmp_path / "cli.parquet"
+    subprocess.run([kifu_bin, "export", str(d), "--to", "parquet", "-o", str(out), "--table", "games"], check=True)
+    assert pq.read_table(out).equals(kifu.to_arrow(d, threads=2).read_all())
+
+
+@pytest.mark.parametrize("table", ["trees", "moves", "positions"])
+def test_sgf_tables_equal_kifu_export_command(kifu_bin, tmp_path, table):
+    d = corpus("sgf", "small", "katago")
+    if subprocess.run([kifu_bin, "export", "--help"], capture_output=True).returncode != 0:
+        pytest.skip("this kifu binary has no export command yet")
+    out = tmp_path / f"{table}.parquet"
+    subprocess.run([kifu_bin, "export", str(d), "--to", "parquet", "-o", str(out), "--table", table, "--format", "sgf"], check=True)
+    cli = pq.read_table(out)
+    mine = kifu.to_arrow(d, table, format="sgf", threads=2).read_all()
+    assert cli.num_rows > 0 and cli.equals(mine)
+
+
+def test_corpus_table_against_the_export_crate(tmp_path):
+    d = corpus("pgn", "large", "tcec")
+    mine = kifu.to_arrow(d, threads=2).read_all()
+    out = tmp_path / "t.parquet"
+    kifu.to_parquet(d, out, threads=1)
+    assert pq.read_table(out).equals(mine)
+    assert mine.num_rows == kifu.stats(d)["games"]
+
+
+def test_truncated_input_fails_the_stream(tmp_path, pgn_text):
+    import gzip
+
+    (tmp_path / "cut.pgn.gz").write_bytes(gzip.compress((pgn_text * 300).encode())[:-100])
+    r = kifu.to_arrow(tmp_path / "cut.pgn.gz", threads=1, batch_rows=100)
+    rows = 0
+    with pytest.raises(Exception, match="cut.pgn.gz"):
+        for b in r:
+            rows += b.num_rows
+    assert rows >= 500

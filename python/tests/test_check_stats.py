@@ -1,0 +1,52 @@
+"""kifu.check and kifu.stats: what `kifu check --json` and `kifu stats --json` say."""
+
+import json
+import subprocess
+
+import pytest
+
+import kifu
+from conftest import corpus
+
+
+def test_check_fields(pgn_file, sgf_file):
+    (d,) = kifu.check(pgn_file)
+    assert (d.file, d.kind, d.game, d.move, d.severity, d.source) == (str(pgn_file), "unexpected_text", 1, "2b", "error", "parser")
+    assert d.line and d.column == 19 and d.offset > 0
+    assert kifu.check(sgf_file) == []
+    ds = kifu.check(b"(;GM[1]SZ[3]QQ[x];B[zz])")
+    assert {d.kind for d in ds} >= {"W35"}
+    assert all(d.format == "sgf" and d.node is not None for d in ds)
+
+
+def test_check_equals_the_cli(pgn_file, kifu_bin, tmp_path):
+    big = tmp_path / "big.pgn"
+    big.write_text(pgn_file.read_text() * 2000)
+    out = subprocess.run([kifu_bin, "check", "--json", "-j1", str(big)], capture_output=True).stdout
+    cli = [json.loads(line) for line in out.decode().splitlines()]
+    problems = [c for c in cli if c["type"] == "problem"]
+    for threads in (1, 2):
+        mine = kifu.check(big, threads=threads)
+        assert len(mine) == len(problems) == 2000
+        for m, c in zip(mine, problems):
+            assert (m.line, m.column, m.offset, m.kind, m.game + 1, m.move, m.text) == (
+                c["line"], c["column"], c["offset"], c["kind"], c["game"], c["move"], c["text"])
+
+
+def test_stats_equal_the_cli(kifu_bin):
+    for d in (corpus("pgn", "large", "notnil-chess-history"), corpus("sgf", "large", "computer-go-dataset-ai")):
+        cli = json.loads(subprocess.run([kifu_bin, "stats", "--json", str(d)], capture_output=True, check=True).stdout)
+        mine = kifu.stats(d, threads=2)
+        for k in cli:
+            if k not in ("seconds", "mb_per_s"):
+                assert mine[k] == cli[k], (d, k)
+
+
+def test_stats_sources(pgn_file, pgn_text):
+    s = kifu.stats(pgn_file)
+    assert (s["games"], s["errors"], s["bytes"]) == (2, 1, len(pgn_text.encode()))
+    assert kifu.stats(pgn_text.encode())["games"] == 2
+    with open(pgn_file, "rb") as f:
+        assert kifu.stats(f)["mainline_moves"] == s["mainline_moves"]
+    with pytest.raises(ValueError):
+        kifu.stats(pgn_file, format="txt")
