@@ -178,6 +178,9 @@ pub(crate) struct Cutter<R> {
     eof: bool,
     /// The read error that ended the input, handed out after the bytes read before it.
     error: Option<io::Error>,
+    /// Where reads land before they join `buf` (only the bytes read are copied: a small input
+    /// costs no zeroed room for a whole read), kept from input to input by the caller.
+    scratch: Vec<u8>,
 }
 
 impl Cutter<io::Empty> {
@@ -204,7 +207,19 @@ impl<R: Read> Cutter<R> {
             lines: Lines::default(),
             eof: false,
             error: None,
+            scratch: Vec::new(),
         }
+    }
+
+    /// Reads through `scratch` (a buffer kept from one input to the next).
+    pub(crate) fn with_scratch(mut self, scratch: Vec<u8>) -> Self {
+        self.scratch = scratch;
+        self
+    }
+
+    /// The read buffer, for the next input.
+    pub(crate) fn into_scratch(self) -> Vec<u8> {
+        self.scratch
     }
 
     /// Total bytes cut so far.
@@ -272,29 +287,36 @@ impl<R: Read> Cutter<R> {
             self.eof = true;
             return;
         };
-        let len = buf.len();
-        if buf.capacity() < len + self.read_size {
-            // room for a whole piece at once: after a cut the buffer shares its allocation with
-            // the pieces before, so this allocates exactly what is asked, where growing read by
-            // read would double the allocation that each piece then keeps alive
-            let piece = self.size + DECIDE + self.read_size;
-            buf.reserve(piece.max(len + self.read_size) - len);
+        if self.scratch.len() < self.read_size {
+            self.scratch.resize(self.read_size, 0);
         }
-        buf.resize(len + self.read_size, 0);
         loop {
-            match self.reader.read(&mut buf[len..]) {
+            match self.reader.read(&mut self.scratch[..self.read_size]) {
                 Ok(0) => {
-                    buf.truncate(len);
                     self.eof = true;
                     return;
                 }
                 Ok(k) => {
-                    buf.truncate(len + k);
+                    let len = buf.len();
+                    if buf.capacity() < len + k {
+                        // room for a whole piece at once: after a cut the buffer shares its
+                        // allocation with the pieces before, so this allocates exactly what is
+                        // asked, where growing read by read would double the allocation that
+                        // each piece then keeps alive; the first read of an input asks for its
+                        // own bytes only (most files of a directory of SGF files are smaller
+                        // than one read)
+                        let want = if len == 0 && self.offset == 0 {
+                            k
+                        } else {
+                            (self.size + DECIDE + self.read_size).max(len + k)
+                        };
+                        buf.reserve(want - len);
+                    }
+                    buf.extend_from_slice(&self.scratch[..k]);
                     return;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
-                    buf.truncate(len);
                     self.eof = true;
                     self.error = Some(e);
                     return;

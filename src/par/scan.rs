@@ -84,6 +84,8 @@ pub enum Event<'a, W: Work + ?Sized> {
 pub struct Feeder<'s, W: Work, E> {
     mode: Mode<'s, W, E>,
     options: Options,
+    /// The read buffer, kept from one input to the next.
+    scratch: Vec<u8>,
 }
 
 impl<W: Work, E> core::fmt::Debug for Feeder<'_, W, E> {
@@ -101,8 +103,53 @@ enum Mode<'s, W: Work, E> {
         sink: &'s mut dyn FnMut(Event<'_, W>) -> Result<(), E>,
         failed: &'s mut Option<Halt<E>>,
     },
-    /// Pieces to the pool.
-    Pool(&'s mut ordered::Sender<Task<W>>),
+    /// Pieces to the pool; small whole inputs gathered into batches first.
+    Pool(&'s mut ordered::Sender<Task<W>>, Batch<W>),
+}
+
+/// Small whole inputs (one piece each, and their ends) gathered into one task, so that a
+/// directory of many small files costs the pool one hand-over per batch, not two per file.
+struct Batch<W: Work> {
+    tasks: Vec<Task<W>>,
+    bytes: usize,
+}
+
+impl<W: Work> Batch<W> {
+    /// At most this many tasks in one batch (and about a piece's worth of bytes).
+    const MAX_TASKS: usize = 512;
+
+    fn new() -> Self {
+        Batch {
+            tasks: Vec::new(),
+            bytes: 0,
+        }
+    }
+
+    /// Adds a task of `bytes`; sends the batch when it holds about a piece's worth.
+    fn push(
+        &mut self,
+        tx: &mut ordered::Sender<Task<W>>,
+        task: Task<W>,
+        bytes: usize,
+        piece_size: usize,
+    ) -> bool {
+        self.tasks.push(task);
+        self.bytes += bytes;
+        if self.bytes >= piece_size || self.tasks.len() >= Self::MAX_TASKS {
+            return self.flush(tx);
+        }
+        true
+    }
+
+    /// Sends what was gathered (before any task that is not batched, to keep the order).
+    fn flush(&mut self, tx: &mut ordered::Sender<Task<W>>) -> bool {
+        self.bytes = 0;
+        match self.tasks.len() {
+            0 => true,
+            1 => tx.send(self.tasks.pop().expect("one task")),
+            _ => tx.send(Task::Batch(core::mem::take(&mut self.tasks))),
+        }
+    }
 }
 
 /// Why a scan ends early.
@@ -120,6 +167,8 @@ enum Syntax {
 
 /// What the pool works on.
 enum Task<W: Work> {
+    /// Small whole inputs, in order.
+    Batch(Vec<Task<W>>),
     Piece {
         input: Arc<W::Input>,
         syntax: Syntax,
@@ -135,6 +184,7 @@ enum Task<W: Work> {
 
 /// What the pool gives back.
 enum Done<W: Work> {
+    Batch(Vec<Done<W>>),
     Piece {
         input: Arc<W::Input>,
         cut: Cut,
@@ -195,11 +245,14 @@ impl<W: Work, E> Feeder<'_, W, E> {
                     }
                 }
             }
-            Mode::Pool(tx) => tx.send(Task::End {
-                input: Arc::new(input),
-                bytes: 0,
-                error: Some(error),
-            }),
+            Mode::Pool(tx, batch) => {
+                let end = Task::End {
+                    input: Arc::new(input),
+                    bytes: 0,
+                    error: Some(error),
+                };
+                batch.push(tx, end, 0, self.options.piece_size)
+            }
         }
     }
 
@@ -212,12 +265,13 @@ impl<W: Work, E> Feeder<'_, W, E> {
     ) -> bool {
         match &mut self.mode {
             Mode::Inline { work, sink, failed } => {
+                let read_size = self.options.read_size;
                 let (visited, info, bytes, error, stopped) = match syntax {
                     Syntax::Pgn(cfg) => {
                         let mut v = work.pgn(&input);
                         let parser = pgn::Parser::with_config(cfg);
                         let (bytes, error, stopped) =
-                            stream(parser, reader, data, self.options.read_size, &mut v);
+                            stream(parser, reader, data, &mut self.scratch, read_size, &mut v);
                         let info = whole(bytes);
                         (Visited::Pgn(v), info, bytes, error, stopped)
                     }
@@ -225,7 +279,7 @@ impl<W: Work, E> Feeder<'_, W, E> {
                         let mut v = work.sgf(&input);
                         let parser = sgf::Parser::with_config(cfg);
                         let (bytes, error, stopped) =
-                            stream(parser, reader, data, self.options.read_size, &mut v);
+                            stream(parser, reader, data, &mut self.scratch, read_size, &mut v);
                         let info = whole(bytes);
                         (Visited::Sgf(v), info, bytes, error, stopped)
                     }
@@ -249,7 +303,7 @@ impl<W: Work, E> Feeder<'_, W, E> {
                 }
                 !stopped
             }
-            Mode::Pool(tx) => {
+            Mode::Pool(tx, batch) => {
                 let format = match syntax {
                     Syntax::Pgn(_) => Format::Pgn,
                     Syntax::Sgf(_) => Format::Sgf,
@@ -257,10 +311,17 @@ impl<W: Work, E> Feeder<'_, W, E> {
                 let size = self.options.piece_size;
                 let input = Arc::new(input);
                 match data {
-                    Some(data) => cut_all(tx, &input, syntax, Cutter::whole(data, format, size)),
+                    Some(data) => {
+                        let mut cutter = Cutter::whole(data, format, size);
+                        cut_all(tx, batch, size, &input, syntax, &mut cutter)
+                    }
                     None => {
-                        let cutter = Cutter::new(reader, format, size, self.options.read_size);
-                        cut_all(tx, &input, syntax, cutter)
+                        let scratch = core::mem::take(&mut self.scratch);
+                        let mut cutter = Cutter::new(reader, format, size, self.options.read_size)
+                            .with_scratch(scratch);
+                        let going = cut_all(tx, batch, size, &input, syntax, &mut cutter);
+                        self.scratch = cutter.into_scratch();
+                        going
                     }
                 }
             }
@@ -284,6 +345,7 @@ fn stream<P: Drive<V>, V, R: Read>(
     mut parser: P,
     mut reader: R,
     data: Option<Bytes>,
+    buf: &mut Vec<u8>,
     read_size: usize,
     v: &mut V,
 ) -> (u64, Option<io::Error>, bool) {
@@ -294,11 +356,15 @@ fn stream<P: Drive<V>, V, R: Read>(
         parser.end_input(v);
         return (data.len() as u64, None, false);
     }
-    let mut buf = vec![0u8; read_size.max(1)];
+    let read_size = read_size.max(1);
+    if buf.len() < read_size {
+        buf.resize(read_size, 0);
+    }
+    let buf = &mut buf[..read_size];
     let mut bytes = 0u64;
     let mut error = None;
     loop {
-        match reader.read(&mut buf) {
+        match reader.read(buf) {
             Ok(0) => break,
             Ok(n) => {
                 bytes += n as u64;
@@ -318,18 +384,26 @@ fn stream<P: Drive<V>, V, R: Read>(
     (bytes, error, false)
 }
 
-/// Cuts an input into pieces and sends them, each with the next one (one piece late).
+/// Cuts an input into pieces and sends them, each with the next one (one piece late). An
+/// input of one piece goes into `batch` with its end.
 fn cut_all<W: Work, R: Read>(
     tx: &mut ordered::Sender<Task<W>>,
+    batch: &mut Batch<W>,
+    piece_size: usize,
     input: &Arc<W::Input>,
     syntax: Syntax,
-    mut cutter: Cutter<R>,
+    cutter: &mut Cutter<R>,
 ) -> bool {
     let mut held: Option<Cut> = None;
+    let mut sent = false;
     let error = loop {
         match cutter.next_cut() {
             Ok(Some(cut)) => {
                 if let Some(prev) = held.replace(cut) {
+                    if !sent && !batch.flush(tx) {
+                        return false;
+                    }
+                    sent = true;
                     let next = held.as_ref().map(|c| c.bytes.clone());
                     if !tx.send(piece_task(input, syntax, prev, next)) {
                         return false;
@@ -346,14 +420,17 @@ fn cut_all<W: Work, R: Read>(
         offset: 0,
         lines: Lines::default(),
     });
-    if !tx.send(piece_task(input, syntax, prev, None)) {
-        return false;
-    }
-    tx.send(Task::End {
+    let end = Task::End {
         input: Arc::clone(input),
         bytes: cutter.offset(),
         error,
-    })
+    };
+    if !sent {
+        let len = prev.bytes.len();
+        return batch.push(tx, piece_task(input, syntax, prev, None), len, piece_size)
+            && batch.push(tx, end, 0, piece_size);
+    }
+    tx.send(piece_task(input, syntax, prev, None)) && tx.send(end)
 }
 
 fn piece_task<W: Work>(
@@ -373,6 +450,7 @@ fn piece_task<W: Work>(
 /// A worker's job: one piece read by a fresh parser placed at its start.
 fn run_task<W: Work>(w: &W, task: Task<W>) -> Done<W> {
     match task {
+        Task::Batch(tasks) => Done::Batch(tasks.into_iter().map(|t| run_task(w, t)).collect()),
         Task::Piece {
             input,
             syntax,
@@ -434,6 +512,12 @@ impl<W: Work> Merge<W> {
         sink: &mut dyn FnMut(Event<'_, W>) -> Result<(), E>,
     ) -> Result<(), Halt<E>> {
         let (input, cut, next, read) = match done {
+            Done::Batch(done) => {
+                for d in done {
+                    self.take(d, sink)?;
+                }
+                return Ok(());
+            }
             Done::End {
                 input,
                 bytes,
@@ -550,8 +634,9 @@ impl<P> Ended<P> {
 /// input is cut into pieces of about [`Options::piece_size`] bytes where a game probably
 /// starts, the pieces are read on the threads, and a cut that turns out to be no game boundary
 /// is mended by reading on (see the [module docs](super)); the visitors then see exactly the
-/// events of the one-thread reading, shared out among them. Memory holds about
-/// `2 * threads + 2` pieces.
+/// events of the one-thread reading, shared out among them. Inputs smaller than a piece (a
+/// directory of SGF files) travel to the threads in batches of about a piece's worth, so that
+/// each costs no hand-over of its own. Memory holds about `2 * threads + 2` pieces.
 ///
 /// The first error of `sink` ends the scan and is returned. A visitor's
 /// [`Control::Stop`](crate::Control::Stop) ends the scan after that piece.
@@ -573,6 +658,7 @@ where
                     failed: &mut failed,
                 },
                 options,
+                scratch: Vec::new(),
             };
             produce(&mut feeder);
         }
@@ -590,10 +676,15 @@ where
         2 * options.threads + 2,
         |tx: &mut ordered::Sender<Task<W>>| {
             let mut feeder = Feeder {
-                mode: Mode::Pool(tx),
+                mode: Mode::Pool(tx, Batch::new()),
                 options,
+                scratch: Vec::new(),
             };
             produce(&mut feeder);
+            if let Mode::Pool(tx, batch) = &mut feeder.mode {
+                // the scan ends whether or not this last send goes through
+                let _ = batch.flush(tx);
+            }
         },
         |task| run_task(work, task),
         |done| merge.take(done, &mut sink),
