@@ -293,7 +293,7 @@ struct OutputArgs {
     force: bool,
 }
 
-/// The default `--frame-buffer`: 4 MiB, the default piece size. Two threads decoding pzstd
+/// The default `--frame-buffer`: 4 MiB. Two threads decoding pzstd
 /// frames each that far ahead keep both cores busy (one decoder runs beside the parsing), while
 /// peak memory stays near that of one thread (64 MiB, kifu-input's default, held whole frames
 /// of 16-32 MiB ahead: 160 MiB on a 1 GB lichess-style stream).
