@@ -142,7 +142,8 @@ for s in $sections; do
     pair "filter Result 1-0" "$(size "$p")" "$pe -s -Tr1-0 -o /dev/null $p" "$kifu filter -q -j2 -w Result=1-0 $p"
     pair "dedup" "$(size "$p")" "$pe -s -D -o /dev/null $p" "$kifu dedup -q -j2 $p"
     echo "games kept, pgn-extract / kifu:"
-    echo "  filter: $($pe -s -Tr1-0 $p 2>/dev/null | grep -c '^\[Event \|^\[Result ' || true) tag lines / $($kifu filter -q -w Result=1-0 -c $p)"
+    echo "  filter: $($pe -Tr1-0 -o /dev/null "$p" 2>&1 | grep -o '[0-9]* games matched out of [0-9]*') / $($kifu filter -q -w Result=1-0 -c "$p")"
+    echo "  dedup: $($pe -D -o /dev/null "$p" 2>&1 | grep -o '[0-9]* games matched out of [0-9]*') / $($kifu dedup "$p" 2>&1 >/dev/null | tail -1)"
     ;;
   esac
 done
