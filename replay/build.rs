@@ -1,0 +1,32 @@
+//! Tells the tests whether the shared corpus is there: `cfg(kifu_shared)` when a `shared`
+//! folder holding `corpus/` sits beside the project root (`../shared`), or where the
+//! `KIFU_SHARED` variable points. Tests that need it are ignored without it (`cargo test`
+//! lists them as ignored, with the reason). The library's code never reads this cfg.
+//!
+//! The folder is looked for when this script runs, that is at build time: after adding
+//! `../shared` to an existing build, `touch build.rs` (or set `KIFU_SHARED`) for the tests to
+//! see it. Nothing here watches the folder itself (a watched path that is missing would rerun
+//! the script, and rebuild the crate, on every build).
+
+use std::path::PathBuf;
+
+/// The project root, seen from this crate's folder.
+const ROOT: &str = "..";
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-env-changed=KIFU_SHARED");
+    println!("cargo::rustc-check-cfg=cfg(kifu_shared)");
+    let dir = match std::env::var_os("KIFU_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap());
+            manifest.join(ROOT).join("..").join("shared")
+        }
+    };
+    if dir.join("corpus").is_dir() {
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+        println!("cargo::rustc-cfg=kifu_shared");
+        println!("cargo::rustc-env=KIFU_SHARED_DIR={}", dir.display());
+    }
+}
