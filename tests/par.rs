@@ -330,11 +330,9 @@ fn sgf_traps_read_as_alone() {
 const CORPUS_PREFIX: usize = 1 << 20;
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn pgn_corpus_reads_as_alone() {
-    let Some(shared) = support::shared() else {
-        eprintln!("../shared is absent: skipping the corpus part of the parallel scan tests");
-        return;
-    };
+    let shared = support::shared();
     let mut all = Vec::new();
     for path in support::files_with_ext(&shared.join("corpus/pgn"), "pgn") {
         let bytes = std::fs::read(&path).unwrap();
@@ -347,11 +345,9 @@ fn pgn_corpus_reads_as_alone() {
 }
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn sgf_corpus_reads_as_alone() {
-    let Some(shared) = support::shared() else {
-        eprintln!("../shared is absent: skipping the corpus part of the parallel scan tests");
-        return;
-    };
+    let shared = support::shared();
     let mut all = Vec::new();
     // every 10th file of the corpus, one after the other as in a collection
     for path in support::files_with_ext(&shared.join("corpus/sgf"), "sgf")

@@ -68,28 +68,29 @@ fn every_two_way_split_equals_whole() {
     }
 }
 
+/// Every one-cut split, and byte by byte, of a file, with the default and a small config.
+fn any_split(rel: &str, input: &[u8]) {
+    for config in [Config::default(), small_config()] {
+        let whole = log_of(input, &[], config);
+        for cut in 0..=input.len() {
+            assert_eq!(log_of(input, &[cut], config), whole, "{rel}: cut at {cut}");
+        }
+        let cuts: Vec<usize> = (1..input.len()).collect();
+        assert_eq!(log_of(input, &cuts, config), whole, "{rel}: byte by byte");
+    }
+}
+
 #[test]
 fn fixtures_any_split() {
-    let seed = support::data_file("seed-takemiya-cho-meijin-1996.sgf");
-    for (rel, input) in [
-        ("tests/data/seed-takemiya-cho-meijin-1996.sgf", Some(seed)),
-        (
-            "corpus/sgf/small/sgfc/test.sgf",
-            support::shared_file("corpus/sgf/small/sgfc/test.sgf"),
-        ),
-    ] {
-        let Some(input) = input else {
-            return;
-        };
-        for config in [Config::default(), small_config()] {
-            let whole = log_of(&input, &[], config);
-            for cut in 0..=input.len() {
-                assert_eq!(log_of(&input, &[cut], config), whole, "{rel}: cut at {cut}");
-            }
-            let cuts: Vec<usize> = (1..input.len()).collect();
-            assert_eq!(log_of(&input, &cuts, config), whole, "{rel}: byte by byte");
-        }
-    }
+    let rel = "seed-takemiya-cho-meijin-1996.sgf";
+    any_split(&format!("tests/data/{rel}"), &support::data_file(rel));
+}
+
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn sgfc_test_sgf_any_split() {
+    let rel = "corpus/sgf/small/sgfc/test.sgf";
+    any_split(rel, &support::shared_file(rel));
 }
 
 fn arb_sgfish() -> impl Strategy<Value = Vec<u8>> {

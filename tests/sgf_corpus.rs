@@ -59,16 +59,9 @@ impl Visitor for Summary {
 }
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn whole_corpus() {
-    let Some(shared) = support::shared() else {
-        eprintln!("../shared is absent: skipping the SGF corpus");
-        return;
-    };
-    let dir = shared.join("corpus").join("sgf");
-    if !dir.is_dir() {
-        eprintln!("{} is absent: skipping the SGF corpus", dir.display());
-        return;
-    }
+    let dir = support::shared().join("corpus").join("sgf");
     let files = support::files_with_ext(&dir, "sgf");
     let mut total = Summary::default();
     let mut bytes = 0u64;

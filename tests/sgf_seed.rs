@@ -202,10 +202,9 @@ const NOT_REPORTED: &[(u64, &str)] = &[
 ];
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn sgfc_test_sgf_line_by_line() {
-    let Some(input) = support::shared_file("corpus/sgf/small/sgfc/test.sgf") else {
-        return;
-    };
+    let input = support::shared_file("corpus/sgf/small/sgfc/test.sgf");
     let mut found: BTreeMap<u64, Vec<&'static str>> = BTreeMap::new();
     for e in log(&input).errors() {
         if let Event::Error { kind, pos, .. } = e {
@@ -229,12 +228,9 @@ fn sgfc_test_sgf_line_by_line() {
 }
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn sgfc_results_read_without_errors() {
-    let Some(dir) = support::shared() else {
-        eprintln!("../shared is absent: skipping SGFC's result files");
-        return;
-    };
-    let dir = dir.join("corpus/sgf/small/sgfc");
+    let dir = support::shared().join("corpus/sgf/small/sgfc");
     let mut n = 0;
     for path in support::files_with_ext(&dir, "sgf") {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();

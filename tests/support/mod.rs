@@ -20,25 +20,24 @@ pub fn data_file(name: &str) -> Vec<u8> {
     std::fs::read(data_path(name)).unwrap_or_else(|e| panic!("tests/data/{name}: {e}"))
 }
 
-/// `../shared` beside the project root, if it is there (the tests of a workspace member, one
-/// folder down, find it too).
-pub fn shared() -> Option<PathBuf> {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .take(2)
-        .map(|dir| dir.join("..").join("shared"))
-        .find(|p| p.is_dir())
+/// The shared folder (`../shared` beside the project root, or where `KIFU_SHARED` points) as
+/// the crate's `build.rs` found it; the build script then sets `cfg(kifu_shared)`, and every test
+/// that calls this carries `#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]`.
+/// Run anyway without it (`--ignored`), it panics saying so.
+pub fn shared() -> PathBuf {
+    match option_env!("KIFU_SHARED_DIR") {
+        Some(dir) if cfg!(kifu_shared) => PathBuf::from(dir),
+        _ => panic!(
+            "this test needs the shared corpus: ../shared beside the project root (or \
+             KIFU_SHARED naming it), present when the tests were built (touch build.rs after \
+             adding it)"
+        ),
+    }
 }
 
-/// A file under `../shared`, or `None` (with a note on stderr) when the folder is absent.
-pub fn shared_file(rel: &str) -> Option<Vec<u8>> {
-    match shared() {
-        Some(dir) => Some(std::fs::read(dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))),
-        None => {
-            eprintln!("../shared is absent: skipping the part that needs {rel}");
-            None
-        }
-    }
+/// The bytes of a file under the shared folder (see [`shared`]).
+pub fn shared_file(rel: &str) -> Vec<u8> {
+    std::fs::read(shared().join(rel)).unwrap_or_else(|e| panic!("../shared/{rel}: {e}"))
 }
 
 /// Every file below `dir` whose name ends with `ext` (case-insensitive), sorted.

@@ -153,6 +153,7 @@ fn long_tokens_in_skipped_text_do_not_depend_on_the_chunking() {
 /// The same over the corpus, when `../shared` is there.
 #[cfg(feature = "std")]
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn skipping_keeps_games_and_positions_on_the_corpus() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/pgn");
     let Ok(dirs) = std::fs::read_dir(root.join("small")) else {
