@@ -55,17 +55,9 @@ fn ok(o: &Output) -> String {
     stdout(o)
 }
 
-/// The seed fixture (the repository's own copy in `tests/data`).
-fn fixture() -> Option<PathBuf> {
-    Some(support::data_path("seed-kasparov-kramnik-2001.pgn"))
-}
-
-fn fixture_or_skip(test: &str) -> Option<PathBuf> {
-    let f = fixture();
-    if f.is_none() {
-        eprintln!("{test}: the seed fixture is absent: skipped");
-    }
-    f
+/// The seed fixture (the repository's own copy in `tests/data`, always there).
+fn fixture() -> PathBuf {
+    support::data_path("seed-kasparov-kramnik-2001.pgn")
 }
 
 /// A fresh directory under the system's temp dir, removed on drop.
@@ -421,15 +413,14 @@ fn stats_json_has_every_count() {
     assert_eq!(n("errors"), 1); // `oh`
     assert_eq!(n("bytes"), text.len() as u64);
 
-    if let Some(seed) = fixture_or_skip("stats_json_has_every_count") {
-        let v = stats_json(&seed);
-        let n = |k: &str| v.get(k).num() as u64;
-        assert_eq!(n("games"), 1);
-        assert_eq!(n("tags"), 12);
-        assert_eq!(n("variations"), 4);
-        assert_eq!(n("errors"), 3);
-        assert_eq!(n("bytes"), std::fs::metadata(&seed).unwrap().len());
-    }
+    let seed = fixture();
+    let v = stats_json(&seed);
+    let n = |k: &str| v.get(k).num() as u64;
+    assert_eq!(n("games"), 1);
+    assert_eq!(n("tags"), 12);
+    assert_eq!(n("variations"), 4);
+    assert_eq!(n("errors"), 3);
+    assert_eq!(n("bytes"), std::fs::metadata(&seed).unwrap().len());
 }
 
 // ----- (c) json on the seed fixture ----------------------------------------------------------
@@ -439,9 +430,7 @@ const SEED_MAIN_LINE: &str = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Nxe4 d4 b5 Bb3 d5
 
 #[test]
 fn json_of_the_seed_game() {
-    let Some(seed) = fixture_or_skip("json_of_the_seed_game") else {
-        return;
-    };
+    let seed = fixture();
     let out = ok(&kifu(&[OsStr::new("json"), seed.as_os_str()], None));
     assert_eq!(out.lines().count(), 1, "one game, one line: {out}");
     assert!(out.ends_with('\n'));
@@ -490,28 +479,27 @@ fn find(hay: &[u8], needle: &[u8]) -> usize {
 
 #[test]
 fn check_reports_each_problem_and_sets_the_exit_status() {
-    if let Some(seed) = fixture_or_skip("check_reports_each_problem_and_sets_the_exit_status") {
-        let o = kifu(&[OsStr::new("check"), seed.as_os_str()], None);
-        assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
-        let out = stdout(&o);
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 3, "{out}");
-        let text = std::fs::read(&seed).unwrap();
-        let places = [
-            (find(&text, b"} comment}") + 2, "14b"),
-            (find(&text, b"oh?"), "15b"),
-            (find(&text, b"the end"), "19w"),
-        ];
-        let name = seed.display().to_string();
-        for (line, (at, mv)) in lines.iter().zip(places) {
-            let (l, c) = line_col(&text, at);
-            let prefix = format!("{name}:{l}:{c}: error: ");
-            let suffix = format!(" (game 1, move {mv})");
-            assert!(
-                line.starts_with(&prefix) && line.ends_with(&suffix),
-                "{line:?} is not {prefix:?}…{suffix:?}"
-            );
-        }
+    let seed = fixture();
+    let o = kifu(&[OsStr::new("check"), seed.as_os_str()], None);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let text = std::fs::read(&seed).unwrap();
+    let places = [
+        (find(&text, b"} comment}") + 2, "14b"),
+        (find(&text, b"oh?"), "15b"),
+        (find(&text, b"the end"), "19w"),
+    ];
+    let name = seed.display().to_string();
+    for (line, (at, mv)) in lines.iter().zip(places) {
+        let (l, c) = line_col(&text, at);
+        let prefix = format!("{name}:{l}:{c}: error: ");
+        let suffix = format!(" (game 1, move {mv})");
+        assert!(
+            line.starts_with(&prefix) && line.ends_with(&suffix),
+            "{line:?} is not {prefix:?}…{suffix:?}"
+        );
     }
 
     let dir = TempDir::new("check");
@@ -539,30 +527,9 @@ const SMALL_CORPUS_PICKS: &[&str] = &[
     "python-chess/utf8-bom.pgn",
 ];
 
-#[test]
-fn buffer_size_one_gives_the_same_output() {
-    let mut files: Vec<PathBuf> = fixture().into_iter().collect();
-    match support::shared() {
-        Some(shared) => {
-            let small = shared.join("corpus").join("pgn").join("small");
-            for rel in SMALL_CORPUS_PICKS {
-                let p = small.join(rel);
-                if p.is_file() {
-                    files.push(p);
-                } else {
-                    eprintln!("{} is absent: skipped", p.display());
-                }
-            }
-        }
-        None => eprintln!("../shared is absent: only the generated file is checked"),
-    }
-    let dir = TempDir::new("buffer");
-    files.push(dir.file(
-        "mixed.pgn",
-        b"\xef\xbb\xbf[Event \"A \\\"q\\\"\"]\r\n[White \"Caf\xe9\"]\r\n\r\n{pre} 1. e4 {long \
-          comment}  e5 (1... c5 (1... e6) 2. Nf3) 2. Nf3!? $14 oh ; line\r\n% escape\r\n2... Nc6 1-0\r\n\r\n1. d4 (",
-    ));
-    for f in &files {
+/// `kifu json` with `--buffer-size 1` and `7` writes what it writes with the default buffer.
+fn same_output_whatever_the_buffer(files: &[PathBuf]) {
+    for f in files {
         let whole = ok(&kifu(&[OsStr::new("json"), f.as_os_str()], None));
         assert!(!whole.is_empty(), "{}: no output", f.display());
         for size in ["1", "7"] {
@@ -582,6 +549,29 @@ fn buffer_size_one_gives_the_same_output() {
     }
 }
 
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn buffer_size_one_gives_the_same_output_on_corpus_picks() {
+    let small = support::shared().join("corpus").join("pgn").join("small");
+    let files: Vec<PathBuf> = SMALL_CORPUS_PICKS
+        .iter()
+        .map(|rel| small.join(rel))
+        .collect();
+    same_output_whatever_the_buffer(&files);
+}
+
+#[test]
+fn buffer_size_one_gives_the_same_output() {
+    let mut files = vec![fixture()];
+    let dir = TempDir::new("buffer");
+    files.push(dir.file(
+        "mixed.pgn",
+        b"\xef\xbb\xbf[Event \"A \\\"q\\\"\"]\r\n[White \"Caf\xe9\"]\r\n\r\n{pre} 1. e4 {long \
+          comment}  e5 (1... c5 (1... e6) 2. Nf3) 2. Nf3!? $14 oh ; line\r\n% escape\r\n2... Nc6 1-0\r\n\r\n1. d4 (",
+    ));
+    same_output_whatever_the_buffer(&files);
+}
+
 // ----- (f) stdin -----------------------------------------------------------------------------
 
 #[test]
@@ -591,7 +581,7 @@ fn stdin_dash_reads_the_same_as_the_file() {
         "g.pgn",
         b"[Event \"x\"]\n\n1. e4 e5 {c} 2. Nf3 oh (2. f4) 1-0\n\n1. d4 d5 *\n",
     )];
-    files.extend(fixture());
+    files.push(fixture());
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
         let from_file = ok(&kifu(&[OsStr::new("json"), f.as_os_str()], None));
@@ -686,9 +676,10 @@ fn a_directory_expands_to_its_pgn_files_in_order() {
     assert_eq!(v.get("games").num(), 4.0);
 }
 
-/// SGF through `stats` (extension and sniffing) and `check`.
+/// SGF through `stats`, told by the extension and by sniffing stdin (`check` on SGF:
+/// `sgf_check_of_sgfcs_test_file`).
 #[test]
-fn sgf_stats_and_check() {
+fn sgf_stats_by_name_and_by_sniffing() {
     let seed = support::data_path("seed-takemiya-cho-meijin-1996.sgf");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
         .args(["stats", "--json"])
@@ -724,12 +715,13 @@ fn sgf_stats_and_check() {
             .unwrap()
             .contains("\"nodes\":142")
     );
-    // check: SGFC-style lines, exit 1
-    let Some(dir) = support::shared() else {
-        eprintln!("../shared is absent: skipping the SGF check part of sgf_stats_and_check");
-        return;
-    };
-    let test = dir.join("corpus/sgf/small/sgfc/test.sgf");
+}
+
+/// SGF through `check`: SGFC-style lines, exit 1.
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn sgf_check_of_sgfcs_test_file() {
+    let test = support::shared().join("corpus/sgf/small/sgfc/test.sgf");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
         .arg("check")
         .arg(&test)
@@ -878,9 +870,7 @@ fn sgf_json_decodes_the_charset() {
 
 #[test]
 fn fmt_rewrites_pgn_in_export_form_and_is_idempotent() {
-    let Some(seed) = fixture_or_skip("fmt_rewrites_pgn_in_export_form_and_is_idempotent") else {
-        return;
-    };
+    let seed = fixture();
     let out = kifu(&[OsStr::new("fmt"), seed.as_os_str()], None);
     assert_eq!(out.status.code(), Some(0));
     // the three problems of the seed go to stderr, in `kifu check`'s form, and a summary

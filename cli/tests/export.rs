@@ -1,7 +1,7 @@
 //! `kifu export` as a user runs it: `-jN` writes the bytes `-j1` writes; a dataset directory;
 //! outputs refused; and the files read by DuckDB and pyarrow (from the venv of
-//! `scripts/export_pyenv.sh`; skipped, saying so, when it was not made): row counts equal
-//! `kifu stats`, game keys and offsets equal `kifu json`'s.
+//! `scripts/export_pyenv.sh`; skipped, saying so, when it was not made; ignored without
+//! ../shared): row counts equal `kifu stats`, game keys and offsets equal `kifu json`'s.
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
@@ -39,20 +39,42 @@ impl Drop for TempDir {
     }
 }
 
-/// The inputs: the seed files, and corpus collections where ../shared is there.
+/// The inputs: the seed files (PGN, SGF).
 fn inputs() -> (Vec<PathBuf>, Vec<PathBuf>) {
-    let mut pgn = vec![support::data_path("seed-kasparov-kramnik-2001.pgn")];
-    let mut sgf = vec![support::data_path("seed-takemiya-cho-meijin-1996.sgf")];
-    match support::shared() {
-        Some(s) => {
-            pgn.push(s.join("corpus/pgn/small/chess.js"));
-            pgn.push(s.join("corpus/pgn/small/notnil-chess"));
-            sgf.push(s.join("corpus/sgf/small/sabaki-sgf"));
-            sgf.push(s.join("corpus/sgf/small/katrain"));
-        }
-        None => eprintln!("../shared is absent: exporting the seed files only"),
-    }
+    (
+        vec![support::data_path("seed-kasparov-kramnik-2001.pgn")],
+        vec![support::data_path("seed-takemiya-cho-meijin-1996.sgf")],
+    )
+}
+
+/// The seed files and corpus collections of ../shared.
+fn corpus_inputs() -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let (mut pgn, mut sgf) = inputs();
+    let s = support::shared();
+    pgn.push(s.join("corpus/pgn/small/chess.js"));
+    pgn.push(s.join("corpus/pgn/small/notnil-chess"));
+    sgf.push(s.join("corpus/sgf/small/sabaki-sgf"));
+    sgf.push(s.join("corpus/sgf/small/katrain"));
     (pgn, sgf)
+}
+
+/// A file of `n` games in `dir`, `many.pgn` or `many.sgf`: the seed game over and over (each
+/// PGN game with its own `Event`).
+fn many_games(dir: &Path, ext: &str, n: usize) -> PathBuf {
+    let seed = match ext {
+        "pgn" => "seed-kasparov-kramnik-2001.pgn",
+        _ => "seed-takemiya-cho-meijin-1996.sgf",
+    };
+    let seed = std::fs::read_to_string(support::data_path(seed)).unwrap();
+    let mut text = String::new();
+    for i in 0..n {
+        let event = format!("[Event \"game {i}\"]");
+        text.push_str(&seed.replace("[Event \"Botvinnik Memorial\"]", &event));
+        text.push_str("\n\n");
+    }
+    let p = dir.join(format!("many.{ext}"));
+    std::fs::write(&p, text).unwrap();
+    p
 }
 
 fn export(inputs: &[PathBuf], out: &Path, extra: &[&str]) -> Output {
@@ -66,7 +88,21 @@ fn export(inputs: &[PathBuf], out: &Path, extra: &[&str]) -> Output {
 #[test]
 fn every_core_writes_the_bytes_of_one() {
     let tmp = TempDir::new("bytes");
-    let (pgn, sgf) = inputs();
+    let (mut pgn, mut sgf) = inputs();
+    pgn.push(many_games(&tmp.0, "pgn", 200));
+    sgf.push(many_games(&tmp.0, "sgf", 100));
+    every_core_writes_the_bytes_of_one_on(&tmp, &pgn, &sgf);
+}
+
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn every_core_writes_the_bytes_of_one_on_the_corpus() {
+    let tmp = TempDir::new("bytes-corpus");
+    let (pgn, sgf) = corpus_inputs();
+    every_core_writes_the_bytes_of_one_on(&tmp, &pgn, &sgf);
+}
+
+fn every_core_writes_the_bytes_of_one_on(tmp: &TempDir, pgn: &[PathBuf], sgf: &[PathBuf]) {
     for (inputs, table) in [
         (&pgn, "games"),
         (&pgn, "moves"),
@@ -97,17 +133,29 @@ fn every_core_writes_the_bytes_of_one() {
 #[test]
 fn games_from_events_are_the_dom_rows() {
     let tmp = TempDir::new("events");
-    let (pgn, _) = inputs();
+    let (mut pgn, _) = inputs();
+    pgn.push(many_games(&tmp.0, "pgn", 200));
+    games_from_events_are_the_dom_rows_on(&tmp, &pgn);
+}
+
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn games_from_events_are_the_dom_rows_on_the_corpus() {
+    let tmp = TempDir::new("events-corpus");
+    games_from_events_are_the_dom_rows_on(&tmp, &corpus_inputs().0);
+}
+
+fn games_from_events_are_the_dom_rows_on(tmp: &TempDir, pgn: &[PathBuf]) {
     let events = tmp.0.join("events.jsonl");
     let dom = tmp.0.join("dom.jsonl");
     let extra = ["--to", "jsonl", "--table", "games"];
     let o = export(
-        &pgn,
+        pgn,
         &events,
         &[&extra[..], &["-j3", "--piece-size", "20000"]].concat(),
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    let o = export(&pgn, &dom, &[&extra[..], &["-j1", "--replay"]].concat());
+    let o = export(pgn, &dom, &[&extra[..], &["-j1", "--replay"]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let rows = |path: &Path| -> Vec<serde_json::Value> {
         let text = std::fs::read_to_string(path).unwrap();
@@ -130,7 +178,8 @@ fn games_from_events_are_the_dom_rows() {
 #[test]
 fn outputs_are_safe() {
     let tmp = TempDir::new("safe");
-    let (pgn, _) = inputs();
+    let (mut pgn, _) = inputs();
+    pgn.push(many_games(&tmp.0, "pgn", 1500));
     let out = tmp.0.join("g.parquet");
     assert_eq!(
         export(&pgn, &out, &["--to", "parquet"]).status.code(),
@@ -214,6 +263,7 @@ print("ok", n)
 "#;
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn duckdb_and_pyarrow_read_what_kifu_export_writes() {
     let Some(python) = python() else {
         eprintln!(
@@ -222,7 +272,7 @@ fn duckdb_and_pyarrow_read_what_kifu_export_writes() {
         return;
     };
     let tmp = TempDir::new("engines");
-    let (pgn, sgf) = inputs();
+    let (pgn, sgf) = corpus_inputs();
     for (inputs, table) in [(&pgn, "games"), (&sgf, "trees")] {
         let out = tmp.0.join(format!("{table}.parquet"));
         let o = export(

@@ -58,16 +58,9 @@ fn seed_as_kifu_json() {
 }
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn corpus_sample_as_kifu_json() {
-    let Some(shared) = support::shared() else {
-        eprintln!("../shared is absent: skipped");
-        return;
-    };
-    let root = shared.join("corpus").join("pgn");
-    if !root.is_dir() {
-        eprintln!("{} is absent: skipped", root.display());
-        return;
-    }
+    let root = support::shared().join("corpus").join("pgn");
     // every small file (they hold the odd cases), and one large file in eight; every file with
     // KIFU_JSON_ALL=1
     let all = std::env::var_os("KIFU_JSON_ALL").is_some();
@@ -82,6 +75,7 @@ fn corpus_sample_as_kifu_json() {
             n += 1;
         }
     }
+    assert!(n > 0, "no .pgn file below {}", root.display());
     eprintln!("kifu json = serde on {n} files, {games} games");
 }
 

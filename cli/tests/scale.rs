@@ -53,41 +53,246 @@ impl Drop for TempDir {
     }
 }
 
-/// PGN text for the tests: the seed game and, where ../shared is there, a few corpus files
-/// (a dense one, an engine one with long comments, one with variations and errors).
-fn pgn_sample() -> Vec<u8> {
-    let mut all = support::data_file("seed-kasparov-kramnik-2001.pgn");
-    if let Some(shared) = support::shared() {
-        for rel in [
-            "corpus/pgn/large/notnil-chess-history/twic0920.pgn",
-            "corpus/pgn/small/pgn-extract/test/infiles/nested-comment.pgn",
-            "corpus/pgn/small/chess.js/__tests__/pgn/benchmark.pgn",
-            "corpus/pgn/small/pychess/testing/gamefiles/world_matches.pgn",
-        ] {
-            if let Ok(b) = std::fs::read(shared.join(rel)) {
-                // a prefix: the binary under test is unoptimized
-                all.extend_from_slice(b"\n");
-                all.extend_from_slice(&b[..b.len().min(100_000)]);
+// ----- inputs --------------------------------------------------------------------------------
+
+/// A small deterministic generator (xorshift64), for inputs made at test time.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        from[self.below(from.len())]
+    }
+}
+
+const SANS: &[&str] = &[
+    "e4", "e5", "d4", "d5", "Nf3", "Nc6", "Bb5", "a6", "c4", "c5", "Nc3", "Nf6", "g3", "g6", "Bg2",
+    "Bg7", "O-O", "O-O-O", "exd5", "Nxe4", "Qd2", "Rad1", "Re1+", "Bxf7+", "Qxf7#", "h4", "b5",
+    "a8=Q", "exd6", "Kh1", "f4", "Rxe8", "Nbd7", "R1e2", "Qh5!?", "Bxh7+?!",
+];
+const WORDS: &[&str] = &[
+    "good",
+    "bad",
+    "a",
+    "novelty",
+    "the",
+    "idea",
+    "is",
+    "to",
+    "win",
+    "time",
+    "better",
+    "was",
+    "Nd4",
+    "[%clk 0:01:02]",
+    "(",
+    ";",
+];
+const NAMES: &[&str] = &[
+    "Carlsen, Magnus",
+    "Tal, Mikhail",
+    "Polgar, Judit",
+    "Anand, Viswanathan",
+    "Hou, Yifan",
+    "Other",
+];
+const RESULTS: &[&str] = &["1-0", "0-1", "1/2-1/2", "*"];
+
+/// The movetext of a generated game: moves (not checked for legality), numbers, comments, NAGs,
+/// variations two deep, line breaks, and now and then a token that is no move.
+fn movetext(r: &mut Rng) -> String {
+    let mut s = String::new();
+    let mut depth = 0;
+    for ply in 0..r.below(90) {
+        if ply % 2 == 0 {
+            s += &format!("{}. ", ply / 2 + 1);
+        }
+        s += r.pick(SANS);
+        s += " ";
+        match r.below(40) {
+            0..=2 => {
+                s += "{";
+                for _ in 0..=r.below(12) {
+                    s += r.pick(WORDS);
+                    s += " ";
+                }
+                s += "} ";
+            }
+            3 => s += &format!("${} ", 1 + r.below(20)),
+            4 if depth < 2 => {
+                s += "( ";
+                depth += 1;
+            }
+            5 if depth > 0 => {
+                s += ") ";
+                depth -= 1;
+            }
+            6 => s += "\n",
+            7 => s += "; a comment to the end of the line\n",
+            8 if r.below(3) == 0 => s += "oh? ",
+            _ => {}
+        }
+    }
+    s + &") ".repeat(depth)
+}
+
+/// `n` generated PGN games: varied tags, dates, Elo and results; every tenth game repeats the
+/// moves of the fifth before it under other tags (for `dedup`).
+fn generated_pgn(n: usize) -> Vec<u8> {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut out = String::new();
+    let mut movetexts: Vec<String> = Vec::new();
+    for i in 0..n {
+        let result = r.pick(RESULTS);
+        out += &format!(
+            "[Event \"Generated {}\"]\n[Site \"?\"]\n[Date \"{}.{:02}.{:02}\"]\n[Round \"{i}\"]\n\
+             [White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n",
+            i % 13,
+            1950 + r.below(75),
+            1 + r.below(12),
+            1 + r.below(28),
+            r.pick(NAMES),
+            r.pick(NAMES),
+        );
+        if r.below(3) == 0 {
+            out += &format!("[WhiteElo \"{}\"]\n", 2000 + r.below(900));
+        }
+        out += "\n";
+        let moves = if i % 10 == 9 {
+            movetexts[i - 5].clone()
+        } else {
+            movetext(&mut r)
+        };
+        out += &moves;
+        out += result;
+        out += "\n\n";
+        movetexts.push(moves);
+    }
+    out.into_bytes()
+}
+
+/// `n` generated SGF game trees: root properties, moves, variations, comments, setup, labels,
+/// and now and then a property kifu warns about.
+fn generated_sgf(n: usize) -> Vec<u8> {
+    let mut r = Rng(0x2545_f491_4f6c_dd1d);
+    let coord = |r: &mut Rng| {
+        let c = b"abcdefghijklmnopqrs";
+        format!("{}{}", c[r.below(19)] as char, c[r.below(19)] as char)
+    };
+    let mut out = String::new();
+    for i in 0..n {
+        out += &format!(
+            "(;GM[1]FF[4]SZ[19]PB[{}]PW[{}]KM[6.5]RE[{}]DT[{}-{:02}-{:02}]GN[tree {i}]",
+            r.pick(NAMES),
+            r.pick(NAMES),
+            r.pick(&["B+R", "W+3.5", "0", "?"]),
+            1950 + r.below(75),
+            1 + r.below(12),
+            1 + r.below(28),
+        );
+        if r.below(4) == 0 {
+            out += &format!("AB[{}][{}]", coord(&mut r), coord(&mut r));
+        }
+        let mut open = 0;
+        for ply in 0..r.below(120) {
+            let color = if ply % 2 == 0 { "B" } else { "W" };
+            match r.below(30) {
+                0 if open < 3 => {
+                    out += "(";
+                    open += 1;
+                }
+                1 if open > 0 => {
+                    out += ")(";
+                }
+                _ => {}
+            }
+            out += &format!(";{color}[{}]", coord(&mut r));
+            match r.below(25) {
+                0 => out += "C[a comment with a \\] and a \\\\ in it]",
+                1 => out += &format!("LB[{}:A]", coord(&mut r)),
+                2 => out += "XX[an unknown property]",
+                3 => out += "BM[1]",
+                _ => {}
             }
         }
-    } else {
-        eprintln!("../shared is absent: the scale tests run on the seed files only");
+        out += &")".repeat(open);
+        out += ")\n";
     }
-    // junk before the first game, between games and at the end
+    out.into_bytes()
+}
+
+/// PGN text for the tests: junk before any game, the seed game, `games` generated games, an
+/// unclosed comment, a last game and trailing junk.
+fn pgn_sample_of(games: usize) -> Vec<u8> {
+    with_junk(
+        &[
+            support::data_file("seed-kasparov-kramnik-2001.pgn"),
+            generated_pgn(games),
+        ]
+        .concat(),
+    )
+}
+
+fn pgn_sample() -> Vec<u8> {
+    pgn_sample_of(400)
+}
+
+/// Junk before the first game, between games and at the end.
+fn with_junk(games: &[u8]) -> Vec<u8> {
     let mut out = b"junk before any game\n\n".to_vec();
-    out.extend_from_slice(&all);
+    out.extend_from_slice(games);
     out.extend_from_slice(b"\n{unclosed comment\n\n[Event \"last\"]\n1. e4 *\n trailing junk");
     out
 }
 
+/// SGF text for the tests: the seed game tree and generated ones.
 fn sgf_sample() -> Vec<u8> {
+    [
+        support::data_file("seed-takemiya-cho-meijin-1996.sgf"),
+        generated_sgf(150),
+    ]
+    .concat()
+}
+
+/// PGN text from ../shared: the seed game and a few corpus files (a dense one, an engine one
+/// with long comments, one with variations and errors).
+fn pgn_corpus_sample() -> Vec<u8> {
+    let shared = support::shared();
+    let mut all = support::data_file("seed-kasparov-kramnik-2001.pgn");
+    for rel in [
+        "corpus/pgn/large/notnil-chess-history/twic0920.pgn",
+        "corpus/pgn/small/pgn-extract/infiles/nested-comment.pgn",
+        "corpus/pgn/small/chess.js/benchmarks/benchmark.pgn",
+        "corpus/pgn/small/pychess/testing/gamefiles/world_matches.pgn",
+    ] {
+        let b = std::fs::read(shared.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        // a prefix: the binary under test is unoptimized
+        all.extend_from_slice(b"\n");
+        all.extend_from_slice(&b[..b.len().min(100_000)]);
+    }
+    with_junk(&all)
+}
+
+/// SGF text from ../shared: the seed and six of SGFC's test files.
+fn sgf_corpus_sample() -> Vec<u8> {
     let mut all = support::data_file("seed-takemiya-cho-meijin-1996.sgf");
-    if let Some(shared) = support::shared() {
-        let files = support::files_with_ext(&shared.join("corpus/sgf/small/sgfc"), "sgf");
-        for p in files.iter().take(6) {
-            all.extend_from_slice(b"\n");
-            all.extend_from_slice(&std::fs::read(p).unwrap());
-        }
+    let files = support::files_with_ext(&support::shared().join("corpus/sgf/small/sgfc"), "sgf");
+    assert!(files.len() >= 6, "SGFC's test files: {files:?}");
+    for p in files.iter().take(6) {
+        all.extend_from_slice(b"\n");
+        all.extend_from_slice(&std::fs::read(p).unwrap());
     }
     all
 }
@@ -116,6 +321,28 @@ fn run_with(cmd: &[&str], file: &Path, threads: usize, piece: usize) -> Output {
     kifu(&args)
 }
 
+/// `cmd` on `file` with `threads` and `piece` gives what it gives with one thread.
+fn one_thread_output(
+    cmd: &[&str],
+    file: &Path,
+    threads: usize,
+    piece: usize,
+) -> Result<(), TestCaseError> {
+    let one = run_with(cmd, file, 1, 1 << 30);
+    let many = run_with(cmd, file, threads, piece);
+    prop_assert_eq!(one.status.code(), many.status.code(), "{:?}", cmd);
+    prop_assert!(
+        one.stdout == many.stdout,
+        "{:?} on {}: stdout differs with -j{} --piece-size {}",
+        cmd,
+        file.display(),
+        threads,
+        piece
+    );
+    prop_assert_eq!(text(&one.stderr), text(&many.stderr), "{:?}", cmd);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(8))]
 
@@ -125,29 +352,45 @@ proptest! {
                                               cmd in 0usize..8, sgf in proptest::bool::ANY) {
         let tmp = TempDir::new("par");
         let file = if sgf { tmp.file("trees.sgf", &sgf_sample()) } else { tmp.file("games.pgn", &pgn_sample()) };
-        let cmd = &commands()[cmd];
-        let one = run_with(cmd, &file, 1, 1 << 30);
-        let many = run_with(cmd, &file, threads, piece);
-        prop_assert_eq!(one.status.code(), many.status.code(), "{:?}", cmd);
-        prop_assert!(one.stdout == many.stdout, "{:?} on {}: stdout differs with -j{} --piece-size {}", cmd, file.display(), threads, piece);
-        prop_assert_eq!(text(&one.stderr), text(&many.stderr), "{:?}", cmd);
+        one_thread_output(&commands()[cmd], &file, threads, piece)?;
+    }
+
+    /// The same on samples of ../shared.
+    #[test]
+    #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+    fn every_core_gives_the_one_thread_output_on_the_corpus(piece in 200usize..40_000,
+                                                            threads in 2usize..5, cmd in 0usize..8,
+                                                            sgf in proptest::bool::ANY) {
+        let tmp = TempDir::new("par-corpus");
+        let file = if sgf {
+            tmp.file("trees.sgf", &sgf_corpus_sample())
+        } else {
+            tmp.file("games.pgn", &pgn_corpus_sample())
+        };
+        one_thread_output(&commands()[cmd], &file, threads, piece)?;
+    }
+}
+
+fn every_command_gives_the_one_thread_output_on(pgn: &[u8], sgf: &[u8]) {
+    let tmp = TempDir::new("par-all");
+    let pgn = tmp.file("games.pgn", pgn);
+    let sgf = tmp.file("trees.sgf", sgf);
+    for file in [&pgn, &sgf] {
+        for cmd in commands() {
+            one_thread_output(&cmd, file, 2, 5000).unwrap();
+        }
     }
 }
 
 #[test]
 fn every_command_gives_the_one_thread_output() {
-    let tmp = TempDir::new("par-all");
-    let pgn = tmp.file("games.pgn", &pgn_sample());
-    let sgf = tmp.file("trees.sgf", &sgf_sample());
-    for file in [&pgn, &sgf] {
-        for cmd in commands() {
-            let one = run_with(&cmd, file, 1, 1 << 30);
-            let many = run_with(&cmd, file, 2, 5000);
-            assert_eq!(one.status.code(), many.status.code(), "{cmd:?}");
-            assert!(one.stdout == many.stdout, "{cmd:?} on {}", file.display());
-            assert_eq!(text(&one.stderr), text(&many.stderr), "{cmd:?}");
-        }
-    }
+    every_command_gives_the_one_thread_output_on(&pgn_sample(), &sgf_sample());
+}
+
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn every_command_gives_the_one_thread_output_on_the_corpus() {
+    every_command_gives_the_one_thread_output_on(&pgn_corpus_sample(), &sgf_corpus_sample());
 }
 
 #[test]
@@ -163,7 +406,11 @@ fn stats_agree_whatever_the_threads() {
         v
     };
     let one = counts(1, 1 << 30);
-    assert!(one["games"].as_u64().unwrap() > 1);
+    // the generated games hold comments, NAGs, variations and problems
+    assert!(one["games"].as_u64().unwrap() > 400, "{one:?}");
+    for k in ["comments", "nags", "variations", "errors"] {
+        assert!(one[k].as_u64().unwrap() > 10, "{k}: {one:?}");
+    }
     assert_eq!(counts(3, 3000), one);
 }
 
@@ -350,7 +597,9 @@ fn archives_read_as_their_members() {
 #[test]
 fn a_cut_short_input_is_named_keeps_its_games_and_exits_2() {
     let tmp = TempDir::new("truncated");
-    let data = pgn_sample();
+    // large enough for the cut to fall after the first zstd blocks (128 KiB of text each)
+    let data = pgn_sample_of(1500);
+    assert!(data.len() > 500_000, "{} bytes", data.len());
     let z = zstd_of(&data);
     let cut = tmp.file("cut.pgn.zst", &z[..z.len() * 2 / 3]);
     let good = tmp.file("good.pgn", b"[Event \"x\"]\n\n1. e4 *\n");
@@ -372,7 +621,8 @@ fn a_cut_short_input_is_named_keeps_its_games_and_exits_2() {
         assert!(err.contains("plain.pgn.gz"), "{err}");
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         // the games before the cut, and the good file's
-        assert!(v["games"].as_u64().unwrap() > 10, "{v}");
+        let games = v["games"].as_u64().unwrap();
+        assert!(games > 10 && games < 1500, "{v}");
     }
     let missing = kifu(&["stats", "/no/such/file.pgn", "-q"]);
     assert_eq!(missing.status.code(), Some(2));

@@ -60,10 +60,12 @@ fn same(path: &Path) {
 #[test]
 fn kifu_json_equals_the_serialized_dom() {
     same(&support::data_path("seed-takemiya-cho-meijin-1996.sgf"));
-    let Some(shared) = support::shared() else {
-        eprintln!("../shared is absent: skipping the corpus part of the SGF DOM/json comparison");
-        return;
-    };
+}
+
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn kifu_json_equals_the_serialized_dom_on_the_corpus() {
+    let shared = support::shared();
     let small = support::files_with_ext(&shared.join("corpus/sgf/small"), "sgf");
     let large = support::files_with_ext(&shared.join("corpus/sgf/large"), "sgf");
     // every small (varied, often broken) file, and one large-collection file in 100
