@@ -150,7 +150,7 @@ where
     let out = io::stdout();
     let mut out = io::BufWriter::new(out.lock());
     let (mut inputs, mut games, mut errors, mut warnings) = (0u64, 0u64, 0u64, 0u64);
-    let failed = run::scan(common, "checking", work, |event| {
+    let scanned = run::scan(common, "checking", work, |event| {
         match event {
             Event::Piece {
                 input,
@@ -187,15 +187,11 @@ where
             "problems": errors + warnings,
             "errors": errors,
             "warnings": warnings,
-            "input_failed": failed,
+            "input_failed": scanned.failed,
         });
         serde_json::to_writer(&mut out, &summary)?;
         out.write_all(b"\n")?;
     }
     out.flush()?;
-    Ok(Outcome {
-        found: errors + warnings > 0,
-        input_failed: failed,
-    }
-    .code())
+    Ok(Outcome::of(&scanned, errors + warnings > 0).code())
 }

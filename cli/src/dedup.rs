@@ -14,7 +14,7 @@ use kifu::{pgn, sgf};
 
 use crate::Common;
 use crate::dom::{Dom, PerGame};
-use crate::out::{Guard, Output};
+use crate::out::{self, Guard};
 use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
 use crate::source::Input;
@@ -199,7 +199,7 @@ pub fn command(
     max_game_bytes: usize,
 ) -> io::Result<ExitCode> {
     let guard = Guard::new(&common.files, force);
-    let mut out = Output::open(output, &guard)?;
+    let mut out = out::open(output, &guard)?;
     let work = DedupWork {
         to,
         list,
@@ -211,7 +211,7 @@ pub fn command(
     let mut first: HashMap<u128, (u32, u64)> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let (mut games, mut duplicates) = (0u64, 0u64);
-    let failed = run::scan(common, "deduplicating", &work, |event| {
+    let scanned = run::scan(common, "deduplicating", &work, |event| {
         let Event::Piece {
             input,
             visited,
@@ -256,13 +256,9 @@ pub fn command(
         }
         Ok(())
     })?;
-    out.finish()?;
+    out::finish(out)?;
     if !common.quiet {
         eprintln!("kifu dedup: {games} games, {duplicates} duplicates");
     }
-    Ok(Outcome {
-        found: false,
-        input_failed: failed,
-    }
-    .code())
+    Ok(Outcome::of(&scanned, false).code())
 }

@@ -44,6 +44,9 @@ impl<B, T> Games for Dom<B, T> {
     fn games(&self) -> u64 {
         self.games
     }
+    fn unclaimed(&self) -> u64 {
+        self.unclaimed.len() as u64
+    }
 }
 
 impl<T: PerGame> Dom<pgn::GameBuilder, T> {

@@ -363,7 +363,13 @@ pub fn command(common: &Common, mut opts: Options) -> io::Result<ExitCode> {
             ),
         )
     })?;
-    Guard::new(&common.files, opts.sink.force).check(&opts.out)?;
+    // the output is checked before anything is read (it is created when the first rows come)
+    let guard = Guard::new(&common.files, opts.sink.force);
+    if opts.sink.dataset || opts.sink.max_rows_per_file.is_some() {
+        guard.check_dataset(&opts.out, opts.to.extension())?;
+    } else {
+        guard.check(&opts.out)?;
+    }
     opts.sink.inputs = common.files.clone();
     let mut sink: Option<(Box<dyn Sink>, Table)> = None;
     let mut chunks = Rechunk {
@@ -374,7 +380,7 @@ pub fn command(common: &Common, mut opts: Options) -> io::Result<ExitCode> {
     let mut mismatched = 0u64;
     let mut refused = 0u64;
     let work = ExportWork(&opts);
-    let failed = run::scan(common, "exporting", &work, |event| {
+    let scanned = run::scan(common, "exporting", &work, |event| {
         let Event::Piece {
             input,
             visited,
@@ -467,9 +473,5 @@ pub fn command(common: &Common, mut opts: Options) -> io::Result<ExitCode> {
             opts.out.display()
         );
     }
-    Ok(Outcome {
-        found: mismatched + refused > 0,
-        input_failed: failed,
-    }
-    .code())
+    Ok(Outcome::of(&scanned, mismatched + refused > 0).code())
 }

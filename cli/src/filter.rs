@@ -11,7 +11,7 @@ use kifu::{pgn, sgf};
 
 use crate::Common;
 use crate::dom::{Dom, PerGame};
-use crate::out::{Guard, Output};
+use crate::out::{self, Guard};
 use crate::predicate::Predicate;
 use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
@@ -92,7 +92,7 @@ pub fn command(
     force: bool,
 ) -> io::Result<ExitCode> {
     let guard = Guard::new(&common.files, force);
-    let mut out = Output::open(output, &guard)?;
+    let mut out = out::open(output, &guard)?;
     let work = FilterWork {
         predicate: Arc::new(opts.predicate),
         invert: opts.invert,
@@ -100,7 +100,7 @@ pub fn command(
         max_game_bytes: opts.max_game_bytes,
     };
     let mut kept = 0u64;
-    let failed = run::scan(common, "filtering", &work, |event| {
+    let scanned = run::scan(common, "filtering", &work, |event| {
         if let Event::Piece { visited, info, .. } = event {
             let rendered = match &visited {
                 Visited::Pgn(dom) => &dom.each.rendered,
@@ -116,10 +116,6 @@ pub fn command(
     if opts.count {
         writeln!(out, "{kept}")?;
     }
-    out.finish()?;
-    Ok(Outcome {
-        found: kept == 0,
-        input_failed: failed,
-    }
-    .code())
+    out::finish(out)?;
+    Ok(Outcome::of(&scanned, kept == 0).code())
 }

@@ -11,7 +11,7 @@ use kifu::{pgn, sgf};
 use crate::Common;
 use crate::dom::{Dom, PerGame};
 use crate::json::InputTally;
-use crate::out::{Guard, Output};
+use crate::out::{self, Guard};
 use crate::problem::Problem;
 use crate::run::{self, Outcome};
 use crate::source::Input;
@@ -212,13 +212,13 @@ pub fn command(
     opts: &Options,
 ) -> io::Result<ExitCode> {
     let guard = Guard::new(&common.files, force);
-    let mut out = Output::open(output, &guard)?;
+    let mut out = out::open(output, &guard)?;
     let stderr = io::stderr();
     let mut err = stderr.lock();
     let mut problems = 0u64;
     let mut empty = false;
     let mut tally = InputTally::default();
-    let failed = run::scan(common, "formatting", &FmtWork(*opts), |event| {
+    let scanned = run::scan(common, "formatting", &FmtWork(*opts), |event| {
         match event {
             Event::Piece {
                 input,
@@ -241,29 +241,22 @@ pub fn command(
                 }
                 out.write_all(&done.out)?;
             }
-            Event::End { input, .. } => {
-                if let Some(n) = tally.end() {
+            Event::End { .. } => {
+                // an input without a game but with problems: nothing written for it (the scan
+                // names it on stderr)
+                if tally.end().is_some() {
                     empty = true;
-                    writeln!(
-                        err,
-                        "kifu fmt: {}: no game read; {n} problem(s), nothing written for it",
-                        input.name
-                    )?;
                 }
             }
         }
         Ok(())
     })?;
-    out.finish()?;
+    out::finish(out)?;
     if problems > 0 {
         let _ = writeln!(
             err,
             "kifu fmt: {problems} problem(s) met while reading; the games were written as repaired"
         );
     }
-    Ok(Outcome {
-        found: empty,
-        input_failed: failed,
-    }
-    .code())
+    Ok(Outcome::of(&scanned, empty).code())
 }

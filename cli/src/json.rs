@@ -291,7 +291,7 @@ pub fn command(
     let mut out = io::BufWriter::with_capacity(1 << 16, out.lock());
     let mut tally = InputTally::default();
     let mut found = false;
-    let failed = run::scan(common, "reading", &work, |event| {
+    let scanned = run::scan(common, "reading", &work, |event| {
         match event {
             Event::Piece {
                 input,
@@ -316,26 +316,18 @@ pub fn command(
                     eprintln!("kifu json: {}: game {n}: not written: {why}", input.name);
                 }
             }
-            Event::End { input, .. } => {
-                if let Some(n) = tally.end() {
-                    // no object carries them: say so, or a pipeline never learns of the input
-                    out.flush()?;
+            Event::End { .. } => {
+                // an input without a game but with problems: no object carries them (the
+                // scan names it on stderr)
+                if tally.end().is_some() {
                     found = true;
-                    eprintln!(
-                        "kifu json: {}: no game read; {n} problem(s) (`kifu check` lists them)",
-                        input.name
-                    );
                 }
             }
         }
         Ok(())
     })?;
     out.flush()?;
-    Ok(Outcome {
-        found,
-        input_failed: failed,
-    }
-    .code())
+    Ok(Outcome::of(&scanned, found).code())
 }
 
 /// The encoding of an SGF game tree's text: what `CA` names when it decodes the text, else

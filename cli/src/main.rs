@@ -324,18 +324,51 @@ pub struct Common {
     /// The format of stdin (and of inputs whose name does not say).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
-    /// No progress bar (it is drawn on stderr only when stderr is a terminal).
+    /// No progress bar (it is drawn on stderr only when stderr is a terminal), no note on the
+    /// thread count, and no summary from `dedup` and `split`.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Read the embedded sample (3 games, one of them sloppy on purpose) instead of any input.
+    /// It is also read when no input is named and stdin is a terminal; an empty or piped stdin
+    /// is read as it is (no game from nowhere).
+    #[arg(long)]
+    pub sample: bool,
 }
 
+/// The most threads `-j` gives, per core of the machine (and at least [`MIN_THREAD_CAP`]).
+pub const THREADS_PER_CORE: usize = 8;
+/// The cap on `-j` is never below this.
+pub const MIN_THREAD_CAP: usize = 16;
+
 impl Common {
-    /// The threads to use.
+    /// The threads to use: `-j`, at most [`THREADS_PER_CORE`] per core (at least
+    /// [`MIN_THREAD_CAP`]); the machine's cores by default.
     pub fn threads(&self) -> usize {
-        self.threads
-            .filter(|&n| n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        match self.threads.filter(|&n| n > 0) {
+            None => cores,
+            Some(n) => n.min(thread_cap(cores)),
+        }
     }
+
+    /// Says on stderr (unless `--quiet`) when `-j` asked for more threads than the cap.
+    pub fn note_threads(&self) {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if let Some(n) = self.threads
+            && n > thread_cap(cores)
+            && !self.quiet
+        {
+            eprintln!(
+                "kifu: -j {n}: using {} threads ({THREADS_PER_CORE} per core on this machine's {cores}, at least {MIN_THREAD_CAP})",
+                thread_cap(cores)
+            );
+        }
+    }
+}
+
+/// The most threads on a machine of `cores` cores.
+fn thread_cap(cores: usize) -> usize {
+    cores.saturating_mul(THREADS_PER_CORE).max(MIN_THREAD_CAP)
 }
 
 /// Input formats.
@@ -349,6 +382,11 @@ pub enum Format {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // an interrupt (SIGINT, SIGTERM, SIGHUP) removes the temporary files of the outputs
+    #[cfg(unix)]
+    if let Err(e) = kifu_output::remove_on_signal() {
+        eprintln!("kifu: cannot watch for interrupts: {e}");
+    }
     let command = cli.command.unwrap_or(Command::Stats {
         common: Common {
             buffer_size: 64 * 1024,

@@ -46,19 +46,52 @@ impl FromStr for Test {
             .filter_map(|&(t, op)| s.find(t).map(|i| (i, t.len(), op)))
             // the leftmost operator, the longer one where two start at the same place
             .min_by_key(|&(i, len, _)| (i, std::cmp::Reverse(len)))
-            .ok_or_else(|| format!("`{s}`: no operator (=, !=, ~, !~, <, <=, >, >=)"))?;
+            .ok_or_else(|| {
+                format!("`{s}`: no operator (=, !=, ~, !~, <, <=, >, >=): NAME OP VALUE, as `WhiteElo>=2500`")
+            })?;
         let name = s[..at].trim();
         if name.is_empty() {
-            return Err(format!(
-                "`{s}`: no tag or property name before the operator"
+            return Err(pointed(s, 0, "no tag or property name before the operator"));
+        }
+        if let Some(bad) = s[..at]
+            .trim_end()
+            .char_indices()
+            .skip_while(|(_, c)| c.is_whitespace())
+            .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+        {
+            return Err(pointed(
+                s,
+                bad.0,
+                "a tag or property name holds letters, digits and `_` only",
             ));
+        }
+        let rest = &s[at + len..];
+        let value = rest.trim();
+        let value_at = at + len + (rest.len() - rest.trim_start().len());
+        if value.starts_with(['=', '<', '>', '!', '~']) {
+            return Err(pointed(s, value_at, "a second operator"));
+        }
+        if value.is_empty() && !matches!(op, Op::Eq | Op::Ne) {
+            return Err(pointed(s, at + len, "no value after the operator"));
         }
         Ok(Test {
             name: name.to_string(),
             op,
-            value: s[at + len..].trim().to_string(),
+            value: value.to_string(),
         })
     }
+}
+
+/// A message on `text` with a caret under the character at byte `at`:
+///
+/// ```text
+/// `WhiteElo>>2700`: a second operator:
+///   WhiteElo>>2700
+///            ^
+/// ```
+fn pointed(text: &str, at: usize, why: &str) -> String {
+    let column = text[..at.min(text.len())].chars().count();
+    format!("`{text}`: {why}:\n  {text}\n  {}^", " ".repeat(column))
 }
 
 impl Test {
@@ -268,6 +301,27 @@ mod tests {
         assert_eq!(t.op, Op::HasNot);
         assert!("=x".parse::<Test>().is_err());
         assert!("WhiteElo".parse::<Test>().is_err());
+    }
+
+    #[test]
+    fn malformed_tests_are_refused_with_a_caret_where_they_go_wrong() {
+        let e = "WhiteElo>>2700".parse::<Test>().unwrap_err();
+        assert_eq!(
+            e,
+            "`WhiteElo>>2700`: a second operator:\n  WhiteElo>>2700\n           ^"
+        );
+        let e = "White Elo>2700".parse::<Test>().unwrap_err();
+        assert!(
+            e.starts_with("`White Elo>2700`: a tag or property name"),
+            "{e}"
+        );
+        assert!(e.ends_with("\n       ^"), "{e}");
+        assert!("Result==1-0".parse::<Test>().is_err());
+        assert!("WhiteElo>=".parse::<Test>().is_err());
+        assert!("White~".parse::<Test>().is_err());
+        // an empty value is a value for = and != (an empty tag)
+        assert!("Annotator=".parse::<Test>().is_ok());
+        assert!(" BR >= 7d ".parse::<Test>().is_ok());
     }
 
     #[test]

@@ -20,15 +20,26 @@ pub struct Outcome {
     pub found: bool,
     /// An input could not be read, or was cut short.
     pub input_failed: bool,
+    /// No game at all was read (empty stdin, an empty file, a directory without game files).
+    pub no_games: bool,
 }
 
 impl Outcome {
-    /// 0: nothing found; 1: problems found in the games; 2: an input or usage error (as grep
-    /// and ripgrep do).
+    /// The outcome of a scan, with the command's own finding.
+    pub fn of(scanned: &Scanned, found: bool) -> Outcome {
+        Outcome {
+            found,
+            input_failed: scanned.failed,
+            no_games: scanned.games == 0,
+        }
+    }
+
+    /// 0: games read, nothing found; 1: problems found in the games, or no game at all;
+    /// 2: an input or usage error (as grep and ripgrep do).
     pub fn code(self) -> ExitCode {
         if self.input_failed {
             ExitCode::from(2)
-        } else if self.found {
+        } else if self.found || self.no_games {
             ExitCode::from(1)
         } else {
             ExitCode::SUCCESS
@@ -36,26 +47,59 @@ impl Outcome {
     }
 }
 
+/// What a scan read, for the exit status and `stats`.
+#[derive(Clone, Debug, Default)]
+pub struct Scanned {
+    /// An input could not be read, or was cut short (named on stderr).
+    pub failed: bool,
+    /// Games (or game trees) read, over all inputs.
+    pub games: u64,
+    /// The walk's counts: inputs named, streams read, files and members skipped.
+    pub report: Counts,
+}
+
+/// The walk's counts (see [`kifu_input::Report`]).
+#[derive(Clone, Debug, Default)]
+pub struct Counts {
+    /// Top-level inputs (files, directories, stdin, the sample).
+    pub inputs: u64,
+    /// Streams read: files and archive members.
+    pub streams: u64,
+    /// Files of walked directories that are neither PGN, SGF nor an archive.
+    pub skipped_files: u64,
+    /// Archive members that are neither PGN nor SGF.
+    pub skipped_members: u64,
+    /// The names of the first skipped files and members, with why.
+    pub skipped: Vec<String>,
+}
+
 /// Runs `work` over the inputs `common` names, handing each piece (and each input's end) to
 /// `sink` in input order; `verb` says what is done, for the note on the embedded sample. The
-/// inputs that could not be read (or were cut short) are named on stderr; the result says
-/// whether one was.
-pub fn scan<W, S>(common: &Common, verb: &str, work: &W, mut sink: S) -> io::Result<bool>
+/// inputs that could not be read (or were cut short) are named on stderr, and so are those
+/// that held no game.
+pub fn scan<W, S>(common: &Common, verb: &str, work: &W, mut sink: S) -> io::Result<Scanned>
 where
     W: Work<Input = Input>,
     W::Pgn: Games,
     W::Sgf: Games,
     S: FnMut(Event<'_, W>) -> io::Result<()>,
 {
+    common.note_threads();
     let threads = common.threads();
     let sources = Sources::new(
         &common.files,
         common.format,
         threads,
         common.frame_buffer as usize,
+        common.sample,
     )?;
-    if sources.is_sample() {
-        eprintln!("kifu: no input given: {verb} the embedded sample (3 games)");
+    let sample = sources.is_sample();
+    if sample && common.sample {
+        eprintln!("kifu: {verb} the embedded sample (3 games)");
+    } else if sample {
+        eprintln!(
+            "kifu: no input given and stdin is a terminal: {verb} the embedded sample (3 games)"
+        );
     }
     let options = par::Options {
         threads,
@@ -63,42 +107,119 @@ where
         read_size: common.buffer_size as usize,
     };
     let games = Arc::new(AtomicU64::new(0));
+    // games and problems no game carries, in the current input
+    let mut in_input = (0u64, 0u64);
+    let mut total = 0u64;
     let bar = Bar::start(
         common.quiet,
         Arc::clone(&sources.progress),
         Arc::clone(&games),
     );
     let mut report = None;
-    let result = par::scan(
+    let result: io::Result<()> = par::scan(
         &options,
         work,
         |feeder| report = Some(sources.feed(feeder)),
         |event| {
-            if let Event::Piece { visited, .. } = &event {
-                games.fetch_add(count(visited), Ordering::Relaxed);
+            let mut empty = None;
+            match &event {
+                Event::Piece { visited, .. } => {
+                    let (n, unclaimed) = count(visited);
+                    games.fetch_add(n, Ordering::Relaxed);
+                    in_input.0 += n;
+                    in_input.1 += unclaimed;
+                }
+                Event::End { input, error, .. } => {
+                    total += in_input.0;
+                    if in_input.0 == 0 && error.is_none() {
+                        empty = Some((shown(&input.name).into_owned(), in_input.1));
+                    }
+                    in_input = (0, 0);
+                }
             }
-            sink(event)
+            sink(event)?;
+            if let Some((name, problems)) = empty {
+                if problems > 0 {
+                    eprintln!(
+                        "kifu: {name}: no game read; {problems} problem(s) (`kifu check` lists them)"
+                    );
+                } else {
+                    eprintln!("kifu: {name}: no game in it");
+                }
+            }
+            Ok(())
         },
     );
     bar.finish();
     result?;
     let report = report.unwrap_or_default();
     for e in &report.errors {
-        eprintln!("kifu: {}: {}", e.name, e.error);
+        eprintln!("kifu: {}: {}", shown(&e.name), shown(&e.error.to_string()));
     }
-    Ok(!report.errors.is_empty())
+    let counts = Counts {
+        inputs: report
+            .inputs
+            .max(common.files.len() as u64)
+            .max(u64::from(sample)),
+        streams: report.entries + u64::from(sample),
+        skipped_files: report.skipped_files,
+        skipped_members: report.skipped_members,
+        skipped: Vec::new(),
+    };
+    if !sample && report.entries == 0 && report.errors.is_empty() && !common.files.is_empty() {
+        let names: Vec<_> = common
+            .files
+            .iter()
+            .map(|f| shown(&f.to_string_lossy()).into_owned())
+            .collect();
+        eprintln!("kifu: {}: no PGN or SGF input in it", names.join(", "));
+    }
+    Ok(Scanned {
+        failed: !report.errors.is_empty(),
+        games: total,
+        report: counts,
+    })
 }
 
-/// A piece's visitor that knows how many games it read (for the progress bar).
+/// Text from an input (a name, a member name, a message quoting it) made safe for a
+/// terminal: control characters (C0, DEL, C1: escape sequences, newlines, carriage returns)
+/// written as `\n`, `\x1b`, `\u{9b}`, so that no input can move the cursor, recolour the
+/// screen or forge a line.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x80 && c.is_control() => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A piece's visitor that knows how many games it read (for the progress bar, and to name
+/// the inputs without a game).
 pub trait Games {
     /// Games (or game trees) read.
     fn games(&self) -> u64;
+    /// Problems that no game carries (met in an input without a game).
+    fn unclaimed(&self) -> u64 {
+        0
+    }
 }
 
-fn count<P: Games, S: Games>(visited: &par::Visited<P, S>) -> u64 {
+fn count<P: Games, S: Games>(visited: &par::Visited<P, S>) -> (u64, u64) {
     match visited {
-        par::Visited::Pgn(v) => v.games(),
-        par::Visited::Sgf(v) => v.games(),
+        par::Visited::Pgn(v) => (v.games(), v.unclaimed()),
+        par::Visited::Sgf(v) => (v.games(), v.unclaimed()),
     }
 }
 

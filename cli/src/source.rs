@@ -36,22 +36,30 @@ pub struct Sources {
 }
 
 impl Sources {
-    /// The sources the command line names: files, directories and `-`; with none, stdin, or the
-    /// embedded sample when stdin is a terminal or empty.
+    /// The sources the command line names: files, directories and `-`; with none, stdin (empty
+    /// or not), or the embedded sample when stdin is a terminal (a person trying the tool) or
+    /// `sample` asks for it.
     pub fn new(
         args: &[PathBuf],
         forced: Option<Format>,
         threads: usize,
         frame_buffer: usize,
+        sample: bool,
     ) -> io::Result<Sources> {
+        if sample && !args.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "--sample reads the embedded sample: name no input with it",
+            ));
+        }
         if args.iter().filter(|a| a.as_os_str() == "-").count() > 1 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "`-` (stdin) may be named only once",
             ));
         }
-        let stdin = if args.is_empty() && !io::stdin().is_terminal() {
-            Some(read_head()?).filter(|head| !head.is_empty())
+        let stdin = if args.is_empty() && !sample && !io::stdin().is_terminal() {
+            Some(read_head()?)
         } else {
             None
         };

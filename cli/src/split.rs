@@ -3,7 +3,7 @@
 //! temporary name and renamed into place at the end; none of them may exist (or be an input)
 //! unless `--force`.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,7 +14,7 @@ use kifu::{pgn, sgf};
 
 use crate::Common;
 use crate::dom::{Dom, PerGame};
-use crate::out::{Guard, SafeFile};
+use crate::out::{Guard, Output};
 use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
 use crate::source::Input;
@@ -131,8 +131,29 @@ impl Work for SplitWork {
     }
 }
 
-/// A value made safe for a file name: letters, digits, `-`, `_`, `.` kept (a leading `.` not),
-/// every other character `_`; `unknown` for an empty value.
+/// The most bytes of a value in a file name: with the template's text, the extension and the
+/// hidden temporary name's additions, well within the 255 bytes file systems allow.
+const MAX_VALUE_BYTES: usize = 100;
+
+/// Names Windows reserves for devices, whatever the extension and case.
+const RESERVED: [&str; 22] = [
+    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
+    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+];
+
+/// `s` cut to at most `max` bytes, at a character boundary.
+fn cut(s: &str, max: usize) -> &str {
+    let mut end = s.len().min(max);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// A value made safe for a file name: letters, digits, `-`, `_`, `.` kept (a leading or
+/// trailing `.` not), every other character `_`; at most [`MAX_VALUE_BYTES`] bytes, cut at a
+/// character boundary; a name Windows reserves (`CON`, `nul`, `com1`…) gets a leading `_`;
+/// `unknown` for an empty value.
 fn safe(value: &str) -> String {
     let s: String = value
         .trim()
@@ -145,19 +166,52 @@ fn safe(value: &str) -> String {
             }
         })
         .collect();
-    let s = s.trim_start_matches('.');
+    let s = cut(s.trim_start_matches('.'), MAX_VALUE_BYTES).trim_end_matches('.');
     if s.is_empty() {
-        "unknown".into()
+        return "unknown".into();
+    }
+    let stem = s.split('.').next().unwrap_or(s);
+    if RESERVED.iter().any(|r| r.eq_ignore_ascii_case(stem)) {
+        format!("_{s}")
     } else {
-        s.chars().take(100).collect()
+        s.to_string()
     }
 }
 
-/// The name the template gives.
+/// The file-name part of each value: [`safe`], and kept apart from every other value's
+/// (`A/B` and `A_B`, `Foo` and `foo` on a file system that ignores case, two long values cut
+/// to the same bytes) by a suffix `-2`, `-3`… in the order the values first come (input
+/// order: the same at every `-j`).
+#[derive(Default)]
+struct Names {
+    by_value: HashMap<String, String>,
+    /// The names given, in lower case.
+    taken: HashSet<String>,
+}
+
+impl Names {
+    fn of(&mut self, value: &str) -> &str {
+        if !self.by_value.contains_key(value) {
+            let base = safe(value);
+            let mut name = base.clone();
+            let mut k = 1u64;
+            while self.taken.contains(&name.to_lowercase()) {
+                k += 1;
+                let suffix = format!("-{k}");
+                name = format!("{}{suffix}", cut(&base, MAX_VALUE_BYTES - suffix.len()));
+            }
+            self.taken.insert(name.to_lowercase());
+            self.by_value.insert(value.to_string(), name);
+        }
+        &self.by_value[value]
+    }
+}
+
+/// The name the template gives, `value` already made safe.
 fn name(template: &str, n: u64, value: &str, ext: &str) -> String {
     template
         .replace("{n}", &format!("{n:04}"))
-        .replace("{value}", &safe(value))
+        .replace("{value}", value)
         .replace("{ext}", ext)
 }
 
@@ -165,7 +219,7 @@ fn name(template: &str, n: u64, value: &str, ext: &str) -> String {
 struct Files {
     guard: Guard,
     dir: PathBuf,
-    files: HashMap<String, SafeFile>,
+    files: HashMap<String, Output>,
     /// Open files, the least recently used first.
     open: VecDeque<String>,
     games: HashMap<String, u64>,
@@ -175,7 +229,7 @@ impl Files {
     fn write(
         &mut self,
         name: &str,
-        game: impl FnOnce(&mut SafeFile) -> io::Result<()>,
+        game: impl FnOnce(&mut Output) -> io::Result<()>,
     ) -> io::Result<()> {
         if !self.files.contains_key(name) {
             let path = self.dir.join(name);
@@ -234,7 +288,8 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
         max_game_bytes: opts.max_game_bytes,
     };
     let mut written = 0u64;
-    let failed = run::scan(common, "splitting", &work, |event| {
+    let mut names = Names::default();
+    let scanned = run::scan(common, "splitting", &work, |event| {
         let Event::Piece { visited, info, .. } = event else {
             return Ok(());
         };
@@ -243,6 +298,7 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
             Visited::Sgf(dom) => &dom.each,
         };
         for (k, (value, ext)) in sorted.keys.iter().enumerate() {
+            let value = names.of(value);
             let file = match &opts.by {
                 By::Count(n) => name(&template, written / n.max(&1) + 1, value, ext),
                 By::Value(_) => name(&template, 0, value, ext),
@@ -262,29 +318,61 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
         }
     }
     io::stdout().flush()?;
-    Ok(Outcome {
-        found: false,
-        input_failed: failed,
-    }
-    .code())
+    Ok(Outcome::of(&scanned, false).code())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn named(value: &str) -> String {
+        name("{value}.{ext}", 0, &safe(value), "pgn")
+    }
+
     #[test]
     fn names_are_safe() {
-        assert_eq!(name("{value}.{ext}", 0, "B90", "pgn"), "B90.pgn");
-        assert_eq!(
-            name("{value}.{ext}", 0, "../etc/passwd", "pgn"),
-            "_etc_passwd.pgn"
-        );
-        assert_eq!(name("{value}.{ext}", 0, "", "sgf"), "unknown.sgf");
+        assert_eq!(named("B90"), "B90.pgn");
+        assert_eq!(named("../etc/passwd"), "_etc_passwd.pgn");
+        assert_eq!(name("{value}.{ext}", 0, &safe(""), "sgf"), "unknown.sgf");
         assert_eq!(name("part-{n}.{ext}", 12, "", "pgn"), "part-0012.pgn");
+        assert_eq!(named("Tata Steel 2022"), "Tata_Steel_2022.pgn");
+        assert_eq!(named("dots..."), "dots.pgn");
+    }
+
+    #[test]
+    fn names_windows_reserves_are_escaped() {
+        assert_eq!(named("CON"), "_CON.pgn");
+        assert_eq!(named("nul"), "_nul.pgn");
+        assert_eq!(named("com1"), "_com1.pgn");
+        assert_eq!(named("Lpt9.x"), "_Lpt9.x.pgn");
+        assert_eq!(named("CONSOLE"), "CONSOLE.pgn");
+    }
+
+    #[test]
+    fn long_names_are_cut_by_bytes_at_a_character_boundary() {
+        let long = "棋".repeat(79); // 237 bytes: too long with a prefix and an extension
+        let s = safe(&long);
+        assert!(s.len() <= MAX_VALUE_BYTES, "{}", s.len());
+        assert_eq!(s, "棋".repeat(MAX_VALUE_BYTES / 3));
+    }
+
+    #[test]
+    fn values_that_look_alike_stay_apart() {
+        let mut names = Names::default();
+        let a = names.of("A/B").to_string();
+        let b = names.of("A_B").to_string();
+        let c = names.of("a_b").to_string();
         assert_eq!(
-            name("{value}.{ext}", 0, "Tata Steel 2022", "pgn"),
-            "Tata_Steel_2022.pgn"
+            (a.as_str(), b.as_str(), c.as_str()),
+            ("A_B", "A_B-2", "a_b-3")
         );
+        assert_eq!(names.of("A/B"), "A_B", "the same value keeps its name");
+        let long = "x".repeat(150);
+        let mut longer = long.clone();
+        longer.push('y');
+        let first = names.of(&long).to_string();
+        let second = names.of(&longer).to_string();
+        assert_ne!(first, second);
+        assert!(second.len() <= MAX_VALUE_BYTES);
     }
 }

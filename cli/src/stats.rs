@@ -15,7 +15,7 @@ use crate::source::Input;
 pub fn command(common: &Common, as_json: bool) -> io::Result<ExitCode> {
     let start = std::time::Instant::now();
     let mut total = Stats::default();
-    let failed = run::scan(common, "reading", &StatsWork, |event| {
+    let scanned = run::scan(common, "reading", &StatsWork, |event| {
         match event {
             Event::Piece { visited, .. } => match visited {
                 Visited::Pgn(s) | Visited::Sgf(s) => total.add(&s),
@@ -27,16 +27,36 @@ pub fn command(common: &Common, as_json: bool) -> io::Result<ExitCode> {
     let seconds = start.elapsed().as_secs_f64();
     let out = io::stdout();
     let mut out = out.lock();
+    let read = &scanned.report;
     if as_json {
-        writeln!(out, "{}", total.to_json(seconds))?;
+        let mut json = total.to_json(seconds);
+        json["inputs"] = read.inputs.into();
+        json["streams"] = read.streams.into();
+        json["skipped_files"] = read.skipped_files.into();
+        json["skipped_members"] = read.skipped_members.into();
+        json["skipped"] = read.skipped.clone().into();
+        writeln!(out, "{json}")?;
     } else {
         total.write_text(&mut out, seconds)?;
+        writeln!(
+            out,
+            "inputs      {:>14}  ({} streams: files and archive members)",
+            read.inputs, read.streams
+        )?;
+        if read.skipped_files + read.skipped_members > 0 {
+            writeln!(
+                out,
+                "skipped     {:>14}  ({} files, {} archive members: neither PGN nor SGF)",
+                read.skipped_files + read.skipped_members,
+                read.skipped_files,
+                read.skipped_members
+            )?;
+            for name in &read.skipped {
+                writeln!(out, "  skipped: {}", crate::run::shown(name))?;
+            }
+        }
     }
-    Ok(Outcome {
-        found: false,
-        input_failed: failed,
-    }
-    .code())
+    Ok(Outcome::of(&scanned, false).code())
 }
 
 /// One [`Stats`] per piece, added up in the sink.

@@ -142,6 +142,17 @@ impl Guard {
     /// [`Error::Exists`] (without `force`), [`Error::Foreign`] (the directory to replace holds
     /// files kifu did not write), [`Error::Special`], and I/O errors naming the path.
     pub fn dataset(&self, dir: &Path, extension: &str) -> Result<Dataset, Error> {
+        let replaces = self.check_dataset(dir, extension)?;
+        Dataset::start(dir, replaces, self.clone())
+    }
+
+    /// Whether a dataset directory may be written at `dir` (as [`dataset`](Self::dataset)
+    /// checks it, creating nothing); whether it replaces one.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`dataset`](Self::dataset) but I/O errors of creating.
+    pub fn check_dataset(&self, dir: &Path, extension: &str) -> Result<bool, Error> {
         if dir.as_os_str() == "-" {
             return Err(Error::Special(
                 dir.to_path_buf(),
@@ -171,7 +182,7 @@ impl Guard {
                 true
             }
         };
-        Dataset::start(dir, replaces, self.clone())
+        Ok(replaces)
     }
 }
 

@@ -1,6 +1,5 @@
 //! The three encoders: Parquet, CSV, JSON Lines, each writing batches to one open file.
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 
 use arrow_array::{Array, RecordBatch};
@@ -11,7 +10,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 
 use super::cell::{csv_value, is_nested, json_value};
-use super::{OutFormat, SinkOptions};
+use super::{OutFormat, SinkOptions, Target};
 use crate::TABLE_KEY;
 
 /// Columns whose values rarely repeat: no dictionary (it would be built and dropped).
@@ -41,15 +40,15 @@ pub(crate) fn parquet_properties(schema: &SchemaRef, opts: &SinkOptions) -> Writ
 
 pub(crate) enum Encoder {
     Parquet {
-        writer: ArrowWriter<BufWriter<File>>,
+        writer: ArrowWriter<BufWriter<Target>>,
         row_group_bytes: usize,
     },
     Csv {
-        writer: csv::Writer<BufWriter<File>>,
+        writer: csv::Writer<BufWriter<Target>>,
         cell: Vec<u8>,
     },
     Jsonl {
-        out: BufWriter<File>,
+        out: BufWriter<Target>,
         line: Vec<u8>,
         kifu_json: bool,
     },
@@ -83,7 +82,7 @@ const BUF: usize = 1 << 20;
 impl Encoder {
     pub(crate) fn new(
         format: OutFormat,
-        file: File,
+        file: Target,
         schema: &SchemaRef,
         opts: &SinkOptions,
     ) -> Result<Encoder, EncodeError> {
@@ -156,7 +155,7 @@ impl Encoder {
     }
 
     /// Ends the file (Parquet: writes the footer) and gives it back, flushed.
-    pub(crate) fn close(self) -> Result<File, EncodeError> {
+    pub(crate) fn close(self) -> Result<Target, EncodeError> {
         let out = match self {
             Encoder::Parquet { writer, .. } => writer.into_inner()?,
             Encoder::Csv { writer, .. } => writer
@@ -171,7 +170,7 @@ impl Encoder {
 
 /// The rows of a `json` table as `kifu json` lines.
 fn write_kifu_json(
-    out: &mut BufWriter<File>,
+    out: &mut BufWriter<Target>,
     line: &mut Vec<u8>,
     batch: &RecordBatch,
 ) -> std::io::Result<()> {
@@ -205,7 +204,7 @@ fn write_kifu_json(
 
 /// The rows of any table as JSON objects, one per line, keys in column order.
 fn write_rows(
-    out: &mut BufWriter<File>,
+    out: &mut BufWriter<Target>,
     line: &mut Vec<u8>,
     batch: &RecordBatch,
 ) -> std::io::Result<()> {

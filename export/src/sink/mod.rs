@@ -3,24 +3,28 @@
 //!
 //! # Safety of the output
 //!
-//! - Each file is written under a hidden temporary name beside its final one
-//!   (`.NAME.kifu-tmp-PID`) and renamed into place only when complete (Parquet: its footer
-//!   written; synced to disk first, unless [`SinkOptions::sync`] is off). An interrupted export leaves no truncated file under a
-//!   name a reader takes: DuckDB's `*.parquet` glob does not match the temporary name, and
-//!   Spark and Hadoop skip files whose name starts with `.` or `_`. A sink dropped before
-//!   [`Sink::finish`] (an error on the way) removes its temporary file.
-//! - An output that names an input (the same file, however reached) is refused, with or
-//!   without `force`.
-//! - An existing output is refused unless [`SinkOptions::force`]. With `force`, a file is
-//!   replaced (when the new one is complete); in a dataset directory only the files kifu writes
-//!   there (`part-NNNNN.EXT`, `_SUCCESS`) are removed, nothing else.
+//! Every file goes through [`kifu_output`], the one safe-output helper of kifu:
+//!
+//! - A file is written under a hidden, unpredictable temporary name created exclusively beside
+//!   its final one (`.NAME.XXXXXX.kifu-tmp`) and renamed into place only when complete
+//!   (Parquet: its footer written; synced to disk first, unless [`SinkOptions::sync`] is off).
+//!   DuckDB's `*.parquet` glob does not match the temporary name, and Spark and Hadoop skip
+//!   files whose name starts with `.` or `_`. A sink dropped before [`Sink::finish`] (an error
+//!   on the way) removes its temporary file.
+//! - `-` is standard output (Parquet too: its writer needs no seek), and a character device or
+//!   FIFO is written through, never replaced.
+//! - An output that names an input (the same file, however reached) or lies inside an input
+//!   directory is refused, with or without `force`.
+//! - An existing output is refused unless [`SinkOptions::force`].
 //!
 //! # Datasets
 //!
 //! With [`SinkOptions::max_rows_per_file`] (or [`SinkOptions::dataset`]) `OUT` is a directory
 //! of `part-00000.parquet`, `part-00001.parquet`, … (`.csv`, `.jsonl`), each of at most that
 //! many rows, and an empty `_SUCCESS` file written last, when every part is in place (Spark's
-//! convention; the `*.parquet` glob ignores it). DuckDB reads the directory as one table with
+//! convention; the `*.parquet` glob ignores it). The directory is built beside its place under
+//! a hidden temporary name and swapped in when whole: with `force`, an old dataset stays whole
+//! until the new one is (a directory holding files kifu did not write is not replaced). DuckDB reads the directory as one table with
 //! `read_parquet('OUT/*.parquet')`, pyarrow with `pyarrow.dataset.dataset(OUT)`, Spark with
 //! `spark.read.parquet(OUT)`. An export without rows still writes `part-00000` (the schema,
 //! no rows), so that readers know the columns.
@@ -28,7 +32,7 @@
 mod cell;
 mod encode;
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -136,12 +140,16 @@ pub enum Error {
     /// The output exists and [`SinkOptions::force`] was not given.
     #[error("{}: already exists (use --force to replace it)", .0.display())]
     Exists(PathBuf),
-    /// The output would overwrite an input.
-    #[error("{}: is an input of the export: refusing to overwrite it", .0.display())]
+    /// The output would overwrite an input, or lies inside an input directory.
+    #[error("{}: is an input of the export (or inside an input directory): refusing to write it", .0.display())]
     Input(PathBuf),
     /// A single-file output names a directory.
     #[error("{}: is a directory (give a file name, or ask for a dataset)", .0.display())]
     IsDirectory(PathBuf),
+    /// Another refusal of the output (a block device, a dataset directory holding other
+    /// files, a dataset asked on stdout).
+    #[error(transparent)]
+    Output(kifu_output::Error),
     /// A batch whose columns are not those of the sink's schema.
     #[error("a batch of another schema than the sink's")]
     Schema,
@@ -178,6 +186,18 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> Error + '_ {
     }
 }
 
+impl From<kifu_output::Error> for Error {
+    fn from(e: kifu_output::Error) -> Error {
+        match e {
+            kifu_output::Error::Input(p) => Error::Input(p),
+            kifu_output::Error::Exists(p) => Error::Exists(p),
+            kifu_output::Error::IsDirectory(p) => Error::IsDirectory(p),
+            kifu_output::Error::Io { path, source } => Error::Io { path, source },
+            other => Error::Output(other),
+        }
+    }
+}
+
 impl Error {
     fn encode(path: &Path, e: EncodeError) -> Error {
         let path = path.to_path_buf();
@@ -208,50 +228,17 @@ pub trait Sink: Send {
     fn finish(self: Box<Self>) -> Result<Summary, Error>;
 }
 
-/// Whether two paths name the same file (the same device and inode on Unix; the same
-/// canonical path elsewhere). `false` when either does not exist.
-fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (fs::metadata(a), fs::metadata(b)) {
-            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        match (fs::canonicalize(a), fs::canonicalize(b)) {
-            (Ok(x), Ok(y)) => x == y,
-            _ => false,
-        }
-    }
-}
-
 /// The name of part `n` of a dataset.
 fn part_name(n: u64, format: OutFormat) -> String {
     format!("part-{n:05}.{}", format.extension())
 }
 
-/// Whether `name` is a file kifu writes in a dataset directory of `format`.
-fn is_ours(name: &str, format: OutFormat) -> bool {
-    if name == "_SUCCESS" {
-        return true;
-    }
-    let Some(rest) = name.strip_prefix("part-") else {
-        return false;
-    };
-    let Some(digits) = rest.strip_suffix(&format!(".{}", format.extension())) else {
-        return false;
-    };
-    digits.len() >= 5 && digits.bytes().all(|b| b.is_ascii_digit())
-}
-
-/// Creates a sink writing `schema`'s batches to `out` in `format`: one file, or a dataset
-/// directory when [`SinkOptions::max_rows_per_file`] or [`SinkOptions::dataset`] says so.
+/// Creates a sink writing `schema`'s batches to `out` in `format`: one file (`-`: standard
+/// output), or a dataset directory when [`SinkOptions::max_rows_per_file`] or
+/// [`SinkOptions::dataset`] says so.
 ///
-/// Nothing is created until the first file is opened for writing; the checks (an input, an
-/// existing output) come first.
+/// The checks (an input, an existing output) come first; then the file (or the dataset's
+/// temporary directory) is created under its temporary name.
 ///
 /// ```
 /// use kifu_export::{create, schema, Error, OutFormat, SinkOptions, Table, TableOptions};
@@ -270,159 +257,143 @@ fn is_ours(name: &str, format: OutFormat) -> bool {
 ///
 /// # Errors
 ///
-/// [`Error::Input`], [`Error::Exists`], [`Error::IsDirectory`], and I/O errors (a dataset
-/// directory that cannot be made or cleared).
+/// [`Error::Input`], [`Error::Exists`], [`Error::IsDirectory`], [`Error::Output`] (a block
+/// device, a dataset directory holding files kifu did not write), and I/O errors.
 pub fn create(
     out: &Path,
     format: OutFormat,
     schema: SchemaRef,
     opts: &SinkOptions,
 ) -> Result<Box<dyn Sink>, Error> {
-    if opts.inputs.iter().any(|i| same_file(i, out)) {
-        return Err(Error::Input(out.to_path_buf()));
-    }
+    let guard = kifu_output::Guard::new(&opts.inputs, opts.force);
     let dataset = opts.dataset || opts.max_rows_per_file.is_some();
-    let exists = fs::symlink_metadata(out).is_ok();
-    if exists && !opts.force {
-        return Err(Error::Exists(out.to_path_buf()));
-    }
-    if dataset {
-        if out.is_dir() {
-            clear_dataset(out, format, opts)?;
-        } else if exists {
-            // a file where the directory goes: replaced (force was given)
-            fs::remove_file(out).map_err(io_error(out))?;
-        }
-        fs::create_dir_all(out).map_err(io_error(out))?;
-    } else if out.is_dir() {
-        return Err(Error::IsDirectory(out.to_path_buf()));
-    }
+    let place = if dataset {
+        Place::Dataset(guard.dataset(out, format.extension())?)
+    } else {
+        let mut file = guard.create(out)?;
+        file.set_sync(opts.sync);
+        Place::File(Some(file))
+    };
     Ok(Box::new(FileSink {
         format,
         schema,
         opts: opts.clone(),
-        out: out.to_path_buf(),
-        dataset,
+        place,
         part: None,
         parts: 0,
         summary: Summary::default(),
     }))
 }
 
-/// Removes what kifu wrote in a dataset directory before (force given); refuses when one of
-/// those files is an input.
-fn clear_dataset(dir: &Path, format: OutFormat, opts: &SinkOptions) -> Result<(), Error> {
-    for entry in fs::read_dir(dir).map_err(io_error(dir))? {
-        let entry = entry.map_err(io_error(dir))?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if !is_ours(name, format) {
-            continue;
-        }
-        let path = entry.path();
-        if opts.inputs.iter().any(|i| same_file(i, &path)) {
-            return Err(Error::Input(path));
-        }
-        fs::remove_file(&path).map_err(io_error(&path))?;
-    }
-    Ok(())
+/// Where the encoded bytes of one file go: the sink's one output, or a part file in the
+/// dataset's temporary directory. Counts its bytes.
+pub(crate) struct Target {
+    to: TargetKind,
+    bytes: u64,
 }
 
-/// One file being written under its temporary name.
+enum TargetKind {
+    Output(kifu_output::Output),
+    Part(File),
+}
+
+impl io::Write for Target {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = match &mut self.to {
+            TargetKind::Output(o) => o.write(buf)?,
+            TargetKind::Part(f) => f.write(buf)?,
+        };
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.to {
+            TargetKind::Output(o) => o.flush(),
+            TargetKind::Part(f) => f.flush(),
+        }
+    }
+}
+
+/// Where a sink writes.
+enum Place {
+    /// One file (taken while it is being written).
+    File(Option<kifu_output::Output>),
+    /// A dataset directory, its parts written in its temporary directory.
+    Dataset(kifu_output::Dataset),
+}
+
+/// One file being written.
 struct Part {
+    /// Its final path (`-` for stdout).
     path: PathBuf,
-    tmp: PathBuf,
-    encoder: Option<Encoder>,
+    encoder: Encoder,
     rows: u64,
-}
-
-impl Drop for Part {
-    fn drop(&mut self) {
-        if self.encoder.is_some() {
-            // not finished: no truncated file is left behind
-            let _ = fs::remove_file(&self.tmp);
-        }
-    }
 }
 
 struct FileSink {
     format: OutFormat,
     schema: SchemaRef,
     opts: SinkOptions,
-    out: PathBuf,
-    dataset: bool,
+    place: Place,
     part: Option<Part>,
     parts: u64,
     summary: Summary,
 }
 
-fn temp_name(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.kifu-tmp-{}", std::process::id()))
-}
-
 impl FileSink {
     fn open(&mut self) -> Result<(), Error> {
-        let path = if self.dataset {
-            self.out.join(part_name(self.parts, self.format))
-        } else {
-            self.out.clone()
+        let (target, path) = match &mut self.place {
+            Place::File(file) => {
+                let Some(file) = file.take() else {
+                    // one file: it was written and closed already
+                    return Err(Error::Schema);
+                };
+                let path = file.path().to_path_buf();
+                (TargetKind::Output(file), path)
+            }
+            Place::Dataset(ds) => {
+                let name = part_name(self.parts, self.format);
+                let tmp = ds.dir().join(&name);
+                let file = File::create_new(&tmp).map_err(io_error(&tmp))?;
+                (TargetKind::Part(file), ds.final_path(&name))
+            }
         };
-        if self.opts.inputs.iter().any(|i| same_file(i, &path)) {
-            return Err(Error::Input(path));
-        }
         self.parts += 1;
-        let tmp = temp_name(&path);
-        let file = File::create(&tmp).map_err(io_error(&tmp))?;
-        let mut part = Part {
-            path,
-            tmp,
-            encoder: None,
-            rows: 0,
+        let target = Target {
+            to: target,
+            bytes: 0,
         };
-        let encoder = Encoder::new(self.format, file, &self.schema, &self.opts)
-            .map_err(|e| Error::encode(&part.tmp, e))?;
-        part.encoder = Some(encoder);
-        self.part = Some(part);
+        let encoder = Encoder::new(self.format, target, &self.schema, &self.opts)
+            .map_err(|e| Error::encode(&path, e))?;
+        self.part = Some(Part {
+            path,
+            encoder,
+            rows: 0,
+        });
         Ok(())
     }
 
     fn close(&mut self) -> Result<(), Error> {
-        let Some(mut part) = self.part.take() else {
+        let Some(part) = self.part.take() else {
             return Ok(());
         };
-        let encoder = part.encoder.take().expect("an open part");
-        let closed = encoder
+        let target = part
+            .encoder
             .close()
-            .map_err(|e| Error::encode(&part.tmp, e))
-            .and_then(|file| {
+            .map_err(|e| Error::encode(&part.path, e))?;
+        let bytes = target.bytes;
+        match target.to {
+            TargetKind::Output(out) => out.commit()?,
+            TargetKind::Part(file) => {
                 if self.opts.sync {
-                    file.sync_all().map_err(io_error(&part.tmp))?;
+                    file.sync_all().map_err(io_error(&part.path))?;
                 }
-                Ok(file.metadata().map_err(io_error(&part.tmp))?.len())
-            })
-            .and_then(|bytes| {
-                if self.opts.inputs.iter().any(|i| same_file(i, &part.path)) {
-                    return Err(Error::Input(part.path.clone()));
-                }
-                fs::rename(&part.tmp, &part.path).map_err(io_error(&part.path))?;
-                Ok(bytes)
-            });
-        match closed {
-            Ok(bytes) => {
-                self.summary.bytes += bytes;
-                self.summary.rows += part.rows;
-                self.summary.files.push(part.path.clone());
-                Ok(())
-            }
-            Err(e) => {
-                let _ = fs::remove_file(&part.tmp);
-                Err(e)
             }
         }
+        self.summary.bytes += bytes;
+        self.summary.rows += part.rows;
+        self.summary.files.push(part.path);
+        Ok(())
     }
 }
 
@@ -431,7 +402,8 @@ impl Sink for FileSink {
         if !encode::matches(&self.schema, batch) {
             return Err(Error::Schema);
         }
-        let max = self.opts.max_rows_per_file.filter(|_| self.dataset);
+        let dataset = matches!(self.place, Place::Dataset(_));
+        let max = self.opts.max_rows_per_file.filter(|_| dataset);
         let mut start = 0usize;
         while start < batch.num_rows() {
             if self.part.is_none() {
@@ -441,10 +413,9 @@ impl Sink for FileSink {
             let room = max.map_or(u64::MAX, |m| m.max(1).saturating_sub(part.rows));
             let n = (batch.num_rows() - start).min(usize::try_from(room).unwrap_or(usize::MAX));
             let slice = batch.slice(start, n);
-            let encoder = part.encoder.as_mut().expect("an open part");
-            encoder
+            part.encoder
                 .write(&slice)
-                .map_err(|e| Error::encode(&part.tmp, e))?;
+                .map_err(|e| Error::encode(&part.path, e))?;
             part.rows += n as u64;
             start += n;
             if max.is_some_and(|m| part.rows >= m.max(1)) {
@@ -460,11 +431,15 @@ impl Sink for FileSink {
             self.open()?;
         }
         self.close()?;
-        if self.dataset {
-            let ok = self.out.join("_SUCCESS");
-            File::create(&ok).map_err(io_error(&ok))?;
+        let mut summary = std::mem::take(&mut self.summary);
+        let this = *self;
+        if let Place::Dataset(ds) = this.place {
+            ds.commit()?;
         }
-        Ok(std::mem::take(&mut self.summary))
+        if summary.files.is_empty() {
+            summary.files.push(PathBuf::from("-"));
+        }
+        Ok(summary)
     }
 }
 
@@ -476,15 +451,5 @@ mod tests {
     fn names() {
         assert_eq!(part_name(3, OutFormat::Parquet), "part-00003.parquet");
         assert_eq!(part_name(123_456, OutFormat::Csv), "part-123456.csv");
-        assert!(is_ours("part-00003.parquet", OutFormat::Parquet));
-        assert!(is_ours("part-123456.parquet", OutFormat::Parquet));
-        assert!(is_ours("_SUCCESS", OutFormat::Csv));
-        assert!(!is_ours("part-00003.csv", OutFormat::Parquet));
-        assert!(!is_ours("part-3.parquet", OutFormat::Parquet));
-        assert!(!is_ours("notes.txt", OutFormat::Parquet));
-        let t = temp_name(Path::new("out/part-00000.parquet"));
-        let name = t.file_name().unwrap().to_str().unwrap();
-        assert!(name.starts_with(".part-00000.parquet.kifu-tmp-"), "{name}");
-        assert!(!name.ends_with(".parquet"));
     }
 }
