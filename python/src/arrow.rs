@@ -274,13 +274,13 @@ fn start(source: Source, spec: TableSpec, scan_opts: ScanOptions) -> Pump<Record
         only: Some(spec.kind.format()),
     };
     let spec = Arc::new(spec);
-    Pump::start(scan_opts.threads + 1, py_error, move |tx| {
+    Pump::start(scan_opts.threads + 1, py_error, move |tx, stop| {
         let work = TableWork {
             spec,
             inline: (scan_opts.threads <= 1).then(|| tx.clone()),
         };
         let (mut games, mut unclaimed) = (0u64, 0usize);
-        let outcome = scan::run(source, formats, scan_opts, &slot, &work, |event| {
+        let outcome = scan::run(source, formats, scan_opts, &slot, &stop, &work, |event| {
             match event {
                 Event::Piece { visited, info, .. } => {
                     let mut batches = match visited {
@@ -346,7 +346,14 @@ impl Iterator for Batches {
             let pump = self.pump.as_mut()?;
             // called by the consumer (pyarrow, Polars, DuckDB) with or without the GIL: wait
             // without it, since a file object read on the scan's thread needs it
-            let msg = Python::attach(|py| pump.recv(py));
+            let msg = match Python::attach(|py| pump.recv(py)) {
+                Ok(msg) => msg,
+                Err(e) => {
+                    // Ctrl-C: the scan stops, the consumer gets the exception
+                    self.pump = None;
+                    return Some(Err(ArrowError::ExternalError(Box::new(e))));
+                }
+            };
             match msg {
                 Some(Msg::Items(batches)) => self.queue.extend(batches),
                 Some(Msg::Warn(w)) => Python::attach(|py| {
@@ -609,10 +616,10 @@ pub fn to_parquet<'py>(
     let sink = kifu_export::create(&path, out_format, schema, &sink_opts).map_err(sink_error)?;
     let mut pump = start(source, spec, scan_opts);
     let result = py.detach(
-        move || -> Result<(kifu_export::Summary, Option<Outcome>, Option<PyErr>), PyErr> {
+        move || -> Result<(Box<dyn kifu_export::Sink>, Option<Outcome>, Option<PyErr>), PyErr> {
             let mut sink = sink;
             let mut outcome = None;
-            while let Some(msg) = pump.recv_free() {
+            while let Some(msg) = pump.recv_free()? {
                 match msg {
                     Msg::Items(batches) => {
                         for b in &batches {
@@ -625,19 +632,25 @@ pub fn to_parquet<'py>(
             }
             let py_error = pump.take_py_error();
             drop(pump);
-            let summary = sink.finish().map_err(sink_error)?;
-            Ok((summary, outcome, py_error))
+            Ok((sink, outcome, py_error))
         },
     )?;
-    let (summary, outcome, py_error) = result;
+    let (sink, outcome, py_error) = result;
     if let Some(outcome) = &outcome {
         if let Some(w) = scan::skipped_warning(outcome, wanted) {
             scan::warn(py, &w)?;
         }
         if let Some(e) = scan::input_error(py, outcome, py_error) {
+            // raised: nothing is left at the path (the sink, dropped unfinished, removes
+            // its temporary file)
+            drop(sink);
             return Err(e);
         }
+    } else if let Some(e) = py_error {
+        drop(sink);
+        return Err(e);
     }
+    let summary = py.detach(|| sink.finish()).map_err(sink_error)?;
     let d = PyDict::new(py);
     d.set_item("rows", summary.rows)?;
     d.set_item(

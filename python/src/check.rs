@@ -65,7 +65,9 @@ where
     S: FnMut(Event<'_, W>) -> Result<(), Stopped> + Send,
 {
     let slot: PyErrSlot = Arc::new(Mutex::new(None));
-    let outcome = py.detach(|| scan::run(source, formats, opts, &slot, work, sink));
+    let outcome = scan::interruptible(py, |stop| {
+        scan::run(source, formats, opts, &slot, stop, work, sink)
+    })?;
     let py_error = slot.lock().ok().and_then(|mut e| e.take());
     if let Some(e) = scan::input_error(py, &outcome, py_error) {
         return Err(e);

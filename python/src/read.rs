@@ -297,14 +297,14 @@ pub fn start(
     } else {
         4
     };
-    Pump::start(capacity, py_error, move |tx| {
+    Pump::start(capacity, py_error, move |tx, stop| {
         let work = ReadWork {
             opts,
             inline: (scan_opts.threads <= 1).then(|| tx.clone()),
         };
         // per input: games seen, and problems no game carries
         let (mut games, mut unclaimed) = (0u64, 0usize);
-        let outcome = scan::run(source, formats, scan_opts, &slot, &work, |event| {
+        let outcome = scan::run(source, formats, scan_opts, &slot, &stop, &work, |event| {
             match event {
                 Event::Piece { visited, info, .. } => {
                     let mut items = match visited {
@@ -416,7 +416,7 @@ impl Reader {
             let Some(pump) = state.pump.as_mut() else {
                 return Ok(None);
             };
-            match pump.recv(py) {
+            match pump.recv(py)? {
                 Some(Msg::Items(items)) => state.queue.extend(items),
                 Some(Msg::Warn(w)) => scan::warn(py, &w)?,
                 Some(Msg::End(outcome)) => {

@@ -3,10 +3,12 @@
 //! stays bounded (the channel holds a few batches), and the consumer gets results in input
 //! order.
 
-use std::io;
+use std::io::{self, Read};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use kifu::par::{self, Event, Feeder, Work};
 use kifu::{pgn, sgf};
@@ -59,20 +61,49 @@ pub struct Outcome {
 #[derive(Debug)]
 pub struct Stopped;
 
+/// How often a thread waiting for a scan, the GIL released, looks for a signal (Ctrl-C) to
+/// raise.
+const SIGNAL_POLL: Duration = Duration::from_millis(100);
+
+/// A reader that fails once the scan is told to stop (Ctrl-C, the consumer gone): every input
+/// is read through one, so that a scan stops within a read whatever it is doing.
+struct Stoppable<'a, R> {
+    inner: R,
+    stop: &'a AtomicBool,
+}
+
+impl<R: Read> Read for Stoppable<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(io::Error::other("the scan was interrupted"));
+        }
+        self.inner.read(buf)
+    }
+}
+
 /// Runs `work` over `source` on `opts.threads` threads; `sink` gets each piece and each
-/// input's end in input order.
+/// input's end in input order. Once `stop` is set, reads fail and the sink is no longer
+/// called: the scan ends within a read.
+#[allow(clippy::too_many_arguments)]
 pub fn run<W, S>(
     source: Source,
     formats: Formats,
     opts: ScanOptions,
     py_error: &PyErrSlot,
+    stop: &AtomicBool,
     work: &W,
-    sink: S,
+    mut sink: S,
 ) -> Outcome
 where
     W: Work<Input = Input>,
     S: FnMut(Event<'_, W>) -> Result<(), Stopped>,
 {
+    let sink = move |event: Event<'_, W>| {
+        if stop.load(Ordering::Relaxed) {
+            return Err(Stopped);
+        }
+        sink(event)
+    };
     let par_opts = par::Options {
         threads: opts.threads,
         piece_size: opts.piece_size,
@@ -96,7 +127,10 @@ where
                 let input = Input {
                     name: Arc::from(entry.name),
                 };
-                let reader = kifu::encoding::Utf16Reader::new(entry.reader);
+                let reader = kifu::encoding::Utf16Reader::new(Stoppable {
+                    inner: entry.reader,
+                    stop,
+                });
                 let go_on = match format {
                     Format::Pgn => feeder.pgn(input, pgn::Config::default(), reader),
                     Format::Sgf => feeder.sgf(input, sgf::Config::default(), reader),
@@ -141,48 +175,67 @@ pub struct Pump<T> {
     rx: Option<Receiver<Msg<T>>>,
     thread: Option<JoinHandle<()>>,
     py_error: PyErrSlot,
+    /// Tells the scan to stop (Ctrl-C, or the consumer gone).
+    stop: Arc<AtomicBool>,
 }
 
 impl<T: Send + 'static> Pump<T> {
     /// Starts `produce` on a thread; it sends at most `capacity` messages ahead of the
-    /// consumer.
+    /// consumer, and stops when the flag it is given is set (pass it to [`run`]).
     pub fn start<F>(capacity: usize, py_error: PyErrSlot, produce: F) -> Pump<T>
     where
-        F: FnOnce(SyncSender<Msg<T>>) + Send + 'static,
+        F: FnOnce(SyncSender<Msg<T>>, Arc<AtomicBool>) + Send + 'static,
     {
         let (tx, rx) = sync_channel(capacity.max(1));
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
         let thread = std::thread::Builder::new()
             .name("kifu-scan".into())
-            .spawn(move || produce(tx))
+            .spawn(move || produce(tx, flag))
             .expect("a thread for the scan");
         Pump {
             rx: Some(rx),
             thread: Some(thread),
             py_error,
+            stop,
         }
     }
 
     /// The next message, waiting with the GIL released; `None` once the scan is over and
     /// everything was received.
-    pub fn recv(&mut self, py: Python<'_>) -> Option<Msg<T>> {
-        let rx = self.rx.take()?;
-        let (rx, msg) = py.detach(move || {
-            let msg = rx.recv().ok();
-            (rx, msg)
-        });
-        if msg.is_some() {
-            self.rx = Some(rx);
-        }
-        msg
+    ///
+    /// # Errors
+    ///
+    /// A signal's exception (`KeyboardInterrupt` for Ctrl-C), within [`SIGNAL_POLL`] of the
+    /// signal; the scan is then told to stop.
+    pub fn recv(&mut self, py: Python<'_>) -> PyResult<Option<Msg<T>>> {
+        py.detach(|| self.recv_free())
     }
 
-    /// The next message without the GIL (for a consumer that does not hold it).
-    pub fn recv_free(&mut self) -> Option<Msg<T>> {
-        let msg = self.rx.as_ref()?.recv().ok();
-        if msg.is_none() {
-            self.rx = None;
+    /// The next message, for a consumer that does not hold the GIL; as [`recv`](Self::recv).
+    ///
+    /// # Errors
+    ///
+    /// As [`recv`](Self::recv).
+    pub fn recv_free(&mut self) -> PyResult<Option<Msg<T>>> {
+        let Some(rx) = self.rx.as_ref() else {
+            return Ok(None);
+        };
+        loop {
+            match rx.recv_timeout(SIGNAL_POLL) {
+                Ok(msg) => return Ok(Some(msg)),
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.rx = None;
+                    return Ok(None);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        self.stop.store(true, Ordering::Relaxed);
+                        return Err(e);
+                    }
+                }
+            }
         }
-        msg
     }
 
     /// The Python exception a file object raised, if one did.
@@ -193,13 +246,65 @@ impl<T: Send + 'static> Pump<T> {
 
 impl<T> Drop for Pump<T> {
     fn drop(&mut self) {
-        // the scan's next send fails, so it stops; wait for it without the GIL (a file
-        // object's read needs it)
+        // the scan's next read and send fail, so it stops; wait for it without the GIL (a
+        // file object's read needs it)
+        self.stop.store(true, Ordering::Relaxed);
         self.rx = None;
         if let Some(thread) = self.thread.take() {
             Python::attach(|py| py.detach(move || drop(thread.join())));
         }
     }
+}
+
+/// Runs `f` on a thread of its own while the caller waits with the GIL released, looking for
+/// signals every [`SIGNAL_POLL`]: on one (Ctrl-C), `f` is told to stop through the flag it is
+/// given (pass it to [`run`]), and the signal's exception (`KeyboardInterrupt`) is raised once
+/// it has.
+///
+/// # Errors
+///
+/// The signal's exception.
+pub fn interruptible<R, F>(py: Python<'_>, f: F) -> PyResult<R>
+where
+    R: Send,
+    F: FnOnce(&AtomicBool) -> R + Send,
+{
+    let stop = AtomicBool::new(false);
+    py.detach(|| {
+        std::thread::scope(|scope| {
+            let (tx, rx) = sync_channel(1);
+            let stop = &stop;
+            let worker = std::thread::Builder::new()
+                .name("kifu-scan".into())
+                .spawn_scoped(scope, move || {
+                    let r = f(stop);
+                    let _ = tx.send(());
+                    r
+                })
+                .expect("a thread for the scan");
+            let mut raised = None;
+            loop {
+                match rx.recv_timeout(SIGNAL_POLL) {
+                    Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
+                    Err(RecvTimeoutError::Timeout) => {
+                        if raised.is_none()
+                            && let Err(e) = Python::attach(|py| py.check_signals())
+                        {
+                            stop.store(true, Ordering::Relaxed);
+                            raised = Some(e);
+                        }
+                    }
+                }
+            }
+            let r = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            match raised {
+                Some(e) => Err(e),
+                None => Ok(r),
+            }
+        })
+    })
 }
 
 /// Says `message` as a `UserWarning`.
