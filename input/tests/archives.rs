@@ -8,7 +8,7 @@ use support::*;
 
 /// Members of every kind: PGN, SGF, text, nested directories, compressed members.
 fn members() -> Vec<(String, Vec<u8>)> {
-    let mut m = vec![
+    vec![
         ("dir/a.pgn".to_string(), seed_pgn()),
         ("notes.txt".to_string(), b"not a game".to_vec()),
         ("dir/sub/b.SGF".to_string(), seed_sgf()),
@@ -16,7 +16,12 @@ fn members() -> Vec<(String, Vec<u8>)> {
         ("dir/d.sgf.zst".to_string(), zstd(&seed_sgf())),
         ("e.bin".to_string(), zstd(b"binary")),
         ("dir/empty.pgn".to_string(), Vec::new()),
-    ];
+    ]
+}
+
+/// The members above and a few corpus files of ../shared.
+fn members_and_corpus() -> Vec<(String, Vec<u8>)> {
+    let mut m = members();
     for (name, data) in corpus() {
         m.push((format!("corpus/{name}"), data));
     }
@@ -24,9 +29,9 @@ fn members() -> Vec<(String, Vec<u8>)> {
 }
 
 /// What the members give: (member name, decoded bytes, format, compression).
-fn expected() -> Vec<(String, Vec<u8>, Format, Compression)> {
-    members()
-        .into_iter()
+fn expected(m: &[(String, Vec<u8>)]) -> Vec<(String, Vec<u8>, Format, Compression)> {
+    m.iter()
+        .cloned()
         .filter_map(|(n, d)| {
             let lower = n.to_ascii_lowercase();
             let (bytes, c) = if lower.ends_with(".gz") {
@@ -52,10 +57,10 @@ fn refs(m: &[(String, Vec<u8>)]) -> Vec<(&str, &[u8])> {
     m.iter().map(|(n, d)| (n.as_str(), d.as_slice())).collect()
 }
 
-fn check(archive: &str, got: &[Got], r: &kifu_input::Report) {
+fn check(archive: &str, m: &[(String, Vec<u8>)], got: &[Got], r: &kifu_input::Report) {
     assert!(r.is_clean(), "{archive}: {:?}", errors(r));
     assert_eq!(r.skipped_members, 2, "{archive}");
-    let want = expected();
+    let want = expected(m);
     assert_eq!(got.len(), want.len(), "{archive}");
     for (g, (n, bytes, f, c)) in got.iter().zip(want) {
         assert_eq!(g.name, format!("{archive}:{n}"));
@@ -69,41 +74,59 @@ fn check(archive: &str, got: &[Got], r: &kifu_input::Report) {
 
 #[test]
 fn tar_in_every_compression() {
-    let m = members();
-    let t = tar(&refs(&m));
+    tar_in_every_compression_of(&members());
+}
+
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn tar_in_every_compression_with_corpus_files() {
+    tar_in_every_compression_of(&members_and_corpus());
+}
+
+fn tar_in_every_compression_of(m: &[(String, Vec<u8>)]) {
+    let t = tar(&refs(m));
     for c in ALL {
         for name in [format!("bundle.tar{}", suffix(c)), "bundle.bin".to_string()] {
             for threads in [1, 2] {
                 let (got, r) = read(&name, compress(c, &t), threads);
-                check(&name, &got, &r);
+                check(&name, m, &got, &r);
             }
         }
     }
     let (got, r) = read("go.tgz", gzip(&t), 2);
-    check("go.tgz", &got, &r);
+    check("go.tgz", m, &got, &r);
     let (got, r) = read("go.tbz2", bzip2(&t), 2);
-    check("go.tbz2", &got, &r);
+    check("go.tbz2", m, &got, &r);
     // a pzstd-framed tar (as lichess-style tools would write it)
     let (got, r) = read("go.tar.zst", pzstd(&t, 3_000), 3);
-    check("go.tar.zst", &got, &r);
+    check("go.tar.zst", m, &got, &r);
 }
 
 #[test]
 fn zip_by_central_directory_and_streaming() {
-    let m = members();
-    let z = zip(&refs(&m));
-    let dir = tmp("zip");
+    zip_by_central_directory_and_streaming_of("zip", &members());
+}
+
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn zip_by_central_directory_and_streaming_with_corpus_files() {
+    zip_by_central_directory_and_streaming_of("zip-corpus", &members_and_corpus());
+}
+
+fn zip_by_central_directory_and_streaming_of(test: &str, m: &[(String, Vec<u8>)]) {
+    let z = zip(&refs(m));
+    let dir = tmp(test);
     let p = dir.join("bundle.zip");
     std::fs::write(&p, &z).unwrap();
     for threads in [1, 2] {
         let (got, r) = walk(std::slice::from_ref(&p), threads);
-        check(&p.display().to_string(), &got, &r);
+        check(&p.display().to_string(), m, &got, &r);
         // stdin-like: from the local headers
         let (got, r) = read("bundle.zip", z.clone(), threads);
-        check("bundle.zip", &got, &r);
+        check("bundle.zip", m, &got, &r);
         // compressed around: streaming too
         let (got, r) = read("bundle.zip.gz", gzip(&z), threads);
-        check("bundle.zip.gz", &got, &r);
+        check("bundle.zip.gz", m, &got, &r);
     }
     // an empty zip
     let empty = zip(&[]);

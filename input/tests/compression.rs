@@ -7,17 +7,25 @@ use kifu_input::{Compression, Format, Options, Progress, for_each_in_reader, for
 use support::*;
 
 fn samples() -> Vec<(String, Vec<u8>)> {
-    let mut s = vec![
+    vec![
         ("seed.pgn".to_string(), seed_pgn()),
         ("seed.sgf".to_string(), seed_sgf()),
-    ];
-    s.extend(corpus());
-    s
+    ]
 }
 
 #[test]
 fn every_compression_gives_back_the_bytes() {
-    for (name, data) in samples() {
+    every_compression_gives_back_the_bytes_of(samples());
+}
+
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn every_compression_gives_back_the_bytes_of_corpus_files() {
+    every_compression_gives_back_the_bytes_of(corpus());
+}
+
+fn every_compression_gives_back_the_bytes_of(samples: Vec<(String, Vec<u8>)>) {
+    for (name, data) in samples {
         for c in ALL {
             for threads in [1, 2] {
                 let (got, r) = read(&format!("{name}{}", suffix(c)), compress(c, &data), threads);

@@ -19,20 +19,24 @@ fn data(name: &str) -> Vec<u8> {
     std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("tests/data/{name}: {e}"))
 }
 
-/// `../shared` beside the project, when it is there.
-pub fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("../shared is absent: the corpus part is skipped");
-        None
+/// The shared folder (`../shared` beside the project, or where `KIFU_SHARED` points) as the
+/// crate's `build.rs` found it; the build script then sets `cfg(kifu_shared)`, and every test
+/// that calls this carries `#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]`.
+/// Run anyway without it (`--ignored`), it panics saying so.
+pub fn shared() -> PathBuf {
+    match option_env!("KIFU_SHARED_DIR") {
+        Some(dir) if cfg!(kifu_shared) => PathBuf::from(dir),
+        _ => panic!(
+            "this test needs the shared corpus: ../shared beside the project root (or \
+             KIFU_SHARED naming it), present when the tests were built (touch build.rs after \
+             adding it)"
+        ),
     }
 }
 
-/// A few corpus files (name, bytes), or none without ../shared.
+/// A few corpus files of ../shared (name, bytes).
 pub fn corpus() -> Vec<(String, Vec<u8>)> {
-    let Some(s) = shared() else { return Vec::new() };
+    let s = shared();
     [
         "corpus/pgn/small/pgn2tex/PGN/examples/Capablanca.pgn",
         "corpus/pgn/small/pgn2tex/PGN/examples/Philidor.pgn",
@@ -80,12 +84,9 @@ fn first_sgfs(s: &Path, n: usize) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-/// About `n` bytes of PGN: the seed (and the corpus's Capablanca) repeated.
+/// About `n` bytes of PGN: the seed repeated.
 pub fn big_pgn(n: usize) -> Vec<u8> {
-    let mut unit = seed_pgn();
-    if let Some((_, c)) = corpus().into_iter().next() {
-        unit.extend_from_slice(&c);
-    }
+    let unit = seed_pgn();
     let mut out = Vec::with_capacity(n + unit.len());
     while out.len() < n {
         out.extend_from_slice(&unit);
