@@ -1,4 +1,4 @@
-//! Every table built from every small corpus file (skipped without `../shared`): one row per
+//! Every table built from every small corpus file (ignored without `../shared`): one row per
 //! game the library reads (as `kifu stats` counts them), one moves row per ply, every problem
 //! in its row, and never a panic.
 
@@ -18,11 +18,9 @@ fn sum_i32(batch: &arrow_array::RecordBatch, name: &str) -> i64 {
 }
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn pgn_corpus_every_game_a_row() {
-    let Some(shared) = shared() else {
-        eprintln!("../shared is absent: skipping the PGN corpus");
-        return;
-    };
+    let shared = shared();
     let with_variations = TableOptions {
         variations: true,
         ..TableOptions::default()
@@ -75,11 +73,9 @@ impl kifu::pgn::Visitor for GameCount {
 }
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn sgf_corpus_every_tree_a_row() {
-    let Some(shared) = shared() else {
-        eprintln!("../shared is absent: skipping the SGF corpus");
-        return;
-    };
+    let shared = shared();
     let mut total = 0u64;
     for path in files(&shared.join("corpus/sgf/small"), "sgf") {
         let data = std::fs::read(&path).unwrap();

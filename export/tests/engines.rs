@@ -1,8 +1,8 @@
 //! The exported files read by the real engines: pyarrow and DuckDB, from the Python environment
 //! of `scripts/export_pyenv.sh` (skipped, saying so, when it has not been made).
 //!
-//! For each group of inputs (the repository's test data, and corpus files when `../shared` is
-//! there) this writes the `games`/`trees` table as one Parquet file, as CSV and as a dataset
+//! For each group of inputs (the repository's test data; corpus files in a second test, ignored
+//! without `../shared`) this writes the `games`/`trees` table as one Parquet file, as CSV and as a dataset
 //! directory (with a planted temporary file and `_SUCCESS`, which readers must ignore), the
 //! `moves` table as Parquet, and the `json` table as JSON Lines (the `kifu json` lines); then
 //! `tests/engines/check.py` reads them all back and compares them with the games.
@@ -121,8 +121,9 @@ fn write_group(dir: &Path, group: &Group) -> serde_json::Value {
     })
 }
 
-fn groups() -> Vec<Group> {
-    let mut g = vec![
+/// The groups of the repository's test data.
+fn seed_groups() -> Vec<Group> {
+    vec![
         Group {
             name: "seed_pgn".into(),
             sgf: false,
@@ -135,12 +136,13 @@ fn groups() -> Vec<Group> {
             inputs: vec![data_path("seed-takemiya-cho-meijin-1996.sgf")],
             lichess: false,
         },
-    ];
-    let Some(shared) = shared() else {
-        eprintln!("../shared is absent: the engine checks run on tests/data only");
-        return g;
-    };
-    let c = shared.join("corpus");
+    ]
+}
+
+/// The groups of corpus files of ../shared.
+fn corpus_groups() -> Vec<Group> {
+    let mut g = Vec::new();
+    let c = shared().join("corpus");
     g.push(Group {
         name: "lichess".into(),
         sgf: false,
@@ -181,12 +183,27 @@ fn groups() -> Vec<Group> {
         .collect(),
         lichess: false,
     });
-    g.retain(|g| g.inputs.iter().all(|p| p.exists()) && !g.inputs.is_empty());
+    for g in &g {
+        assert!(!g.inputs.is_empty(), "{}: no input", g.name);
+        for p in &g.inputs {
+            assert!(p.exists(), "{}: {} is absent", g.name, p.display());
+        }
+    }
     g
 }
 
 #[test]
 fn engines_read_what_kifu_writes() {
+    engines_read_what_kifu_writes_of("engines", seed_groups);
+}
+
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn engines_read_what_kifu_writes_on_the_corpus() {
+    engines_read_what_kifu_writes_of("engines-corpus", corpus_groups);
+}
+
+fn engines_read_what_kifu_writes_of(test: &str, groups: fn() -> Vec<Group>) {
     let Some(python) = python() else {
         eprintln!(
             "SKIPPED: no Python environment with pyarrow and DuckDB: run scripts/export_pyenv.sh \
@@ -194,7 +211,7 @@ fn engines_read_what_kifu_writes() {
         );
         return;
     };
-    let tmp = TempDir::new("engines");
+    let tmp = TempDir::new(test);
     let entries: Vec<serde_json::Value> = groups().iter().map(|g| write_group(&tmp.0, g)).collect();
     let manifest = tmp.path("manifest.json");
     std::fs::write(

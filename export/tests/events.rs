@@ -1,6 +1,6 @@
 //! The `games` table built from the parser's events ([`GamesVisitor`]) is the table built from
 //! the DOM ([`Builder`] over `pgn::Games`): the same record batch, value for value, and the same
-//! Parquet bytes, for every PGN file of the corpus (skipped, saying so, without `../shared`),
+//! Parquet bytes, for every PGN file of the corpus (ignored without `../shared`),
 //! for awkward hand-made games, and for generated token soups and byte soups; in both movetext
 //! layouts and with a game-size limit that cuts games. The table does not depend on how the
 //! input is chunked, nor on the batch size; games over the limit and inputs that are not PGN
@@ -333,11 +333,9 @@ fn the_schema_is_the_tables() {
 }
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn corpus_same_table_both_ways() {
-    let Some(shared) = shared() else {
-        eprintln!("skipped: ../shared/corpus is absent (compared on the hand-made games only)");
-        return;
-    };
+    let shared = shared();
     let mut n = 0;
     for path in files(&shared.join("corpus/pgn/small"), "pgn") {
         let data = std::fs::read(&path).unwrap();
@@ -358,11 +356,9 @@ fn corpus_same_table_both_ways() {
 }
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn corpus_same_parquet_both_ways() {
-    let Some(shared) = shared() else {
-        eprintln!("skipped: ../shared/corpus is absent");
-        return;
-    };
+    let shared = shared();
     let dir = TempDir::new("events-parquet");
     let opts = TableOptions::default();
     let max = GameBuilder::DEFAULT_MAX_GAME_BYTES;

@@ -15,19 +15,19 @@ pub fn data_path(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// `../shared` beside the project root, if it is there.
-pub fn shared() -> Option<PathBuf> {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .take(3)
-        .map(|dir| dir.join("shared"))
-        .chain(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .ancestors()
-                .take(3)
-                .map(|dir| dir.join("..").join("shared")),
-        )
-        .find(|p| p.join("corpus").is_dir())
+/// The shared folder (`../shared` beside the project root, or where `KIFU_SHARED` points) as
+/// the crate's `build.rs` found it; the build script then sets `cfg(kifu_shared)`, and every test
+/// that calls this carries `#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]`.
+/// Run anyway without it (`--ignored`), it panics saying so.
+pub fn shared() -> PathBuf {
+    match option_env!("KIFU_SHARED_DIR") {
+        Some(dir) if cfg!(kifu_shared) => PathBuf::from(dir),
+        _ => panic!(
+            "this test needs the shared corpus: ../shared beside the project root (or \
+             KIFU_SHARED naming it), present when the tests were built (touch build.rs after \
+             adding it)"
+        ),
+    }
 }
 
 /// Every file below `dir` whose extension is `ext`, sorted.
