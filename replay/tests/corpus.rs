@@ -1,7 +1,7 @@
 //! The replay on real files: every game of the shared corpus's small collections replayed by the
 //! adapters and by the DOM helpers, which must agree move for move; no panic anywhere. (The
 //! comparison with python-chess and sgfmill on the whole corpus is `scripts/replay_compare_*.py`.)
-//! Skips, saying so, when `../shared` is absent.
+//! Ignored when `../shared` is absent.
 
 use std::path::{Path, PathBuf};
 
@@ -11,13 +11,18 @@ use kifu::sgf;
 use kifu_replay::chess::{self, DomOptions, GameReplayed, ReplayVisitor, Replayed, Replayer};
 use kifu_replay::go::{self, GoGame, GoOptions, GoReplayVisitor, GoReplayer};
 
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("../shared is absent: the corpus tests have nothing to read");
-        None
+/// The shared folder (`../shared` beside the project root, or where `KIFU_SHARED` points) as
+/// the crate's `build.rs` found it; the build script then sets `cfg(kifu_shared)`, and every test
+/// that calls this carries `#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]`.
+/// Run anyway without it (`--ignored`), it panics saying so.
+fn shared() -> PathBuf {
+    match option_env!("KIFU_SHARED_DIR") {
+        Some(dir) if cfg!(kifu_shared) => PathBuf::from(dir),
+        _ => panic!(
+            "this test needs the shared corpus: ../shared beside the project root (or \
+             KIFU_SHARED naming it), present when the tests were built (touch build.rs after \
+             adding it)"
+        ),
     }
 }
 
@@ -70,8 +75,9 @@ impl ReplayVisitor for ChessLog {
 }
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn chess_adapter_and_dom_agree_on_the_small_corpus() {
-    let Some(shared) = shared() else { return };
+    let shared = shared();
     let mut games = 0;
     let mut moves = 0;
     for f in files(&shared.join("corpus/pgn/small"), "pgn") {
@@ -129,8 +135,9 @@ impl GoReplayVisitor for GoLog {
 }
 
 #[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn go_adapter_and_dom_agree_on_the_small_corpus() {
-    let Some(shared) = shared() else { return };
+    let shared = shared();
     let mut trees = 0;
     for f in files(&shared.join("corpus/sgf/small"), "sgf") {
         let data = std::fs::read(&f).unwrap();
