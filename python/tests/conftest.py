@@ -1,5 +1,6 @@
-"""Shared fixtures of the kifu package's tests: sample records, the shared corpus (skipped
-when ../shared is absent), the kifu binary (when built), archives made at test time."""
+"""Shared fixtures of the kifu package's tests: sample records, the shared corpus (../shared, or
+$KIFU_SHARED; the tests that need it are skipped, with the reason, when it is absent), the kifu
+binary (when built), archives made at test time."""
 
 import io
 import os
@@ -10,7 +11,8 @@ import subprocess
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
+# as the crates' build.rs look for it
+SHARED = pathlib.Path(os.environ.get("KIFU_SHARED") or ROOT.parent / "shared")
 CORPUS = SHARED / "corpus"
 
 OPERA = """[Event "Paris"]
