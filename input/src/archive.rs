@@ -6,6 +6,7 @@ use std::io::{self, Read};
 #[cfg(feature = "zip")]
 use std::path::Path;
 
+use crate::compression::Chunked;
 use crate::deliver::{Entry, Walker};
 #[cfg(feature = "tar")]
 use crate::name_info;
@@ -21,11 +22,15 @@ pub(crate) fn is_zip(head: &[u8]) -> bool {
     head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06")
 }
 
-/// A member reader that fails when its data ends before the size its header announces.
+/// A member reader that fails when its data ends before the size its header announces, or
+/// goes on after it; at its end it reads the member's reader to its own end, so that the
+/// member's checks there (zip's CRC-32) are made.
 pub(crate) struct Exact<'c, R> {
     inner: R,
     left: u64,
     size: u64,
+    /// The end was checked.
+    checked: bool,
     /// Set when the data was cut short or failed.
     cut: &'c Cell<bool>,
 }
@@ -36,15 +41,52 @@ impl<'c, R> Exact<'c, R> {
             inner,
             left: size,
             size,
+            checked: false,
             cut,
+        }
+    }
+}
+
+impl<R: Read> Exact<'_, R> {
+    /// At the announced size: the member's reader must end there (and pass its checks).
+    fn check_end(&mut self) -> io::Result<usize> {
+        if self.checked {
+            return Ok(0);
+        }
+        let mut one = [0u8; 1];
+        loop {
+            match self.inner.read(&mut one) {
+                Ok(0) => {
+                    self.checked = true;
+                    return Ok(0);
+                }
+                Ok(_) => {
+                    self.cut.set(true);
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!(
+                            "broken archive: the member holds more than the {} bytes its header announces",
+                            self.size
+                        ),
+                    ));
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.cut.set(true);
+                    return Err(e);
+                }
+            }
         }
     }
 }
 
 impl<R: Read> Read for Exact<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.left == 0 || buf.is_empty() {
+        if buf.is_empty() {
             return Ok(0);
+        }
+        if self.left == 0 {
+            return self.check_end();
         }
         let max = buf
             .len()
@@ -77,8 +119,45 @@ fn broken(kind: &str, e: impl std::fmt::Display) -> io::Error {
     )
 }
 
+/// What an archive's reader met: bytes read, the end of its input, a failure.
+#[derive(Default)]
+pub(crate) struct Seen {
+    pos: Cell<u64>,
+    eof: Cell<bool>,
+    failed: Cell<bool>,
+}
+
+/// An archive's reader, watched ([`Seen`]).
+pub(crate) struct Track<'s, R> {
+    inner: R,
+    seen: &'s Seen,
+}
+
+impl<R: Read> Read for Track<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.inner.read(buf) {
+            Ok(0) if !buf.is_empty() => {
+                self.seen.eof.set(true);
+                Ok(0)
+            }
+            Ok(n) => {
+                self.seen.pos.set(self.seen.pos.get() + n as u64);
+                Ok(n)
+            }
+            Err(e) => {
+                if e.kind() != io::ErrorKind::Interrupted {
+                    self.seen.failed.set(true);
+                }
+                Err(e)
+            }
+        }
+    }
+}
+
 /// Walks a tar archive's regular files; PGN and SGF members (by name) are handed over as
-/// `NAME:MEMBER`, the other files counted as skipped.
+/// `NAME:MEMBER`, the other files counted as skipped. After the end-of-archive block, what
+/// follows is read to the end, so that a compression around the tar is checked to its end (its
+/// checksum, its length); a tar whose input ends before that block is truncated.
 #[cfg(feature = "tar")]
 pub(crate) fn tar<F: FnMut(Entry<'_>) -> io::Result<()>>(
     w: &mut Walker<'_, F>,
@@ -86,7 +165,11 @@ pub(crate) fn tar<F: FnMut(Entry<'_>) -> io::Result<()>>(
     r: &mut dyn Read,
 ) {
     let cut = Cell::new(false);
-    let mut ar = tar::Archive::new(r);
+    let seen = Seen::default();
+    let mut ar = tar::Archive::new(Track {
+        inner: r,
+        seen: &seen,
+    });
     let entries = match ar.entries() {
         Ok(e) => e,
         Err(e) => return w.report.error(name, broken("tar", e)),
@@ -119,28 +202,81 @@ pub(crate) fn tar<F: FnMut(Entry<'_>) -> io::Result<()>>(
             return;
         }
     }
+    if seen.eof.get() {
+        return w.report.error(
+            name,
+            io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "truncated tar archive: the input ends at byte {} without the end-of-archive block",
+                    seen.pos.get()
+                ),
+            ),
+        );
+    }
+    if let Err(e) = drain(&mut ar.into_inner()) {
+        w.report.error(name, e);
+    }
 }
 
-/// Walks a zip file through its central directory.
+/// Reads `r` to its end (its decoder's checks at the end are made), without keeping the bytes.
+pub(crate) fn drain(r: &mut dyn Read) -> io::Result<()> {
+    let mut buf = [0u8; 8192];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Walks a zip file through its central directory; without one (a zip cut short, or damaged at
+/// its end), from its local headers as a stream, then an error for the archive.
 #[cfg(feature = "zip")]
 pub(crate) fn zip_file<F: FnMut(Entry<'_>) -> io::Result<()>>(
     w: &mut Walker<'_, F>,
     name: &str,
     path: &Path,
 ) {
-    let file = match std::fs::File::open(path) {
+    let open = |progress| {
+        std::fs::File::open(path)
+            .map(|f| crate::progress::Counted::new(io::BufReader::new(f), Some(progress)))
+    };
+    let counted = match open(w.progress) {
         Ok(f) => f,
         Err(e) => return w.report.error(name, e),
     };
-    let counted = crate::progress::Counted::new(io::BufReader::new(file), Some(w.progress));
     let mut ar = match zip::ZipArchive::new(counted) {
         Ok(a) => a,
         Err(e) => {
+            let mut file = match open(w.progress) {
+                Ok(f) => f,
+                Err(e) => return w.report.error(name, e),
+            };
+            let mut head = [0u8; 4];
+            let starts_like_zip = crate::frames::read_full(&mut file, &mut head).is_ok()
+                && is_zip(&head)
+                && head != *b"PK\x05\x06";
+            if !starts_like_zip {
+                return w.report.error(
+                    name,
+                    io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("not a zip archive: {e}"),
+                    ),
+                );
+            }
+            let mut r = io::Cursor::new(head).chain(file);
+            zip_stream(w, name, &mut r);
             return w.report.error(
                 name,
                 io::Error::new(
                     io::ErrorKind::InvalidData,
-                    format!("not a zip archive: {e}"),
+                    format!(
+                        "broken zip archive: {e} (cut short?); the members before the fault were read from their local headers"
+                    ),
                 ),
             );
         }
@@ -171,29 +307,78 @@ pub(crate) fn zip_file<F: FnMut(Entry<'_>) -> io::Result<()>>(
         }
         let size = f.size();
         let cut = Cell::new(false);
+        let mut chunked = Chunked::with_buffer(&mut f, w.opts.chunk_len(), w.spare());
         w.member(
             &format!("{name}:{member}"),
             Some(size),
-            &mut Exact::new(&mut f, size, &cut),
+            &mut Exact::new(&mut chunked, size, &cut),
         );
+        w.give_back(chunked.into_buffer());
     }
 }
 
-/// Walks a zip stream from its local headers (a zip that cannot seek: stdin, or decompressed).
+/// Walks a zip stream from its local headers (a zip that cannot seek: stdin, or decompressed),
+/// then reads its central directory to its end record (and so the stream to its end: a
+/// compression around the zip is checked to its end).
 #[cfg(feature = "zip")]
 pub(crate) fn zip_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
     w: &mut Walker<'_, F>,
     name: &str,
-    mut r: &mut dyn Read,
+    r: &mut dyn Read,
 ) {
+    let seen = Seen::default();
+    let mut r = io::BufReader::with_capacity(
+        1 << 16,
+        Track {
+            inner: r,
+            seen: &seen,
+        },
+    );
+    {
+        use io::BufRead;
+        match r.fill_buf() {
+            // an empty archive: the end of its central directory, nothing before it
+            Ok(head) if head.starts_with(b"PK\x05\x06") => {
+                return end_of_central_directory(w, name, &mut r, &seen, Vec::new());
+            }
+            Ok(_) => {}
+            Err(e) => return w.report.error(name, e),
+        }
+    }
     loop {
         if w.aborted() {
             return;
         }
         let mut f = match zip::read::read_zipfile_from_stream(&mut r) {
             Ok(Some(f)) => f,
-            Ok(None) => return,
-            Err(e) => return w.report.error(name, broken("zip", e)),
+            Ok(None) => break,
+            Err(e) => {
+                let e = if seen.failed.get() {
+                    match e {
+                        zip::result::ZipError::Io(e) => e,
+                        e => broken("zip", e),
+                    }
+                } else if seen.eof.get() {
+                    io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        format!(
+                            "truncated zip archive: the input ends at byte {} before the central directory",
+                            seen.pos.get()
+                        ),
+                    )
+                } else if matches!(e, zip::result::ZipError::UnsupportedArchive(m) if m.contains("length is not available"))
+                {
+                    io::Error::new(
+                        io::ErrorKind::Unsupported,
+                        "a zip member written with a data descriptor (a streamed zip: its sizes \
+                         come after its data) cannot be read from a stream; save the archive to \
+                         a file and name the file",
+                    )
+                } else {
+                    broken("zip", e)
+                };
+                return w.report.error(name, e);
+            }
         };
         if !f.is_file() {
             continue;
@@ -205,13 +390,64 @@ pub(crate) fn zip_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
         }
         let size = f.size();
         let cut = Cell::new(false);
+        let mut chunked = Chunked::with_buffer(&mut f, w.opts.chunk_len(), w.spare());
         w.member(
             &format!("{name}:{member}"),
             Some(size),
-            &mut Exact::new(&mut f, size, &cut),
+            &mut Exact::new(&mut chunked, size, &cut),
         );
-        if cut.get() {
+        w.give_back(chunked.into_buffer());
+        drop(f);
+        // a member's own fault (its CRC, its compressed data) does not end the walk; a fault of
+        // the archive's stream (truncated, corrupt around it) does
+        if seen.failed.get() || seen.eof.get() {
             return;
         }
+    }
+    // the central directory's first header is read (4 bytes of magic and 26 more)
+    end_of_central_directory(w, name, &mut r, &seen, vec![0; 30])
+}
+
+/// Reads the rest of a zip stream (its central directory) to its end, which must be the end of
+/// central directory record (with its comment).
+#[cfg(feature = "zip")]
+fn end_of_central_directory<F: FnMut(Entry<'_>) -> io::Result<()>>(
+    w: &mut Walker<'_, F>,
+    name: &str,
+    r: &mut dyn Read,
+    seen: &Seen,
+    mut tail: Vec<u8>,
+) {
+    // the record is 22 bytes and a comment of at most 65,535
+    const KEEP: usize = 22 + 65_535;
+    let mut buf = [0u8; 8192];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                tail.extend_from_slice(&buf[..n]);
+                if tail.len() > 2 * KEEP {
+                    tail.drain(..tail.len() - KEEP);
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return w.report.error(name, e),
+        }
+    }
+    let whole = (0..tail.len().saturating_sub(21)).rev().any(|p| {
+        tail[p..].starts_with(b"PK\x05\x06")
+            && p + 22 + u16::from_le_bytes([tail[p + 20], tail[p + 21]]) as usize == tail.len()
+    });
+    if !whole {
+        w.report.error(
+            name,
+            io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "truncated zip archive: the input ends at byte {} inside the central directory (no end record)",
+                    seen.pos.get()
+                ),
+            ),
+        );
     }
 }

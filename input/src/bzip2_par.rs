@@ -2,26 +2,35 @@
 //!
 //! A bzip2 stream starts on a byte boundary with `BZh1`..`BZh9` and, unless it is empty, the
 //! magic of its first block, `31 41 59 26 53 59`: a candidate start. A coordinating thread
-//! reads the raw bytes, cuts them at candidates into jobs of at least [`JOB`] bytes, decodes a
-//! batch of `threads` jobs at once, one per thread, and sends their output in order.
+//! reads the raw bytes, cuts them at candidates into jobs of at least [`job_size`] bytes,
+//! decodes a batch of `threads` jobs at once, one per thread, and sends their output in order.
+//! Each job is decoded streaming, in chunks, through a channel of its own holding at most
+//! [`Options::frame_buffer`] decoded bytes: a job that decodes to gigabytes (a "bomb": runs of
+//! one byte compress 10,000 to 1) never holds more than that.
 //!
 //! A candidate can lie: those ten bytes may occur inside compressed data. Every job is checked
 //! by decoding it: it must hold whole streams and nothing else. A job that fails (a false
 //! candidate cut a stream, or the data are truncated or corrupt) is not trusted: from its start
-//! on, the rest of the file is decoded on one thread, streaming, as a plain bzip2 file would be,
-//! so a false candidate costs speed, never bytes, and a real fault is reported after every byte
-//! before it. A file whose first stream is longer than [`SINGLE`] (plain `bzip2` writes one
-//! stream) is decoded that way from the start.
+//! on, the rest of the file is decoded as a plain bzip2 file would be, streaming, on one
+//! thread; the bytes the job already handed over (a prefix of what that decoding gives) are
+//! skipped. So a false candidate costs speed, never bytes, and a real fault is reported after
+//! every byte before it. A file whose first stream is longer than [`SINGLE`] (plain `bzip2`
+//! writes one stream) is decoded that way from the start.
+//!
+//! With one thread ([`inline`]) the same jobs are cut and decoded one after another on the
+//! caller's thread, in the same chunks, with the same fallback: the bytes and the errors do not
+//! depend on the thread count.
 
 use std::io::{self, Read};
-use std::sync::Arc;
-use std::sync::mpsc::{SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::thread;
 
 use crate::Options;
-use crate::compression::{Checked, Compression};
+use crate::compression::{Checked, Chunked, Compression};
+use crate::frames::decode_chunks;
 use crate::pipe::{ChunkReader, Msg, pump};
-use crate::progress::RawState;
+use crate::progress::Counted;
 
 /// The least raw size of a parallel job (several small streams go into one): a quarter of
 /// [`Options::buffer_size`], 256 KiB by default.
@@ -58,18 +67,63 @@ fn next_candidate(b: &[u8], from: usize) -> Option<usize> {
     None
 }
 
-/// Decodes one job: whole streams, nothing else.
-fn decode_job(data: &[u8]) -> io::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(data.len() * 6);
-    bzip2::read::MultiBzDecoder::new(data).read_to_end(&mut out)?;
-    Ok(out)
+/// A job's compressed bytes, shared by its decoder and the fallback.
+#[derive(Clone)]
+struct Bytes(Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for Bytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// A job: whole streams (it is checked), and where it starts in the raw stream.
+struct Job {
+    data: Bytes,
+    start: u64,
+}
+
+/// The decoder of one job: whole streams, nothing else (an error otherwise).
+fn job_reader(job: &Job) -> impl Read + Send + 'static {
+    bzip2::bufread::MultiBzDecoder::new(io::Cursor::new(job.data.clone()))
+}
+
+/// Skips the first `left` bytes of `inner` (those a failed job already handed over).
+struct Skip<R> {
+    inner: R,
+    left: u64,
+}
+
+impl<R: Read> Read for Skip<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.left > 0 && !buf.is_empty() {
+            let max = buf
+                .len()
+                .min(usize::try_from(self.left).unwrap_or(usize::MAX));
+            let n = self.inner.read(&mut buf[..max])?;
+            if n == 0 {
+                return Ok(0);
+            }
+            self.left -= n as u64;
+        }
+        self.inner.read(buf)
+    }
+}
+
+/// Why cutting jobs stopped before the end of the input.
+enum Stop {
+    /// A stream too long for a job: the rest is decoded sequentially.
+    Single,
+    /// The raw input failed.
+    Err(io::Error),
 }
 
 struct Coordinator {
     raw: Box<dyn Read + Send>,
-    state: Arc<RawState>,
     /// Raw bytes read and not yet cut into jobs.
     pending: Vec<u8>,
+    /// Where `pending` starts in the raw stream.
+    pending_start: u64,
     eof: bool,
     opts: Options,
     /// Tests: cut jobs here too, as a false candidate would.
@@ -78,6 +132,18 @@ struct Coordinator {
 }
 
 impl Coordinator {
+    fn new(raw: Box<dyn Read + Send>, opts: &Options) -> Self {
+        Coordinator {
+            raw,
+            pending: Vec::new(),
+            pending_start: 0,
+            eof: false,
+            opts: opts.clone(),
+            #[cfg(test)]
+            false_cut: None,
+        }
+    }
+
     /// Reads until `pending` holds `n` bytes or the input ends.
     fn fill(&mut self, n: usize) -> io::Result<()> {
         while self.pending.len() < n && !self.eof {
@@ -92,10 +158,22 @@ impl Coordinator {
         Ok(())
     }
 
-    /// The next job: the pending bytes up to the first candidate at least [`JOB`] bytes in
-    /// (or all of them at the end of the input); `None` when the input is done or a stream is
-    /// too long to be a pbzip2 one.
-    fn next_job(&mut self) -> io::Result<Option<Vec<u8>>> {
+    /// Cuts the first `at` pending bytes off as a job.
+    fn cut(&mut self, at: usize) -> Job {
+        let rest = self.pending.split_off(at);
+        let data = std::mem::replace(&mut self.pending, rest);
+        let start = self.pending_start;
+        self.pending_start += data.len() as u64;
+        Job {
+            data: Bytes(Arc::new(data)),
+            start,
+        }
+    }
+
+    /// The next job: the pending bytes up to the first candidate at least [`job_size`] bytes
+    /// in (or all of them at the end of the input); `Ok(None)` at the end, `Err(Stop)` when a
+    /// stream is too long to be a pbzip2 one or the input fails.
+    fn next_job(&mut self) -> Result<Option<Job>, Stop> {
         let job = job_size(&self.opts);
         let mut from = 1;
         loop {
@@ -103,121 +181,235 @@ impl Coordinator {
             if let Some(at) = self.false_cut
                 && self.pending.len() > at
             {
-                let rest = self.pending.split_off(at);
-                return Ok(Some(std::mem::replace(&mut self.pending, rest)));
+                return Ok(Some(self.cut(at)));
             }
             if let Some(c) = next_candidate(&self.pending, from.max(job)) {
-                let rest = self.pending.split_off(c);
-                return Ok(Some(std::mem::replace(&mut self.pending, rest)));
+                return Ok(Some(self.cut(c)));
             }
             if self.eof {
-                return Ok((!self.pending.is_empty()).then(|| std::mem::take(&mut self.pending)));
+                let n = self.pending.len();
+                return Ok((n > 0).then(|| self.cut(n)));
             }
             if self.pending.len() >= SINGLE.min(self.opts.max_frame_size).max(job) {
-                return Ok(None);
+                return Err(Stop::Single);
             }
             from = self.pending.len().saturating_sub(9);
             let n = self.pending.len() + (256 << 10);
-            self.fill(n)?;
+            self.fill(n).map_err(Stop::Err)?;
         }
     }
 
-    fn run(mut self, tx: &SyncSender<Msg>) {
+    /// The rest of the file from `jobs[0]` (or the pending bytes) on, decoded as a plain bzip2
+    /// file, its first `skip` decoded bytes left out.
+    fn fallback(&mut self, jobs: &[Job], skip: u64) -> io::Result<Box<dyn Read + Send>> {
+        let start = jobs.first().map_or(self.pending_start, |j| j.start);
+        let mut head = Vec::new();
+        for job in jobs {
+            head.extend_from_slice(job.data.as_ref());
+        }
+        head.append(&mut self.pending);
+        let raw = std::mem::replace(&mut self.raw, Box::new(io::empty()));
+        // positions in messages count from the file's first byte, whatever was read ahead
+        let counted = Counted::new(io::Cursor::new(head).chain(raw), None);
+        counted
+            .state
+            .pos
+            .store(start, std::sync::atomic::Ordering::Relaxed);
+        let state = Arc::clone(&counted.state);
+        let d = Checked::new(Compression::Bzip2, counted, state, &self.opts)?;
+        Ok(Box::new(Skip {
+            inner: d,
+            left: skip,
+        }))
+    }
+
+    /// Decodes batches of `threads` jobs in parallel, sending their chunks in order.
+    fn run(mut self, tx: &SyncSender<Msg>, back: &Arc<Mutex<Receiver<Vec<u8>>>>) {
         let threads = self.opts.thread_count();
         let chunk = self.opts.chunk_len();
+        let per_job = (self.opts.frame_buffer / chunk).max(1);
         loop {
             let mut batch = Vec::with_capacity(threads);
-            let mut single = false;
+            let mut stop = None;
             while batch.len() < threads {
                 match self.next_job() {
                     Ok(Some(job)) => batch.push(job),
-                    Ok(None) => {
-                        single = !self.pending.is_empty();
+                    Ok(None) => break,
+                    Err(s) => {
+                        stop = Some(s);
                         break;
-                    }
-                    Err(e) => {
-                        let _ = tx.send(Msg::Err(e));
-                        return;
                     }
                 }
             }
-            if batch.is_empty() && !single {
+            if batch.is_empty() && stop.is_none() {
                 let _ = tx.send(Msg::End);
                 return;
             }
-            let results: Vec<io::Result<Vec<u8>>> = if batch.len() == 1 {
-                vec![decode_job(&batch[0])]
-            } else {
-                thread::scope(|s| {
-                    let handles: Vec<_> = batch
-                        .iter()
-                        .map(|job| s.spawn(move || decode_job(job)))
-                        .collect();
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().unwrap_or_else(|_| Err(io::Error::other("panic"))))
-                        .collect()
-                })
-            };
+            // (job index, bytes it handed over) of the first job that failed
             let mut failed = None;
-            for (i, r) in results.into_iter().enumerate() {
-                match r {
-                    Ok(out) => {
-                        for piece in out.chunks(chunk) {
-                            if tx.send(Msg::Data(piece.to_vec())).is_err() {
+            let mut gone = false;
+            thread::scope(|s| {
+                let mut rxs = Vec::with_capacity(batch.len());
+                for job in &batch {
+                    let (jtx, jrx) = sync_channel::<Msg>(per_job);
+                    let mut r = job_reader(job);
+                    let back = Arc::clone(back);
+                    s.spawn(move || {
+                        let mut fresh = || {
+                            back.lock()
+                                .ok()
+                                .and_then(|rx| rx.try_recv().ok())
+                                .unwrap_or_default()
+                        };
+                        let result = decode_chunks(&mut r, chunk, &mut fresh, &mut |c| {
+                            jtx.send(Msg::Data(c)).is_ok()
+                        });
+                        let _ = jtx.send(match result {
+                            Ok(()) => Msg::End,
+                            Err(e) => Msg::Err(e),
+                        });
+                    });
+                    rxs.push(jrx);
+                }
+                // dropping the receivers (at a failure) stops the jobs after it
+                for (i, rx) in rxs.into_iter().enumerate() {
+                    let mut handed = 0u64;
+                    loop {
+                        match rx.recv() {
+                            Ok(Msg::Data(d)) => {
+                                handed += d.len() as u64;
+                                if tx.send(Msg::Data(d)).is_err() {
+                                    gone = true;
+                                    return;
+                                }
+                            }
+                            Ok(Msg::End) => break,
+                            Ok(Msg::Err(_)) | Err(_) => {
+                                failed = Some((i, handed));
                                 return;
                             }
                         }
                     }
-                    Err(_) => {
-                        failed = Some(i);
-                        break;
-                    }
                 }
-            }
-            if failed.is_some() || single {
-                // the rest, from the failed job (or the long stream) on, on this thread
-                let mut head = Vec::new();
-                for job in batch.drain(failed.unwrap_or(batch.len())..) {
-                    head.extend_from_slice(&job);
-                }
-                head.append(&mut self.pending);
-                let raw = std::mem::replace(&mut self.raw, Box::new(io::empty()));
-                let r = io::Cursor::new(head).chain(raw);
-                match Checked::new(Compression::Bzip2, r, Arc::clone(&self.state), &self.opts) {
-                    Ok(mut d) => {
-                        pump(&mut d, chunk, tx, None);
-                    }
-                    Err(e) => {
-                        let _ = tx.send(Msg::Err(e));
-                    }
-                }
+            });
+            if gone {
                 return;
             }
+            let rest = match (failed, stop) {
+                (Some((i, handed)), _) => self.fallback(&batch[i..], handed),
+                (None, Some(Stop::Single)) => self.fallback(&[], 0),
+                (None, Some(Stop::Err(e))) => Err(e),
+                (None, None) => continue,
+            };
+            match rest {
+                Ok(mut r) => {
+                    pump(&mut r, chunk, tx, None);
+                }
+                Err(e) => {
+                    let _ = tx.send(Msg::Err(e));
+                }
+            }
+            return;
         }
     }
 }
 
 /// Decodes a bzip2 file (`raw`, from its first byte) on `opts.threads` threads.
-pub(crate) fn spawn(
-    raw: Box<dyn Read + Send>,
-    state: Arc<RawState>,
-    opts: &Options,
-) -> io::Result<Box<dyn Read + Send>> {
+pub(crate) fn spawn(raw: Box<dyn Read + Send>, opts: &Options) -> io::Result<Box<dyn Read + Send>> {
     let (tx, rx) = sync_channel(4);
-    let c = Coordinator {
-        raw,
-        state,
-        pending: Vec::new(),
-        eof: false,
-        opts: opts.clone(),
-        #[cfg(test)]
-        false_cut: None,
-    };
+    let (back_tx, back_rx) = sync_channel(4);
+    let back_rx = Arc::new(Mutex::new(back_rx));
+    let c = Coordinator::new(raw, opts);
     thread::Builder::new()
         .name("kifu-input bzip2".into())
-        .spawn(move || c.run(&tx))?;
-    Ok(Box::new(ChunkReader::new(rx, None)))
+        .spawn(move || c.run(&tx, &back_rx))?;
+    Ok(Box::new(ChunkReader::new(rx, Some(back_tx))))
+}
+
+/// Where the inline decoding stands.
+enum Stage {
+    /// Decoding a job (and how many bytes it handed over).
+    Job(Job, Chunked<Box<dyn Read + Send>>, u64),
+    /// Decoding the rest of the file sequentially.
+    Rest(Chunked<Box<dyn Read + Send>>),
+    /// Between jobs.
+    Next,
+    Done,
+    Failed(io::ErrorKind, String),
+}
+
+/// A bzip2 file decoded on the caller's thread exactly as [`spawn`] decodes it on several:
+/// the same jobs, the same chunks, the same fallback.
+pub(crate) struct Inline {
+    co: Coordinator,
+    stage: Stage,
+    chunk: usize,
+}
+
+/// Decodes a bzip2 file (`raw`, from its first byte) on the caller's thread.
+pub(crate) fn inline(raw: Box<dyn Read + Send>, opts: &Options) -> Inline {
+    Inline {
+        co: Coordinator::new(raw, opts),
+        stage: Stage::Next,
+        chunk: opts.chunk_len(),
+    }
+}
+
+impl Inline {
+    fn fail(&mut self, e: io::Error) -> io::Error {
+        self.stage = Stage::Failed(e.kind(), e.to_string());
+        e
+    }
+}
+
+impl Read for Inline {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            match &mut self.stage {
+                Stage::Done => return Ok(0),
+                Stage::Failed(kind, msg) => return Err(io::Error::new(*kind, msg.clone())),
+                Stage::Rest(r) => {
+                    return r.read(buf).map_err(|e| {
+                        self.stage = Stage::Failed(e.kind(), e.to_string());
+                        e
+                    });
+                }
+                Stage::Job(_, r, handed) => match r.read(buf) {
+                    Ok(0) => self.stage = Stage::Next,
+                    Ok(n) => {
+                        *handed += n as u64;
+                        return Ok(n);
+                    }
+                    Err(_) => {
+                        let Stage::Job(job, _, handed) =
+                            std::mem::replace(&mut self.stage, Stage::Next)
+                        else {
+                            unreachable!()
+                        };
+                        match self.co.fallback(std::slice::from_ref(&job), handed) {
+                            Ok(r) => self.stage = Stage::Rest(Chunked::new(r, self.chunk)),
+                            Err(e) => return Err(self.fail(e)),
+                        }
+                    }
+                },
+                Stage::Next => match self.co.next_job() {
+                    Ok(Some(job)) => {
+                        let r: Box<dyn Read + Send> = Box::new(job_reader(&job));
+                        self.stage = Stage::Job(job, Chunked::new(r, self.chunk), 0);
+                    }
+                    Ok(None) => self.stage = Stage::Done,
+                    Err(Stop::Single) => match self.co.fallback(&[], 0) {
+                        Ok(r) => self.stage = Stage::Rest(Chunked::new(r, self.chunk)),
+                        Err(e) => return Err(self.fail(e)),
+                    },
+                    Err(Stop::Err(e)) => return Err(self.fail(e)),
+                },
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -248,23 +440,30 @@ mod tests {
     }
 
     fn run(bytes: Vec<u8>, false_cut: Option<usize>, threads: usize) -> (Vec<u8>, Option<String>) {
-        let (tx, rx) = sync_channel(4);
         let opts = Options {
             threads,
             buffer_size: 16 << 10,
             ..Options::default()
         };
-        let c = Coordinator {
-            raw: Box::new(io::Cursor::new(bytes)),
-            state: Arc::default(),
-            pending: Vec::new(),
-            eof: false,
-            opts,
-            false_cut,
-        };
-        thread::spawn(move || c.run(&tx));
+        let mut c = Coordinator::new(Box::new(io::Cursor::new(bytes)), &opts);
+        c.false_cut = false_cut;
         let mut out = Vec::new();
-        let err = ChunkReader::new(rx, None).read_to_end(&mut out).err();
+        let err = if threads == 1 {
+            let mut r = Inline {
+                co: c,
+                stage: Stage::Next,
+                chunk: opts.chunk_len(),
+            };
+            r.read_to_end(&mut out).err()
+        } else {
+            let (tx, rx) = sync_channel(4);
+            let (back_tx, back_rx) = sync_channel(4);
+            let back_rx = Arc::new(Mutex::new(back_rx));
+            thread::spawn(move || c.run(&tx, &back_rx));
+            ChunkReader::new(rx, Some(back_tx))
+                .read_to_end(&mut out)
+                .err()
+        };
         (out, err.map(|e| e.to_string()))
     }
 
@@ -285,12 +484,18 @@ mod tests {
                 );
             }
         }
-        // truncated: the bytes of the whole streams before the cut, then the error
-        let (out, err) = run(bytes[..bytes.len() - 100].to_vec(), None, 2);
+        // truncated: the bytes of the whole streams before the cut, then the error, the same
+        // at every thread count
+        let cut = bytes[..bytes.len() - 100].to_vec();
+        let (out, err) = run(cut.clone(), None, 2);
         assert!(data.starts_with(&out) && out.len() >= data.len() - 9_000);
-        assert!(
-            err.unwrap().contains("bzip2"),
-            "the raw state is not the one counted here"
-        );
+        assert!(err.as_ref().unwrap().contains("truncated bzip2"), "{err:?}");
+        for threads in [1, 3] {
+            assert_eq!(run(cut.clone(), None, threads), (out.clone(), err.clone()));
+            assert_eq!(
+                run(cut.clone(), Some(5_000), threads),
+                (out.clone(), err.clone())
+            );
+        }
     }
 }

@@ -116,13 +116,55 @@ pub(crate) fn unsupported(c: Compression) -> io::Error {
     )
 }
 
-/// A decoder's error in words: a read error of the input, a truncated stream (the input ended
-/// inside compressed data), or corrupt data.
-pub(crate) fn codec_error(c: Compression, e: io::Error, raw: &RawState) -> io::Error {
+/// Whether a decoder's error says the input asked for more memory than it was allowed (a zstd
+/// window over `window_log_max`, an xz dictionary over liblzma's memory limit).
+pub(crate) fn over_limit(e: &io::Error) -> bool {
+    #[cfg(feature = "xz")]
+    if e.get_ref()
+        .and_then(|i| i.downcast_ref::<liblzma::stream::Error>())
+        .is_some_and(|x| matches!(x, liblzma::stream::Error::MemLimit))
+    {
+        return true;
+    }
+    e.kind() == io::ErrorKind::OutOfMemory
+        || e.to_string()
+            .contains("Frame requires too much memory for decoding")
+}
+
+/// The error for a frame or stream that asks for more memory than
+/// [`Options::decoder_memory_limit`] allows.
+pub(crate) fn limit_error(c: Compression, limit: usize, what: &str) -> io::Error {
+    let needs = match c {
+        Compression::Zstd => "a zstd window",
+        Compression::Xz => "an xz dictionary",
+        _ => "decoder memory",
+    };
+    io::Error::new(
+        io::ErrorKind::OutOfMemory,
+        format!(
+            "{what}asks for {needs} larger than the decoder memory limit ({} MiB): not decoded; \
+             raise the limit with --decoder-memory SIZE (Options::decoder_memory_limit) to read it",
+            limit >> 20
+        ),
+    )
+}
+
+/// A decoder's error in words: the memory limit, a read error of the input, a truncated stream
+/// (the input ended inside compressed data), or corrupt data.
+pub(crate) fn codec_error(c: Compression, e: io::Error, raw: &RawState, limit: usize) -> io::Error {
+    if over_limit(&e) {
+        return limit_error(
+            c,
+            limit,
+            &format!("the {c} {} at byte {} ", c.unit(), raw.pos()),
+        );
+    }
     if raw.failed() {
         return io::Error::new(e.kind(), format!("read error near byte {}: {e}", raw.pos()));
     }
-    if raw.at_eof() {
+    // the decoders say UnexpectedEof for an input that ends inside compressed data; a fault
+    // found in the last bytes (a checksum, a length) is corrupt data, not a cut
+    if raw.at_eof() && e.kind() == io::ErrorKind::UnexpectedEof {
         return io::Error::new(
             io::ErrorKind::UnexpectedEof,
             format!(
@@ -142,33 +184,38 @@ pub(crate) fn codec_error(c: Compression, e: io::Error, raw: &RawState) -> io::E
 pub(crate) enum Decoder<R: Read> {
     Plain(R),
     #[cfg(feature = "zstd")]
-    Zstd(zstd::stream::read::Decoder<'static, io::BufReader<R>>),
+    Zstd(zstd::stream::read::Decoder<'static, io::BufReader<Full<R>>>),
     #[cfg(feature = "gzip")]
-    Gzip(Box<flate2::read::MultiGzDecoder<R>>),
+    Gzip(Box<flate2::read::MultiGzDecoder<Full<R>>>),
     #[cfg(feature = "bzip2")]
-    Bzip2(bzip2::read::MultiBzDecoder<R>),
+    Bzip2(bzip2::read::MultiBzDecoder<Full<R>>),
     #[cfg(feature = "xz")]
-    Xz(XzStreams<R>),
+    Xz(XzStreams<Full<R>>),
 }
 
 impl<R: Read> Decoder<R> {
-    /// A decoder of `c` over `r`.
+    /// A decoder of `c` over `r`. The compressed bytes are read through [`Full`], so that the
+    /// decoder sees the same pieces whatever the sizes the raw reader returns.
     pub fn new(c: Compression, r: R, opts: &Options) -> io::Result<Self> {
         let _ = opts;
         Ok(match c {
             Compression::None => Decoder::Plain(r),
             #[cfg(feature = "zstd")]
             Compression::Zstd => {
-                let mut d = zstd::stream::read::Decoder::new(r)?;
-                d.window_log_max(opts.zstd_window_log_max)?;
+                let mut d = zstd::stream::read::Decoder::new(Full::new(r))?;
+                d.window_log_max(opts.zstd_window_log())?;
                 Decoder::Zstd(d)
             }
             #[cfg(feature = "gzip")]
-            Compression::Gzip => Decoder::Gzip(Box::new(flate2::read::MultiGzDecoder::new(r))),
+            Compression::Gzip => {
+                Decoder::Gzip(Box::new(flate2::read::MultiGzDecoder::new(Full::new(r))))
+            }
             #[cfg(feature = "bzip2")]
-            Compression::Bzip2 => Decoder::Bzip2(bzip2::read::MultiBzDecoder::new(r)),
+            Compression::Bzip2 => Decoder::Bzip2(bzip2::read::MultiBzDecoder::new(Full::new(r))),
             #[cfg(feature = "xz")]
-            Compression::Xz => Decoder::Xz(XzStreams::new(r)?),
+            Compression::Xz => {
+                Decoder::Xz(XzStreams::new(Full::new(r), opts.decoder_memory_limit)?)
+            }
             #[allow(unreachable_patterns)]
             c => return Err(unsupported(c)),
         })
@@ -196,19 +243,29 @@ impl<R: Read> Read for Decoder<R> {
 #[cfg(feature = "xz")]
 pub(crate) struct XzStreams<R: Read> {
     dec: Option<liblzma::bufread::XzDecoder<io::BufReader<R>>>,
+    /// liblzma's memory limit, bytes.
+    memlimit: u64,
 }
 
 #[cfg(feature = "xz")]
 impl<R: Read> XzStreams<R> {
-    fn new(r: R) -> io::Result<Self> {
+    fn new(r: R, memlimit: usize) -> io::Result<Self> {
+        let memlimit = (memlimit as u64).max(1);
         Ok(XzStreams {
-            dec: Some(Self::stream(io::BufReader::with_capacity(1 << 16, r))?),
+            dec: Some(Self::stream(
+                io::BufReader::with_capacity(1 << 16, r),
+                memlimit,
+            )?),
+            memlimit,
         })
     }
 
-    fn stream(r: io::BufReader<R>) -> io::Result<liblzma::bufread::XzDecoder<io::BufReader<R>>> {
+    fn stream(
+        r: io::BufReader<R>,
+        memlimit: u64,
+    ) -> io::Result<liblzma::bufread::XzDecoder<io::BufReader<R>>> {
         let s =
-            liblzma::stream::Stream::new_stream_decoder(u64::MAX, 0).map_err(io::Error::other)?;
+            liblzma::stream::Stream::new_stream_decoder(memlimit, 0).map_err(io::Error::other)?;
         Ok(liblzma::bufread::XzDecoder::new_stream(r, s))
     }
 }
@@ -248,7 +305,7 @@ impl<R: Read> Read for XzStreams<R> {
                 ));
             }
             let r = self.dec.take().map(|d| d.into_inner());
-            self.dec = Some(Self::stream(r.expect("a decoder"))?);
+            self.dec = Some(Self::stream(r.expect("a decoder"), self.memlimit)?);
         }
     }
 }
@@ -259,6 +316,7 @@ pub(crate) struct Checked<R: Read> {
     dec: Decoder<R>,
     c: Compression,
     raw: Arc<RawState>,
+    limit: usize,
     failed: Option<(io::ErrorKind, String)>,
 }
 
@@ -268,6 +326,7 @@ impl<R: Read> Checked<R> {
             dec: Decoder::new(c, r, opts)?,
             c,
             raw,
+            limit: opts.decoder_memory_limit,
             failed: None,
         })
     }
@@ -285,7 +344,7 @@ impl<R: Read> Read for Checked<R> {
                 if self.c == Compression::None {
                     return Err(e);
                 }
-                let e = codec_error(self.c, e, &self.raw);
+                let e = codec_error(self.c, e, &self.raw, self.limit);
                 self.failed = Some((e.kind(), e.to_string()));
                 Err(e)
             }
@@ -355,5 +414,156 @@ impl<R: Read> Read for Prefixed<R> {
             return Err(io::Error::new(*kind, msg.clone()));
         }
         self.inner.read(buf)
+    }
+}
+
+/// A reader whose reads fill the buffer whole (fewer bytes only at the end of the input or
+/// before an error, which comes at the next read): a decoder over it is fed the same pieces
+/// whatever the raw reader returns (a pipe, a trickling socket), so that where it stops on a
+/// damaged input does not depend on timing.
+pub(crate) struct Full<R> {
+    inner: R,
+    err: Option<io::Error>,
+}
+
+impl<R> Full<R> {
+    pub fn new(inner: R) -> Self {
+        Full { inner, err: None }
+    }
+}
+
+impl<R: Read> Read for Full<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(e) = self.err.take() {
+            return Err(e);
+        }
+        let mut n = 0;
+        while n < buf.len() {
+            match self.inner.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if n == 0 => return Err(e),
+                Err(e) => {
+                    // after the bytes before it
+                    self.err = Some(e);
+                    break;
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// What [`fill`] got: bytes, then possibly the end or an error.
+pub(crate) struct Filled {
+    /// Bytes read into the buffer.
+    pub n: usize,
+    /// The error met after them.
+    pub err: Option<io::Error>,
+    /// The end of the source was met (a read returned 0).
+    pub end: bool,
+}
+
+/// Fills `buf` from `src`, read after read, until it is full, the source ends or fails. Every
+/// decoded stream is read this way, on a decoding thread ([`crate::pipe::pump`]) or inline
+/// ([`Chunked`]), so that a decoder is called with the same buffers whatever the thread count.
+pub(crate) fn fill(src: &mut dyn Read, buf: &mut [u8]) -> Filled {
+    let mut n = 0;
+    while n < buf.len() {
+        match src.read(&mut buf[n..]) {
+            Ok(0) => {
+                return Filled {
+                    n,
+                    err: None,
+                    end: true,
+                };
+            }
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                return Filled {
+                    n,
+                    err: Some(e),
+                    end: false,
+                };
+            }
+        }
+    }
+    Filled {
+        n,
+        err: None,
+        end: false,
+    }
+}
+
+/// A decoder read inline in chunks of a fixed size, exactly as a decoding thread reads it
+/// ([`fill`]), whatever the sizes the caller asks for; its error comes after the bytes before
+/// it, and again at every later read.
+pub(crate) struct Chunked<R> {
+    src: R,
+    buf: Vec<u8>,
+    pos: usize,
+    len: usize,
+    end: bool,
+    failed: Option<(io::ErrorKind, String)>,
+}
+
+impl<R: Read> Chunked<R> {
+    /// Reads `src` in chunks of `chunk` bytes.
+    pub fn new(src: R, chunk: usize) -> Self {
+        Self::with_buffer(src, chunk, Vec::new())
+    }
+
+    /// The same, filling `buf` (a spent buffer, reused).
+    pub fn with_buffer(src: R, chunk: usize, mut buf: Vec<u8>) -> Self {
+        // (its old bytes are overwritten before they are read)
+        buf.resize(chunk.max(1), 0);
+        Chunked {
+            src,
+            buf,
+            pos: 0,
+            len: 0,
+            end: false,
+            failed: None,
+        }
+    }
+
+    /// The buffer, to be reused.
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.buf
+    }
+}
+
+impl<R: Read> Read for Chunked<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        if self.pos == self.len {
+            if let Some((kind, msg)) = &self.failed {
+                return Err(io::Error::new(*kind, msg.clone()));
+            }
+            if self.end {
+                return Ok(0);
+            }
+            let f = fill(&mut self.src, &mut self.buf);
+            self.pos = 0;
+            self.len = f.n;
+            self.end = f.end;
+            if let Some(e) = f.err {
+                self.failed = Some((e.kind(), e.to_string()));
+                if f.n == 0 {
+                    return Err(e);
+                }
+            }
+            if f.n == 0 {
+                return Ok(0);
+            }
+        }
+        let n = out.len().min(self.len - self.pos);
+        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
     }
 }

@@ -3,7 +3,7 @@
 
 use std::io::{self, Read};
 
-use crate::compression::{Checked, Prefixed};
+use crate::compression::{Checked, Chunked, Prefixed};
 use crate::names::NameInfo;
 use crate::progress::Counted;
 use crate::{Compression, Format, Options, Progress, Report, name_info};
@@ -95,6 +95,8 @@ pub(crate) struct Walker<'o, F> {
     pub report: Report,
     pub f: F,
     pub stdin_used: bool,
+    /// Spent chunk buffers ([`Chunked`]), to be filled again.
+    pub spares: Vec<Vec<u8>>,
 }
 
 impl<F: FnMut(Entry<'_>) -> io::Result<()>> Walker<'_, F> {
@@ -102,7 +104,21 @@ impl<F: FnMut(Entry<'_>) -> io::Result<()>> Walker<'_, F> {
         self.report.aborted.is_some()
     }
 
-    /// Hands a decoded stream to the function and records what went wrong.
+    /// A chunk buffer to fill (a spent one, or new).
+    pub fn spare(&mut self) -> Vec<u8> {
+        self.spares.pop().unwrap_or_default()
+    }
+
+    /// A spent chunk buffer, kept for the next member (two at most).
+    pub fn give_back(&mut self, buf: Vec<u8>) {
+        if self.spares.len() < 2 {
+            self.spares.push(buf);
+        }
+    }
+
+    /// Hands a decoded stream to the function and records what went wrong. What the function
+    /// left unread is read to the end afterwards (unless it failed on its own), so that the
+    /// stream's checks at its end (checksums, lengths) are always made.
     pub fn deliver(
         &mut self,
         name: &str,
@@ -122,6 +138,10 @@ impl<F: FnMut(Entry<'_>) -> io::Result<()>> Walker<'_, F> {
             size_hint,
             reader: &mut watched,
         });
+        if result.is_ok() {
+            // the reader's error, if any, is recorded by `Watch`
+            let _ = crate::archive::drain(&mut watched);
+        }
         match (watched.into_inner().failed(), result) {
             (Some(e), _) => self.report.error(name, e),
             (None, Err(e)) => self.report.aborted = Some(crate::InputError::new(name, e)),
@@ -141,9 +161,16 @@ impl<F: FnMut(Entry<'_>) -> io::Result<()>> Walker<'_, F> {
             return self.report.error(name, e);
         }
         match Checked::new(c, raw, state, self.opts) {
-            Ok(mut d) => {
-                let size = if c == Compression::None { size } else { None };
+            Ok(d) if c == Compression::None => {
+                let mut d = d;
                 self.deliver(name, info.format, c, size, &mut d);
+            }
+            // a compressed member is read in chunks, as every decoder is
+            Ok(d) => {
+                let spare = self.spare();
+                let mut d = Chunked::with_buffer(d, self.opts.chunk_len(), spare);
+                self.deliver(name, info.format, c, None, &mut d);
+                self.give_back(d.into_buffer());
             }
             Err(e) => self.report.error(name, e),
         }

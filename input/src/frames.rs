@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use crate::Options;
+use crate::compression::{Chunked, fill};
 use crate::pipe::{ChunkReader, Msg, pump};
 
 /// A frame cut from the raw stream.
@@ -46,14 +47,9 @@ pub(crate) enum Unit {
 /// Cuts a raw stream into frames (runs on the splitter thread).
 pub(crate) type Splitter = Box<dyn FnMut() -> io::Result<Unit> + Send>;
 
-/// Decodes one frame, sending its decoded bytes in chunks to the sender (returns false when
-/// the reader is gone), and gives back its error, if any (sent after the good bytes). The
-/// chunks to fill come from the buffer source (spent chunks the reader gave back, or new).
-pub(crate) type FrameDecoder = Arc<
-    dyn Fn(&Frame, &mut dyn FnMut() -> Vec<u8>, &mut dyn FnMut(Vec<u8>) -> bool) -> io::Result<()>
-        + Send
-        + Sync,
->;
+/// Opens one frame: its decoded bytes, read in chunks ([`decode_chunks`] on a decoding thread,
+/// [`Chunked`] inline: the same chunks), with its error, if any, after the good bytes.
+pub(crate) type FrameDecoder = Arc<dyn Fn(Frame) -> Box<dyn Read + Send> + Send + Sync>;
 
 enum Queued {
     Frame(Receiver<Msg>),
@@ -97,10 +93,11 @@ pub(crate) fn spawn(
                             .and_then(|rx| rx.try_recv().ok())
                             .unwrap_or_default()
                     };
-                    let result = decode(&frame, &mut fresh, &mut |chunk| {
-                        tx.send(Msg::Data(chunk)).is_ok()
+                    let mut r = decode(frame);
+                    let result = decode_chunks(&mut *r, chunk, &mut fresh, &mut |c| {
+                        tx.send(Msg::Data(c)).is_ok()
                     });
-                    drop(frame);
+                    drop(r);
                     let _ = tx.send(match result {
                         Ok(()) => Msg::End,
                         Err(e) => Msg::Err(e),
@@ -203,6 +200,82 @@ impl Read for OrderedReader {
     }
 }
 
+/// The frames of a stream decoded one after another on the caller's thread (one thread): the
+/// same splitter and frame decoder as [`spawn`]'s, read in the same chunks, so the bytes and
+/// the errors are those of the parallel decoding.
+pub(crate) struct Inline {
+    split: Splitter,
+    decode: FrameDecoder,
+    chunk: usize,
+    cur: Option<Chunked<Box<dyn Read + Send>>>,
+    spare: Vec<u8>,
+    failed: Option<(io::ErrorKind, String)>,
+    done: bool,
+}
+
+impl Inline {
+    pub fn new(split: Splitter, decode: FrameDecoder, opts: &Options) -> Self {
+        Inline {
+            split,
+            decode,
+            chunk: opts.chunk_len(),
+            cur: None,
+            spare: Vec::new(),
+            failed: None,
+            done: false,
+        }
+    }
+}
+
+impl Read for Inline {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            if let Some((kind, msg)) = &self.failed {
+                return Err(io::Error::new(*kind, msg.clone()));
+            }
+            if self.done {
+                return Ok(0);
+            }
+            if let Some(cur) = &mut self.cur {
+                match cur.read(buf) {
+                    Ok(0) => {
+                        if let Some(c) = self.cur.take() {
+                            self.spare = c.into_buffer();
+                        }
+                    }
+                    Ok(n) => return Ok(n),
+                    Err(e) => {
+                        self.failed = Some((e.kind(), e.to_string()));
+                        return Err(e);
+                    }
+                }
+                continue;
+            }
+            let r = match (self.split)() {
+                Ok(Unit::Frame(frame)) => (self.decode)(frame),
+                Ok(Unit::Rest(r)) => {
+                    // the splitter is done: the rest is this reader
+                    self.split = Box::new(|| Ok(Unit::End));
+                    r
+                }
+                Ok(Unit::End) => {
+                    self.done = true;
+                    continue;
+                }
+                Err(e) => {
+                    self.failed = Some((e.kind(), e.to_string()));
+                    return Err(e);
+                }
+            };
+            let spare = std::mem::take(&mut self.spare);
+            self.cur = Some(Chunked::with_buffer(r, self.chunk, spare));
+        }
+    }
+}
+
 /// Reads up to `buf.len()` bytes; fewer only at the end of `r`.
 pub(crate) fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut n = 0;
@@ -217,8 +290,8 @@ pub(crate) fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-/// Sends what `r` decodes, `chunk` bytes at a time, through `send` (false: the reader is gone);
-/// gives back its error, after the bytes decoded before it.
+/// Sends what `r` decodes, `chunk` bytes at a time ([`fill`]), through `send` (false: the
+/// reader is gone); gives back its error, after the bytes decoded before it.
 pub(crate) fn decode_chunks(
     r: &mut dyn Read,
     chunk: usize,
@@ -228,28 +301,15 @@ pub(crate) fn decode_chunks(
     loop {
         let mut buf = fresh();
         buf.resize(chunk, 0);
-        let mut n = 0;
-        let mut err = None;
-        while n < chunk {
-            match r.read(&mut buf[n..]) {
-                Ok(0) => break,
-                Ok(k) => n += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    err = Some(e);
-                    break;
-                }
-            }
-        }
-        buf.truncate(n);
-        let last = n < chunk;
-        if n > 0 && !send(buf) {
+        let f = fill(r, &mut buf);
+        buf.truncate(f.n);
+        if f.n > 0 && !send(buf) {
             return Ok(());
         }
-        if let Some(e) = err {
+        if let Some(e) = f.err {
             return Err(e);
         }
-        if last {
+        if f.end {
             return Ok(());
         }
     }

@@ -84,17 +84,20 @@ pub use walk::{for_each_in_reader, for_each_input};
 
 /// How inputs are read: threads, buffer sizes, limits.
 ///
-/// Memory bound: a stream decoded on a thread holds at most 4 chunks of `buffer_size` decoded
-/// bytes ahead of the reader. A pzstd stream holds the decoded bytes of at most `threads + 1`
-/// frames (each at most `frame_buffer`) and at most `threads + 2` compressed frames (each at
-/// most `max_frame_size`); a multi-stream bzip2 file, `threads` jobs of at least
-/// `buffer_size / 4` compressed bytes and their decoded bytes. None of it grows with the size
-/// of the input.
+/// Memory bound, whatever the input says: a stream decoded on a thread holds at most 4 chunks
+/// of `buffer_size` decoded bytes ahead of the reader. A pzstd stream holds the decoded bytes
+/// of at most `threads + 1` frames (each at most `frame_buffer`) and at most `threads + 2`
+/// compressed frames (each at most `max_frame_size`); a multi-stream bzip2 file, `threads` jobs
+/// of at least `buffer_size / 4` compressed bytes and at most `frame_buffer` decoded bytes of
+/// each. A decoder's own memory (the zstd window, the xz dictionary) is at most
+/// `decoder_memory_limit` each. None of it grows with the size of the input, and a small input
+/// that decodes to a huge output (a "bomb") is decoded streaming, never whole.
 ///
 /// ```
 /// let opts = kifu_input::Options { threads: 1, ..Default::default() };
 /// assert_eq!(opts.threads, 1); // everything decoded inline, on the caller's thread
 /// assert!(kifu_input::Options::default().threads >= 1);
+/// assert_eq!(kifu_input::Options::default().decoder_memory_limit, 128 << 20);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -102,21 +105,27 @@ pub struct Options {
     /// decoded inline on the caller's thread (no thread is started); with 2 or more, a plain
     /// compressed stream is decoded on a thread of its own (decoding overlaps with the caller's
     /// parsing) and the independent frames of a pzstd or pbzip2 file on `threads` threads.
+    /// The bytes handed over and the errors reported are the same whatever the count, for
+    /// damaged input too.
     pub threads: usize,
     /// The size of the decoded chunks passed from a decoding thread to the reader (default
-    /// 1 MiB).
+    /// 1 MiB). Decoders are always driven in chunks of this size (also with one thread), so
+    /// that what a damaged stream yields before its fault does not depend on the thread count.
     pub buffer_size: usize,
-    /// The decoded bytes of one parallel frame buffered ahead of the reader (default 64 MiB,
-    /// twice the 32 MiB frames of `pzstd -19`): a decoding thread that gets this far ahead
-    /// waits.
+    /// The decoded bytes of one parallel frame (pzstd) or job (pbzip2) buffered ahead of the
+    /// reader (default 4 MiB): a decoding thread that gets this far ahead waits.
     pub frame_buffer: usize,
     /// The largest compressed frame (pzstd) or bzip2 stream group read into memory for parallel
     /// decoding (default 256 MiB); the rest of a stream with a larger one is decoded on one
     /// thread, streaming.
     pub max_frame_size: usize,
-    /// The largest zstd window accepted, as a power of two (default 31, what `zstd --long=31`
-    /// writes; the zstd library's own default is 27): a frame asking for more is an error.
-    pub zstd_window_log_max: u32,
+    /// The memory one decoder may take for what the input asks (default 128 MiB): the zstd
+    /// window (the largest power of two within the limit, at most 2 GiB: 128 MiB is zstd's own
+    /// default) and the xz/LZMA2 dictionary (liblzma's memory limit). A frame or stream asking
+    /// for more is an error that says so ([`InputError::is_memory_limit`]); the limit applies
+    /// to each decoder, so a pzstd stream on N threads may take N times it. gzip, zip
+    /// (deflate) and bzip2 decoders use a few MiB whatever the input.
+    pub decoder_memory_limit: usize,
 }
 
 impl Default for Options {
@@ -124,9 +133,9 @@ impl Default for Options {
         Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             buffer_size: 1 << 20,
-            frame_buffer: 64 << 20,
+            frame_buffer: 4 << 20,
             max_frame_size: 256 << 20,
-            zstd_window_log_max: 31,
+            decoder_memory_limit: 128 << 20,
         }
     }
 }
@@ -137,5 +146,9 @@ impl Options {
     }
     pub(crate) fn thread_count(&self) -> usize {
         self.threads.max(1)
+    }
+    /// The largest zstd window log within [`Options::decoder_memory_limit`] (10..=31).
+    pub(crate) fn zstd_window_log(&self) -> u32 {
+        self.decoder_memory_limit.max(1).ilog2().clamp(10, 31)
     }
 }

@@ -5,6 +5,8 @@ use std::io::{self, Read};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 use std::thread;
 
+use crate::compression::fill;
+
 /// What a producing thread sends.
 pub(crate) enum Msg {
     Data(Vec<u8>),
@@ -95,9 +97,9 @@ impl Read for ChunkReader {
     }
 }
 
-/// Fills chunks of `chunk` bytes from `src` and sends them, in order, until the end or an
-/// error (sent after the bytes read before it); stops when the receiver is gone. Reuses the
-/// chunks that come back on `back`.
+/// Fills chunks of `chunk` bytes from `src` ([`fill`]) and sends them, in order, until the end
+/// or an error (sent after the bytes read before it); stops when the receiver is gone. Reuses
+/// the chunks that come back on `back`.
 pub(crate) fn pump(
     src: &mut dyn Read,
     chunk: usize,
@@ -110,32 +112,16 @@ pub(crate) fn pump(
             Some(Err(TryRecvError::Empty | TryRecvError::Disconnected)) | None => Vec::new(),
         };
         buf.resize(chunk, 0);
-        let mut n = 0;
-        let mut err = None;
-        let mut end = false;
-        while n < chunk {
-            match src.read(&mut buf[n..]) {
-                Ok(0) => {
-                    end = true;
-                    break;
-                }
-                Ok(k) => n += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    err = Some(e);
-                    break;
-                }
-            }
-        }
-        buf.truncate(n);
-        if n > 0 && tx.send(Msg::Data(buf)).is_err() {
+        let f = fill(src, &mut buf);
+        buf.truncate(f.n);
+        if f.n > 0 && tx.send(Msg::Data(buf)).is_err() {
             return false;
         }
-        if let Some(e) = err {
+        if let Some(e) = f.err {
             let _ = tx.send(Msg::Err(e));
             return false;
         }
-        if end {
+        if f.end {
             return tx.send(Msg::End).is_ok();
         }
     }

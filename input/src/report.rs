@@ -26,6 +26,24 @@ impl InputError {
             error,
         }
     }
+
+    /// Whether the input was refused because decoding it needs more memory than
+    /// [`Options::decoder_memory_limit`](crate::Options::decoder_memory_limit) allows (a zstd
+    /// window, an xz dictionary): not damaged, but not read; a larger limit reads it. Such an
+    /// error is of kind [`io::ErrorKind::OutOfMemory`].
+    ///
+    /// ```
+    /// use kifu_input::{for_each_in_reader, Options, Progress};
+    /// // a zstd frame header asking for a 2 GiB window (window descriptor 0xA8), no content size
+    /// let frame = b"\x28\xB5\x2F\xFD\x00\xA8\x01\x00\x00".to_vec();
+    /// let r = for_each_in_reader("big.zst", std::io::Cursor::new(frame), &Options::default(),
+    ///     &Progress::new(), |e| std::io::copy(e.reader, &mut std::io::sink()).map(drop));
+    /// assert!(r.errors[0].is_memory_limit(), "{}", r.errors[0]);
+    /// assert!(r.errors[0].to_string().contains("--decoder-memory"));
+    /// ```
+    pub fn is_memory_limit(&self) -> bool {
+        self.error.kind() == io::ErrorKind::OutOfMemory
+    }
 }
 
 impl fmt::Display for InputError {

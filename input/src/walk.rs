@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::archive::{is_tar, is_zip};
-use crate::compression::{Checked, Prefixed};
+use crate::compression::{Checked, Chunked, Prefixed};
 use crate::deliver::{Entry, LOOK_AHEAD, Walker, check_claim};
 use crate::names::Archive;
 use crate::progress::{Counted, RawState};
@@ -67,6 +67,7 @@ pub fn for_each_input(
         report: Report::default(),
         f,
         stdin_used: false,
+        spares: Vec::new(),
     };
     let mut items = Vec::new();
     for a in args {
@@ -160,6 +161,7 @@ pub fn for_each_in_reader(
         report: Report::default(),
         f,
         stdin_used: false,
+        spares: Vec::new(),
     };
     progress.add_total(None);
     w.report.inputs += 1;
@@ -306,7 +308,9 @@ fn no_archive(kind: &str) -> io::Error {
 type Raw = Prefixed<Counted<Box<dyn Read + Send>>>;
 
 /// The decoder for a top-level stream: inline with one thread; with more, on a thread of its
-/// own, or frame by frame on several (pzstd).
+/// own, or frame by frame on several (pzstd, pbzip2). Both ways read the decoders in the same
+/// chunks ([`Chunked`], [`pipe::pump`]) and cut the same frames and jobs, so the bytes and
+/// errors of a damaged stream are the same at every thread count.
 fn decoder(
     c: Compression,
     raw: Raw,
@@ -316,25 +320,27 @@ fn decoder(
     if c == Compression::None {
         return Ok(Box::new(raw));
     }
-    if opts.thread_count() > 1 {
-        #[cfg(feature = "zstd")]
-        if c == Compression::Zstd && crate::zstd_par::is_pzstd(raw.head()) {
-            return Ok(Box::new(crate::zstd_par::spawn(
-                Box::new(raw),
-                state,
-                opts,
-            )?));
-        }
-        #[cfg(feature = "bzip2")]
-        if c == Compression::Bzip2 {
-            return crate::bzip2_par::spawn(Box::new(raw), state, opts);
-        }
-        let checked = Checked::new(c, raw, state, opts)?;
-        return Ok(Box::new(pipe::spawn(
-            Box::new(checked),
-            opts.chunk_len(),
-            4,
-        )?));
+    let parallel = opts.thread_count() > 1;
+    #[cfg(feature = "zstd")]
+    if c == Compression::Zstd && crate::zstd_par::is_pzstd(raw.head()) {
+        return Ok(if parallel {
+            Box::new(crate::zstd_par::spawn(Box::new(raw), state, opts)?)
+        } else {
+            Box::new(crate::zstd_par::inline(Box::new(raw), state, opts))
+        });
     }
-    Ok(Box::new(Checked::new(c, raw, state, opts)?))
+    #[cfg(feature = "bzip2")]
+    if c == Compression::Bzip2 {
+        return Ok(if parallel {
+            crate::bzip2_par::spawn(Box::new(raw), opts)?
+        } else {
+            Box::new(crate::bzip2_par::inline(Box::new(raw), opts))
+        });
+    }
+    let checked = Checked::new(c, raw, state, opts)?;
+    Ok(if parallel {
+        Box::new(pipe::spawn(Box::new(checked), opts.chunk_len(), 4)?)
+    } else {
+        Box::new(Chunked::new(checked, opts.chunk_len()))
+    })
 }

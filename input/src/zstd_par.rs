@@ -11,8 +11,8 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use crate::Options;
-use crate::compression::{Checked, Compression, ZSTD_MAGIC, is_skippable};
-use crate::frames::{self, Frame, FrameDecoder, OrderedReader, Unit, decode_chunks, read_full};
+use crate::compression::{self, Checked, Compression, ZSTD_MAGIC, is_skippable};
+use crate::frames::{self, Frame, FrameDecoder, Inline, OrderedReader, Unit, read_full};
 use crate::progress::RawState;
 
 /// The magic number of pzstd's size header (a skippable frame).
@@ -134,12 +134,74 @@ impl Split {
     }
 }
 
-/// Decodes a pzstd stream (`raw`, from its first byte) on `opts.threads` threads.
-pub(crate) fn spawn(
+/// One frame's decoded bytes; its fault in words (the memory limit, a truncated frame, corrupt
+/// data) after the bytes decoded before it.
+struct FrameReader {
+    dec: io::Result<zstd::stream::read::Decoder<'static, io::Cursor<Vec<u8>>>>,
+    start: u64,
+    end: u64,
+    truncated: bool,
+    prev_end: u64,
+    limit: usize,
+}
+
+impl FrameReader {
+    fn new(frame: Frame, opts: &Options) -> Self {
+        let end = frame.start + frame.data.len() as u64;
+        let window = opts.zstd_window_log();
+        let dec = zstd::stream::read::Decoder::with_buffer(io::Cursor::new(frame.data))
+            .and_then(|mut d| d.window_log_max(window).map(|()| d));
+        FrameReader {
+            dec,
+            start: frame.start,
+            end,
+            truncated: frame.truncated,
+            prev_end: frame.prev_end,
+            limit: opts.decoder_memory_limit,
+        }
+    }
+
+    fn cut(&self) -> io::Error {
+        truncated(
+            self.end,
+            &format!("the frame that starts at byte {}", self.start),
+            self.prev_end,
+        )
+    }
+}
+
+impl Read for FrameReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let result = match &mut self.dec {
+            Ok(d) => d.read(buf),
+            Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+        };
+        match result {
+            Ok(0) if self.truncated && !buf.is_empty() => Err(self.cut()),
+            Ok(n) => Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
+            Err(e) if compression::over_limit(&e) => Err(compression::limit_error(
+                Compression::Zstd,
+                self.limit,
+                &format!("the zstd frame at byte {} ", self.start),
+            )),
+            Err(_) if self.truncated => Err(self.cut()),
+            Err(e) => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "corrupt zstd data in the frame at bytes {}..{}: {e}",
+                    self.start, self.end
+                ),
+            )),
+        }
+    }
+}
+
+fn parts(
     raw: Box<dyn Read + Send>,
     state: Arc<RawState>,
     opts: &Options,
-) -> io::Result<OrderedReader> {
+) -> (frames::Splitter, FrameDecoder) {
     let mut split = Split {
         raw,
         state,
@@ -147,33 +209,25 @@ pub(crate) fn spawn(
         last_end: 0,
         opts: opts.clone(),
     };
-    let chunk = opts.chunk_len();
-    let window = opts.zstd_window_log_max;
-    let decode: FrameDecoder = Arc::new(move |frame: &Frame, fresh, send| {
-        let result = (|| {
-            let mut d = zstd::stream::read::Decoder::with_buffer(&frame.data[..])?;
-            d.window_log_max(window)?;
-            decode_chunks(&mut d, chunk, fresh, send)
-        })();
-        let end = frame.start + frame.data.len() as u64;
-        let cut = || {
-            truncated(
-                end,
-                &format!("the frame that starts at byte {}", frame.start),
-                frame.prev_end,
-            )
-        };
-        match result {
-            Err(_) | Ok(()) if frame.truncated => Err(cut()),
-            Err(e) => Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "corrupt zstd data in the frame at bytes {}..{end}: {e}",
-                    frame.start
-                ),
-            )),
-            Ok(()) => Ok(()),
-        }
-    });
-    frames::spawn(Box::new(move || split.next()), decode, opts)
+    let o = opts.clone();
+    let decode: FrameDecoder =
+        Arc::new(move |frame: Frame| Box::new(FrameReader::new(frame, &o)) as Box<dyn Read + Send>);
+    (Box::new(move || split.next()), decode)
+}
+
+/// Decodes a pzstd stream (`raw`, from its first byte) on `opts.threads` threads.
+pub(crate) fn spawn(
+    raw: Box<dyn Read + Send>,
+    state: Arc<RawState>,
+    opts: &Options,
+) -> io::Result<OrderedReader> {
+    let (split, decode) = parts(raw, state, opts);
+    frames::spawn(split, decode, opts)
+}
+
+/// Decodes a pzstd stream frame by frame on the caller's thread, exactly as [`spawn`] does on
+/// several (same bytes, same errors).
+pub(crate) fn inline(raw: Box<dyn Read + Send>, state: Arc<RawState>, opts: &Options) -> Inline {
+    let (split, decode) = parts(raw, state, opts);
+    Inline::new(split, decode, opts)
 }
