@@ -230,6 +230,9 @@ fn outputs_are_safe() {
             .all(|n| n.starts_with("part-") || n == "_SUCCESS"),
         "{names:?}"
     );
+    // 1501 games, 700 rows a file
+    let parts = names.iter().filter(|n| n.starts_with("part-")).count();
+    assert_eq!(parts, 3, "{names:?}");
 }
 
 /// The venv's python, if `scripts/export_pyenv.sh` made it.
