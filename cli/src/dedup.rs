@@ -241,9 +241,9 @@ pub fn command(
                         writeln!(
                             out,
                             "{}:{}: duplicate of {}:{}",
-                            input.name,
+                            crate::run::shown(&input.name),
                             index + 1,
-                            names[file as usize],
+                            crate::run::shown(&names[file as usize]),
                             game + 1
                         )?;
                     }

@@ -408,7 +408,8 @@ pub fn command(common: &Common, mut opts: Options) -> io::Result<ExitCode> {
                 mismatched += 1;
                 eprintln!(
                     "kifu export: {}: the {} table holds no {format} game; not exported",
-                    input.name, opts.table
+                    crate::run::shown(&input.name),
+                    opts.table
                 );
             }
             return Ok(());
@@ -417,7 +418,7 @@ pub fn command(common: &Common, mut opts: Options) -> io::Result<ExitCode> {
             refused += 1;
             eprintln!(
                 "kifu export: {}: game {}: {why}",
-                input.name,
+                crate::run::shown(&input.name),
                 info.first_game + index + 1
             );
         }
@@ -434,7 +435,7 @@ pub fn command(common: &Common, mut opts: Options) -> io::Result<ExitCode> {
             mismatched += 1;
             eprintln!(
                 "kifu export: {}: a {} input cannot join the {} table; not exported",
-                input.name,
+                crate::run::shown(&input.name),
                 if table.is_sgf() { "SGF" } else { "PGN" },
                 sink_table.id()
             );

@@ -313,7 +313,10 @@ pub fn command(
                     found = true;
                     out.flush()?;
                     let n = info.first_game + index + 1;
-                    eprintln!("kifu json: {}: game {n}: not written: {why}", input.name);
+                    eprintln!(
+                        "kifu json: {}: game {n}: not written: {why}",
+                        crate::run::shown(&input.name)
+                    );
                 }
             }
             Event::End { .. } => {

@@ -43,21 +43,23 @@ impl Problem {
     /// Writes `FILE:` and the problem's line (the `Display` of the library's diagnostic), its
     /// game counted from `first_game`.
     pub fn write_line(&self, out: &mut impl Write, file: &str, first_game: u64) -> io::Result<()> {
+        // names and quoted text come from the input: escaped, so that none forges a line
+        let file = crate::run::shown(file);
+        let line = self.line(first_game);
+        writeln!(out, "{file}:{}", crate::run::shown(&line))
+    }
+
+    /// The problem's text after `FILE:`.
+    fn line(&self, first_game: u64) -> String {
         match self {
-            Problem::Pgn(e, game) => writeln!(out, "{file}:{}", e.diagnostic(first_game + game)),
+            Problem::Pgn(e, game) => e.diagnostic(first_game + game).to_string(),
             Problem::Sgf(e) => {
                 let mut d = e.diagnostic();
                 d.game += first_game;
-                writeln!(out, "{file}:{d}")
+                d.to_string()
             }
-            Problem::Chess(e, game) => writeln!(out, "{file}:{}", e.diagnostic(first_game + game)),
-            Problem::Go(e, game) => {
-                writeln!(
-                    out,
-                    "{file}:{}",
-                    go::line(&go_diagnostic(e, first_game + game))
-                )
-            }
+            Problem::Chess(e, game) => e.diagnostic(first_game + game).to_string(),
+            Problem::Go(e, game) => go::line(&go_diagnostic(e, first_game + game)).to_string(),
         }
     }
 

@@ -263,6 +263,10 @@ impl Files {
 /// `kifu split`. The files made are listed on stderr with their game counts (unless
 /// `--quiet`). Exit status 0 (2 when an input could not be read).
 pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCode> {
+    let guard = Guard::new(&common.files, force);
+    if guard.is_input(&opts.dir) {
+        return Err(kifu_output::Error::Input(opts.dir.clone()).into());
+    }
     std::fs::create_dir_all(&opts.dir)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", opts.dir.display())))?;
     let template = opts.name.clone().unwrap_or_else(|| match opts.by {
@@ -276,7 +280,7 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
         ));
     }
     let mut files = Files {
-        guard: Guard::new(&common.files, force),
+        guard,
         dir: opts.dir.clone(),
         files: HashMap::new(),
         open: VecDeque::new(),
