@@ -372,9 +372,8 @@ impl Read for Inline {
                 Stage::Done => return Ok(0),
                 Stage::Failed(kind, msg) => return Err(io::Error::new(*kind, msg.clone())),
                 Stage::Rest(r) => {
-                    return r.read(buf).map_err(|e| {
+                    return r.read(buf).inspect_err(|e| {
                         self.stage = Stage::Failed(e.kind(), e.to_string());
-                        e
                     });
                 }
                 Stage::Job(_, r, handed) => match r.read(buf) {
