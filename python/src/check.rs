@@ -260,7 +260,7 @@ pub fn stats<'py>(
     let opts = ScanOptions::new(crate::threads(threads)?);
     let start = Instant::now();
     let mut total = Stats::default();
-    run_blocking(py, source, formats, opts, &StatsWork, |event| {
+    let outcome = run_blocking(py, source, formats, opts, &StatsWork, |event| {
         match event {
             Event::Piece { visited, .. } => {
                 let (Visited::Pgn(s) | Visited::Sgf(s)) = visited;
@@ -296,5 +296,11 @@ pub fn stats<'py>(
         0.0
     };
     d.set_item("mb_per_s", mb)?;
+    let (inputs, streams, skipped_files, skipped_members) = outcome.read;
+    d.set_item("inputs", inputs)?;
+    d.set_item("streams", streams)?;
+    d.set_item("skipped_files", skipped_files)?;
+    d.set_item("skipped_members", skipped_members)?;
+    d.set_item("skipped", Vec::<String>::new())?;
     Ok(d)
 }

@@ -55,6 +55,9 @@ pub struct Outcome {
     pub errors: Vec<(String, String)>,
     /// Inputs skipped because their name says the other format.
     pub skipped: Vec<String>,
+    /// The walk's counts, as `kifu stats` gives them: `(inputs, streams, skipped files,
+    /// skipped archive members)`.
+    pub read: (u64, u64, u64, u64),
 }
 
 /// Why a sink stops a scan.
@@ -147,7 +150,11 @@ where
     let mut outcome = Outcome {
         errors: Vec::new(),
         skipped,
+        read: (0, 0, 0, 0),
     };
+    if let Some(r) = &report {
+        outcome.read = (r.inputs, r.entries, r.skipped_files, r.skipped_members);
+    }
     if result.is_ok()
         && let Some(report) = report
     {

@@ -441,6 +441,12 @@ pub fn visit<'py>(
                 .collect()
         },
         skipped,
+        read: (
+            report.inputs,
+            report.entries,
+            report.skipped_files,
+            report.skipped_members,
+        ),
     };
     if let Some(e) = scan::input_error(py, &outcome, py_error) {
         return Err(e);
