@@ -5,7 +5,8 @@
 //! kifu [stats|check|json|fmt|filter|split|dedup] [FILE|DIR|ARCHIVE|-]... [-j N] [--format pgn|sgf]
 //! ```
 //!
-//! With no file and nothing on stdin, it runs on an embedded sample and says so.
+//! `kifu` alone shows the statistics of an embedded sample, and says so; a command with no input
+//! reads stdin, or the sample when stdin is a terminal (`--sample` asks for it).
 
 mod check;
 mod dedup;
@@ -33,9 +34,10 @@ use clap::{Parser as ClapParser, Subcommand, ValueEnum};
 /// bzip2, xz) or bundled (tar, zip), on every core: statistics, located errors, JSON, standard
 /// rewriting, filtering, splitting and deduplication.
 ///
-/// Exit status: 0 nothing found, 1 problems found (check: problems in the games; json, fmt: an
-/// input without any game; filter: no game kept), 2 an input that could not be read, or a
-/// usage error.
+/// Exit status: 0 games read, nothing found; 1 no game at all in the inputs, or problems found
+/// (check: problems in the games; json, fmt: an input without any game; filter: no game kept);
+/// 2 an input that could not be read, was cut short or is corrupt (its checksum), an output
+/// refused, or a usage error. `kifu` alone shows the statistics of an embedded sample.
 #[derive(ClapParser, Debug)]
 #[command(name = "kifu", version, about, long_about = None)]
 struct Cli {
@@ -387,11 +389,14 @@ fn main() -> ExitCode {
     if let Err(e) = kifu_output::remove_on_signal() {
         eprintln!("kifu: cannot watch for interrupts: {e}");
     }
+    // `kifu` alone is the tour: the statistics of the embedded sample, said so on stderr (it
+    // reads no stdin: every command does, and none of them invents a game)
     let command = cli.command.unwrap_or(Command::Stats {
         common: Common {
             buffer_size: 64 * 1024,
             frame_buffer: DEFAULT_FRAME_BUFFER,
             piece_size: kifu::par::Options::DEFAULT_PIECE_SIZE,
+            sample: true,
             ..Common::default()
         },
         json: false,

@@ -95,7 +95,9 @@ where
     )?;
     let sample = sources.is_sample();
     if sample && common.sample {
-        eprintln!("kifu: {verb} the embedded sample (3 games)");
+        eprintln!(
+            "kifu: {verb} the embedded sample (3 games); `kifu stats FILE` (or stdin) for yours"
+        );
     } else if sample {
         eprintln!(
             "kifu: no input given and stdin is a terminal: {verb} the embedded sample (3 games)"
