@@ -130,8 +130,7 @@ fn dataset_split_into_parts() {
         .map(|f| read_parquet(f).iter().map(RecordBatch::num_rows).sum())
         .collect();
     assert_eq!(counts, [10, 10, 5]);
-    // again, forced: only kifu's files are replaced, others stay
-    fs::write(out.join("notes.txt"), "mine").unwrap();
+    // again: refused without force; forced, the dataset is replaced whole
     assert!(matches!(
         create(&out, OutFormat::Parquet, batch.schema(), &opts),
         Err(Error::Exists(_))
@@ -143,6 +142,18 @@ fn dataset_split_into_parts() {
     let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &forced).unwrap();
     sink.write(&batch.slice(0, 3)).unwrap();
     sink.finish().unwrap();
+    assert_eq!(names(&out), ["_SUCCESS", "part-00000.parquet"]);
+    assert_eq!(
+        names(&tmp.0),
+        ["games"],
+        "no temporary or old directory left"
+    );
+    // a directory holding files kifu did not write is never replaced
+    fs::write(out.join("notes.txt"), "mine").unwrap();
+    assert!(matches!(
+        create(&out, OutFormat::Parquet, batch.schema(), &forced),
+        Err(Error::Output(kifu_output::Error::Foreign(..)))
+    ));
     assert_eq!(names(&out), ["_SUCCESS", "notes.txt", "part-00000.parquet"]);
 }
 
@@ -157,17 +168,19 @@ fn temporary_files_are_hidden_and_removed() {
     };
     let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &opts).unwrap();
     sink.write(&batch).unwrap();
-    // one part complete, the second being written under a hidden name
-    let during = names(&out);
-    assert_eq!(during.len(), 2, "{during:?}");
-    assert_eq!(during[1], "part-00000.parquet");
+    // the dataset is built in a hidden directory beside its place, which stays empty
+    assert!(!out.exists());
+    let during = names(&tmp.0);
+    assert_eq!(during.len(), 1, "{during:?}");
     assert!(
-        during[0].starts_with(".part-00001.parquet.kifu-tmp-"),
+        during[0].starts_with(".ds.") && during[0].ends_with(".kifu-tmp"),
         "{during:?}"
     );
-    // an interrupted export (the sink dropped): no partial file remains, no _SUCCESS
+    let parts = names(&tmp.0.join(&during[0]));
+    assert_eq!(parts, ["part-00000.parquet", "part-00001.parquet"]);
+    // an interrupted export (the sink dropped): nothing remains
     drop(sink);
-    assert_eq!(names(&out), ["part-00000.parquet"]);
+    assert_eq!(names(&tmp.0), Vec::<String>::new());
 
     let single = tmp.path("one.csv");
     let mut sink = create(
@@ -179,9 +192,14 @@ fn temporary_files_are_hidden_and_removed() {
     .unwrap();
     sink.write(&batch).unwrap();
     assert!(!single.exists());
+    let during = names(&tmp.0);
+    assert!(
+        during.len() == 1 && during[0].starts_with(".one.csv.") && during[0].ends_with(".kifu-tmp"),
+        "{during:?}"
+    );
     drop(sink);
     assert!(!single.exists());
-    assert_eq!(names(&tmp.0), ["ds"]);
+    assert_eq!(names(&tmp.0), Vec::<String>::new());
 }
 
 #[test]
