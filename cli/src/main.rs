@@ -323,6 +323,11 @@ pub struct Common {
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_FRAME_BUFFER,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub frame_buffer: u64,
+    /// The most memory one decoder may take for what an input asks (a zstd window, an xz
+    /// dictionary): a larger one is refused, named as the limit. Bytes, or with a suffix: K,
+    /// M, G (powers of 1024). `zstd --long=31` archives need 2G.
+    #[arg(long, value_name = "SIZE", default_value = "128M", value_parser = parse_size)]
+    pub decoder_memory: u64,
     /// The format of stdin (and of inputs whose name does not say).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -368,6 +373,26 @@ impl Common {
     }
 }
 
+/// A size on the command line: bytes, or a number with `K`, `M`, `G` (or `KiB`, `MiB`, `GiB`;
+/// powers of 1024), as `128M`.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}`: a size is a number of bytes, or with K, M or G"))?;
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        _ => return Err(format!("`{text}`: the unit is K, M or G")),
+    };
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{text}`: too large"))
+}
+
 /// The most threads on a machine of `cores` cores.
 fn thread_cap(cores: usize) -> usize {
     cores.saturating_mul(THREADS_PER_CORE).max(MIN_THREAD_CAP)
@@ -397,6 +422,7 @@ fn main() -> ExitCode {
             frame_buffer: DEFAULT_FRAME_BUFFER,
             piece_size: kifu::par::Options::DEFAULT_PIECE_SIZE,
             sample: true,
+            decoder_memory: 128 << 20,
             ..Common::default()
         },
         json: false,
@@ -575,5 +601,21 @@ fn run(command: Command) -> io::Result<ExitCode> {
             output.force,
             max_game_bytes,
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_take_suffixes() {
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("128M"), Ok(128 << 20));
+        assert_eq!(parse_size("2G"), Ok(2 << 30));
+        assert_eq!(parse_size("64KiB"), Ok(64 << 10));
+        assert!(parse_size("12X").is_err());
+        assert!(parse_size("M").is_err());
+        assert!(parse_size("99999999999G").is_err());
     }
 }

@@ -92,7 +92,8 @@ where
         threads,
         common.frame_buffer as usize,
         common.sample,
-    )?;
+    )?
+    .with_decoder_memory(usize::try_from(common.decoder_memory).unwrap_or(usize::MAX));
     let sample = sources.is_sample();
     if sample && common.sample {
         eprintln!(

@@ -76,6 +76,12 @@ impl Sources {
         })
     }
 
+    /// The most memory one decoder may take for what an input asks (`--decoder-memory`).
+    pub fn with_decoder_memory(mut self, limit: usize) -> Sources {
+        self.options.decoder_memory_limit = limit;
+        self
+    }
+
     /// Whether the embedded sample is read (no input given).
     pub fn is_sample(&self) -> bool {
         self.args.is_empty() && self.stdin.is_none()

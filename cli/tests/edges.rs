@@ -481,3 +481,45 @@ fn member_names_reach_the_terminal_escaped() {
         "the .txt member is counted: {text}"
     );
 }
+
+/// A zstd frame asking for a window of 2^`log` bytes (no checksum, no content size), holding
+/// `payload` in one raw block: what a hostile header says, whatever the data.
+fn zstd_window_frame(log: u8, payload: &[u8]) -> Vec<u8> {
+    let mut f = vec![0x28, 0xB5, 0x2F, 0xFD, 0x00, (log - 10) << 3];
+    let h = ((payload.len() as u32) << 3) | 1; // last block, raw
+    f.extend_from_slice(&h.to_le_bytes()[..3]);
+    f.extend_from_slice(payload);
+    f
+}
+
+#[test]
+fn a_decoder_asking_for_more_than_decoder_memory_is_refused_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.pgn.zst");
+    fs::write(&big, zstd_window_frame(28, GAME)).unwrap();
+    for j in ["-j1", "-j2"] {
+        let o = kifu(&["stats", j, big.to_str().unwrap()], None);
+        assert_eq!(code(&o), 2, "{j}: {}", err(&o));
+        let e = err(&o);
+        assert!(
+            e.contains("big.pgn.zst") && e.contains("--decoder-memory"),
+            "{e}"
+        );
+        let o = kifu(
+            &[
+                "stats",
+                j,
+                "--decoder-memory",
+                "256M",
+                big.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(code(&o), 0, "{j}: {}", err(&o));
+        assert!(
+            out(&o).contains("games                    1"),
+            "{}",
+            out(&o)
+        );
+    }
+}
