@@ -652,8 +652,13 @@ fn check_json_is_one_object_per_problem_and_a_summary() {
         (summary["games"].as_u64(), summary["problems"].as_u64()),
         (Some(1), Some(3))
     );
-    let clean = kifu(&["check", "--json", "-"]);
-    assert_eq!(clean.status.code(), Some(0));
+    // a clean input: exit 0 (an empty stdin is no game at all: exit 1)
+    let tmp = TempDir::new("check-json");
+    let clean = tmp.file("clean.pgn", b"[Event \"x\"]\n\n1. e4 e5 *\n");
+    let o = kifu(&[OsString::from("check"), "--json".into(), clean.into()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let empty = kifu(&["check", "--json", "-"]);
+    assert_eq!(empty.status.code(), Some(1), "{}", text(&empty.stderr));
 }
 
 const GAMES: &str = "[Event \"A\"]\n[White \"Carlsen, Magnus\"]\n[WhiteElo \"2850\"]\n[Date \"2021.05.01\"]\n[Result \"1-0\"]\n\n1. e4 {good} e5 2. Nf3 1-0\n\n\
