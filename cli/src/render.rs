@@ -5,8 +5,8 @@ use std::io::{self, Write};
 
 use kifu::{pgn, sgf};
 
-use crate::fmt::{self, Formatted};
-use crate::json::{CharsetChoice, Lines};
+use crate::cmd::fmt::{self, Formatted};
+use crate::cmd::json::{CharsetChoice, Lines};
 
 /// The form of the games written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -8,13 +8,68 @@ use std::process::ExitCode;
 use kifu::par::{Event, Visited, Work};
 use kifu::{pgn, sgf};
 
-use crate::Common;
+use crate::args::{Common, GameLimit, OutputArgs};
+use crate::cmd::json::InputTally;
 use crate::dom::{Dom, PerGame};
-use crate::json::InputTally;
 use crate::out::{self, Guard};
 use crate::problem::Problem;
 use crate::run::{self, Outcome};
 use crate::source::Input;
+
+/// Rewrite the games in the standard form: PGN in the export format (Seven Tag Roster first,
+/// lines of at most 79 characters), SGF as FF[4]. Problems met while reading go to stderr
+/// as `kifu check` prints them; the games are written as read (repaired where the reader
+/// repairs). Exit 1 if an input held no game but problems.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Leave out any of: comments, variations, nags (comma-separated). For SGF, comments
+    /// are C and GC, nags the annotation properties (BM DO IT TE DM GB GW UC HO).
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub strip: Vec<StripWhat>,
+    /// PGN: each game's movetext on one line; SGF: each game tree on one line.
+    #[arg(long)]
+    pub compact: bool,
+    /// SGF: one node per line.
+    #[arg(long, conflicts_with = "compact")]
+    pub node_per_line: bool,
+    #[command(flatten)]
+    pub limit: GameLimit,
+}
+
+/// What `kifu fmt --strip` can leave out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StripWhat {
+    /// Comments (SGF: C and GC).
+    Comments,
+    /// Variations.
+    Variations,
+    /// NAGs (SGF: the annotation properties).
+    Nags,
+}
+
+/// `kifu fmt`.
+pub fn run(args: Args) -> io::Result<ExitCode> {
+    let opts = Options {
+        strip: Strip {
+            comments: args.strip.contains(&StripWhat::Comments),
+            variations: args.strip.contains(&StripWhat::Variations),
+            nags: args.strip.contains(&StripWhat::Nags),
+        },
+        compact: args.compact,
+        node_per_line: args.node_per_line,
+        max_game_bytes: args.limit.max_game_bytes,
+    };
+    command(
+        &args.common,
+        args.output.output.as_deref(),
+        args.output.force,
+        &opts,
+    )
+}
 
 /// What `--strip` leaves out.
 #[derive(Clone, Copy, Debug, Default)]

@@ -15,11 +15,98 @@ use kifu_export::{
     Builder, GamesVisitor, OutFormat, Shift, Sink, SinkOptions, Table, TableOptions,
 };
 
-use crate::Common;
+use crate::args::{Common, GameLimit};
 use crate::dom::{Dom, PerGame};
 use crate::out::Guard;
 use crate::run::{self, Games, Outcome};
 use crate::source::Input;
+
+/// Write the games as rows of a table: Parquet (zstd), CSV or JSON Lines, to one file or a
+/// dataset directory that DuckDB, Polars and Spark read as one table (see docs/export.md).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    /// The file format.
+    #[arg(long, value_enum)]
+    pub to: ExportFormat,
+    /// The output: a file, or a dataset directory (with --dataset or --max-rows-per-file).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub out: PathBuf,
+    /// games (PGN; `trees` for SGF: one row per game), moves (one row per main-line move),
+    /// json (the `kifu json` objects).
+    #[arg(long, default_value = "games")]
+    pub table: String,
+    /// moves: the moves of every variation too (each row names its line).
+    #[arg(long)]
+    pub variations: bool,
+    /// PGN: replay the games on a board: `games` gains `final_fen`, `moves` gains `uci`,
+    /// `fen` and `key` (Polyglot).
+    #[arg(long)]
+    pub replay: bool,
+    /// Write a dataset directory (part-00000.parquet, …), even with one file.
+    #[arg(long)]
+    pub dataset: bool,
+    /// At most this many rows per file of a dataset directory.
+    #[arg(long, value_name = "N")]
+    pub max_rows_per_file: Option<u64>,
+    /// Rows per Parquet row group (at most; groups also end at 64 MiB of data).
+    #[arg(long, value_name = "N", default_value_t = 122_880)]
+    pub row_group_rows: usize,
+    /// SGF text encoding, as for `kifu json`.
+    #[arg(long, default_value = "auto")]
+    pub charset: String,
+    /// Replace OUT if it exists.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub limit: GameLimit,
+}
+
+/// The file formats of `kifu export`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// Apache Parquet, zstd-compressed.
+    Parquet,
+    /// CSV (RFC 4180) with a header line.
+    Csv,
+    /// JSON Lines.
+    Jsonl,
+}
+
+/// `kifu export`.
+pub fn run(args: Args) -> io::Result<ExitCode> {
+    let opts = Options {
+        out: args.out,
+        to: match args.to {
+            ExportFormat::Parquet => OutFormat::Parquet,
+            ExportFormat::Csv => OutFormat::Csv,
+            ExportFormat::Jsonl => OutFormat::Jsonl,
+        },
+        table: args.table,
+        table_options: TableOptions {
+            variations: args.variations,
+            charset: kifu_export::Charset::by_name(&args.charset).ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("unknown charset `{}`", args.charset),
+                )
+            })?,
+            ..Default::default()
+        },
+        sink: SinkOptions {
+            force: args.force,
+            dataset: args.dataset,
+            max_rows_per_file: args.max_rows_per_file,
+            row_group_rows: args.row_group_rows,
+            ..Default::default()
+        },
+        batch_rows: 8192,
+        replay: args.replay,
+        max_game_bytes: args.limit.max_game_bytes,
+    };
+    command(&args.common, opts)
+}
 
 /// What `kifu export` was asked.
 #[derive(Clone, Debug)]

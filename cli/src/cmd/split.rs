@@ -12,12 +12,69 @@ use std::sync::Arc;
 use kifu::par::{Event, Visited, Work};
 use kifu::{pgn, sgf};
 
-use crate::Common;
+use crate::args::{Common, GameLimit};
 use crate::dom::{Dom, PerGame};
 use crate::out::{Guard, Output};
 use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
 use crate::source::Input;
+
+/// Write the games into files of N games each (`--games`) or one file per value of a tag or
+/// root property (`--by ECO`, `--by Event`, `--by year`), in a directory.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    /// The directory the files go to (made if missing).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub dir: PathBuf,
+    /// N games per file.
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "by",
+        required_unless_present = "by"
+    )]
+    pub games: Option<u64>,
+    /// One file per value of this tag (PGN) or root property (SGF); `year`: the year of
+    /// Date (PGN; else UTCDate, EventDate) or DT (SGF).
+    #[arg(long, value_name = "NAME")]
+    pub by: Option<String>,
+    /// File name template: {n} (file number, 0001 on), {value} (the value, made safe for a
+    /// file name), {ext}. Default: part-{n}.{ext} with --games, {value}.{ext} with --by.
+    #[arg(long, value_name = "TEMPLATE")]
+    pub name: Option<String>,
+    /// Replace files that exist already.
+    #[arg(long)]
+    pub force: bool,
+    /// The form of the games written.
+    #[arg(long, value_enum, default_value_t)]
+    pub to: To,
+    #[command(flatten)]
+    pub limit: GameLimit,
+}
+
+/// `kifu split`.
+pub fn run(args: Args) -> io::Result<ExitCode> {
+    let by = match (args.games, args.by) {
+        (Some(n), _) if n > 0 => By::Count(n),
+        (_, Some(name)) => By::Value(name),
+        _ => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "--games N (at least 1) or --by NAME",
+            ));
+        }
+    };
+    let opts = Options {
+        dir: args.dir,
+        by,
+        name: args.name,
+        to: args.to,
+        max_game_bytes: args.limit.max_game_bytes,
+    };
+    command(&args.common, opts, args.force)
+}
 
 /// How games are shared out among files.
 #[derive(Clone, Debug)]

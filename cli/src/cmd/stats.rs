@@ -7,9 +7,24 @@ use kifu::par::{Event, Visited, Work};
 use kifu::pgn::{Comment, CommentKind, Context, Error, Move, Nag, NagForm, Tag, Visitor};
 use kifu::{Control, sgf};
 
-use crate::Common;
+use crate::args::Common;
 use crate::run::{self, Games, Outcome};
 use crate::source::Input;
+
+/// Count games, tags, moves, comments, NAGs, variations and errors, with throughput.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu stats`.
+pub fn run(args: Args) -> io::Result<ExitCode> {
+    command(&args.common, args.json)
+}
 
 /// `kifu stats`: the totals over every input, as text or one JSON object.
 pub fn command(common: &Common, as_json: bool) -> io::Result<ExitCode> {

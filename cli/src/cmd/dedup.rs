@@ -12,12 +12,57 @@ use kifu::par::{Event, Visited, Work};
 use kifu::pgn::{Check, San};
 use kifu::{pgn, sgf};
 
-use crate::Common;
+use crate::args::{Common, GameLimit, OutputArgs};
 use crate::dom::{Dom, PerGame};
 use crate::out::{self, Guard};
 use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
 use crate::source::Input;
+
+/// Drop the games whose moves repeat an earlier game's (tags may differ): PGN by the start
+/// (FEN) and main line, SGF by board, setup and main line. The count goes to stderr.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// List the duplicates (FILE:GAME: duplicate of FILE:GAME) instead of writing games.
+    #[arg(long)]
+    pub list: bool,
+    /// What makes two games the same: their moves as written (parsed), or their main lines
+    /// replayed on a board (the same moves reaching the same final position, whatever
+    /// notation wrote them: SAN, UCI, long algebraic).
+    #[arg(long, value_enum, default_value_t = DedupBy::Moves)]
+    pub by: DedupBy,
+    /// The form of the games written.
+    #[arg(long, value_enum, default_value_t)]
+    pub to: To,
+    #[command(flatten)]
+    pub limit: GameLimit,
+}
+
+/// What `kifu dedup` compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DedupBy {
+    /// The moves as parsed.
+    Moves,
+    /// The main line replayed: same moves, same final position.
+    Positions,
+}
+
+/// `kifu dedup`.
+pub fn run(args: Args) -> io::Result<ExitCode> {
+    command(
+        &args.common,
+        args.to,
+        args.list,
+        args.by == DedupBy::Positions,
+        args.output.output.as_deref(),
+        args.output.force,
+        args.limit.max_game_bytes,
+    )
+}
 
 /// The key of a PGN game: its start (the `FEN` tag when there is one) and its main line, each
 /// move as parsed (so `O-O` and `0-0`, `e8=Q` and `e8Q`, with or without `+` are one move).

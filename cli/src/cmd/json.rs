@@ -10,10 +10,45 @@ use kifu::encoding::{Charset, Encoding};
 use kifu::par::{Event, Visited, Work};
 use kifu::{pgn, sgf};
 
-use crate::Common;
+use crate::args::{Common, GameLimit};
 use crate::dom::{Dom, PerGame};
 use crate::run::{self, Outcome};
 use crate::source::Input;
+
+/// Print one JSON object per game (see README for the schema). An input holding no game,
+/// only problems, is named on stderr, and the exit status is then 1.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    /// SGF text encoding: `auto` (per game tree: the charset CA names, else UTF-8, else
+    /// ISO-8859-1 unless the text shows another) or a charset name (`utf-8`, `gbk`,
+    /// `shift_jis`, …) for every game tree.
+    #[arg(long, default_value = "auto")]
+    pub charset: String,
+    /// PGN: replay the moves and give each its move in UCI (`"uci"`).
+    #[arg(long)]
+    pub uci: bool,
+    /// PGN: replay the moves and give each the FEN after it (`"fen"`).
+    #[arg(long)]
+    pub fen: bool,
+    #[command(flatten)]
+    pub limit: GameLimit,
+}
+
+/// `kifu json`.
+pub fn run(args: Args) -> io::Result<ExitCode> {
+    let replay = Replay {
+        uci: args.uci,
+        fen: args.fen,
+    };
+    command(
+        &args.common,
+        &args.charset,
+        replay,
+        args.limit.max_game_bytes,
+    )
+}
 
 /// The charset of SGF text in `kifu json`.
 #[derive(Clone, Copy, Debug)]

@@ -9,10 +9,30 @@ use kifu::{Control, Severity, pgn, sgf};
 use kifu_replay::chess::{self, ReplayVisitor, Replayer};
 use kifu_replay::go::{self, GoReplayVisitor, GoReplayer};
 
-use crate::Common;
+use crate::args::Common;
 use crate::problem::Problem;
 use crate::run::{self, Games, Outcome};
 use crate::source::Input;
+
+/// Print every problem as FILE:LINE:COLUMN: SEVERITY[ CODE]: MESSAGE: `TEXT` (game N, move
+/// M | node K); exit 1 if any.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    /// One JSON object per problem (JSON Lines), then a summary object.
+    #[arg(long)]
+    pub json: bool,
+    /// Replay the games on a board too: illegal and ambiguous moves, bad FENs, unsupported
+    /// variants (chess); occupied points, ko, suicide, points off the board (Go).
+    #[arg(long)]
+    pub legal: bool,
+}
+
+/// `kifu check`.
+pub fn run(args: Args) -> io::Result<ExitCode> {
+    command(&args.common, args.json, args.legal)
+}
 
 /// A piece's problems and games.
 #[derive(Default)]

@@ -9,13 +9,90 @@ use std::sync::Arc;
 use kifu::par::{Event, Visited, Work};
 use kifu::{pgn, sgf};
 
-use crate::Common;
+use crate::args::{Common, GameLimit, OutputArgs};
 use crate::dom::{Dom, PerGame};
 use crate::out::{self, Guard};
 use crate::predicate::Predicate;
 use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
 use crate::source::Input;
+
+/// Keep the games that pass every test: `--where` on tags (PGN) or root properties (SGF),
+/// ply bounds, what a game holds; write them in the standard form or as JSON lines. Exit 1
+/// if no game was kept.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// A test NAME OP VALUE, OP one of = != ~ (contains, ignoring case) !~ < <= > >=:
+    /// numbers compare as numbers, dates (Date, UTCDate, EventDate, DT) part by part
+    /// (`Date>=2020`, `Date<2021.06`), other text as text. A game without the tag passes
+    /// only != and !~. Repeat for more tests; all must hold.
+    #[arg(short = 'w', long = "where", value_name = "TEST")]
+    pub tests: Vec<crate::predicate::Test>,
+    /// At least this many main-line plies (SGF: moves).
+    #[arg(long, value_name = "N")]
+    pub min_plies: Option<u64>,
+    /// At most this many main-line plies (SGF: moves).
+    #[arg(long, value_name = "N")]
+    pub max_plies: Option<u64>,
+    /// The game holds this (repeat or comma-separate).
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub has: Vec<crate::predicate::Feature>,
+    /// The game does not hold this.
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub lacks: Vec<crate::predicate::Feature>,
+    /// PGN: the main line, replayed on a board, reaches this position (its start included),
+    /// compared by Polyglot key (the move counters do not matter).
+    #[arg(long, value_name = "FEN")]
+    pub reaches: Option<String>,
+    /// Keep the games that fail instead.
+    #[arg(short = 'v', long)]
+    pub invert: bool,
+    /// Print only how many games are kept.
+    #[arg(short = 'c', long)]
+    pub count: bool,
+    /// The form of the games written.
+    #[arg(long, value_enum, default_value_t)]
+    pub to: To,
+    #[command(flatten)]
+    pub limit: GameLimit,
+}
+
+/// `kifu filter`.
+pub fn run(args: Args) -> io::Result<ExitCode> {
+    let reaches = match &args.reaches {
+        Some(fen) => Some(kifu_replay::chess::position_key(fen).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("--reaches `{fen}`: {e}"),
+            )
+        })?),
+        None => None,
+    };
+    let opts = Options {
+        predicate: crate::predicate::Predicate {
+            tests: args.tests,
+            min_plies: args.min_plies,
+            max_plies: args.max_plies,
+            has: args.has,
+            lacks: args.lacks,
+            reaches,
+        },
+        invert: args.invert,
+        to: args.to,
+        count: args.count,
+        max_game_bytes: args.limit.max_game_bytes,
+    };
+    command(
+        &args.common,
+        opts,
+        args.output.output.as_deref(),
+        args.output.force,
+    )
+}
 
 /// What `kifu filter` was asked.
 #[derive(Clone, Debug)]
