@@ -352,7 +352,10 @@ fn stats_without_input_reads_the_sample() {
         let o = kifu(args, None);
         let out = ok(&o);
         let err = stderr(&o);
-        assert!(err.contains("embedded sample"), "kifu {args:?}: stderr {err:?}");
+        assert!(
+            err.contains("embedded sample"),
+            "kifu {args:?}: stderr {err:?}"
+        );
         assert_eq!(games_line(&out), 3, "kifu {args:?}: {out}");
     }
     // the same sample, as JSON
@@ -1142,7 +1145,11 @@ fn input_without_a_game_is_reported() {
     let empty = dir.file("empty.pgn", b"");
     let out = kifu(&[OsStr::new("json"), empty.as_os_str()], None);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("empty.pgn: no game in it"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("empty.pgn: no game in it"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
