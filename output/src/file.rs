@@ -434,6 +434,6 @@ mod tests {
             .unwrap();
         f.write_all(b"gone").unwrap();
         f.commit().unwrap();
-        assert!(fs::metadata("/dev/null").unwrap().file_type().is_file() == false);
+        assert!(!fs::metadata("/dev/null").unwrap().file_type().is_file());
     }
 }

@@ -559,6 +559,10 @@ fn sink_error(e: kifu_export::Error) -> PyErr {
 
 /// Writes a table of the games of `source` to `path`: Parquet (zstd), CSV or JSON Lines, one
 /// file or a dataset directory; returns `{"rows", "files", "bytes"}`.
+/// What the scan of `to_parquet` leaves: the sink, not yet finished (it is finished only if
+/// nothing raised), the scan's outcome, and a file object's exception.
+type Written = (Box<dyn kifu_export::Sink>, Option<Outcome>, Option<PyErr>);
+
 #[pyfunction]
 #[pyo3(signature = (source, path, table = "games", *, format = None, to = "parquet",
                     threads = None, variations = false, charset = "auto",
@@ -615,26 +619,24 @@ pub fn to_parquet<'py>(
     let wanted = spec.kind.format();
     let sink = kifu_export::create(&path, out_format, schema, &sink_opts).map_err(sink_error)?;
     let mut pump = start(source, spec, scan_opts);
-    let result = py.detach(
-        move || -> Result<(Box<dyn kifu_export::Sink>, Option<Outcome>, Option<PyErr>), PyErr> {
-            let mut sink = sink;
-            let mut outcome = None;
-            while let Some(msg) = pump.recv_free()? {
-                match msg {
-                    Msg::Items(batches) => {
-                        for b in &batches {
-                            sink.write(b).map_err(sink_error)?;
-                        }
+    let result = py.detach(move || -> Result<Written, PyErr> {
+        let mut sink = sink;
+        let mut outcome = None;
+        while let Some(msg) = pump.recv_free()? {
+            match msg {
+                Msg::Items(batches) => {
+                    for b in &batches {
+                        sink.write(b).map_err(sink_error)?;
                     }
-                    Msg::Warn(w) => Python::attach(|py| scan::warn(py, &w))?,
-                    Msg::End(o) => outcome = Some(o),
                 }
+                Msg::Warn(w) => Python::attach(|py| scan::warn(py, &w))?,
+                Msg::End(o) => outcome = Some(o),
             }
-            let py_error = pump.take_py_error();
-            drop(pump);
-            Ok((sink, outcome, py_error))
-        },
-    )?;
+        }
+        let py_error = pump.take_py_error();
+        drop(pump);
+        Ok((sink, outcome, py_error))
+    })?;
     let (sink, outcome, py_error) = result;
     if let Some(outcome) = &outcome {
         if let Some(w) = scan::skipped_warning(outcome, wanted) {

@@ -142,10 +142,10 @@ pub struct Rows {
 
 impl Rows {
     fn flush(&mut self) {
-        if let Some(b) = &mut self.builder {
-            if b.rows() > 0 {
-                self.batches.push(b.finish());
-            }
+        if let Some(b) = &mut self.builder
+            && b.rows() > 0
+        {
+            self.batches.push(b.finish());
         }
     }
 

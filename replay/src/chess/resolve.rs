@@ -150,32 +150,31 @@ impl Position {
             && board.checkers().is_empty()
             && (board.pinned() & from).is_empty()
             && piece != Piece::King
+            && let Some(sq) = from.next_square()
         {
-            if let Some(sq) = from.next_square() {
-                let ok = if piece == Piece::Pawn {
-                    let last = to.rank() == Rank::Eighth.relative_to(us);
-                    let promo_ok = match promotion {
-                        None => !last,
-                        Some(p) => last && !matches!(p, Piece::Pawn | Piece::King),
-                    };
-                    let target_ok = if sq.file() == to.file() {
-                        !board.occupied().has(to)
-                    } else {
-                        board.colors(!us).has(to)
-                    };
-                    promo_ok && target_ok
-                } else {
-                    promotion.is_none()
+            let ok = if piece == Piece::Pawn {
+                let last = to.rank() == Rank::Eighth.relative_to(us);
+                let promo_ok = match promotion {
+                    None => !last,
+                    Some(p) => last && !matches!(p, Piece::Pawn | Piece::King),
                 };
-                if ok {
-                    let mv = Move {
-                        from: sq,
-                        to,
-                        promotion,
-                    };
-                    debug_assert!(board.is_legal(mv), "{mv} in {}", self.fen());
-                    return Ok((Resolved::Move(mv), piece));
-                }
+                let target_ok = if sq.file() == to.file() {
+                    !board.occupied().has(to)
+                } else {
+                    board.colors(!us).has(to)
+                };
+                promo_ok && target_ok
+            } else {
+                promotion.is_none()
+            };
+            if ok {
+                let mv = Move {
+                    from: sq,
+                    to,
+                    promotion,
+                };
+                debug_assert!(board.is_legal(mv), "{mv} in {}", self.fen());
+                return Ok((Resolved::Move(mv), piece));
             }
         }
         let mut found = None;
@@ -222,10 +221,11 @@ fn pawn_sources(board: &cozy_chess::Board, us: Color, to: Square, capture_file: 
     };
     if let Some(one) = back(to) {
         from |= one.bitboard();
-        if to.rank() == Rank::Fourth.relative_to(us) && !board.occupied().has(one) {
-            if let Some(two) = back(one) {
-                from |= two.bitboard();
-            }
+        if to.rank() == Rank::Fourth.relative_to(us)
+            && !board.occupied().has(one)
+            && let Some(two) = back(one)
+        {
+            from |= two.bitboard();
         }
     }
     if capture_file {
