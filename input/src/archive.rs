@@ -376,9 +376,10 @@ pub(crate) fn zip_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
                 {
                     io::Error::new(
                         io::ErrorKind::Unsupported,
-                        "a zip member written with a data descriptor (a streamed zip: its sizes \
-                         come after its data) cannot be read from a stream; save the archive to \
-                         a file and name the file",
+                        "a zip member written with a data descriptor (its sizes after its data, \
+                         as a zip written to a pipe) cannot be read without the archive's central \
+                         directory, which a zip read as a stream (or cut short) does not give: \
+                         save the whole archive to a file and name the file",
                     )
                 } else {
                     broken("zip", e)

@@ -4,9 +4,10 @@
 //! magic of its first block, `31 41 59 26 53 59`: a candidate start. A coordinating thread
 //! reads the raw bytes, cuts them at candidates into jobs of at least [`job_size`] bytes,
 //! decodes a batch of `threads` jobs at once, one per thread, and sends their output in order.
-//! Each job is decoded streaming, in chunks, through a channel of its own holding at most
-//! [`Options::frame_buffer`] decoded bytes: a job that decodes to gigabytes (a "bomb": runs of
-//! one byte compress 10,000 to 1) never holds more than that.
+//! Each job is decoded streaming, in chunks, through a channel of its own; the channels of a
+//! batch hold at most [`Options::frame_buffer`] decoded bytes in all (at least one chunk per
+//! job): a job that decodes to gigabytes (a "bomb": runs of one byte compress 10,000 to 1)
+//! never holds more than that.
 //!
 //! A candidate can lie: those ten bytes may occur inside compressed data. Every job is checked
 //! by decoding it: it must hold whole streams and nothing else. A job that fails (a false
@@ -227,7 +228,9 @@ impl Coordinator {
     fn run(mut self, tx: &SyncSender<Msg>, back: &Arc<Mutex<Receiver<Vec<u8>>>>) {
         let threads = self.opts.thread_count();
         let chunk = self.opts.chunk_len();
-        let per_job = (self.opts.frame_buffer / chunk).max(1);
+        // `frame_buffer` for the whole batch, at least a chunk per job (a pbzip2 job of
+        // 256 KiB decodes to 1 to 2 MiB: its thread stays busy)
+        let per_job = (self.opts.frame_buffer / chunk / threads).max(1);
         loop {
             let mut batch = Vec::with_capacity(threads);
             let mut stop = None;

@@ -153,11 +153,7 @@ pub(crate) fn limit_error(c: Compression, limit: usize, what: &str) -> io::Error
 /// (the input ended inside compressed data), or corrupt data.
 pub(crate) fn codec_error(c: Compression, e: io::Error, raw: &RawState, limit: usize) -> io::Error {
     if over_limit(&e) {
-        return limit_error(
-            c,
-            limit,
-            &format!("the {c} {} at byte {} ", c.unit(), raw.pos()),
-        );
+        return limit_error(c, limit, &format!("the {c} data near byte {} ", raw.pos()));
     }
     if raw.failed() {
         return io::Error::new(e.kind(), format!("read error near byte {}: {e}", raw.pos()));

@@ -11,6 +11,19 @@
 //! * A fault in one input (unreadable, truncated, corrupt, not what its name says) is recorded in
 //!   the [`Report`] with the input's name, after every byte decoded before it was handed over,
 //!   and the walk goes on with the next input.
+//! * Nothing is taken as whole without being checked: every compressed stream and archive
+//!   member is read to its end, also when the function stops reading early (the walk reads
+//!   the rest), so that its checksum and length are checked (gzip CRC-32 and size, bzip2 block
+//!   and stream CRCs, the xz check and index, the zstd checksum when the frame has one, a zip
+//!   member's CRC-32 and sizes); a tar must reach its end-of-archive block and a zip its end of
+//!   central directory record. A zip file cut short (no central directory) is read from its
+//!   local headers: the members before the cut, then an error.
+//! * Damaged input gives the same bytes and the same errors whatever [`Options::threads`]:
+//!   decoders are driven in the same chunks of [`Options::buffer_size`] on one thread as on
+//!   several, and pzstd frames and pbzip2 jobs are cut the same way.
+//! * Nothing an input says makes the walk take the machine: decoded bytes in flight are
+//!   bounded (a bomb is decoded streaming), and a zstd window or xz dictionary larger than
+//!   [`Options::decoder_memory_limit`] is refused ([`InputError::is_memory_limit`]).
 //!
 //! What a stream holds is decided by its bytes, never by its name alone: see
 //! [`Compression::detect`] and [`Format::sniff`], and the rules for names that claim something
@@ -88,8 +101,8 @@ pub use walk::{for_each_in_reader, for_each_input};
 /// of `buffer_size` decoded bytes ahead of the reader. A pzstd stream holds the decoded bytes
 /// of at most `threads + 1` frames (each at most `frame_buffer`) and at most `threads + 2`
 /// compressed frames (each at most `max_frame_size`); a multi-stream bzip2 file, `threads` jobs
-/// of at least `buffer_size / 4` compressed bytes and at most `frame_buffer` decoded bytes of
-/// each. A decoder's own memory (the zstd window, the xz dictionary) is at most
+/// of at least `buffer_size / 4` compressed bytes and at most `frame_buffer` decoded bytes in
+/// all (at least one chunk of each). A decoder's own memory (the zstd window, the xz dictionary) is at most
 /// `decoder_memory_limit` each. None of it grows with the size of the input, and a small input
 /// that decodes to a huge output (a "bomb") is decoded streaming, never whole.
 ///
@@ -112,8 +125,9 @@ pub struct Options {
     /// 1 MiB). Decoders are always driven in chunks of this size (also with one thread), so
     /// that what a damaged stream yields before its fault does not depend on the thread count.
     pub buffer_size: usize,
-    /// The decoded bytes of one parallel frame (pzstd) or job (pbzip2) buffered ahead of the
-    /// reader (default 4 MiB): a decoding thread that gets this far ahead waits.
+    /// The decoded bytes of one parallel frame (pzstd), or of a batch of `threads` jobs
+    /// (pbzip2; at least one chunk per job), buffered ahead of the reader (default 4 MiB): a
+    /// decoding thread that gets this far ahead waits.
     pub frame_buffer: usize,
     /// The largest compressed frame (pzstd) or bzip2 stream group read into memory for parallel
     /// decoding (default 256 MiB); the rest of a stream with a larger one is decoded on one
