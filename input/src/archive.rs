@@ -119,6 +119,19 @@ fn broken(kind: &str, e: impl std::fmt::Display) -> io::Error {
     )
 }
 
+/// An archive's fault, and the fault found by reading on (a decoder's, around the archive),
+/// when it is another.
+fn broken_because(kind: &str, e: impl std::fmt::Display, cause: Option<io::Error>) -> io::Error {
+    let e = e.to_string();
+    match cause {
+        Some(c) if c.to_string() != e => io::Error::new(
+            c.kind(),
+            format!("broken {kind} archive: {e}, the data around it being damaged: {c}"),
+        ),
+        _ => broken(kind, e),
+    }
+}
+
 /// What an archive's reader met: bytes read, the end of its input, a failure.
 #[derive(Default)]
 pub(crate) struct Seen {
@@ -174,13 +187,17 @@ pub(crate) fn tar<F: FnMut(Entry<'_>) -> io::Result<()>>(
         Ok(e) => e,
         Err(e) => return w.report.error(name, broken("tar", e)),
     };
+    let mut fault = None;
     for entry in entries {
         if w.aborted() {
             return;
         }
         let mut e = match entry {
             Ok(e) => e,
-            Err(e) => return w.report.error(name, broken("tar", e)),
+            Err(e) => {
+                fault = Some(e);
+                break;
+            }
         };
         if !e.header().entry_type().is_file() {
             continue;
@@ -201,6 +218,12 @@ pub(crate) fn tar<F: FnMut(Entry<'_>) -> io::Result<()>>(
         if cut.get() {
             return;
         }
+    }
+    if let Some(e) = fault {
+        // damaged compression around the tar shows first as a broken header: read on to
+        // find what the decoder says (its checksum), and say both
+        let cause = drain(&mut ar.into_inner()).err();
+        return w.report.error(name, broken_because("tar", e, cause));
     }
     if seen.eof.get() {
         return w.report.error(
@@ -351,6 +374,7 @@ pub(crate) fn zip_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
             Err(e) => return w.report.error(name, e),
         }
     }
+    let mut fault = None;
     loop {
         if w.aborted() {
             return;
@@ -359,32 +383,8 @@ pub(crate) fn zip_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
             Ok(Some(f)) => f,
             Ok(None) => break,
             Err(e) => {
-                let e = if seen.failed.get() {
-                    match e {
-                        zip::result::ZipError::Io(e) => e,
-                        e => broken("zip", e),
-                    }
-                } else if seen.eof.get() {
-                    io::Error::new(
-                        io::ErrorKind::UnexpectedEof,
-                        format!(
-                            "truncated zip archive: the input ends at byte {} before the central directory",
-                            seen.pos.get()
-                        ),
-                    )
-                } else if matches!(e, zip::result::ZipError::UnsupportedArchive(m) if m.contains("length is not available"))
-                {
-                    io::Error::new(
-                        io::ErrorKind::Unsupported,
-                        "a zip member written with a data descriptor (its sizes after its data, \
-                         as a zip written to a pipe) cannot be read without the archive's central \
-                         directory, which a zip read as a stream (or cut short) does not give: \
-                         save the whole archive to a file and name the file",
-                    )
-                } else {
-                    broken("zip", e)
-                };
-                return w.report.error(name, e);
+                fault = Some(e);
+                break;
             }
         };
         if !f.is_file() {
@@ -410,6 +410,36 @@ pub(crate) fn zip_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
         if seen.failed.get() || seen.eof.get() {
             return;
         }
+    }
+    if let Some(e) = fault {
+        let e = if seen.failed.get() {
+            match e {
+                zip::result::ZipError::Io(e) => e,
+                e => broken("zip", e),
+            }
+        } else if seen.eof.get() {
+            io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "truncated zip archive: the input ends at byte {} before the central directory",
+                    seen.pos.get()
+                ),
+            )
+        } else if matches!(&e, zip::result::ZipError::UnsupportedArchive(m) if m.contains("length is not available"))
+        {
+            io::Error::new(
+                io::ErrorKind::Unsupported,
+                "a zip member written with a data descriptor (its sizes after its data, as a zip \
+                 written to a pipe) cannot be read without the archive's central directory, \
+                 which a zip read as a stream (or cut short) does not give: save the whole \
+                 archive to a file and name the file",
+            )
+        } else {
+            // damaged compression around the zip shows first as a broken header: read on to
+            // find what the decoder says, and say both
+            broken_because("zip", e, drain(&mut r).err())
+        };
+        return w.report.error(name, e);
     }
     // the central directory's first header is read (4 bytes of magic and 26 more)
     end_of_central_directory(w, name, &mut r, &seen, vec![0; 30])
