@@ -128,132 +128,32 @@ pub(crate) fn write_common<K: core::fmt::Display>(
     Ok(())
 }
 
-/// One line: `LINE:COLUMN: SEVERITY: MESSAGE: `text` (game N, move M)`, the game counted from
-/// 1, the move where one was played before the problem; control characters of the text are
-/// escaped. A tool prefixes its file name (`FILE:`) to get the usual `FILE:LINE:COLUMN:` form.
-///
-/// ```
-/// use kifu::{Control, pgn::{self, Error, Visitor}};
-/// struct Lines(Vec<String>);
-/// impl Visitor for Lines {
-///     fn on_error(&mut self, e: &Error<'_>) -> Control {
-///         self.0.push(format!("game.pgn:{e}"));
-///         Control::Continue
-///     }
-/// }
-/// let mut v = Lines(Vec::new());
-/// pgn::parse(b"1. e4 e5 2. Nf3 } 1-0", &mut v);
-/// assert!(v.0[0].starts_with("game.pgn:1:17: "));
-/// assert!(v.0[0].ends_with("(game 1, move 2w)"));
-/// ```
-impl<K: core::fmt::Display> core::fmt::Display for Diagnostic<'_, K, Option<crate::pgn::MoveRef>> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl<K: core::fmt::Display, A> Diagnostic<'_, K, Option<A>> {
+    /// Writes the whole line of a format's `Display`: the common part, then
+    /// ` (game N[, AT_PREFIX AT])`, the game counted from 1; `code` is the format's code of the
+    /// kind, if it has codes. The formats' `Display` impls call this.
+    pub(crate) fn write_line(
+        &self,
+        f: &mut core::fmt::Formatter<'_>,
+        code: Option<&str>,
+        at_prefix: &str,
+    ) -> core::fmt::Result
+    where
+        A: core::fmt::Display,
+    {
         write_common(
             f,
             self.pos,
             self.severity,
-            None,
+            code,
             &self.kind,
             self.text,
             self.truncated,
         )?;
         write!(f, " (game {}", self.game + 1)?;
-        if let Some(at) = self.at {
-            write!(f, ", move {at}")?;
+        if let Some(at) = &self.at {
+            write!(f, ", {at_prefix}{at}")?;
         }
         f.write_str(")")
-    }
-}
-
-/// One line: `LINE:COLUMN: SEVERITY CODE: MESSAGE: `text` (game N, node K (depth D))`, the code
-/// SGFC's (`W35`), the game counted from 1, the node where the problem is inside a game tree;
-/// control characters of the text are escaped. A tool prefixes its file name (`FILE:`) to get
-/// the usual `FILE:LINE:COLUMN:` form.
-impl core::fmt::Display for Diagnostic<'_, crate::sgf::ErrorKind, Option<crate::sgf::NodeRef>> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write_common(
-            f,
-            self.pos,
-            self.severity,
-            Some(self.kind.code()),
-            &self.kind,
-            self.text,
-            self.truncated,
-        )?;
-        write!(f, " (game {}", self.game + 1)?;
-        if let Some(at) = self.at {
-            write!(f, ", {at}")?;
-        }
-        f.write_str(")")
-    }
-}
-
-#[cfg(feature = "std")]
-impl<K: core::fmt::Debug + core::fmt::Display> std::error::Error
-    for Diagnostic<'_, K, Option<crate::pgn::MoveRef>>
-{
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for Diagnostic<'_, crate::sgf::ErrorKind, Option<crate::sgf::NodeRef>> {}
-
-#[cfg(test)]
-mod display_tests {
-    extern crate std;
-    use alloc::string::{String, ToString};
-    use alloc::vec::Vec;
-
-    struct Lines(Vec<String>);
-    impl crate::pgn::Visitor for Lines {
-        fn on_error(&mut self, e: &crate::pgn::Error<'_>) -> crate::Control {
-            self.0.push(e.to_string());
-            crate::Control::Continue
-        }
-    }
-    impl crate::sgf::Visitor for Lines {
-        fn on_error(&mut self, e: &crate::sgf::Error<'_>) -> crate::Control {
-            self.0.push(e.to_string());
-            crate::Control::Continue
-        }
-    }
-
-    #[test]
-    fn pgn_lines() {
-        let mut v = Lines(Vec::new());
-        crate::pgn::parse(b"1. e4 e5 2. Nf3 } 1-0", &mut v);
-        assert_eq!(v.0.len(), 1, "{:?}", v.0);
-        let l = &v.0[0];
-        assert!(l.starts_with("1:17: "), "{l}");
-        assert!(l.ends_with("(game 1, move 2w)"), "{l}");
-        assert!(l.contains("`}`"), "{l}");
-        assert!(!l.contains('\n'));
-    }
-
-    #[test]
-    fn sgf_lines() {
-        let mut v = Lines(Vec::new());
-        crate::sgf::parse(b"(;GM[1]\n;B[aa]ZZ\n[x])", &mut v);
-        assert!(!v.0.is_empty());
-        for l in &v.0 {
-            assert!(l.contains("(game 1"), "{l}");
-            assert!(!l.contains('\n'), "{l}");
-        }
-    }
-
-    #[cfg(feature = "std")]
-    #[test]
-    fn is_an_error() {
-        fn takes(_: &dyn std::error::Error) {}
-        let mut seen = false;
-        struct One<'a>(&'a mut bool);
-        impl crate::pgn::Visitor for One<'_> {
-            fn on_error(&mut self, e: &crate::pgn::Error<'_>) -> crate::Control {
-                takes(e);
-                *self.0 = true;
-                crate::Control::Continue
-            }
-        }
-        crate::pgn::parse(b"1. e4 }", &mut One(&mut seen));
-        assert!(seen);
     }
 }

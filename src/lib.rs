@@ -10,6 +10,8 @@
 //! - [`sgf`]: the SGF push parser, its visitor and value decoders, with SGFC-style diagnostics.
 //! - [`Control`]: what a visitor answers (go on, skip this variation, skip the game, stop).
 //! - [`Position`], [`Severity`], [`Diagnostic`]: shared by every format.
+//! - [`push`]: the push parsers as generic code sees them, and the one [`push::Reader`] (feature
+//!   `std`) behind [`pgn::Reader`] and [`sgf::Reader`].
 //! - [`par`] (feature `std`): every core on one input or many, with the result of one.
 //!
 //! # Example: the main line of each game
@@ -50,7 +52,6 @@
 
 extern crate alloc;
 
-mod buf;
 mod carry;
 mod classes;
 mod control;
@@ -60,8 +61,9 @@ mod junk;
 #[cfg(feature = "std")]
 pub mod par;
 mod position;
+pub mod push;
 #[cfg(feature = "std")]
-mod read_buf;
+mod reader;
 pub mod split;
 mod step;
 

@@ -1,7 +1,7 @@
 //! Games as shared slices of the input: an archive cut at exact game boundaries into
 //! [`Bytes`], without a copy, so that each game can go to another thread, process or language
-//! while the archive's buffer is shared ([`pgn::split_games`],
-//! [`sgf::split_trees`]).
+//! while the archive's buffer is shared ([`pgn::split_games`](crate::pgn::split_games),
+//! [`sgf::split_trees`](crate::sgf::split_trees)).
 //!
 //! The boundaries are the parser's own (the headers-only skip of PGN, the root-only skip of SGF,
 //! both exact): a piece starts where a game starts and ends where the next one starts, so the
@@ -10,7 +10,7 @@
 use bytes::Bytes;
 
 use crate::control::{Control, Status};
-use crate::{pgn, sgf};
+use crate::push::Feed;
 
 /// One game of a split input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,35 +40,22 @@ pub struct Marks {
     start: Option<u64>,
 }
 
-impl pgn::Visitor for Marks {
-    fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
-        if ctx.depth > 0 {
+impl Marks {
+    /// What a format's visitor answers at the start of a (sub)tree at `depth` whose first byte
+    /// is at `offset`: a game starts at depth 0, and the split stops there to take it.
+    #[inline]
+    pub(crate) fn tree(&mut self, depth: u32, offset: u64) -> Control {
+        if depth > 0 {
             return Control::Continue;
         }
-        self.start = Some(ctx.pos.offset);
+        self.start = Some(offset);
         Control::Stop
-    }
-
-    fn on_tags_end(&mut self, _: &pgn::Context) -> Control {
-        Control::Skip
     }
 }
 
-impl sgf::Visitor for Marks {
-    fn on_tree(&mut self, ctx: &sgf::Context) -> Control {
-        if ctx.depth > 0 {
-            return Control::Continue;
-        }
-        self.start = Some(ctx.pos.offset);
-        Control::Stop
-    }
-
-    fn on_node(&mut self, _: &sgf::Context) -> Control {
-        Control::SkipGame
-    }
-}
-
-impl Splitter for pgn::Parser {
+/// Every parser that drives [`Marks`] splits: each format implements its visitor (with the
+/// format's own skip of the rest of a game) in its module.
+impl<P: Feed<Marks>> Splitter for P {
     fn feed_marks(&mut self, chunk: &[u8], marks: &mut Marks) -> Status {
         self.feed(chunk, marks)
     }
@@ -77,17 +64,8 @@ impl Splitter for pgn::Parser {
     }
 }
 
-impl Splitter for sgf::Parser {
-    fn feed_marks(&mut self, chunk: &[u8], marks: &mut Marks) -> Status {
-        self.feed(chunk, marks)
-    }
-    fn finish_marks(&mut self, marks: &mut Marks) {
-        self.finish(marks)
-    }
-}
-
-/// The games of an input as [`RawGame`]s, one at a time ([`pgn::split_games`],
-/// [`sgf::split_trees`]). An input holding no game at all gives one
+/// The games of an input as [`RawGame`]s, one at a time ([`pgn::split_games`](crate::pgn::split_games),
+/// [`sgf::split_trees`](crate::sgf::split_trees)). An input holding no game at all gives one
 /// piece, the whole input (if it is not empty), so that nothing of it is lost.
 #[derive(Debug)]
 pub struct Split<P> {
@@ -156,63 +134,6 @@ impl<P: Splitter> Iterator for Split<P> {
             // no game at all: the whole input, once
             None if self.index == 0 && end > 0 => Some(self.piece(0, end)),
             None => None,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use alloc::vec;
-    use alloc::vec::Vec;
-
-    fn pieces<P: Splitter>(split: Split<P>) -> Vec<(u64, Vec<u8>)> {
-        split.map(|g| (g.offset, g.bytes.to_vec())).collect()
-    }
-
-    #[test]
-    fn pgn_pieces_cover_the_input_at_game_starts() {
-        let data =
-            Bytes::from_static(b"junk\n[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4 *\n1. c4 *");
-        let got = pieces(pgn::split_games(data.clone()));
-        let want: Vec<(u64, Vec<u8>)> = vec![
-            (0, b"junk\n[Event \"a\"]\n1. e4 *\n\n".to_vec()),
-            (26, b"[Event \"b\"]\n1. d4 *\n".to_vec()),
-            (46, b"1. c4 *".to_vec()),
-        ];
-        assert_eq!(got, want);
-        let joined: Vec<u8> = got.into_iter().flat_map(|(_, b)| b).collect();
-        assert_eq!(joined, data.to_vec());
-    }
-
-    #[test]
-    fn sgf_pieces_cover_the_input_at_tree_starts() {
-        let data = Bytes::from_static(b"(;GM[1](;B[aa])(;B[bb]))\n(;GM[1];W[cc])");
-        let got = pieces(sgf::split_trees(data));
-        assert_eq!(
-            got,
-            [
-                (0, b"(;GM[1](;B[aa])(;B[bb]))\n".to_vec()),
-                (25, b"(;GM[1];W[cc])".to_vec())
-            ]
-        );
-    }
-
-    #[test]
-    fn no_game_is_one_piece_and_nothing_is_none() {
-        assert_eq!(
-            pieces(pgn::split_games(Bytes::from_static(b"not pgn"))),
-            [(0, b"not pgn".to_vec())]
-        );
-        assert!(pieces(pgn::split_games(Bytes::new())).is_empty());
-    }
-
-    #[test]
-    fn pieces_share_the_buffer() {
-        let data = Bytes::from(b"[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *\n".to_vec());
-        for g in pgn::split_games(data.clone()) {
-            let inside = data.as_ptr_range();
-            assert!(inside.contains(&g.bytes.as_ptr()), "a slice of the input");
         }
     }
 }

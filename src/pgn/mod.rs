@@ -40,13 +40,12 @@
 
 mod commands;
 mod dom;
+mod drive;
 mod event;
 mod lexer;
 mod nag;
 mod parser;
 mod raw;
-#[cfg(feature = "std")]
-mod reader;
 mod san;
 mod simd;
 mod visitor;
@@ -58,12 +57,12 @@ pub use commands::{
 #[cfg(feature = "std")]
 pub use dom::ReadGames;
 pub use dom::{Game, GameBuilder, GameError, Games, MoveText, Nags, Node, Scope, Variation, games};
+#[cfg(feature = "std")]
+pub use drive::Reader;
 pub use event::{Event, EventLog};
 pub use nag::{Nag, Outcome};
 pub use parser::{Config, Parser};
 pub use raw::{RawComment, RawTag};
-#[cfg(feature = "std")]
-pub use reader::Reader;
 pub use san::{CastlingSide, Check, Piece, San, SanKind, Square};
 pub use visitor::{
     Comment, CommentKind, Context, Error, ErrorKind, Move, MoveRef, NagForm, Tag, Visitor,
@@ -103,10 +102,6 @@ impl Parser {
     /// Parses `input` as the whole rest of the stream: [`feed`](Parser::feed), then
     /// [`finish`](Parser::finish) unless a visitor stopped.
     pub fn parse<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Status {
-        let status = self.feed(input, visitor);
-        if status == Status::NeedInput {
-            self.finish(visitor);
-        }
-        status
+        crate::push::parse(self, input, visitor)
     }
 }

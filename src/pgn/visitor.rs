@@ -280,6 +280,36 @@ impl ErrorKind {
 /// A located PGN problem: kind, severity, offending text, position, game and move reference.
 pub type Error<'a> = Diagnostic<'a, ErrorKind, Option<MoveRef>>;
 
+/// One line: `LINE:COLUMN: SEVERITY: MESSAGE: `text` (game N, move M)`, the game counted from
+/// 1, the move where one was played before the problem; control characters of the text are
+/// escaped. A tool prefixes its file name (`FILE:`) to get the usual `FILE:LINE:COLUMN:` form.
+///
+/// ```
+/// use kifu::{Control, pgn::{self, Error, Visitor}};
+/// struct Lines(Vec<String>);
+/// impl Visitor for Lines {
+///     fn on_error(&mut self, e: &Error<'_>) -> Control {
+///         self.0.push(format!("game.pgn:{e}"));
+///         Control::Continue
+///     }
+/// }
+/// let mut v = Lines(Vec::new());
+/// pgn::parse(b"1. e4 e5 2. Nf3 } 1-0", &mut v);
+/// assert!(v.0[0].starts_with("game.pgn:1:17: "));
+/// assert!(v.0[0].ends_with("(game 1, move 2w)"));
+/// ```
+impl<K: core::fmt::Display> core::fmt::Display for Diagnostic<'_, K, Option<MoveRef>> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.write_line(f, None, "move ")
+    }
+}
+
+#[cfg(feature = "std")]
+impl<K: core::fmt::Debug + core::fmt::Display> std::error::Error
+    for Diagnostic<'_, K, Option<MoveRef>>
+{
+}
+
 /// Receives the events of a PGN stream.
 ///
 /// Every method has a default that does nothing and returns [`Control::Continue`], so a visitor
@@ -417,5 +447,52 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
     }
     fn on_end(&mut self) {
         (**self).on_end()
+    }
+}
+
+#[cfg(test)]
+mod display_tests {
+    extern crate std;
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    use super::{Error, Visitor};
+    use crate::control::Control;
+
+    struct Lines(Vec<String>);
+    impl Visitor for Lines {
+        fn on_error(&mut self, e: &Error<'_>) -> Control {
+            self.0.push(e.to_string());
+            Control::Continue
+        }
+    }
+
+    #[test]
+    fn one_line_each() {
+        let mut v = Lines(Vec::new());
+        crate::pgn::parse(b"1. e4 e5 2. Nf3 } 1-0", &mut v);
+        assert_eq!(v.0.len(), 1, "{:?}", v.0);
+        let l = &v.0[0];
+        assert!(l.starts_with("1:17: "), "{l}");
+        assert!(l.ends_with("(game 1, move 2w)"), "{l}");
+        assert!(l.contains("`}`"), "{l}");
+        assert!(!l.contains('\n'));
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn is_an_error() {
+        fn takes(_: &dyn std::error::Error) {}
+        let mut seen = false;
+        struct One<'a>(&'a mut bool);
+        impl Visitor for One<'_> {
+            fn on_error(&mut self, e: &Error<'_>) -> Control {
+                takes(e);
+                *self.0 = true;
+                Control::Continue
+            }
+        }
+        crate::pgn::parse(b"1. e4 }", &mut One(&mut seen));
+        assert!(seen);
     }
 }

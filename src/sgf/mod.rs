@@ -70,13 +70,12 @@
 //! ```
 
 mod dom;
+mod drive;
 mod event;
 mod lexer;
 mod parser;
 mod props;
 mod raw;
-#[cfg(feature = "std")]
-mod reader;
 mod visitor;
 mod writer;
 
@@ -86,11 +85,11 @@ pub use dom::{
     Children, GameTree, GameTrees, MainLine, Node, NodeId, Prop, SERDE_MAX_DEPTH, Scope,
     TreeBuilder, TreeError, escape, game_trees,
 };
+#[cfg(feature = "std")]
+pub use drive::Reader;
 pub use event::{Event, EventLog};
 pub use parser::{Config, Parser};
 pub use raw::{BoardSize, Color, Double, Point, Points, RawValue};
-#[cfg(feature = "std")]
-pub use reader::Reader;
 pub use visitor::{Comment, Context, Error, ErrorKind, Move, NodeRef, Property, Value, Visitor};
 /// The game trees of `data` as shared slices of it ([`RawGame`](crate::split::RawGame)s), cut
 /// at the exact boundaries of the root-only skip; the pieces cover `data` exactly, in order. As
@@ -124,10 +123,6 @@ impl Parser {
     /// Parses `input` as the whole rest of the stream: [`feed`](Parser::feed), then
     /// [`finish`](Parser::finish) unless a visitor stopped.
     pub fn parse<V: Visitor>(&mut self, input: &[u8], visitor: &mut V) -> Status {
-        let status = self.feed(input, visitor);
-        if status == Status::NeedInput {
-            self.finish(visitor);
-        }
-        status
+        crate::push::parse(self, input, visitor)
     }
 }

@@ -399,6 +399,19 @@ impl ErrorKind {
 /// outside game trees).
 pub type Error<'a> = Diagnostic<'a, ErrorKind, Option<NodeRef>>;
 
+/// One line: `LINE:COLUMN: SEVERITY CODE: MESSAGE: `text` (game N, node K (depth D))`, the code
+/// SGFC's (`W35`), the game counted from 1, the node where the problem is inside a game tree;
+/// control characters of the text are escaped. A tool prefixes its file name (`FILE:`) to get
+/// the usual `FILE:LINE:COLUMN:` form.
+impl core::fmt::Display for Error<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.write_line(f, Some(self.kind.code()), "")
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error<'_> {}
+
 /// Receives the events of an SGF collection.
 ///
 /// Every method has a default that does nothing and returns [`Control::Continue`], so a visitor
@@ -526,5 +539,33 @@ impl<V: Visitor + ?Sized> Visitor for &mut V {
     }
     fn on_end(&mut self) {
         (**self).on_end()
+    }
+}
+
+#[cfg(test)]
+mod display_tests {
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
+    use super::{Error, Visitor};
+    use crate::control::Control;
+
+    struct Lines(Vec<String>);
+    impl Visitor for Lines {
+        fn on_error(&mut self, e: &Error<'_>) -> Control {
+            self.0.push(e.to_string());
+            Control::Continue
+        }
+    }
+
+    #[test]
+    fn one_line_each() {
+        let mut v = Lines(Vec::new());
+        crate::sgf::parse(b"(;GM[1]\n;B[aa]ZZ\n[x])", &mut v);
+        assert!(!v.0.is_empty());
+        for l in &v.0 {
+            assert!(l.contains("(game 1"), "{l}");
+            assert!(!l.contains('\n'), "{l}");
+        }
     }
 }

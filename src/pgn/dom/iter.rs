@@ -78,7 +78,7 @@ mod read_games {
     use std::io::{self, Read};
 
     use super::{Config, Game, GameBuilder};
-    use crate::pgn::reader::Reader;
+    use crate::pgn::Reader;
 
     /// The games of any [`Read`] (a file, stdin, a decompressor), one at a time (feature `std`).
     ///
