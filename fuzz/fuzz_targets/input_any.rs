@@ -117,8 +117,21 @@ fuzz_target!(|data: &[u8]| {
         assert!(
             other == one,
             "-j{threads} differs from -j1:\n{:?}\n{:?}",
-            (&other.errors, other.entries.iter().map(|e| (&e.0, e.1.len(), &e.2)).collect::<Vec<_>>()),
-            (&one.errors, one.entries.iter().map(|e| (&e.0, e.1.len(), &e.2)).collect::<Vec<_>>()),
+            (
+                &other.errors,
+                other
+                    .entries
+                    .iter()
+                    .map(|e| (&e.0, e.1.len(), &e.2))
+                    .collect::<Vec<_>>()
+            ),
+            (
+                &one.errors,
+                one.entries
+                    .iter()
+                    .map(|e| (&e.0, e.1.len(), &e.2))
+                    .collect::<Vec<_>>()
+            ),
         );
     }
 });
