@@ -32,6 +32,35 @@ pub trait Feed<V>: PushParser {
     fn finish(&mut self, visitor: &mut V);
 }
 
+/// Implements [`PushParser`] and [`Feed`] for a format's parser by its inherent
+/// `with_config`, `feed` and `finish`: `push_parser!(Parser, Config, Visitor)`, the names as the
+/// calling module sees them.
+macro_rules! push_parser {
+    ($parser:ident, $config:ident, $visitor:ident) => {
+        impl $crate::push::PushParser for $parser {
+            type Config = $config;
+
+            #[inline]
+            fn with_config(config: $config) -> $parser {
+                $parser::with_config(config)
+            }
+        }
+
+        impl<V: $visitor> $crate::push::Feed<V> for $parser {
+            #[inline]
+            fn feed(&mut self, chunk: &[u8], visitor: &mut V) -> $crate::control::Status {
+                $parser::feed(self, chunk, visitor)
+            }
+
+            #[inline]
+            fn finish(&mut self, visitor: &mut V) {
+                $parser::finish(self, visitor)
+            }
+        }
+    };
+}
+pub(crate) use push_parser;
+
 /// Parses `input` as the whole rest of the stream: feeds it, then finishes unless a visitor
 /// stopped.
 #[inline]

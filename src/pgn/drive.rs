@@ -5,32 +5,12 @@
 use bytes::Buf;
 
 use crate::control::{Control, Status};
-use crate::push::{Feed, PushParser};
 use crate::split::Marks;
 
 use super::parser::{Config, Parser};
 use super::visitor::{Context, Visitor};
 
-impl PushParser for Parser {
-    type Config = Config;
-
-    #[inline]
-    fn with_config(config: Config) -> Parser {
-        Parser::with_config(config)
-    }
-}
-
-impl<V: Visitor> Feed<V> for Parser {
-    #[inline]
-    fn feed(&mut self, chunk: &[u8], visitor: &mut V) -> Status {
-        Parser::feed(self, chunk, visitor)
-    }
-
-    #[inline]
-    fn finish(&mut self, visitor: &mut V) {
-        Parser::finish(self, visitor)
-    }
-}
+crate::push::push_parser!(Parser, Config, Visitor);
 
 /// Reads PGN from any [`Read`](std::io::Read) (a file, stdin, a decompressor) through a fixed
 /// buffer.

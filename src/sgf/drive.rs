@@ -5,39 +5,16 @@
 use bytes::Buf;
 
 use crate::control::{Control, Status};
-use crate::push::{Feed, PushParser};
 use crate::split::Marks;
 
 use super::parser::{Config, Parser};
 use super::visitor::{Context, Visitor};
 
-impl PushParser for Parser {
-    type Config = Config;
+crate::push::push_parser!(Parser, Config, Visitor);
 
-    #[inline]
-    fn with_config(config: Config) -> Parser {
-        Parser::with_config(config)
-    }
-}
-
-impl<V: Visitor> Feed<V> for Parser {
-    #[inline]
-    fn feed(&mut self, chunk: &[u8], visitor: &mut V) -> Status {
-        Parser::feed(self, chunk, visitor)
-    }
-
-    #[inline]
-    fn finish(&mut self, visitor: &mut V) {
-        Parser::finish(self, visitor)
-    }
-}
-
-/// Reads SGF from any [`Read`](std::io::Read) (a file, stdin, a decompressor) through a fixed
-/// buffer.
-///
-/// The buffer is allocated once; do not wrap the source in a `BufReader`, that only adds a copy.
-/// [`read_all`](Reader::read_all) drives any SGF [`Visitor`]; bad SGF is never
-/// an `Err`: it reaches [`Visitor::on_error`].
+/// Reads SGF from any [`Read`](std::io::Read) through a fixed buffer, as
+/// [`pgn::Reader`](crate::pgn::Reader) reads PGN: [`read_all`](Reader::read_all) drives any SGF
+/// [`Visitor`], and bad SGF reaches [`Visitor::on_error`], never an `Err`.
 ///
 /// ```
 /// use kifu::sgf::{EventLog, Reader};
@@ -51,7 +28,8 @@ impl<V: Visitor> Feed<V> for Parser {
 pub type Reader<R> = crate::reader::Reader<R, Parser>;
 
 impl Parser {
-    /// [`feed`](Parser::feed) for a [`Buf`], as [`pgn::Parser::feed_buf`](crate::pgn::Parser::feed_buf).
+    /// [`feed`](Parser::feed) for a [`Buf`], as
+    /// [`pgn::Parser::feed_buf`](crate::pgn::Parser::feed_buf).
     ///
     /// ```
     /// use bytes::{Buf, Bytes};
