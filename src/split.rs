@@ -66,8 +66,8 @@ impl<P: Feed<Marks>> Splitter for P {
 
 /// The games of an input as [`RawGame`]s, one at a time
 /// ([`pgn::split_games`](crate::pgn::split_games), [`sgf::split_trees`](crate::sgf::split_trees)).
-/// An input holding no game at all gives one
-/// piece, the whole input (if it is not empty), so that nothing of it is lost.
+/// An input holding no game at all gives one piece, the whole input (if it is not empty), so
+/// that nothing of it is lost.
 #[derive(Debug)]
 pub struct Split<P> {
     data: Bytes,
