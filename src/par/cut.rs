@@ -21,6 +21,11 @@ pub enum Format {
     Sgf,
 }
 
+/// A piece without a place to cut is cut anyway at this many piece sizes, so that input
+/// without game boundaries (a huge game, junk, a bomb of one byte repeated) keeps the pieces in
+/// flight, and memory, bounded: at `-j8`, 18 pieces of at most 2 MiB by default.
+const MAX_PIECES: usize = 2;
+
 /// How many bytes after a candidate's first byte decide whether it is one.
 const DECIDE: usize = 64;
 
@@ -247,7 +252,7 @@ impl<R: Read> Cutter<R> {
                 Ok(Some(c)) => c,
                 // a place that needs more bytes to be told: read on, or take it as it is when
                 // the piece is long already (the parser that reads on decides)
-                Err(c) if self.buf.len() >= 4 * self.size + DECIDE => c,
+                Err(c) if self.buf.len() >= MAX_PIECES * self.size + DECIDE => c,
                 Err(c) => {
                     self.searched = c;
                     self.fill();
@@ -255,7 +260,7 @@ impl<R: Read> Cutter<R> {
                 }
                 Ok(None) if self.eof => self.buf.len(),
                 // no candidate for long: cut anyway (the parser that reads on decides)
-                Ok(None) if self.buf.len() >= 4 * self.size => self.buf.len(),
+                Ok(None) if self.buf.len() >= MAX_PIECES * self.size => self.buf.len(),
                 Ok(None) => {
                     self.searched = self.buf.len();
                     self.fill();
@@ -370,10 +375,14 @@ mod tests {
     }
 
     #[test]
-    fn no_candidate_means_pieces_of_at_most_four_sizes() {
+    fn no_candidate_means_pieces_of_at_most_two_sizes() {
         let input = vec![b'x'; 10_000];
         let got = cuts(Format::Pgn, &input, 1000, 512);
-        assert!(got.iter().all(|c| c.1.len() <= 4000 + 1024));
+        assert!(
+            got.iter().all(|c| c.1.len() <= 2000 + 512),
+            "{:?}",
+            got.iter().map(|c| c.1.len()).collect::<Vec<_>>()
+        );
         assert_eq!(got.iter().map(|c| c.1.len()).sum::<usize>(), 10_000);
     }
 
