@@ -160,7 +160,7 @@ fn read_sgf(
 
 /// The Python module `kifu`.
 #[pymodule]
-#[pyo3(name = "kifu")]
+#[pyo3(name = "_kifu")]
 fn kifu_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("DEFAULT_MAX_GAME_BYTES", DEFAULT_MAX_GAME_BYTES)?;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use kifu::par::{self, Event, Feeder, Work};
 use kifu::{pgn, sgf};
@@ -138,7 +138,9 @@ where
                     Format::Pgn => feeder.pgn(input, pgn::Config::default(), reader),
                     Format::Sgf => feeder.sgf(input, sgf::Config::default(), reader),
                 };
-                if go_on {
+                // told to stop (Ctrl-C, the consumer gone): an error of the callback's own, so
+                // that the walk ends here rather than reading the rest of the input to its end
+                if go_on && !stop.load(Ordering::Relaxed) {
                     Ok(())
                 } else {
                     Err(io::Error::other("the scan stopped"))
@@ -184,6 +186,8 @@ pub struct Pump<T> {
     py_error: PyErrSlot,
     /// Tells the scan to stop (Ctrl-C, or the consumer gone).
     stop: Arc<AtomicBool>,
+    /// When signals were last looked for.
+    checked: Instant,
 }
 
 impl<T: Send + 'static> Pump<T> {
@@ -205,6 +209,7 @@ impl<T: Send + 'static> Pump<T> {
             thread: Some(thread),
             py_error,
             stop,
+            checked: Instant::now(),
         }
     }
 
@@ -229,18 +234,21 @@ impl<T: Send + 'static> Pump<T> {
             return Ok(None);
         };
         loop {
+            // a stream of messages never times out: look for signals by the clock too
+            if self.checked.elapsed() >= SIGNAL_POLL {
+                self.checked = Instant::now();
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    self.stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
             match rx.recv_timeout(SIGNAL_POLL) {
                 Ok(msg) => return Ok(Some(msg)),
                 Err(RecvTimeoutError::Disconnected) => {
                     self.rx = None;
                     return Ok(None);
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = Python::attach(|py| py.check_signals()) {
-                        self.stop.store(true, Ordering::Relaxed);
-                        return Err(e);
-                    }
-                }
+                Err(RecvTimeoutError::Timeout) => {}
             }
         }
     }

@@ -48,7 +48,13 @@ fn method<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Option<Bound<'py
 
 impl<'py> Methods<'py> {
     fn of(obj: &Bound<'py, PyAny>) -> PyResult<Methods<'py>> {
-        let on_tag = method(obj, "on_tag")?;
+        if method(obj, "on_tag")?.is_some() && method(obj, "on_property")?.is_none() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "the PGN visitor's tag callback is `on_property(name, value)`, the library's \
+                 event name (not `on_tag`)",
+            ));
+        }
+        let on_tag = method(obj, "on_property")?;
         Ok(Methods {
             on_input: method(obj, "on_input")?,
             on_tree: method(obj, "on_tree")?,

@@ -19,7 +19,7 @@ class Everything:
     def on_tree_end(self, game, depth):
         self.events.append(("tree_end", game, depth))
 
-    def on_tag(self, name, value):
+    def on_property(self, name, value):
         self.events.append(("tag", name, value))
 
     def on_tags_end(self, game):
@@ -87,7 +87,7 @@ def test_only_defined_methods_and_skips():
         def __init__(self):
             self.tags, self.moves = [], 0
 
-        def on_tag(self, name, value):
+        def on_property(self, name, value):
             self.tags.append(value)
 
         def on_tags_end(self, game):
@@ -177,3 +177,32 @@ def test_errors_reach_on_error(pgn_file):
     e = E()
     kifu.visit(pgn_file, e)
     assert len(e.found) == 1 and "unexpected text" in e.found[0]
+
+
+def test_the_pgn_tag_callback_is_named_after_the_library_event():
+    class Old:
+        def on_tag(self, name, value):
+            pass
+
+    with pytest.raises(TypeError, match="on_property"):
+        kifu.visit(b'[Event "x"]\n\n1. e4 *\n', Old(), format="pgn")
+
+
+def test_every_name_of_the_stubs_exists_at_run_time():
+    import ast
+    import pathlib
+
+    stubs = pathlib.Path(kifu.__file__).with_name("__init__.pyi")
+    assert stubs.exists(), "the stubs are in the package"
+    assert stubs.with_name("py.typed").exists()
+    names = set()
+    for node in ast.parse(stubs.read_text()).body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    missing = sorted(n for n in names if not hasattr(kifu, n))
+    assert missing == [], missing
+    from kifu import PgnVisitor, SgfVisitor  # noqa: F401
