@@ -167,7 +167,7 @@ where
         streams: report.entries + u64::from(sample),
         skipped_files: report.skipped_files,
         skipped_members: report.skipped_members,
-        skipped: Vec::new(),
+        skipped: report.skipped.clone(),
     };
     if !sample && report.entries == 0 && report.errors.is_empty() && !common.files.is_empty() {
         let names: Vec<_> = common

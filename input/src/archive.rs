@@ -204,7 +204,7 @@ pub(crate) fn tar<F: FnMut(Entry<'_>) -> io::Result<()>>(
         }
         let path = String::from_utf8_lossy(&e.path_bytes()).into_owned();
         if name_info(&path).format.is_none() {
-            w.report.skipped_members += 1;
+            w.report.skip_member(name, &path);
             continue;
         }
         let size = e.size();
@@ -322,7 +322,7 @@ pub(crate) fn zip_file<F: FnMut(Entry<'_>) -> io::Result<()>>(
                     w.report
                         .error(&format!("{name}:{member}"), broken("zip", e));
                 } else {
-                    w.report.skipped_members += 1;
+                    w.report.skip_member(name, &member);
                 }
                 continue;
             }
@@ -331,7 +331,7 @@ pub(crate) fn zip_file<F: FnMut(Entry<'_>) -> io::Result<()>>(
             continue;
         }
         if crate::name_info(&member).format.is_none() {
-            w.report.skipped_members += 1;
+            w.report.skip_member(name, &member);
             continue;
         }
         let size = f.size();
@@ -392,7 +392,7 @@ pub(crate) fn zip_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
         }
         let member = f.name().to_string();
         if crate::name_info(&member).format.is_none() {
-            w.report.skipped_members += 1;
+            w.report.skip_member(name, &member);
             continue;
         }
         let size = f.size();

@@ -78,6 +78,10 @@ pub struct Report {
     pub skipped_files: u64,
     /// Archive members (regular files) that are neither PGN nor SGF by name.
     pub skipped_members: u64,
+    /// The first [`Report::SKIPPED_NAMES`] skipped files and members, each with why
+    /// (`games.zip:readme.txt (not PGN or SGF)`, `all.tar:more.zip (an archive inside an
+    /// archive is not opened)`).
+    pub skipped: Vec<String>,
     /// The faults of the inputs, in input order.
     pub errors: Vec<InputError>,
     /// An error of the function's own (not one of the reader it was given), which stopped the
@@ -89,6 +93,32 @@ impl Report {
     /// No input error, and not aborted.
     pub fn is_clean(&self) -> bool {
         self.errors.is_empty() && self.aborted.is_none()
+    }
+
+    /// How many skipped names [`Report::skipped`] keeps.
+    pub const SKIPPED_NAMES: usize = 20;
+
+    /// Counts a skipped archive member of `archive`, and keeps its name among the first.
+    pub(crate) fn skip_member(&mut self, archive: &str, member: &str) {
+        self.skipped_members += 1;
+        self.keep_skipped(&format!("{archive}:{member}"), member);
+    }
+
+    /// Counts a skipped file of a walked directory, and keeps its name among the first.
+    pub(crate) fn skip_file(&mut self, path: &str) {
+        self.skipped_files += 1;
+        self.keep_skipped(path, path);
+    }
+
+    fn keep_skipped(&mut self, shown: &str, name: &str) {
+        if self.skipped.len() < Self::SKIPPED_NAMES {
+            let why = if crate::name_info(name).archive.is_some() {
+                "an archive inside an archive is not opened"
+            } else {
+                "not PGN or SGF"
+            };
+            self.skipped.push(format!("{shown} ({why})"));
+        }
     }
 
     pub(crate) fn error(&mut self, name: &str, error: io::Error) {

@@ -53,6 +53,7 @@ use crate::{Compression, Options, Progress, Report, name_info, pipe};
 /// });
 /// assert_eq!(names, [("b.pgn".to_string(), "pgn".to_string()), ("a.sgf".into(), "sgf".into())]);
 /// assert_eq!((report.entries, report.skipped_files), (2, 1));
+/// assert!(report.skipped[0].ends_with("notes.txt (not PGN or SGF)"));
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn for_each_input(
@@ -220,7 +221,7 @@ fn walk_dir(dir: &Path, report: &mut Report) -> Vec<(PathBuf, u64)> {
             if name_info(&file_name.to_string_lossy()).is_wanted() {
                 found.push((p, meta.len()));
             } else {
-                report.skipped_files += 1;
+                report.skip_file(&p.to_string_lossy());
             }
         }
     }

@@ -301,6 +301,6 @@ pub fn stats<'py>(
     d.set_item("streams", streams)?;
     d.set_item("skipped_files", skipped_files)?;
     d.set_item("skipped_members", skipped_members)?;
-    d.set_item("skipped", Vec::<String>::new())?;
+    d.set_item("skipped", &outcome.skipped_names)?;
     Ok(d)
 }

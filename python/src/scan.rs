@@ -58,6 +58,8 @@ pub struct Outcome {
     /// The walk's counts, as `kifu stats` gives them: `(inputs, streams, skipped files,
     /// skipped archive members)`.
     pub read: (u64, u64, u64, u64),
+    /// The first skipped files and members, with why.
+    pub skipped_names: Vec<String>,
 }
 
 /// Why a sink stops a scan.
@@ -153,9 +155,11 @@ where
         errors: Vec::new(),
         skipped,
         read: (0, 0, 0, 0),
+        skipped_names: Vec::new(),
     };
     if let Some(r) = &report {
         outcome.read = (r.inputs, r.entries, r.skipped_files, r.skipped_members);
+        outcome.skipped_names = r.skipped.clone();
     }
     if result.is_ok()
         && let Some(report) = report

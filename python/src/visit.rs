@@ -453,6 +453,7 @@ pub fn visit<'py>(
             report.skipped_files,
             report.skipped_members,
         ),
+        skipped_names: report.skipped.clone(),
     };
     if let Some(e) = scan::input_error(py, &outcome, py_error) {
         return Err(e);
