@@ -523,3 +523,44 @@ fn a_decoder_asking_for_more_than_decoder_memory_is_refused_and_named() {
         );
     }
 }
+
+/// Damaged input gives the same games, messages and exit status at every `-j` (the input
+/// layer's rule, through the command and its parallel parsing).
+#[test]
+fn a_damaged_stream_reads_the_same_at_every_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let games: Vec<u8> = GAME.repeat(3000);
+    // several frames, as pzstd writes them, so that -j2 decodes them in parallel
+    let mut bytes = Vec::new();
+    for part in games.chunks(40_000) {
+        let mut e = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+        e.include_checksum(true).unwrap();
+        e.write_all(part).unwrap();
+        bytes.extend(e.finish().unwrap());
+    }
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x40;
+    let path = dir.path().join("damaged.pgn.zst");
+    fs::write(&path, &bytes).unwrap();
+    let runs: Vec<_> = ["-j1", "-j2", "-j8"]
+        .iter()
+        .map(|j| {
+            let o = kifu(
+                &["json", j, "--piece-size", "16K", path.to_str().unwrap()],
+                None,
+            );
+            (code(&o), o.stdout.clone(), err(&o))
+        })
+        .collect();
+    assert_eq!(runs[0].0, 2, "{}", runs[0].2);
+    assert!(runs[0].2.contains("damaged.pgn.zst"), "{}", runs[0].2);
+    let games_read = runs[0]
+        .1
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
+    assert!(games_read > 0 && games_read < 3000, "{games_read}");
+    for r in &runs[1..] {
+        assert_eq!(r, &runs[0]);
+    }
+}
