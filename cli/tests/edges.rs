@@ -564,3 +564,25 @@ fn a_damaged_stream_reads_the_same_at_every_thread_count() {
         assert_eq!(r, &runs[0]);
     }
 }
+
+/// A full disk is named: `/dev/full` answers every write with ENOSPC.
+#[test]
+fn a_full_disk_names_the_path() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("no /dev/full here: part skipped");
+        return;
+    }
+    let games: Vec<u8> = GAME.repeat(2000);
+    for args in [
+        vec!["fmt", "-o", "/dev/full"],
+        vec!["export", "--to", "csv", "-o", "/dev/full"],
+    ] {
+        let o = kifu(&args, Some(&games));
+        assert_eq!(code(&o), 2, "{args:?}: {}", err(&o));
+        let e = err(&o);
+        assert!(
+            e.contains("/dev/full") && e.contains("No space left"),
+            "{args:?}: {e}"
+        );
+    }
+}
