@@ -40,8 +40,9 @@ pub struct Args {
     /// Date (PGN; else UTCDate, EventDate) or DT (SGF).
     #[arg(long, value_name = "NAME")]
     pub by: Option<String>,
-    /// File name template: {n} (file number, 0001 on), {value} (the value, made safe for a
-    /// file name), {ext}. Default: part-{n}.{ext} with --games, {value}.{ext} with --by.
+    /// File name template: {num} (the file number, 0001 on), {value} (the value, made safe
+    /// for a file name), {ext}. Default: part-{num}.{ext} with --games, {value}.{ext} with
+    /// --by.
     #[arg(long, value_name = "TEMPLATE")]
     pub name: Option<String>,
     /// Replace files that exist already.
@@ -93,8 +94,9 @@ pub struct Options {
     pub dir: PathBuf,
     /// How games are shared out.
     pub by: By,
-    /// The file name template: `{n}` (the file's number, from 0001), `{value}` (the tag's
-    /// value, made safe for a file name), `{ext}` (`pgn`, `sgf` or `jsonl`).
+    /// The file name template: `{num}` (the file's number, from 0001; `{n}` is the same),
+    /// `{value}` (the tag's value, made safe for a file name), `{ext}` (`pgn`, `sgf` or
+    /// `jsonl`).
     pub name: Option<String>,
     /// The form of the games written.
     pub to: To,
@@ -267,6 +269,7 @@ impl Names {
 /// The name the template gives, `value` already made safe.
 fn name(template: &str, n: u64, value: &str, ext: &str) -> String {
     template
+        .replace("{num}", &format!("{n:04}"))
         .replace("{n}", &format!("{n:04}"))
         .replace("{value}", value)
         .replace("{ext}", ext)
@@ -327,13 +330,13 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
     std::fs::create_dir_all(&opts.dir)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", opts.dir.display())))?;
     let template = opts.name.clone().unwrap_or_else(|| match opts.by {
-        By::Count(_) => "part-{n}.{ext}".into(),
+        By::Count(_) => "part-{num}.{ext}".into(),
         By::Value(_) => "{value}.{ext}".into(),
     });
-    if matches!(opts.by, By::Count(_)) && !template.contains("{n}") {
+    if matches!(opts.by, By::Count(_)) && !template.contains("{num}") && !template.contains("{n}") {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            "--name needs {n} with --games",
+            "--name needs {num} with --games",
         ));
     }
     let mut files = Files {
@@ -395,6 +398,7 @@ mod tests {
         assert_eq!(named("B90"), "B90.pgn");
         assert_eq!(named("../etc/passwd"), "_etc_passwd.pgn");
         assert_eq!(name("{value}.{ext}", 0, &safe(""), "sgf"), "unknown.sgf");
+        assert_eq!(name("part-{num}.{ext}", 12, "", "pgn"), "part-0012.pgn");
         assert_eq!(name("part-{n}.{ext}", 12, "", "pgn"), "part-0012.pgn");
         assert_eq!(named("Tata Steel 2022"), "Tata_Steel_2022.pgn");
         assert_eq!(named("dots..."), "dots.pgn");
