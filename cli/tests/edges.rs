@@ -586,3 +586,26 @@ fn a_full_disk_names_the_path() {
         );
     }
 }
+
+#[test]
+fn export_tells_the_format_from_the_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, head) in [
+        ("g.parquet", &b"PAR1"[..]),
+        ("g.csv", b"file,"),
+        ("g.jsonl", b"{"),
+    ] {
+        let path = dir.path().join(name);
+        let o = kifu(&["export", "-o", path.to_str().unwrap()], Some(GAME));
+        assert_eq!(code(&o), 0, "{name}: {}", err(&o));
+        assert!(fs::read(&path).unwrap().starts_with(head), "{name}");
+    }
+    let o = kifu(
+        &["export", "-o", dir.path().join("g.txt").to_str().unwrap()],
+        Some(GAME),
+    );
+    assert_eq!(code(&o), 2);
+    assert!(err(&o).contains("--to"), "{}", err(&o));
+    let o = kifu(&["export", "--help"], None);
+    assert!(out(&o).contains("positions"), "every table in help");
+}

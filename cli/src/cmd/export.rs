@@ -27,16 +27,21 @@ use crate::source::Input;
 pub struct Args {
     #[command(flatten)]
     pub common: Common,
-    /// The file format.
-    #[arg(long, value_enum)]
-    pub to: ExportFormat,
-    /// The output: a file, or a dataset directory (with --dataset or --max-rows-per-file).
-    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    /// The file format (default: told by OUT's extension, `.parquet`, `.csv`, `.jsonl`).
+    #[arg(long, value_enum, help_heading = "Output")]
+    pub to: Option<ExportFormat>,
+    /// The output: a file (`-`: stdout), or a dataset directory (with --dataset or
+    /// --max-rows-per-file).
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "OUT",
+        help_heading = "Output"
+    )]
     pub out: PathBuf,
-    /// games (PGN; `trees` for SGF: one row per game), moves (one row per main-line move),
-    /// json (the `kifu json` objects).
-    #[arg(long, default_value = "games")]
-    pub table: String,
+    /// The table: one row per game, per move, per Go position, or the `kifu json` objects.
+    #[arg(long, value_enum, default_value_t = TableName::Games)]
+    pub table: TableName,
     /// moves: the moves of every variation too (each row names its line).
     #[arg(long)]
     pub variations: bool,
@@ -63,6 +68,44 @@ pub struct Args {
     pub limit: GameLimit,
 }
 
+/// The tables of `kifu export`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableName {
+    /// One row per game (PGN `games`, SGF `trees`).
+    Games,
+    /// One row per game tree (SGF; for PGN input, `games`).
+    Trees,
+    /// One row per main-line move (every move with --variations).
+    Moves,
+    /// One row per main-line move of a Go game, with the board before it (SGF only).
+    Positions,
+    /// The `kifu json` objects, one per row.
+    Json,
+}
+
+impl TableName {
+    fn id(self) -> &'static str {
+        match self {
+            TableName::Games => "games",
+            TableName::Trees => "trees",
+            TableName::Moves => "moves",
+            TableName::Positions => "positions",
+            TableName::Json => "json",
+        }
+    }
+}
+
+/// The format OUT's extension names (`.parquet`, `.csv`, `.jsonl` or `.json`).
+fn format_of(out: &std::path::Path) -> Option<ExportFormat> {
+    let ext = out.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "parquet" | "pq" => Some(ExportFormat::Parquet),
+        "csv" => Some(ExportFormat::Csv),
+        "jsonl" | "ndjson" | "json" => Some(ExportFormat::Jsonl),
+        _ => None,
+    }
+}
+
 /// The file formats of `kifu export`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportFormat {
@@ -76,14 +119,23 @@ pub enum ExportFormat {
 
 /// `kifu export`.
 pub fn run(args: Args) -> io::Result<ExitCode> {
+    let to = args.to.or_else(|| format_of(&args.out)).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{}: --to parquet|csv|jsonl (the name has no extension that tells)",
+                args.out.display()
+            ),
+        )
+    })?;
     let opts = Options {
         out: args.out,
-        to: match args.to {
+        to: match to {
             ExportFormat::Parquet => OutFormat::Parquet,
             ExportFormat::Csv => OutFormat::Csv,
             ExportFormat::Jsonl => OutFormat::Jsonl,
         },
-        table: args.table,
+        table: args.table.id().to_string(),
         table_options: TableOptions {
             variations: args.variations,
             charset: kifu_export::Charset::by_name(&args.charset).ok_or_else(|| {
