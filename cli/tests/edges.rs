@@ -609,3 +609,29 @@ fn export_tells_the_format_from_the_extension() {
     let o = kifu(&["export", "--help"], None);
     assert!(out(&o).contains("positions"), "every table in help");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_written_through() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("no mkfifo here: part skipped");
+        return;
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read(&fifo).unwrap())
+    };
+    let o = kifu(&["fmt", "-o", fifo.to_str().unwrap()], Some(GAME));
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let got = reader.join().unwrap();
+    assert!(String::from_utf8_lossy(&got).contains("1. e4 e5 2. Nf3 Nc6 1-0"));
+    assert!(
+        fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+        "still a FIFO"
+    );
+    assert_eq!(entries(dir.path()), ["pipe"]);
+}
