@@ -57,6 +57,7 @@ mod classes;
 mod control;
 mod error;
 mod flow;
+mod format;
 mod junk;
 #[cfg(feature = "std")]
 pub mod par;
@@ -74,6 +75,7 @@ pub mod sgf;
 
 pub use control::{Control, Status};
 pub use error::{Diagnostic, Severity};
+pub use format::{Format, UnknownFormat};
 pub use position::Position;
 
 /// The examples of README.md, compiled and run as doctests (they use every feature).

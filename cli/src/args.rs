@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use clap::ValueEnum;
+pub use kifu::Format;
 
 /// The limit on one game, for the commands that hold whole games.
 #[derive(clap::Args, Debug, Clone, Copy)]
@@ -74,8 +74,8 @@ pub struct Common {
     #[arg(long, value_name = "SIZE", default_value = "128M", value_parser = parse_size,
           help_heading = "Limits")]
     pub decoder_memory: u64,
-    /// The format of stdin (and of inputs whose name does not say).
-    #[arg(long, value_enum, help_heading = "Input")]
+    /// The format of stdin (and of inputs whose name does not say): pgn or sgf.
+    #[arg(long, value_parser = format_parser(), help_heading = "Input")]
     pub format: Option<Format>,
     /// No progress bar (it is drawn on stderr only when stderr is a terminal), no note on the
     /// thread count, and no summary from `dedup` and `split`.
@@ -163,13 +163,11 @@ fn thread_cap(cores: usize) -> usize {
     cores.saturating_mul(THREADS_PER_CORE).max(MIN_THREAD_CAP)
 }
 
-/// Input formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Portable Game Notation (chess).
-    Pgn,
-    /// Smart Game Format (Go and other games).
-    Sgf,
+/// `--format pgn|sgf`: the library's one [`Format`], its names the possible values.
+fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Format::ALL.map(Format::name))
+        .map(|name| name.parse::<Format>().expect("one of the possible values"))
 }
 
 #[cfg(test)]

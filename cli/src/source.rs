@@ -94,8 +94,8 @@ impl Sources {
         let mut go_on = true;
         let mut each = |entry: Entry<'_>| -> io::Result<()> {
             let format = match entry.format_hint {
-                Some(f) => f.into(),
-                None => forced.unwrap_or(entry.sniffed.into()),
+                Some(f) => f,
+                None => forced.unwrap_or(entry.sniffed),
             };
             let input = Input {
                 name: entry.name.to_string(),
@@ -160,13 +160,4 @@ fn read_head() -> io::Result<Vec<u8>> {
     }
     head.truncate(n);
     Ok(head)
-}
-
-impl From<kifu_input::Format> for Format {
-    fn from(f: kifu_input::Format) -> Format {
-        match f {
-            kifu_input::Format::Pgn => Format::Pgn,
-            kifu_input::Format::Sgf => Format::Sgf,
-        }
-    }
 }

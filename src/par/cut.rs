@@ -8,18 +8,8 @@ use std::io::{self, Read};
 
 use bytes::{Bytes, BytesMut};
 
+use crate::Format;
 use crate::position::Lines;
-
-/// The formats a scan cuts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// PGN: a candidate is a `[` that opens a line and a tag name, after a blank line or a line
-    /// that opens no tag pair (the first tag of a game's section).
-    Pgn,
-    /// SGF: a candidate is a `(` that opens a line or follows a `)`, followed by `;` and a root
-    /// or game-info property (`FF`, `GM`, `SZ`, `CA`, `AP`, …: a variation starts with a move).
-    Sgf,
-}
 
 /// A piece without a place to cut is cut anyway at this many piece sizes, so that input
 /// without game boundaries (a huge game, junk, a bomb of one byte repeated) keeps the pieces in

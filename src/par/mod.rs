@@ -72,7 +72,8 @@ use std::io::{self, Read};
 
 use bytes::Bytes;
 
-pub use cut::Format;
+/// The formats a scan cuts (the crate's one [`Format`](crate::Format)).
+pub use crate::Format;
 pub use ordered::map_ordered;
 pub use scan::{Event, Feeder, PieceInfo, Visited, Work, scan};
 

@@ -7,9 +7,10 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use super::Options;
-use super::cut::{Cut, Cutter, Format};
+use super::cut::{Cut, Cutter};
 use super::ordered;
 use super::piece::{Drive, Ended, read_on};
+use crate::Format;
 use crate::position::Lines;
 use crate::{pgn, sgf};
 
