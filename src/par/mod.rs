@@ -72,7 +72,7 @@ use std::io::{self, Read};
 
 use bytes::Bytes;
 
-/// The formats a scan cuts (the crate's one [`Format`](crate::Format)).
+/// The formats a scan cuts (the crate's one [`Format`]).
 pub use crate::Format;
 pub use ordered::map_ordered;
 pub use scan::{Event, Feeder, PieceInfo, Visited, Work, scan};
