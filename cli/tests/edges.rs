@@ -141,6 +141,39 @@ fn the_sample_is_read_with_no_input_on_a_terminal() {
     assert!(text.contains("\"games\":3"), "{text}");
 }
 
+/// `check` on clean input says so in one line on a terminal, and nothing on a pipe.
+#[test]
+fn check_on_clean_input_says_so_on_a_terminal_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let clean = dir.path().join("clean.pgn");
+    fs::write(&clean, GAME).unwrap();
+    let o = kifu(&["check", clean.to_str().unwrap()], None);
+    assert_eq!(
+        (code(&o), out(&o)),
+        (0, String::new()),
+        "a pipe gets nothing"
+    );
+    let Ok(script) = which("script") else {
+        eprintln!("no `script` (util-linux) here to give kifu a terminal: part skipped");
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kifu");
+    let o = Command::new(script)
+        .args([
+            "-qec",
+            &format!("{bin} check -q {}", clean.display()),
+            "/dev/null",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out(&o).contains("no problem in 1 game (1 input)"),
+        "{}",
+        out(&o)
+    );
+}
+
 fn which(name: &str) -> Result<PathBuf, ()> {
     std::env::var_os("PATH")
         .iter()

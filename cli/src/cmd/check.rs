@@ -211,6 +211,20 @@ where
         });
         serde_json::to_writer(&mut out, &summary)?;
         out.write_all(b"\n")?;
+    } else if errors + warnings == 0
+        && games > 0
+        && !scanned.failed
+        && std::io::IsTerminal::is_terminal(&io::stdout())
+    {
+        // a person at a terminal sees that the check ran, not an empty screen (a pipe gets
+        // nothing: no problem, no line)
+        let plural = |n: u64| if n == 1 { "" } else { "s" };
+        writeln!(
+            out,
+            "no problem in {games} game{} ({inputs} input{})",
+            plural(games),
+            plural(inputs)
+        )?;
     }
     out.flush()?;
     Ok(Outcome::of(&scanned, errors + warnings > 0).code())
