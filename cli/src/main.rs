@@ -84,6 +84,19 @@ enum Command {
     /// Drop the games whose moves repeat an earlier game's (tags may differ): PGN by the start
     /// (FEN) and main line, SGF by board, setup and main line. The count goes to stderr.
     Dedup(cmd::dedup::Args),
+    /// Print a shell's completion script (bash, zsh, fish, powershell, elvish).
+    ///
+    /// For bash: `kifu completions bash > ~/.local/share/bash-completion/completions/kifu`;
+    /// for zsh, into a folder of `$fpath` as `_kifu`; for fish, into
+    /// `~/.config/fish/completions/kifu.fish`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), for `man`.
+    ///
+    /// `kifu man > kifu.1 && man ./kifu.1`, or into a folder of `manpath` as `man1/kifu.1`.
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -110,6 +123,8 @@ fn main() -> ExitCode {
         Command::Split(a) => cmd::split::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Dedup(a) => cmd::dedup::run(a),
+        Command::Completions { shell } => completions(shell),
+        Command::Man => man(),
     };
     match result {
         Ok(code) => code,
@@ -119,6 +134,20 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `kifu completions SHELL`.
+fn completions(shell: clap_complete::Shell) -> io::Result<ExitCode> {
+    use clap::CommandFactory;
+    clap_complete::generate(shell, &mut Cli::command(), "kifu", &mut io::stdout());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `kifu man`.
+fn man() -> io::Result<ExitCode> {
+    use clap::CommandFactory;
+    clap_mangen::Man::new(Cli::command()).render(&mut io::stdout())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

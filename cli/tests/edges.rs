@@ -668,3 +668,31 @@ fn a_fifo_is_written_through() {
     );
     assert_eq!(entries(dir.path()), ["pipe"]);
 }
+
+#[test]
+fn completions_and_the_manual_page_are_generated() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let o = kifu(&["completions", shell], None);
+        assert_eq!(code(&o), 0, "{shell}: {}", err(&o));
+        let script = out(&o);
+        for sub in ["stats", "export", "dedup"] {
+            assert!(script.contains(sub), "{shell}: {sub}");
+        }
+    }
+    // the bash script is valid bash
+    let dir = tempfile::tempdir().unwrap();
+    let bash = dir.path().join("kifu.bash");
+    fs::write(&bash, kifu(&["completions", "bash"], None).stdout).unwrap();
+    if let Ok(status) = Command::new("bash").arg("-n").arg(&bash).status() {
+        assert!(status.success(), "bash -n on the completion script");
+    }
+    let o = kifu(&["man"], None);
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let page = out(&o);
+    assert!(page.contains(".TH kifu 1"), "{page}");
+    for sub in [
+        "stats", "check", "json", "fmt", "filter", "split", "export", "dedup",
+    ] {
+        assert!(page.contains(sub), "man lists {sub}");
+    }
+}
