@@ -66,6 +66,7 @@ pub mod push;
 #[cfg(feature = "std")]
 mod reader;
 pub mod split;
+mod stats;
 mod step;
 
 #[cfg(feature = "encoding")]
@@ -77,6 +78,7 @@ pub use control::{Control, Status};
 pub use error::{Diagnostic, Severity};
 pub use format::{Format, UnknownFormat};
 pub use position::Position;
+pub use stats::Stats;
 
 /// The examples of README.md, compiled and run as doctests (they use every feature).
 #[cfg(all(doctest, feature = "encoding"))]

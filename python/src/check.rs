@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use kifu::par::{Event, Visited, Work};
-use kifu::{Control, Severity, pgn, sgf};
+use kifu::{Control, Stats, pgn, sgf};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -105,129 +105,7 @@ pub fn check(
     Ok(all)
 }
 
-/// Counts over every event (as `kifu stats`).
-#[derive(Debug, Default)]
-pub struct Stats {
-    games: u64,
-    tags: u64,
-    mainline_moves: u64,
-    variation_moves: u64,
-    comments: u64,
-    nags: u64,
-    variations: u64,
-    errors: u64,
-    warnings: u64,
-    nodes: u64,
-    properties: u64,
-    bytes: u64,
-    inputs: u64,
-}
-
-impl Stats {
-    fn add(&mut self, o: &Stats) {
-        self.games += o.games;
-        self.tags += o.tags;
-        self.mainline_moves += o.mainline_moves;
-        self.variation_moves += o.variation_moves;
-        self.comments += o.comments;
-        self.nags += o.nags;
-        self.variations += o.variations;
-        self.errors += o.errors;
-        self.warnings += o.warnings;
-        self.nodes += o.nodes;
-        self.properties += o.properties;
-    }
-
-    fn error(&mut self, severity: Severity) {
-        if severity == Severity::Warning {
-            self.warnings += 1;
-        }
-        self.errors += 1;
-    }
-}
-
-impl pgn::Visitor for Stats {
-    fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
-        if ctx.in_variation() {
-            self.variations += 1;
-        }
-        Control::Continue
-    }
-    fn on_tree_end(&mut self, ctx: &pgn::Context) -> Control {
-        if ctx.is_main_line() {
-            self.games += 1;
-        }
-        Control::Continue
-    }
-    fn on_property(&mut self, _: &pgn::Context, _: &pgn::Tag<'_>) -> Control {
-        self.tags += 1;
-        Control::Continue
-    }
-    fn on_move(&mut self, ctx: &pgn::Context, _: &pgn::Move<'_>) -> Control {
-        if ctx.is_main_line() {
-            self.mainline_moves += 1;
-        } else {
-            self.variation_moves += 1;
-        }
-        Control::Continue
-    }
-    fn on_nag(&mut self, _: &pgn::Context, _: pgn::Nag, _: pgn::NagForm) -> Control {
-        self.nags += 1;
-        Control::Continue
-    }
-    fn on_comment(&mut self, _: &pgn::Context, c: &pgn::Comment<'_>) -> Control {
-        if c.first && c.kind != pgn::CommentKind::Escape {
-            self.comments += 1;
-        }
-        Control::Continue
-    }
-    fn on_error(&mut self, e: &pgn::Error<'_>) -> Control {
-        self.error(e.severity);
-        Control::Continue
-    }
-}
-
-impl sgf::Visitor for Stats {
-    fn on_tree(&mut self, ctx: &sgf::Context) -> Control {
-        if ctx.variation > 0 {
-            self.variations += 1;
-        }
-        Control::Continue
-    }
-    fn on_tree_end(&mut self, ctx: &sgf::Context) -> Control {
-        if ctx.is_game_level() {
-            self.games += 1;
-        }
-        Control::Continue
-    }
-    fn on_node(&mut self, _: &sgf::Context) -> Control {
-        self.nodes += 1;
-        Control::Continue
-    }
-    fn on_property(&mut self, _: &sgf::Context, _: &sgf::Property<'_>) -> Control {
-        self.properties += 1;
-        Control::Continue
-    }
-    fn on_move(&mut self, ctx: &sgf::Context, _: &sgf::Move<'_>) -> Control {
-        if ctx.main_line {
-            self.mainline_moves += 1;
-        } else {
-            self.variation_moves += 1;
-        }
-        Control::Continue
-    }
-    fn on_comment(&mut self, _: &sgf::Context, c: &sgf::Comment<'_>) -> Control {
-        if c.first {
-            self.comments += 1;
-        }
-        Control::Continue
-    }
-    fn on_error(&mut self, e: &sgf::Error<'_>) -> Control {
-        self.error(e.severity);
-        Control::Continue
-    }
-}
-
+/// One [`Stats`] per piece, added up in the sink (the library's counter, as `kifu stats`'s).
 struct StatsWork;
 
 impl Work for StatsWork {
@@ -266,10 +144,7 @@ pub fn stats<'py>(
                 let (Visited::Pgn(s) | Visited::Sgf(s)) = visited;
                 total.add(&s);
             }
-            Event::End { bytes, .. } => {
-                total.bytes += bytes;
-                total.inputs += 1;
-            }
+            Event::End { bytes, .. } => total.bytes += bytes,
         }
         Ok(())
     })?;
