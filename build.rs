@@ -1,6 +1,7 @@
 //! Tells the tests whether the shared corpus is there: `cfg(kifu_shared)` when a `shared`
-//! folder holding `corpus/` sits beside the project root (`../shared`), or where the
-//! `KIFU_SHARED` variable points. Tests that need it are ignored without it (`cargo test`
+//! folder holding `corpus/` sits beside the project root (`../shared` from the root crate,
+//! `../../shared` from a member: this one file serves them all, the members' `build.rs` are
+//! links to it), or where the `KIFU_SHARED` variable points. Tests that need it are ignored without it (`cargo test`
 //! lists them as ignored, with the reason). The library's code never reads this cfg.
 //!
 //! The folder is looked for when this script runs, that is at build time: after adding
@@ -10,9 +11,6 @@
 
 use std::path::PathBuf;
 
-/// The project root, seen from this crate's folder.
-const ROOT: &str = ".";
-
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed=KIFU_SHARED");
@@ -20,8 +18,14 @@ fn main() {
     let dir = match std::env::var_os("KIFU_SHARED") {
         Some(dir) => PathBuf::from(dir),
         None => {
+            // the root crate's folder, or a member's one level down
             let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap());
-            manifest.join(ROOT).join("..").join("shared")
+            manifest
+                .ancestors()
+                .take(2)
+                .map(|d| d.join("..").join("shared"))
+                .find(|d| d.join("corpus").is_dir())
+                .unwrap_or_else(|| manifest.join("..").join("shared"))
         }
     };
     if dir.join("corpus").is_dir() {
