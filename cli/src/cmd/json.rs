@@ -6,7 +6,6 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use kifu::encoding::{Charset, Encoding};
 use kifu::par::{Event, Visited, Work};
 use kifu::{pgn, sgf};
 
@@ -50,31 +49,18 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     )
 }
 
-/// The charset of SGF text in `kifu json`.
-#[derive(Clone, Copy, Debug)]
-pub enum CharsetChoice {
-    /// Per game tree: the charset `CA` names, else UTF-8, else ISO-8859-1 unless the text shows
-    /// another encoding (`kifu::encoding::Charset`).
-    Auto,
-    /// Always this one.
-    Fixed(&'static Encoding),
-}
+/// The charset of SGF text: `kifu-export`'s one choice (`auto`, or a name), shared with
+/// `kifu export` and the Python package.
+pub use kifu_export::Charset as CharsetChoice;
 
-impl CharsetChoice {
-    /// `auto` or a charset name.
-    pub fn parse(name: &str) -> io::Result<CharsetChoice> {
-        if name.eq_ignore_ascii_case("auto") {
-            return Ok(CharsetChoice::Auto);
-        }
-        kifu::encoding::for_charset(name.as_bytes())
-            .map(CharsetChoice::Fixed)
-            .ok_or_else(|| {
-                io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!("unknown charset `{name}`"),
-                )
-            })
-    }
+/// `--charset NAME`: `auto` or a charset name.
+fn charset_by_name(name: &str) -> io::Result<CharsetChoice> {
+    CharsetChoice::by_name(name).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("unknown charset `{name}`"),
+        )
+    })
 }
 
 /// A piece's games as JSON lines, each without its leading `{"index":N,` (the sink writes it).
@@ -165,7 +151,7 @@ impl Lines {
 
     /// Adds an SGF game tree's object, its text decoded as the charset choice says.
     pub fn push_sgf(&mut self, tree: &sgf::GameTree) {
-        let encoding = tree_encoding(tree, self.charset);
+        let encoding = self.charset.encoding_of(tree);
         let decode = |b: &[u8]| kifu::encoding::decode(b, encoding).into_owned();
         self.push(tree.index(), &tree.with_decoder(&decode));
     }
@@ -318,7 +304,7 @@ pub fn command(
     max_game_bytes: usize,
 ) -> io::Result<ExitCode> {
     let work = JsonWork {
-        charset: CharsetChoice::parse(charset)?,
+        charset: charset_by_name(charset)?,
         replay,
         max_game_bytes,
     };
@@ -366,28 +352,4 @@ pub fn command(
     })?;
     out.flush()?;
     Ok(Outcome::of(&scanned, found).code())
-}
-
-/// The encoding of an SGF game tree's text: what `CA` names when it decodes the text, else
-/// UTF-8, else ISO-8859-1 unless the text shows another (`Charset`), or the one chosen.
-fn tree_encoding(tree: &sgf::GameTree, choice: CharsetChoice) -> &'static Encoding {
-    let CharsetChoice::Auto = choice else {
-        let CharsetChoice::Fixed(e) = choice else {
-            unreachable!()
-        };
-        return e;
-    };
-    let mut charset = Charset::default();
-    for (i, node) in tree.nodes().enumerate() {
-        for prop in node.properties() {
-            for value in prop.values() {
-                let text = value.decoded(prop.name());
-                if i == 0 && prop.name() == b"CA" {
-                    charset.declare(&text);
-                }
-                charset.sample(&text);
-            }
-        }
-    }
-    charset.encoding()
 }
