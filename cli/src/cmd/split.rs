@@ -324,6 +324,13 @@ impl Files {
 /// `--quiet`). Exit status 0 (2 when an input could not be read).
 pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCode> {
     let guard = Guard::new(&common.files, force);
+    if opts.dir.as_os_str() == "-" {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "split writes files into a directory: `-o -` (stdout) is none; `kifu fmt` or \
+             `kifu filter` write to stdout",
+        ));
+    }
     if guard.is_input(&opts.dir) {
         return Err(kifu_output::Error::Input(opts.dir.clone()).into());
     }
