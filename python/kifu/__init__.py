@@ -18,7 +18,6 @@ from ._kifu import (
     Diagnostic,
     Game,
     GameTree,
-    InputError,
     Move,
     Node,
     Reader,
@@ -33,6 +32,20 @@ from ._kifu import (
     to_parquet,
     visit,
 )
+
+class Error(Exception):
+    """The base of kifu's own exceptions (usage errors are Python's: ``TypeError``,
+    ``ValueError``, ``FileNotFoundError``, ``FileExistsError``)."""
+
+
+class InputError(Error, OSError):
+    """An input could not be read, or was cut short (a truncated ``.zst``, a corrupt archive, a
+    file object whose ``read`` failed). Raised after every game read before the fault was
+    delivered and the other inputs were read. ``errors`` holds ``(name, message)`` for each
+    input that failed."""
+
+    errors: list[tuple[str, str]] = []
+
 
 #: What the reading functions take: a path, a list of paths, bytes, or a binary file object.
 Source = Union[
@@ -87,6 +100,7 @@ __all__ = [
     "ArrowStream",
     "Control",
     "Diagnostic",
+    "Error",
     "Game",
     "GameTree",
     "InputError",

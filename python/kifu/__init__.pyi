@@ -28,7 +28,10 @@ DEFAULT_MAX_GAME_BYTES: int
 Source = Union[str, os.PathLike[str], Sequence[Union[str, os.PathLike[str]]], bytes, bytearray, memoryview, Any]
 Control = Literal["continue", "skip", "skip_game", "stop", None]
 
-class InputError(OSError):
+class Error(Exception):
+    """The base of kifu's own exceptions."""
+
+class InputError(Error, OSError):
     """An input could not be read or was cut short; ``errors`` is ``[(name, message), ...]``."""
 
     errors: list[tuple[str, str]]

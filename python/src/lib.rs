@@ -180,7 +180,6 @@ fn kifu_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<sgf_py::Node>()?;
     m.add_class::<diag::Diagnostic>()?;
     m.add_class::<arrow::ArrowStream>()?;
-    m.add("InputError", m.py().get_type::<scan::InputError>())?;
     let _ = parse_format(None)?;
     Ok(())
 }

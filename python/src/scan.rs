@@ -334,16 +334,6 @@ pub fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
     PyErr::warn(py, &category, &message, 1)
 }
 
-pyo3::create_exception!(
-    kifu,
-    InputError,
-    PyOSError,
-    "An input could not be read, or was cut short (a truncated `.zst`, a corrupt archive, a \
-     file object whose `read` failed). Raised after every game read before the fault was \
-     delivered and the other inputs were read. `errors` holds `(name, message)` for each \
-     input that failed."
-);
-
 /// The exception for the inputs of `outcome` that failed, if any: the file object's own
 /// exception first, else an `InputError` naming every input that failed.
 pub fn input_error(py: Python<'_>, outcome: &Outcome, py_error: Option<PyErr>) -> Option<PyErr> {
@@ -359,7 +349,16 @@ pub fn input_error(py: Python<'_>, outcome: &Outcome, py_error: Option<PyErr>) -
         .map(|(name, e)| format!("{name}: {e}"))
         .collect::<Vec<_>>()
         .join("; ");
-    let err = InputError::new_err(message);
+    // `kifu.InputError` (under `kifu.Error` and `OSError`) is the package's Python class;
+    // an `OSError` if the package is not there (the native module imported alone)
+    let class = py
+        .import("kifu")
+        .and_then(|m| m.getattr("InputError"))
+        .unwrap_or_else(|_| py.get_type::<PyOSError>().into_any());
+    let err = match class.call1((message.clone(),)) {
+        Ok(value) => PyErr::from_value(value),
+        Err(e) => e,
+    };
     let _ = err.value(py).setattr("errors", outcome.errors.clone());
     Some(err)
 }

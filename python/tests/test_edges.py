@@ -115,3 +115,12 @@ def test_to_parquet_dataset_force_keeps_the_old_dataset_until_the_new_one_is_who
         kifu.to_parquet(FailsAfter(), out, dataset=True, force=True, format="pgn")
     assert sorted(p.name for p in out.iterdir()) == first, "the old dataset is whole"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ds", "in"]
+
+
+def test_kifu_errors_have_one_base():
+    assert issubclass(kifu.InputError, kifu.Error)
+    assert issubclass(kifu.InputError, OSError)
+    with pytest.raises(kifu.Error) as e:
+        kifu.stats(b"\x28\xb5\x2f\xfd\x04\x00", name="cut.pgn.zst")
+    assert isinstance(e.value, kifu.InputError)
+    assert e.value.errors and e.value.errors[0][0] == "cut.pgn.zst"
