@@ -267,7 +267,7 @@ print("ok", n)
 
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
-fn duckdb_and_pyarrow_read_what_kifu_export_writes() {
+fn duckdb_and_pyarrow_read_what_kifu_export_writes_or_skip_without_the_export_venv() {
     let Some(python) = python() else {
         eprintln!(
             "the export venv is absent (scripts/export_pyenv.sh makes it): skipping the DuckDB/pyarrow check"
