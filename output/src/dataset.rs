@@ -41,9 +41,9 @@ pub(crate) fn shorten(name: &str, max: usize) -> &str {
     &name[..end]
 }
 
-/// A hidden, unpredictable name beside `path`, created exclusively as a directory and entered
-/// in the registry.
-fn temp_dir_beside(path: &Path, tag: &str) -> Result<(PathBuf, u64), Error> {
+/// Where a temporary for `path` goes and how its name starts: `path`'s directory (`.` for a
+/// bare name), and `.NAME.` with NAME cut to 120 bytes (the random part and the suffix follow).
+pub(crate) fn beside(path: &Path) -> (PathBuf, String) {
     let parent = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -52,7 +52,13 @@ fn temp_dir_beside(path: &Path, tag: &str) -> Result<(PathBuf, u64), Error> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let prefix = format!(".{}.", shorten(&name, 120));
+    (parent, format!(".{}.", shorten(&name, 120)))
+}
+
+/// A hidden, unpredictable name beside `path`, created exclusively as a directory and entered
+/// in the registry.
+fn temp_dir_beside(path: &Path, tag: &str) -> Result<(PathBuf, u64), Error> {
+    let (parent, prefix) = beside(path);
     let mut live = live::lock();
     let made = tempfile::Builder::new()
         .prefix(&prefix)
@@ -169,15 +175,7 @@ impl Drop for Dataset {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn names(dir: &Path) -> Vec<String> {
-        let mut v: Vec<_> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
+    use crate::tests::entries as names;
 
     #[test]
     fn the_old_dataset_stays_whole_until_the_new_one_is() {

@@ -123,20 +123,14 @@ impl Output {
 
 impl Temp {
     fn create(path: PathBuf, replaces: bool, guard: Guard) -> Result<Temp, Error> {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let name = path
-            .file_name()
-            .ok_or_else(|| Error::Io {
-                path: path.clone(),
+        if path.file_name().is_none() {
+            return Err(Error::Io {
+                path,
                 source: io::Error::new(io::ErrorKind::InvalidInput, "no file name"),
-            })?
-            .to_string_lossy()
-            .into_owned();
+            });
+        }
+        let (dir, prefix) = crate::dataset::beside(&path);
         let mut builder = tempfile::Builder::new();
-        let prefix = format!(".{}.", crate::dataset::shorten(&name, 120));
         builder.prefix(&prefix).suffix(".kifu-tmp");
         #[cfg(unix)]
         {
@@ -310,15 +304,7 @@ impl Write for Output {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn entries(dir: &Path) -> Vec<String> {
-        let mut v: Vec<_> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
+    use crate::tests::entries;
 
     #[test]
     fn a_file_appears_only_when_complete_and_a_dropped_one_leaves_nothing() {

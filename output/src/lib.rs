@@ -61,3 +61,16 @@ pub use guard::{Destination, Guard};
 #[cfg(all(unix, feature = "signals"))]
 pub use live::remove_on_signal;
 pub use live::remove_temporaries_and_exit;
+
+#[cfg(test)]
+mod tests {
+    /// Every entry of `dir`, hidden ones too, sorted.
+    pub(crate) fn entries(dir: &std::path::Path) -> Vec<String> {
+        let mut v: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+}

@@ -62,6 +62,15 @@ pub struct Outcome {
     pub skipped_names: Vec<String>,
 }
 
+impl Outcome {
+    /// What a walk read: its counts and the first skipped names, as `kifu stats` gives them.
+    pub fn with_counts(mut self, r: &kifu_input::Report) -> Outcome {
+        self.read = (r.inputs, r.entries, r.skipped_files, r.skipped_members);
+        self.skipped_names = r.skipped.clone();
+        self
+    }
+}
+
 /// Why a sink stops a scan.
 #[derive(Debug)]
 pub struct Stopped;
@@ -158,8 +167,7 @@ where
         skipped_names: Vec::new(),
     };
     if let Some(r) = &report {
-        outcome.read = (r.inputs, r.entries, r.skipped_files, r.skipped_members);
-        outcome.skipped_names = r.skipped.clone();
+        outcome = outcome.with_counts(r);
     }
     if result.is_ok()
         && let Some(report) = report

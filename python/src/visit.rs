@@ -447,14 +447,10 @@ pub fn visit<'py>(
                 .collect()
         },
         skipped,
-        read: (
-            report.inputs,
-            report.entries,
-            report.skipped_files,
-            report.skipped_members,
-        ),
-        skipped_names: report.skipped.clone(),
-    };
+        read: (0, 0, 0, 0),
+        skipped_names: Vec::new(),
+    }
+    .with_counts(&report);
     if let Some(e) = scan::input_error(py, &outcome, py_error) {
         return Err(e);
     }
