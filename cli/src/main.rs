@@ -10,10 +10,8 @@
 
 mod args;
 mod cmd;
-mod dom;
 mod out;
 mod predicate;
-mod problem;
 mod render;
 mod run;
 mod source;

@@ -30,7 +30,7 @@ impl Rendered {
     /// Games of input `name` to be written in form `to`.
     pub fn new(to: To, name: &str) -> Rendered {
         match to {
-            To::Std => Rendered::Std(Formatted::new(&fmt::Options::standard())),
+            To::Std => Rendered::Std(Formatted::new(&fmt::Options::standard(), name)),
             To::Jsonl => Rendered::Json(Lines::new(name, CharsetChoice::Auto)),
         }
     }

@@ -10,9 +10,10 @@ use kifu_replay::chess::{self, ReplayVisitor, Replayer};
 use kifu_replay::go::{self, GoReplayVisitor, GoReplayer};
 
 use crate::args::Common;
-use crate::problem::Problem;
-use crate::run::{self, Games, Outcome};
-use crate::source::Input;
+use crate::run::{self, Outcome};
+use kifu_pipeline::Games;
+use kifu_pipeline::Input;
+use kifu_pipeline::Problem;
 
 /// Print every problem as FILE:LINE:COLUMN: SEVERITY[ CODE]: MESSAGE: `TEXT` (game N, move
 /// M | node K); exit 1 if any.
@@ -35,10 +36,20 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
 }
 
 /// A piece's problems and games.
-#[derive(Default)]
 pub struct Found {
+    file: std::sync::Arc<str>,
     problems: Vec<Problem>,
     games: u64,
+}
+
+impl Found {
+    fn new(input: &Input) -> Found {
+        Found {
+            file: std::sync::Arc::clone(&input.name),
+            problems: Vec::new(),
+            games: 0,
+        }
+    }
 }
 
 impl pgn::Visitor for Found {
@@ -47,7 +58,7 @@ impl pgn::Visitor for Found {
         Control::Continue
     }
     fn on_error(&mut self, e: &pgn::Error<'_>) -> Control {
-        self.problems.push(Problem::pgn(e));
+        self.problems.push(Problem::pgn(&self.file, e));
         Control::Continue
     }
 }
@@ -58,23 +69,21 @@ impl sgf::Visitor for Found {
         Control::Continue
     }
     fn on_error(&mut self, e: &sgf::Error<'_>) -> Control {
-        self.problems.push(Problem::sgf(e));
+        self.problems.push(Problem::sgf(&self.file, e));
         Control::Continue
     }
 }
 
 impl ReplayVisitor for Found {
     fn on_replay_error(&mut self, e: &chess::Error<'_>) -> Control {
-        self.problems
-            .push(Problem::Chess(chess::ReplayError::from_event(e), e.game));
+        self.problems.push(Problem::chess(&self.file, e));
         Control::Continue
     }
 }
 
 impl GoReplayVisitor for Found {
     fn on_go_error(&mut self, e: &go::Error<'_>) -> Control {
-        self.problems
-            .push(Problem::Go(go::GoError::from_event(e), e.game));
+        self.problems.push(Problem::go(&self.file, e));
         Control::Continue
     }
 }
@@ -97,21 +106,9 @@ impl Finds for Found {
     }
 }
 
-impl Games for Replayer<Found> {
-    fn games(&self) -> u64 {
-        self.inner().games
-    }
-}
-
 impl Finds for Replayer<Found> {
     fn found(&self) -> &Found {
         self.inner()
-    }
-}
-
-impl Games for GoReplayer<Found> {
-    fn games(&self) -> u64 {
-        self.inner().games
     }
 }
 
@@ -128,11 +125,11 @@ impl Work for CheckWork {
     type Input = Input;
     type Pgn = Found;
     type Sgf = Found;
-    fn pgn(&self, _: &Input) -> Found {
-        Found::default()
+    fn pgn(&self, input: &Input) -> Found {
+        Found::new(input)
     }
-    fn sgf(&self, _: &Input) -> Found {
-        Found::default()
+    fn sgf(&self, input: &Input) -> Found {
+        Found::new(input)
     }
 }
 
@@ -143,11 +140,11 @@ impl Work for LegalWork {
     type Input = Input;
     type Pgn = Replayer<Found>;
     type Sgf = GoReplayer<Found>;
-    fn pgn(&self, _: &Input) -> Self::Pgn {
-        Replayer::new(Found::default())
+    fn pgn(&self, input: &Input) -> Self::Pgn {
+        Replayer::new(Found::new(input))
     }
-    fn sgf(&self, _: &Input) -> Self::Sgf {
-        GoReplayer::new(Found::default())
+    fn sgf(&self, input: &Input) -> Self::Sgf {
+        GoReplayer::new(Found::new(input))
     }
 }
 
@@ -172,11 +169,7 @@ where
     let (mut inputs, mut games, mut errors, mut warnings) = (0u64, 0u64, 0u64, 0u64);
     let scanned = run::scan(common, "checking", work, |event| {
         match event {
-            Event::Piece {
-                input,
-                visited,
-                info,
-            } => {
+            Event::Piece { visited, info, .. } => {
                 let found = match &visited {
                     Visited::Pgn(v) => v.found(),
                     Visited::Sgf(v) => v.found(),
@@ -187,11 +180,13 @@ where
                         Severity::Warning => warnings += 1,
                         _ => errors += 1,
                     }
+                    let mut p = p.clone();
+                    p.rebase(info.first_game);
                     if as_json {
-                        serde_json::to_writer(&mut out, &p.to_json(&input.name, info.first_game))?;
+                        serde_json::to_writer(&mut out, &p)?;
                         out.write_all(b"\n")?;
                     } else {
-                        p.write_line(&mut out, &input.name, info.first_game)?;
+                        writeln!(out, "{p}")?;
                     }
                 }
             }
@@ -207,13 +202,13 @@ where
             "problems": errors + warnings,
             "errors": errors,
             "warnings": warnings,
-            "input_failed": scanned.failed,
+            "input_failed": scanned.failed(),
         });
         serde_json::to_writer(&mut out, &summary)?;
         out.write_all(b"\n")?;
     } else if errors + warnings == 0
         && games > 0
-        && !scanned.failed
+        && !scanned.failed()
         && std::io::IsTerminal::is_terminal(&io::stdout())
     {
         // a person at a terminal sees that the check ran, not an empty screen (a pipe gets

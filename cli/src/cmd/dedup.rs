@@ -13,11 +13,11 @@ use kifu::pgn::{Check, San};
 use kifu::{pgn, sgf};
 
 use crate::args::{Common, GameLimit, OutputArgs};
-use crate::dom::{Dom, PerGame};
 use crate::out::{self, Guard};
 use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
-use crate::source::Input;
+use kifu_pipeline::Input;
+use kifu_pipeline::{Dom, PerGame};
 
 /// Drop the games whose moves repeat an earlier game's (tags may differ): PGN by the start
 /// (FEN) and main line, SGF by board, setup and main line. The count goes to stderr.
@@ -218,7 +218,7 @@ impl Work for DedupWork {
             pgn::Scope::Full
         };
         let b = pgn::GameBuilder::with_scope(scope).with_max_game_bytes(self.max_game_bytes);
-        Dom::new(b, self.keyed(input))
+        Dom::new(&input.name, b, self.keyed(input))
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
         let scope = if self.list {
@@ -227,7 +227,7 @@ impl Work for DedupWork {
             sgf::Scope::Full
         };
         let b = sgf::TreeBuilder::with_scope(scope).with_max_game_bytes(self.max_game_bytes);
-        Dom::new(b, self.keyed(input))
+        Dom::new(&input.name, b, self.keyed(input))
     }
 }
 
@@ -265,8 +265,8 @@ pub fn command(
         else {
             return Ok(());
         };
-        if list && names.last() != Some(&input.name) {
-            names.push(input.name.clone());
+        if list && names.last().map(String::as_str) != Some(&*input.name) {
+            names.push(input.name.to_string());
         }
         let keyed = match &visited {
             Visited::Pgn(dom) => &dom.each,
@@ -286,9 +286,9 @@ pub fn command(
                         writeln!(
                             out,
                             "{}:{}: duplicate of {}:{}",
-                            crate::run::shown(&input.name),
+                            kifu_pipeline::shown(&input.name),
                             index + 1,
-                            crate::run::shown(&names[file as usize]),
+                            kifu_pipeline::shown(&names[file as usize]),
                             game + 1
                         )?;
                     }

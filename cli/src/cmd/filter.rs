@@ -10,12 +10,12 @@ use kifu::par::{Event, Visited, Work};
 use kifu::{pgn, sgf};
 
 use crate::args::{Common, GameLimit, OutputArgs};
-use crate::dom::{Dom, PerGame};
 use crate::out::{self, Guard};
 use crate::predicate::Predicate;
 use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
-use crate::source::Input;
+use kifu_pipeline::Input;
+use kifu_pipeline::{Dom, PerGame};
 
 /// Keep the games that pass every test: `--where` on tags (PGN) or root properties (SGF),
 /// ply bounds, what a game holds; write them in the standard form or as JSON lines. Exit 1
@@ -152,11 +152,11 @@ impl Work for FilterWork {
     type Sgf = Dom<sgf::TreeBuilder, Kept>;
     fn pgn(&self, input: &Input) -> Self::Pgn {
         let b = pgn::GameBuilder::new().with_max_game_bytes(self.max_game_bytes);
-        Dom::new(b, self.kept(input))
+        Dom::new(&input.name, b, self.kept(input))
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
         let b = sgf::TreeBuilder::new().with_max_game_bytes(self.max_game_bytes);
-        Dom::new(b, self.kept(input))
+        Dom::new(&input.name, b, self.kept(input))
     }
 }
 

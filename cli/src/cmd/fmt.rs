@@ -10,11 +10,11 @@ use kifu::{pgn, sgf};
 
 use crate::args::{Common, GameLimit, OutputArgs};
 use crate::cmd::json::InputTally;
-use crate::dom::{Dom, PerGame};
 use crate::out::{self, Guard};
-use crate::problem::Problem;
 use crate::run::{self, Outcome};
-use crate::source::Input;
+use kifu_pipeline::Input;
+use kifu_pipeline::Problem;
+use kifu_pipeline::{Dom, PerGame};
 
 /// Rewrite the games in the standard form: PGN in the export format (Seven Tag Roster first,
 /// lines of at most 79 characters), SGF as FF[4]. Problems met while reading go to stderr
@@ -190,11 +190,12 @@ pub struct Formatted {
     pgn: pgn::Writer,
     sgf: sgf::Writer,
     strip: Strip,
+    file: std::sync::Arc<str>,
 }
 
 impl Formatted {
-    /// Games written as `o` says.
-    pub fn new(o: &Options) -> Formatted {
+    /// Games of input `file` written as `o` says.
+    pub fn new(o: &Options, file: &str) -> Formatted {
         Formatted {
             out: Vec::new(),
             starts: Vec::new(),
@@ -202,6 +203,7 @@ impl Formatted {
             pgn: pgn_writer(o),
             sgf: sgf_writer(o),
             strip: o.strip,
+            file: std::sync::Arc::from(file),
         }
     }
 
@@ -209,8 +211,11 @@ impl Formatted {
     pub fn write_pgn(&mut self, game: &pgn::Game) {
         let index = game.index;
         self.starts.push((self.out.len(), index));
-        self.problems
-            .extend(game.errors.iter().map(|e| Problem::Pgn(e.clone(), index)));
+        self.problems.extend(
+            game.errors
+                .iter()
+                .map(|e| Problem::pgn_owned(&self.file, e, index)),
+        );
         self.pgn
             .write(game, &mut self.out)
             .expect("writing to a Vec cannot fail");
@@ -219,8 +224,11 @@ impl Formatted {
     /// Writes an SGF game tree (its problems kept), without what `--strip` leaves out.
     pub fn write_sgf(&mut self, tree: &sgf::GameTree) {
         self.starts.push((self.out.len(), tree.index()));
-        self.problems
-            .extend(tree.errors().iter().cloned().map(Problem::Sgf));
+        self.problems.extend(
+            tree.errors()
+                .iter()
+                .map(|e| Problem::sgf_owned(&self.file, e, e.game)),
+        );
         let result = if self.strip.comments || self.strip.nags {
             self.sgf
                 .write(&strip_tree(tree, &self.strip), &mut self.out)
@@ -246,15 +254,15 @@ impl Work for FmtWork {
     type Input = Input;
     type Pgn = Dom<pgn::GameBuilder, Formatted>;
     type Sgf = Dom<sgf::TreeBuilder, Formatted>;
-    fn pgn(&self, _: &Input) -> Self::Pgn {
+    fn pgn(&self, input: &Input) -> Self::Pgn {
         let b = pgn::GameBuilder::with_scope(pgn_keep(&self.0))
             .with_max_game_bytes(self.0.max_game_bytes);
-        Dom::new(b, Formatted::new(&self.0))
+        Dom::new(&input.name, b, Formatted::new(&self.0, &input.name))
     }
-    fn sgf(&self, _: &Input) -> Self::Sgf {
+    fn sgf(&self, input: &Input) -> Self::Sgf {
         let b = sgf::TreeBuilder::with_scope(sgf_scope(&self.0))
             .with_max_game_bytes(self.0.max_game_bytes);
-        Dom::new(b, Formatted::new(&self.0))
+        Dom::new(&input.name, b, Formatted::new(&self.0, &input.name))
     }
 }
 
@@ -275,11 +283,7 @@ pub fn command(
     let mut tally = InputTally::default();
     let scanned = run::scan(common, "formatting", &FmtWork(*opts), |event| {
         match event {
-            Event::Piece {
-                input,
-                visited,
-                info,
-            } => {
+            Event::Piece { visited, info, .. } => {
                 let (done, unclaimed) = match &visited {
                     Visited::Pgn(dom) => {
                         tally.add(dom);
@@ -292,7 +296,9 @@ pub fn command(
                 };
                 for p in done.problems.iter().chain(unclaimed) {
                     problems += 1;
-                    p.write_line(&mut err, &input.name, info.first_game)?;
+                    let mut p = p.clone();
+                    p.rebase(info.first_game);
+                    writeln!(err, "{p}")?;
                 }
                 out.write_all(&done.out)?;
             }

@@ -10,9 +10,9 @@ use kifu::par::{Event, Visited, Work};
 use kifu::{pgn, sgf};
 
 use crate::args::{Common, GameLimit};
-use crate::dom::{Dom, PerGame};
 use crate::run::{self, Outcome};
-use crate::source::Input;
+use kifu_pipeline::Input;
+use kifu_pipeline::{Dom, PerGame};
 
 /// Print one JSON object per game (see README for the schema). An input holding no game,
 /// only problems, is named on stderr, and the exit status is then 1.
@@ -263,11 +263,11 @@ impl Work for JsonWork {
     type Sgf = Dom<sgf::TreeBuilder, Lines>;
     fn pgn(&self, input: &Input) -> Self::Pgn {
         let builder = pgn::GameBuilder::new().with_max_game_bytes(self.max_game_bytes);
-        Dom::new(builder, self.lines(input))
+        Dom::new(&input.name, builder, self.lines(input))
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
         let builder = sgf::TreeBuilder::new().with_max_game_bytes(self.max_game_bytes);
-        Dom::new(builder, Lines::new(&input.name, self.charset))
+        Dom::new(&input.name, builder, Lines::new(&input.name, self.charset))
     }
 }
 
@@ -283,7 +283,7 @@ pub struct InputTally {
 impl InputTally {
     /// Adds a piece's visitor.
     pub fn add<B, T>(&mut self, dom: &Dom<B, T>) {
-        self.games += crate::run::Games::games(dom);
+        self.games += kifu_pipeline::Games::games(dom);
         self.unclaimed += dom.unclaimed.len() as u64;
     }
 
@@ -336,7 +336,7 @@ pub fn command(
                     let n = info.first_game + index + 1;
                     eprintln!(
                         "kifu json: {}: game {n}: not written: {why}",
-                        crate::run::shown(&input.name)
+                        kifu_pipeline::shown(&input.name)
                     );
                 }
             }

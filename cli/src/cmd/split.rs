@@ -13,11 +13,11 @@ use kifu::par::{Event, Visited, Work};
 use kifu::{pgn, sgf};
 
 use crate::args::{Common, GameLimit};
-use crate::dom::{Dom, PerGame};
 use crate::out::{Guard, Output};
 use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
-use crate::source::Input;
+use kifu_pipeline::Input;
+use kifu_pipeline::{Dom, PerGame};
 
 /// Write the games into files of N games each (`--games`) or one file per value of a tag or
 /// root property (`--by ECO`, `--by Event`, `--by year`), in a directory.
@@ -182,11 +182,11 @@ impl Work for SplitWork {
     type Sgf = Dom<sgf::TreeBuilder, Sorted>;
     fn pgn(&self, input: &Input) -> Self::Pgn {
         let b = pgn::GameBuilder::new().with_max_game_bytes(self.max_game_bytes);
-        Dom::new(b, self.sorted(input))
+        Dom::new(&input.name, b, self.sorted(input))
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
         let b = sgf::TreeBuilder::new().with_max_game_bytes(self.max_game_bytes);
-        Dom::new(b, self.sorted(input))
+        Dom::new(&input.name, b, self.sorted(input))
     }
 }
 

@@ -4,11 +4,11 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use kifu::Stats;
-use kifu::par::{Event, Visited, Work};
+use kifu::par::{Event, Visited};
+use kifu_pipeline::{StatsSummary, StatsWork};
 
 use crate::args::Common;
-use crate::run::{self, Games, Outcome};
-use crate::source::Input;
+use crate::run::{self, Outcome};
 
 /// Count games, tags, moves, comments, NAGs, variations and errors, with throughput.
 #[derive(clap::Args, Debug)]
@@ -38,94 +38,25 @@ pub fn command(common: &Common, as_json: bool) -> io::Result<ExitCode> {
         }
         Ok(())
     })?;
-    let seconds = start.elapsed().as_secs_f64();
+    let summary = StatsSummary {
+        stats: total,
+        counts: scanned.counts.clone(),
+        seconds: start.elapsed().as_secs_f64(),
+    };
     let out = io::stdout();
     let mut out = out.lock();
-    let read = &scanned.report;
     if as_json {
-        let mut json = to_json(&total, seconds);
-        json["inputs"] = read.inputs.into();
-        json["streams"] = read.streams.into();
-        json["skipped_files"] = read.skipped_files.into();
-        json["skipped_members"] = read.skipped_members.into();
-        json["skipped"] = read.skipped.clone().into();
-        writeln!(out, "{json}")?;
+        serde_json::to_writer(&mut out, &summary)?;
+        writeln!(out)?;
     } else {
-        write_text(&total, &mut out, seconds)?;
-        writeln!(
-            out,
-            "inputs      {:>14}  ({} streams: files and archive members)",
-            read.inputs, read.streams
-        )?;
-        if read.skipped_files + read.skipped_members > 0 {
-            writeln!(
-                out,
-                "skipped     {:>14}  ({} files, {} archive members: neither PGN nor SGF)",
-                read.skipped_files + read.skipped_members,
-                read.skipped_files,
-                read.skipped_members
-            )?;
-            for name in &read.skipped {
-                writeln!(out, "  skipped: {}", crate::run::shown(name))?;
-            }
-        }
+        write_text(&summary, &mut out)?;
     }
     Ok(Outcome::of(&scanned, false).code())
 }
 
-/// One [`Stats`] per piece, added up in the sink.
-struct StatsWork;
-
-impl Work for StatsWork {
-    type Input = Input;
-    type Pgn = Stats;
-    type Sgf = Stats;
-    fn pgn(&self, _: &Input) -> Stats {
-        Stats::default()
-    }
-    fn sgf(&self, _: &Input) -> Stats {
-        Stats::default()
-    }
-}
-
-impl Games for Stats {
-    fn games(&self) -> u64 {
-        self.games
-    }
-}
-
-/// Megabytes a second.
-fn mb_per_s(s: &Stats, seconds: f64) -> f64 {
-    if seconds > 0.0 {
-        s.bytes as f64 / 1e6 / seconds
-    } else {
-        0.0
-    }
-}
-
-/// The totals as `kifu stats --json` writes them.
-pub fn to_json(s: &Stats, seconds: f64) -> serde_json::Value {
-    serde_json::json!({
-        "games": s.games,
-        "tags": s.tags,
-        "moves": s.moves(),
-        "mainline_moves": s.mainline_moves,
-        "variation_moves": s.variation_moves,
-        "comments": s.comments,
-        "nags": s.nags,
-        "variations": s.variations,
-        "errors": s.errors,
-        "warnings": s.warnings,
-        "nodes": s.nodes,
-        "properties": s.properties,
-        "bytes": s.bytes,
-        "seconds": seconds,
-        "mb_per_s": mb_per_s(s, seconds),
-    })
-}
-
 /// The totals as `kifu stats` writes them.
-pub fn write_text(s: &Stats, out: &mut impl Write, seconds: f64) -> io::Result<()> {
+pub fn write_text(summary: &StatsSummary, out: &mut impl Write) -> io::Result<()> {
+    let s = &summary.stats;
     let moves = s.moves();
     writeln!(out, "games       {:>14}", s.games)?;
     writeln!(out, "tags        {:>14}", s.tags)?;
@@ -147,7 +78,25 @@ pub fn write_text(s: &Stats, out: &mut impl Write, seconds: f64) -> io::Result<(
         s.errors, s.warnings
     )?;
     writeln!(out, "bytes       {:>14}", s.bytes)?;
-    writeln!(out, "seconds     {:>14.3}", seconds)?;
-    writeln!(out, "MB/s        {:>14.1}", mb_per_s(s, seconds))?;
+    writeln!(out, "seconds     {:>14.3}", summary.seconds)?;
+    writeln!(out, "MB/s        {:>14.1}", summary.mb_per_s())?;
+    let read = &summary.counts;
+    writeln!(
+        out,
+        "inputs      {:>14}  ({} streams: files and archive members)",
+        read.inputs, read.streams
+    )?;
+    if read.skipped_files + read.skipped_members > 0 {
+        writeln!(
+            out,
+            "skipped     {:>14}  ({} files, {} archive members: neither PGN nor SGF)",
+            read.skipped_files + read.skipped_members,
+            read.skipped_files,
+            read.skipped_members
+        )?;
+        for name in &read.skipped {
+            writeln!(out, "  skipped: {}", kifu_pipeline::shown(name))?;
+        }
+    }
     Ok(())
 }

@@ -1,0 +1,168 @@
+//! The piece visitor of the jobs that work on whole games (`json`, `fmt`, `filter`, `split`,
+//! `dedup`, the tables, Python's `read_pgn`/`read_sgf`): it builds each game with the library's
+//! DOM builder and hands it to the job's per-game work as soon as it is complete, on the
+//! worker's thread, so that a piece never holds more than one game.
+
+use kifu::{Control, pgn, sgf};
+
+use crate::{Games, Problem};
+
+/// What a job does with each game of a piece, and keeps for the sink.
+pub trait PerGame: Send {
+    /// A PGN game of the piece (its `index` counted in the piece).
+    fn pgn(&mut self, game: pgn::Game);
+    /// An SGF game tree of the piece (its `index` counted in the piece).
+    fn sgf(&mut self, tree: sgf::GameTree);
+    /// The piece is over: its last game was handed on.
+    fn end(&mut self) {}
+    /// Whether the scan goes on (`false`: the consumer is gone; the parser is told to stop).
+    fn go_on(&self) -> bool {
+        true
+    }
+}
+
+/// A piece's visitor: the DOM builder `B` (`pgn::GameBuilder`, `sgf::TreeBuilder`) and the
+/// job's per-game work `T`.
+///
+/// ```
+/// use kifu::{pgn, sgf};
+/// use kifu_pipeline::{Dom, PerGame};
+///
+/// #[derive(Default)]
+/// struct Whites(Vec<String>);
+/// impl PerGame for Whites {
+///     fn pgn(&mut self, game: pgn::Game) {
+///         self.0.push(game.white().unwrap_or("?").to_string());
+///     }
+///     fn sgf(&mut self, _: sgf::GameTree) {}
+/// }
+/// let mut dom = Dom::new("two.pgn", pgn::GameBuilder::new(), Whites::default());
+/// pgn::parse(b"[White \"Tal\"]\n\n1. e4 *\n\n[White \"Fischer\"]\n\n1. c4 *", &mut dom);
+/// assert_eq!(dom.each.0, ["Tal", "Fischer"]);
+/// ```
+pub struct Dom<B, T> {
+    builder: B,
+    file: std::sync::Arc<str>,
+    /// The job's work, with what it kept.
+    pub each: T,
+    /// Problems no game carries (an input without any game).
+    pub unclaimed: Vec<Problem>,
+    games: u64,
+}
+
+impl<B, T> Dom<B, T> {
+    /// A visitor of input `file` building with `builder`, handing games to `each`.
+    pub fn new(file: &str, builder: B, each: T) -> Self {
+        Dom {
+            builder,
+            file: std::sync::Arc::from(file),
+            each,
+            unclaimed: Vec::new(),
+            games: 0,
+        }
+    }
+}
+
+impl<B, T: PerGame> Dom<B, T> {
+    fn answer(&self, c: Control) -> Control {
+        if self.each.go_on() { c } else { Control::Stop }
+    }
+}
+
+impl<B, T> Games for Dom<B, T> {
+    fn games(&self) -> u64 {
+        self.games
+    }
+    fn unclaimed(&self) -> u64 {
+        self.unclaimed.len() as u64
+    }
+}
+
+impl<T: PerGame> Dom<pgn::GameBuilder, T> {
+    fn drain(&mut self) {
+        while let Some(game) = self.builder.pop() {
+            self.games += 1;
+            self.each.pgn(game);
+        }
+    }
+}
+
+impl<T: PerGame> Dom<sgf::TreeBuilder, T> {
+    fn drain(&mut self) {
+        while let Some(tree) = self.builder.pop() {
+            self.games += 1;
+            self.each.sgf(tree);
+        }
+    }
+}
+
+/// Hands each event to the builder, and stops the parser once the work says so.
+macro_rules! forward {
+    ($($name:ident($($arg:ident: $t:ty),*);)*) => {
+        $(fn $name(&mut self, $($arg: $t),*) -> Control {
+            let c = self.builder.$name($($arg),*);
+            self.answer(c)
+        })*
+    };
+}
+
+impl<T: PerGame> pgn::Visitor for Dom<pgn::GameBuilder, T> {
+    fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
+        let c = self.builder.on_tree(ctx);
+        if ctx.is_main_line() {
+            self.drain();
+        }
+        self.answer(c)
+    }
+    forward! {
+        on_tree_end(ctx: &pgn::Context);
+        on_property(ctx: &pgn::Context, tag: &pgn::Tag<'_>);
+        on_tags_end(ctx: &pgn::Context);
+        on_move(ctx: &pgn::Context, mv: &pgn::Move<'_>);
+        on_nag(ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm);
+        on_comment(ctx: &pgn::Context, comment: &pgn::Comment<'_>);
+        on_result(ctx: &pgn::Context, outcome: pgn::Outcome);
+        on_error(error: &pgn::Error<'_>);
+    }
+    fn on_end(&mut self) {
+        self.builder.on_end();
+        self.drain();
+        self.each.end();
+        let file = &self.file;
+        let unclaimed = self.builder.unclaimed_errors();
+        self.unclaimed
+            .extend(unclaimed.iter().map(|e| Problem::pgn_owned(file, e, 0)));
+    }
+}
+
+impl<T: PerGame> sgf::Visitor for Dom<sgf::TreeBuilder, T> {
+    fn on_tree(&mut self, ctx: &sgf::Context) -> Control {
+        let c = self.builder.on_tree(ctx);
+        if ctx.is_game_level() {
+            self.drain();
+        }
+        self.answer(c)
+    }
+    forward! {
+        on_tree_end(ctx: &sgf::Context);
+        on_node(ctx: &sgf::Context);
+        on_node_end(ctx: &sgf::Context);
+        on_property(ctx: &sgf::Context, prop: &sgf::Property<'_>);
+        on_value(ctx: &sgf::Context, value: &sgf::Value<'_>);
+        on_move(ctx: &sgf::Context, mv: &sgf::Move<'_>);
+        on_comment(ctx: &sgf::Context, comment: &sgf::Comment<'_>);
+        on_error(error: &sgf::Error<'_>);
+    }
+    fn on_end(&mut self) {
+        self.builder.on_end();
+        self.drain();
+        self.each.end();
+        let file = &self.file;
+        let unclaimed = self.builder.unclaimed_errors();
+        self.unclaimed.extend(
+            unclaimed
+                .iter()
+                .map(|e| Problem::sgf_owned(file, e, e.game)),
+        );
+    }
+}

@@ -1,0 +1,63 @@
+//! # kifu-pipeline: the one pipeline under kifu's frontends
+//!
+//! The `kifu` command and the Python package are shells over this crate: they parse their
+//! arguments, draw on a terminal or build Python objects, and call it for everything else.
+//! What it does, once:
+//!
+//! - [`Source`]: named inputs (paths, directories and archives, a reader such as stdin or a
+//!   Python file object, bytes in memory), decompressed and unbundled by `kifu-input`, each
+//!   read as PGN or SGF as [`Formats`] says.
+//! - [`Scan`]: every core through `kifu::par` — inputs in parallel, large ones cut into pieces
+//!   at game boundaries — with the caller's per-piece work, results handed back in input
+//!   order, the inputs that failed or held no game reported ([`Scanned`], [`Note`]), and a
+//!   stop flag that ends a scan within a read.
+//! - [`Dom`] and [`PerGame`]: a piece's visitor that builds each game with the library's DOM
+//!   builder and hands it on as soon as it is complete (`json`, `fmt`, `filter`, `split`,
+//!   `dedup`, Python's `read_pgn`/`read_sgf`, and the tables).
+//! - [`Problem`]: a located problem, owned, of either format, from the parser or a replay,
+//!   with the `kifu check` line as its [`Display`](core::fmt::Display) and the `kifu check
+//!   --json` object as its [`Serialize`](serde::Serialize).
+//! - [`StatsSummary`]: the counts of `kifu stats` and `kifu.stats`, one shape for both.
+//! - [`table`]: the tables of `kifu-export` built on the scan's threads, rebased to their
+//!   input's game numbers and cut into batches of a fixed size, so that every thread count
+//!   gives the same batches; [`table::export`] writes them safely (Parquet, CSV, JSON Lines),
+//!   which is what both `kifu export` and `kifu.to_parquet` run.
+//!
+//! # Example
+//!
+//! Count the games of two inputs, one of them bytes in memory:
+//!
+//! ```
+//! use kifu_pipeline::{Formats, Scan, Source};
+//!
+//! let pgn = b"[White \"Tal\"]\n\n1. e4 e5 1-0\n\n[White \"Petrosian\"]\n\n1. d4 1/2-1/2\n".to_vec();
+//! let scan = Scan::new(Source::Bytes { name: "two.pgn".into(), data: pgn }, Formats::ANY);
+//! let mut total = kifu::Stats::default();
+//! let scanned = scan
+//!     .run(&kifu_pipeline::StatsWork, |event| {
+//!         if let kifu::par::Event::Piece { visited, .. } = event {
+//!             let (kifu::par::Visited::Pgn(s) | kifu::par::Visited::Sgf(s)) = visited;
+//!             total.add(&s);
+//!         }
+//!         Ok::<(), std::io::Error>(())
+//!     }, |_note| {})
+//!     .unwrap();
+//! assert_eq!((total.games, scanned.games), (2, 2));
+//! assert!(scanned.errors.is_empty());
+//! ```
+#![deny(missing_docs)]
+
+mod dom;
+mod problem;
+mod scan;
+mod source;
+mod stats;
+pub mod table;
+mod text;
+
+pub use dom::{Dom, PerGame};
+pub use problem::{Origin, Problem};
+pub use scan::{Counts, Games, InputError, Note, Scan, ScanOptions, Scanned};
+pub use source::{Formats, Input, Source};
+pub use stats::{StatsSummary, StatsWork};
+pub use text::shown;

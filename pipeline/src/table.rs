@@ -1,0 +1,699 @@
+//! The tables of `kifu-export` built on a scan's threads: each piece's games become Arrow
+//! record batches on the worker that read them; in input order, the batches are rebased to
+//! their input's game numbers and cut again to a fixed number of rows, so that every thread
+//! count and every piece size gives the same batches. [`scan_table`] hands them to a consumer
+//! (Python's Arrow stream); [`export`] writes them safely to Parquet, CSV or JSON Lines (the
+//! `kifu export` command and `kifu.to_parquet` run this one function).
+//!
+//! With one thread, each input is read straight through by one visitor: its batches are handed
+//! on as they are made, so that memory stays bounded by a batch, not by the input.
+//!
+//! # Example
+//!
+//! ```
+//! use kifu_export::{OutFormat, SinkOptions};
+//! use kifu_pipeline::table::{self, TableSpec};
+//! use kifu_pipeline::{Formats, Scan, Source};
+//!
+//! let pgn = b"[White \"Tal\"]\n\n1. e4 e5 1-0\n\n[White \"Fischer\"]\n\n1. c4 *\n".to_vec();
+//! let dir = tempfile::tempdir().unwrap();
+//! let out = dir.path().join("games.parquet");
+//! let scan = Scan::new(Source::Bytes { name: "two.pgn".into(), data: pgn }, Formats::ANY);
+//! let spec = TableSpec::by_name("games").unwrap();
+//! let done = table::export(scan, &spec, &out, OutFormat::Parquet, &SinkOptions::default(), |_| {})
+//!     .unwrap();
+//! assert_eq!((done.summary.rows, done.scan.scanned.games), (2, 2));
+//! ```
+
+use std::io;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use arrow_array::RecordBatch;
+use kifu::par::{Event, Visited, Work};
+use kifu::{Format, pgn, sgf};
+use kifu_export::{Builder, OutFormat, Shift, Sink, SinkOptions, Summary, Table, TableOptions};
+
+use crate::{Dom, Input, Note, PerGame, Scan, Scanned};
+
+/// A batch ends past this many bytes (about) while one thread reads a whole input.
+const BATCH_BYTES: usize = 4 << 20;
+
+/// What table to build, and how.
+#[derive(Clone, Debug)]
+pub struct TableSpec {
+    /// The table PGN games go to (`None`: PGN inputs are left out, with a note).
+    pub pgn: Option<Table>,
+    /// The table SGF game trees go to (`None`: SGF inputs are left out, with a note).
+    pub sgf: Option<Table>,
+    /// The tables' options (variations in `moves`, SGF charset, movetext width).
+    pub options: TableOptions,
+    /// PGN games replayed on a board: `games` gains `final_fen`, `moves` gains `uci`, `fen`
+    /// and `key` (the Polyglot key).
+    pub replay: bool,
+    /// The DOM builders' limit on one game.
+    pub max_game_bytes: usize,
+    /// Rows per batch handed on (the last batch may hold fewer).
+    pub batch_rows: usize,
+}
+
+impl TableSpec {
+    /// The default rows per batch: 8,192.
+    pub const DEFAULT_BATCH_ROWS: usize = 8192;
+
+    /// The tables a name gives, with the default options: `games` (PGN `games`, SGF `trees`),
+    /// `trees` (the same), `moves`, `positions` (SGF only) or `json` (the `kifu json` objects).
+    pub fn by_name(name: &str) -> Option<TableSpec> {
+        let (pgn, sgf) = (Table::by_name(name, false), Table::by_name(name, true));
+        (pgn.is_some() || sgf.is_some()).then(|| TableSpec::of(pgn, sgf))
+    }
+
+    /// The spec of one table only (inputs of the other format are left out).
+    pub fn only(table: Table) -> TableSpec {
+        if table.is_sgf() {
+            TableSpec::of(None, Some(table))
+        } else {
+            TableSpec::of(Some(table), None)
+        }
+    }
+
+    fn of(pgn: Option<Table>, sgf: Option<Table>) -> TableSpec {
+        TableSpec {
+            pgn,
+            sgf,
+            options: TableOptions::default(),
+            replay: false,
+            max_game_bytes: pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES,
+            batch_rows: TableSpec::DEFAULT_BATCH_ROWS,
+        }
+    }
+
+    /// The table of a format.
+    pub fn table(&self, format: Format) -> Option<Table> {
+        match format {
+            Format::Pgn => self.pgn,
+            Format::Sgf => self.sgf,
+        }
+    }
+
+    /// The table an output holds when no row came: the one of `preferred` if it has one,
+    /// else the other.
+    pub fn default_table(&self, preferred: Option<Format>) -> Table {
+        let first = preferred.and_then(|f| self.table(f));
+        first
+            .or(self.pgn)
+            .or(self.sgf)
+            .expect("a spec names a table")
+    }
+
+    /// The Arrow schema of `table` as this spec builds it (`--replay` columns included).
+    pub fn schema(&self, table: Table) -> arrow_schema::SchemaRef {
+        self.builder(table).schema()
+    }
+
+    fn builder(&self, table: Table) -> Builder {
+        let b = Builder::new(table, &self.options);
+        match table {
+            Table::PgnGames | Table::PgnMoves if self.replay => {
+                b.with_columns(Box::new(ReplayColumns::new(table, self.options.variations)))
+            }
+            _ => b,
+        }
+    }
+}
+
+/// The table's name as `kifu export --table` says it (`games`, `trees`, `moves`, `positions`,
+/// `json`).
+pub fn short_name(table: Table) -> &'static str {
+    match table {
+        Table::PgnGames => "games",
+        Table::SgfTrees => "trees",
+        Table::PgnMoves | Table::SgfMoves => "moves",
+        Table::SgfPositions => "positions",
+        Table::PgnJson | Table::SgfJson => "json",
+    }
+}
+
+/// A piece's rows, as record batches.
+pub struct Rows<'a, F, N> {
+    builder: Option<Builder>,
+    table: Option<Table>,
+    batches: Vec<RecordBatch>,
+    /// Games that could not go to the table (index in the piece, why).
+    refused: Vec<(u64, String)>,
+    input: Input,
+    batch_rows: usize,
+    /// With one thread: where batches go as soon as they are made.
+    inline: Option<&'a Mutex<Collector<F, N>>>,
+    stopped: bool,
+}
+
+impl<F, N> Rows<'_, F, N>
+where
+    F: FnMut(Table, RecordBatch) -> bool + Send,
+    N: FnMut(Note) + Send,
+{
+    /// Ends a batch: at the piece's end, or (one thread) every `batch_rows` rows or
+    /// [`BATCH_BYTES`].
+    fn cut(&mut self, end: bool) {
+        let Some(b) = &mut self.builder else {
+            return;
+        };
+        let rows = b.rows();
+        let cut = end
+            || rows >= self.batch_rows
+            || (self.inline.is_some() && b.estimated_bytes() >= BATCH_BYTES);
+        if rows == 0 || !cut {
+            return;
+        }
+        let batch = b.finish();
+        match self.inline {
+            Some(c) => {
+                let table = self.table.expect("a builder has its table");
+                let mut c = c.lock().expect("one thread");
+                if !c.push(&self.input, table, batch) {
+                    self.stopped = true;
+                }
+            }
+            None => self.batches.push(batch),
+        }
+    }
+
+    fn pushed(&mut self, index: u64, r: Result<(), kifu_export::PushError>) {
+        if let Err(e) = r {
+            self.refused.push((index, e.to_string()));
+        }
+        self.cut(false);
+    }
+}
+
+impl<F, N> PerGame for Rows<'_, F, N>
+where
+    F: FnMut(Table, RecordBatch) -> bool + Send,
+    N: FnMut(Note) + Send,
+{
+    fn pgn(&mut self, game: pgn::Game) {
+        let r = match &mut self.builder {
+            Some(b) => b.push_pgn(&self.input.name, &game),
+            None => Ok(()),
+        };
+        self.pushed(game.index, r);
+    }
+    fn sgf(&mut self, tree: sgf::GameTree) {
+        let r = match &mut self.builder {
+            Some(b) => b.push_sgf(&self.input.name, &tree),
+            None => Ok(()),
+        };
+        self.pushed(tree.index(), r);
+    }
+    fn end(&mut self) {
+        self.cut(true);
+    }
+    fn go_on(&self) -> bool {
+        !self.stopped
+    }
+}
+
+/// The per-piece work of a table scan.
+pub struct TableWork<'a, F, N> {
+    spec: &'a TableSpec,
+    inline: Option<&'a Mutex<Collector<F, N>>>,
+}
+
+impl<'a, F, N> TableWork<'a, F, N>
+where
+    F: FnMut(Table, RecordBatch) -> bool + Send,
+    N: FnMut(Note) + Send,
+{
+    fn rows(&self, input: &Input) -> Rows<'a, F, N> {
+        let table = self.spec.table(input.format);
+        Rows {
+            builder: table.map(|t| self.spec.builder(t)),
+            table,
+            batches: Vec::new(),
+            refused: Vec::new(),
+            input: input.clone(),
+            batch_rows: self.spec.batch_rows.max(1),
+            inline: self.inline,
+            stopped: false,
+        }
+    }
+}
+
+impl<'a, F, N> Work for TableWork<'a, F, N>
+where
+    F: FnMut(Table, RecordBatch) -> bool + Send,
+    N: FnMut(Note) + Send,
+{
+    type Input = Input;
+    type Pgn = Dom<pgn::GameBuilder, Rows<'a, F, N>>;
+    type Sgf = Dom<sgf::TreeBuilder, Rows<'a, F, N>>;
+    fn pgn(&self, input: &Input) -> Self::Pgn {
+        // the moves table without variations needs only the main line
+        let b = match self.spec.pgn {
+            Some(Table::PgnMoves) if !self.spec.options.variations => {
+                pgn::GameBuilder::main_line_only()
+            }
+            _ => pgn::GameBuilder::new(),
+        };
+        let b = b.with_max_game_bytes(self.spec.max_game_bytes);
+        Dom::new(&input.name, b, self.rows(input))
+    }
+    fn sgf(&self, input: &Input) -> Self::Sgf {
+        let scope = match self.spec.sgf {
+            Some(Table::SgfTrees | Table::SgfJson) => sgf::Scope::Full,
+            _ => sgf::Scope::MainLine,
+        };
+        let b = sgf::TreeBuilder::with_scope(scope).with_max_game_bytes(self.spec.max_game_bytes);
+        Dom::new(&input.name, b, self.rows(input))
+    }
+}
+
+/// The ordered end of a table scan: rebased batches cut again to `batch_rows`, all of one
+/// table (the first that came), handed to the consumer; inputs that cannot join it, and games
+/// that could not go to it, noted.
+pub struct Collector<F, N> {
+    spec_rows: usize,
+    /// The name of the spec's table, for the note on an input of a format it has none for.
+    other: &'static str,
+    table: Option<Table>,
+    pending: Vec<RecordBatch>,
+    pending_rows: usize,
+    out: F,
+    note: N,
+    /// The inputs already noted as not joining the table.
+    noted: Option<Arc<str>>,
+    rows: u64,
+    left_out: u64,
+    stopped: bool,
+}
+
+impl<F, N> Collector<F, N>
+where
+    F: FnMut(Table, RecordBatch) -> bool,
+    N: FnMut(Note),
+{
+    /// Takes the batch of `input` (its games numbered in the input); `false` once the consumer
+    /// is gone.
+    fn push(&mut self, input: &Input, table: Table, batch: RecordBatch) -> bool {
+        if self.stopped {
+            return false;
+        }
+        let held = *self.table.get_or_insert(table);
+        if held != table {
+            if self.noted.as_deref() != Some(&*input.name) {
+                self.noted = Some(Arc::clone(&input.name));
+                self.left_out += 1;
+                (self.note)(Note::NotInTable {
+                    input: input.name.to_string(),
+                    format: input.format,
+                    table: short_name(held),
+                });
+            }
+            return true;
+        }
+        self.rows += batch.num_rows() as u64;
+        self.pending_rows += batch.num_rows();
+        self.pending.push(batch);
+        while self.pending_rows >= self.spec_rows {
+            let all = self.take();
+            if !(self.out)(table, all.slice(0, self.spec_rows)) {
+                self.stopped = true;
+                return false;
+            }
+            let rest = all.slice(self.spec_rows, all.num_rows() - self.spec_rows);
+            self.pending_rows = rest.num_rows();
+            if self.pending_rows > 0 {
+                self.pending.push(rest);
+            }
+        }
+        true
+    }
+
+    /// The pending rows as one batch.
+    fn take(&mut self) -> RecordBatch {
+        let pending = std::mem::take(&mut self.pending);
+        if pending.len() == 1 {
+            return pending.into_iter().next().expect("one");
+        }
+        let schema = pending[0].schema();
+        arrow_select::concat::concat_batches(&schema, &pending)
+            .expect("batches of one table have one schema")
+    }
+
+    /// A piece's rows, in input order.
+    fn piece(&mut self, input: &Input, first_game: u64, rows: &mut Rows<'_, F, N>) -> bool
+    where
+        F: Send,
+        N: Send,
+    {
+        // (the piece's last batch was cut at its end, by `PerGame::end`)
+        if rows.table.is_none() && first_game == 0 {
+            self.left_out += 1;
+            (self.note)(Note::NoTable {
+                input: input.name.to_string(),
+                format: input.format,
+                table: self.other,
+            });
+        }
+        for (index, why) in rows.refused.drain(..) {
+            self.left_out += 1;
+            (self.note)(Note::Refused {
+                input: input.name.to_string(),
+                game: first_game + index,
+                why,
+            });
+        }
+        let Some(table) = rows.table else {
+            return true;
+        };
+        for batch in std::mem::take(&mut rows.batches) {
+            let batch = if first_game > 0 {
+                let shift = Shift {
+                    index: first_game,
+                    ..Shift::default()
+                };
+                kifu_export::rebase(&batch, shift).expect("a table's batch rebases")
+            } else {
+                batch
+            };
+            if !self.push(input, table, batch) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The rows left, as the last batch.
+    fn finish(&mut self) -> bool {
+        if self.pending_rows == 0 || self.stopped {
+            return !self.stopped;
+        }
+        let table = self.table.expect("rows came");
+        let rest = self.take();
+        self.pending_rows = 0;
+        (self.out)(table, rest)
+    }
+}
+
+/// What a table scan read and handed on.
+#[derive(Clone, Debug, Default)]
+pub struct TableScanned {
+    /// The scan's report.
+    pub scanned: Scanned,
+    /// The table the rows went to (`None`: no row came).
+    pub table: Option<Table>,
+    /// Rows handed on.
+    pub rows: u64,
+    /// Inputs that could not join the table and games that could not go to it (each noted).
+    pub left_out: u64,
+    /// The consumer stopped the scan.
+    pub stopped: bool,
+}
+
+/// Builds the table `spec` names from `scan`: `out` gets each batch of `spec.batch_rows` rows
+/// (the last one fewer) in input order, all of one table, and returns `false` to stop the
+/// scan; `note` hears of inputs without games, inputs that cannot join the table and games
+/// that cannot go to it.
+///
+/// # Errors
+///
+/// None of its own: an input that cannot be read is in [`Scanned::errors`]; a consumer that
+/// stops the scan makes [`TableScanned::stopped`] true.
+pub fn scan_table<F, N>(scan: Scan<'_>, spec: &TableSpec, out: F, note: N) -> TableScanned
+where
+    F: FnMut(Table, RecordBatch) -> bool + Send,
+    N: FnMut(Note) + Send,
+{
+    let one_thread = scan.options().threads <= 1;
+    let collector = Mutex::new(Collector {
+        spec_rows: spec.batch_rows.max(1),
+        other: short_name(spec.default_table(None)),
+        table: None,
+        pending: Vec::new(),
+        pending_rows: 0,
+        out,
+        note,
+        noted: None,
+        rows: 0,
+        left_out: 0,
+        stopped: false,
+    });
+    let work = TableWork {
+        spec,
+        inline: one_thread.then_some(&collector),
+    };
+    let lock = || {
+        collector
+            .lock()
+            .expect("the collector never panics while locked")
+    };
+    let result = scan.run(
+        &work,
+        |event| {
+            let Event::Piece {
+                input,
+                visited,
+                info,
+            } = event
+            else {
+                return Ok(());
+            };
+            let go_on = match visited {
+                Visited::Pgn(mut d) => lock().piece(input, info.first_game, &mut d.each),
+                Visited::Sgf(mut d) => lock().piece(input, info.first_game, &mut d.each),
+            };
+            if go_on { Ok(()) } else { Err(Stopped) }
+        },
+        |n| (lock().note)(n),
+    );
+    let mut c = collector
+        .into_inner()
+        .expect("the collector never panics while locked");
+    let (scanned, stopped) = match result {
+        Ok(s) => (s, !c.finish()),
+        Err(Stopped) => (Scanned::default(), true),
+    };
+    TableScanned {
+        scanned,
+        table: c.table,
+        rows: c.rows,
+        left_out: c.left_out,
+        stopped: stopped || c.stopped,
+    }
+}
+
+/// The consumer stopped a table scan.
+#[derive(Debug)]
+struct Stopped;
+
+/// What [`export`] wrote.
+#[derive(Clone, Debug)]
+pub struct Exported {
+    /// The files written, their rows and bytes.
+    pub summary: Summary,
+    /// What the scan read.
+    pub scan: TableScanned,
+}
+
+/// Writes the table `spec` names, built from `scan`, to `out` as `format` (one file, or a
+/// dataset directory as `sink` says): the output is checked before anything is read, created
+/// when the first rows come (its schema is the table of the first input's format, or of
+/// `scan`'s forced format when no row comes), written under a temporary name, and put in
+/// place only when complete. When an input could not be read the output is still written
+/// with every game read (the caller decides what that means: `kifu export` exits 2,
+/// `kifu.to_parquet` raises and removes nothing that existed).
+///
+/// # Errors
+///
+/// The output refused (an input, an existing file without `force`, a link), or a write that
+/// failed.
+pub fn export<N>(
+    scan: Scan<'_>,
+    spec: &TableSpec,
+    out: &Path,
+    format: OutFormat,
+    sink: &SinkOptions,
+    note: N,
+) -> io::Result<Exported>
+where
+    N: FnMut(Note) + Send,
+{
+    export_with(scan, spec, out, format, sink, true, note)
+}
+
+/// As [`export`]; with `keep_partial` false, an output whose inputs could not all be read is
+/// not put in place (its temporary is removed, an existing output stays as it was) and
+/// [`Exported::summary`] is empty.
+///
+/// # Errors
+///
+/// As [`export`].
+pub fn export_with<N>(
+    scan: Scan<'_>,
+    spec: &TableSpec,
+    out: &Path,
+    format: OutFormat,
+    sink: &SinkOptions,
+    keep_partial: bool,
+    note: N,
+) -> io::Result<Exported>
+where
+    N: FnMut(Note) + Send,
+{
+    let mut opts = sink.clone();
+    opts.inputs = scan.paths().to_vec();
+    // the output is checked before anything is read (it is created when the first rows come)
+    let guard = kifu_output::Guard::new(&opts.inputs, opts.force);
+    if opts.dataset || opts.max_rows_per_file.is_some() {
+        guard.check_dataset(out, format.extension())?;
+    } else {
+        guard.check(out)?;
+    }
+    let forced = scan.forced_format();
+    let mut writer: Option<Box<dyn Sink>> = None;
+    let mut failed: Option<io::Error> = None;
+    let scanned = scan_table(
+        scan,
+        spec,
+        |_, batch| {
+            if writer.is_none() {
+                match kifu_export::create(out, format, batch.schema(), &opts) {
+                    Ok(s) => writer = Some(s),
+                    Err(e) => {
+                        failed = Some(io::Error::other(e));
+                        return false;
+                    }
+                }
+            }
+            let w = writer.as_mut().expect("created");
+            match w.write(&batch) {
+                Ok(()) => true,
+                Err(e) => {
+                    failed = Some(io::Error::other(e));
+                    false
+                }
+            }
+        },
+        note,
+    );
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if scanned.stopped || (!keep_partial && scanned.scanned.failed()) {
+        // dropped unfinished: the temporary goes, nothing is put in place
+        return Ok(Exported {
+            summary: Summary::default(),
+            scan: scanned,
+        });
+    }
+    let writer = match writer {
+        Some(w) => w,
+        // no rows at all: the table, empty
+        None => {
+            let schema = spec.schema(spec.default_table(forced));
+            kifu_export::create(out, format, schema, &opts).map_err(io::Error::other)?
+        }
+    };
+    let summary = writer.finish().map_err(io::Error::other)?;
+    Ok(Exported {
+        summary,
+        scan: scanned,
+    })
+}
+
+/// The columns `--replay` adds (kifu-replay's DOM helper): `final_fen` to `games` (the
+/// position after the main line, null when it could not be replayed whole), `uci`, `fen` and
+/// `key` (the Polyglot key after the move, as a signed 64-bit integer of the same bits) to
+/// `moves` (null for a move that could not be replayed).
+struct ReplayColumns {
+    table: Table,
+    variations: bool,
+    final_fen: arrow_array::builder::StringBuilder,
+    uci: arrow_array::builder::StringBuilder,
+    fen: arrow_array::builder::StringBuilder,
+    key: arrow_array::builder::Int64Builder,
+}
+
+impl ReplayColumns {
+    fn new(table: Table, variations: bool) -> ReplayColumns {
+        use arrow_array::builder::{Int64Builder, StringBuilder};
+        ReplayColumns {
+            table,
+            variations,
+            final_fen: StringBuilder::new(),
+            uci: StringBuilder::new(),
+            fen: StringBuilder::new(),
+            key: Int64Builder::new(),
+        }
+    }
+}
+
+impl kifu_export::Columns for ReplayColumns {
+    fn fields(&self) -> Vec<arrow_schema::Field> {
+        use arrow_schema::{DataType, Field};
+        match self.table {
+            Table::PgnGames => vec![Field::new("final_fen", DataType::Utf8, true)],
+            _ => vec![
+                Field::new("uci", DataType::Utf8, true),
+                Field::new("fen", DataType::Utf8, true),
+                Field::new("key", DataType::Int64, true),
+            ],
+        }
+    }
+
+    fn pgn_game(&mut self, game: &pgn::Game) {
+        let options = kifu_replay::chess::DomOptions {
+            fen: false,
+            variations: false,
+        };
+        self.final_fen
+            .append_option(kifu_replay::chess::replay_game(game, &options).end_fen());
+    }
+
+    fn pgn_moves(&mut self, game: &pgn::Game, rows: &[kifu_export::MoveRow<'_>]) {
+        let options = kifu_replay::chess::DomOptions {
+            variations: self.variations,
+            ..Default::default()
+        };
+        let r = kifu_replay::chess::replay_game(game, &options);
+        // the replay's entries are in text order: find each row's by its node
+        let mut order = std::collections::HashMap::new();
+        let mut stack: Vec<(&[pgn::Node], usize)> = vec![(&game.moves, 0)];
+        let mut k = 0usize;
+        while let Some((moves, next)) = stack.pop() {
+            let Some(node) = moves.get(next) else {
+                continue;
+            };
+            order.insert(node as *const pgn::Node, k);
+            k += 1;
+            stack.push((moves, next + 1));
+            if self.variations {
+                for v in node.variations.iter().rev() {
+                    stack.push((&v.moves, 0));
+                }
+            }
+        }
+        for row in rows {
+            let n = order
+                .get(&(row.node as *const pgn::Node))
+                .and_then(|&k| r.nodes.get(k));
+            self.uci
+                .append_option(n.and_then(|n| n.uci).map(|u| u.to_string()));
+            self.fen.append_option(n.and_then(|n| n.fen.as_deref()));
+            self.key
+                .append_option(n.and_then(|n| n.key).map(|k| k as i64));
+        }
+    }
+
+    fn finish(&mut self) -> Vec<arrow_array::ArrayRef> {
+        match self.table {
+            Table::PgnGames => vec![Arc::new(self.final_fen.finish())],
+            _ => vec![
+                Arc::new(self.uci.finish()),
+                Arc::new(self.fen.finish()),
+                Arc::new(self.key.finish()),
+            ],
+        }
+    }
+}
