@@ -241,6 +241,9 @@ pub struct Scanned {
     pub counts: Counts,
     /// Streams skipped because their name says the other format ([`Formats::only`]).
     pub skipped_format: Vec<String>,
+    /// The scan was told to stop ([`Scan::with_stop`]) before its end: what it read is not
+    /// the whole of its inputs.
+    pub stopped: bool,
 }
 
 impl Scanned {
@@ -302,6 +305,61 @@ impl<'s> Scan<'s> {
     /// The format a stream whose name says nothing is read as, if one is forced.
     pub fn forced_format(&self) -> Option<Format> {
         self.formats.forced
+    }
+
+    /// Walks the source on the calling thread, one stream after another, without `par`: `each`
+    /// gets each stream (its UTF-16 turned into UTF-8) to read as it likes (a visitor that must
+    /// stay on this thread, say), and returns `false` to end the walk. An error it returns
+    /// (the stream's own read error, say) makes that stream a failed input, and the walk goes
+    /// on.
+    pub fn walk(
+        self,
+        mut each: impl FnMut(Input, &mut dyn io::Read) -> io::Result<bool>,
+    ) -> Scanned {
+        let Scan {
+            source,
+            formats,
+            options,
+            progress,
+            stop,
+        } = self;
+        let named = source.count();
+        let input_options = kifu_input::Options {
+            threads: options.threads.max(1),
+            frame_buffer: options.frame_buffer,
+            decoder_memory_limit: options.decoder_memory,
+            ..kifu_input::Options::default()
+        };
+        let mut skipped_format = Vec::new();
+        let mut ended = false;
+        let report = source.walk(&input_options, &progress, |entry| {
+            let Some(format) = formats.choose(&entry) else {
+                skipped_format.push(entry.name.to_string());
+                return Ok(());
+            };
+            let input = Input {
+                name: Arc::from(entry.name),
+                format,
+            };
+            let mut reader = kifu::encoding::Utf16Reader::new(Stoppable {
+                inner: entry.reader,
+                stop,
+            });
+            match each(input, &mut reader)? {
+                true => Ok(()),
+                false => {
+                    ended = true;
+                    Err(io::Error::other("the walk ended"))
+                }
+            }
+        });
+        let mut scanned = Scanned::from_report(&report, named, skipped_format, 0);
+        scanned.stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        if ended {
+            // the caller ended the walk: the stream it was reading is not a failed input
+            scanned.errors.clear();
+        }
+        scanned
     }
 
     /// Runs `work` on every piece; `sink` gets each piece's visitor and each input's end in
@@ -415,7 +473,20 @@ impl<'s> Scan<'s> {
         if report.entries == 0 && report.errors.is_empty() && !names.is_empty() {
             note(Note::NoInput { names });
         }
-        Ok(Scanned {
+        let mut scanned = Scanned::from_report(&report, named, skipped_format, games);
+        scanned.stopped = stopped(stop);
+        Ok(scanned)
+    }
+}
+
+impl Scanned {
+    fn from_report(
+        report: &kifu_input::Report,
+        named: u64,
+        skipped_format: Vec<String>,
+        games: u64,
+    ) -> Scanned {
+        Scanned {
             games,
             errors: report
                 .errors
@@ -433,6 +504,7 @@ impl<'s> Scan<'s> {
                 skipped: report.skipped.clone(),
             },
             skipped_format,
-        })
+            stopped: false,
+        }
     }
 }

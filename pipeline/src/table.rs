@@ -471,6 +471,7 @@ where
         .into_inner()
         .expect("the collector never panics while locked");
     let (scanned, stopped) = match result {
+        Ok(s) if s.stopped => (s, true),
         Ok(s) => (s, !c.finish()),
         Err(Stopped) => (Scanned::default(), true),
     };

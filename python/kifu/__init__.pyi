@@ -286,10 +286,11 @@ def to_arrow(
     format: Literal["pgn", "sgf"] | None = None,
     threads: int | None = None,
     variations: bool = False,
+    replay: bool = False,
     charset: str = "auto",
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
-    batch_rows: int = 65536,
+    batch_rows: int = 8192,
     name: str | None = None,
     raw: Literal[False] = False,
 ) -> pyarrow.RecordBatchReader: ...
@@ -301,10 +302,11 @@ def to_arrow(
     format: Literal["pgn", "sgf"] | None = None,
     threads: int | None = None,
     variations: bool = False,
+    replay: bool = False,
     charset: str = "auto",
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
-    batch_rows: int = 65536,
+    batch_rows: int = 8192,
     name: str | None = None,
     raw: Literal[True],
 ) -> ArrowStream: ...
@@ -317,6 +319,7 @@ def to_parquet(
     to: Literal["parquet", "csv", "jsonl"] = "parquet",
     threads: int | None = None,
     variations: bool = False,
+    replay: bool = False,
     charset: str = "auto",
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
@@ -334,6 +337,7 @@ def schema(
     *,
     format: Literal["pgn", "sgf"] | None = None,
     variations: bool = False,
+    replay: bool = False,
 ) -> pyarrow.Schema: ...
 
 class PgnVisitor(Protocol):

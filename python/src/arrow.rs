@@ -1,329 +1,99 @@
 //! `kifu.to_arrow` and `kifu.to_parquet`: the tables of kifu-export (the Go `positions` table
-//! included) built on the scan's threads and handed over as an Arrow C stream (the PyCapsule
-//! protocol, `__arrow_c_stream__`), which pyarrow, Polars and DuckDB take without a copy; or
-//! written to Parquet (CSV, JSON Lines) by kifu-export's sink.
+//! included) built by kifu-pipeline's table scan, the one `kifu export` runs, and handed over
+//! as an Arrow C stream (the PyCapsule protocol, `__arrow_c_stream__`), which pyarrow, Polars
+//! and DuckDB take without a copy; or written to Parquet (CSV, JSON Lines) by the pipeline's
+//! export, byte for byte the files `kifu export` writes.
 
-use std::sync::mpsc::SyncSender;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
-use kifu::par::{Event, Visited, Work};
-use kifu::{Control, pgn, sgf};
-use kifu_export::{Builder, OutFormat, Shift, SinkOptions, Table, TableOptions, rebase};
-use kifu_input::Format;
+use kifu::Format;
+use kifu_export::{OutFormat, SinkOptions, Table, TableOptions};
+use kifu_pipeline::table::{self, TableSpec};
+use kifu_pipeline::{Formats, Note, ScanOptions, Scanned, Source};
 use pyo3::exceptions::{PyFileExistsError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyDict};
 
 use crate::DEFAULT_MAX_GAME_BYTES;
-use crate::scan::{self, Input, Msg, Outcome, Pump, ScanOptions, Stopped};
-use crate::source::{Formats, PyErrSlot, Source, parse_format};
+use crate::scan::{self, Msg, Pump};
+use crate::source::{PyErrSlot, extract, parse_format};
 
-/// A batch ends past this many bytes (about) when one thread reads a whole input.
-const BATCH_BYTES: usize = 4 << 20;
-
-/// Which table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// One of kifu-export's.
-    Export(Table),
-}
-
-impl Kind {
-    fn format(self) -> Format {
-        match self {
-            Kind::Export(t) if !t.is_sgf() => Format::Pgn,
-            _ => Format::Sgf,
-        }
-    }
-
-    fn parse(name: &str, format: Option<Format>) -> PyResult<Kind> {
-        let sgf = match (name, format) {
-            ("trees" | "positions", _) => true,
-            (_, Some(f)) => f == Format::Sgf,
-            _ => false,
-        };
-        if name == "positions" {
-            if format == Some(Format::Pgn) {
-                return Err(PyValueError::new_err(
-                    "the positions table is SGF's (Go training rows); for chess positions use \
-                     read_pgn(..., replay='fen')",
-                ));
-            }
-            return Ok(Kind::Export(Table::SgfPositions));
-        }
-        match Table::by_name(name, sgf) {
-            Some(Table::PgnJson | Table::SgfJson) | None => Err(PyValueError::new_err(format!(
-                "table must be 'games', 'moves', 'trees' or 'positions', not {name:?}"
-            ))),
-            Some(t) => Ok(Kind::Export(t)),
-        }
-    }
-}
-
-/// The tables' options.
-#[derive(Clone, Debug)]
-pub struct TableSpec {
-    kind: Kind,
-    opts: TableOptions,
-    max_game_bytes: usize,
-    /// Rows per batch when one thread reads an input (pieces make a batch each otherwise).
-    batch_rows: usize,
-}
-
-impl TableSpec {
-    fn schema(&self) -> SchemaRef {
-        let Kind::Export(t) = self.kind;
-        Builder::new(t, &self.opts).schema()
-    }
-}
-
-/// A piece's visitor: the DOM builder, and the table's builder the games go to.
-pub struct TableRows<B> {
-    dom: B,
-    rows: Builder,
-    file: Arc<str>,
-    spec: Arc<TableSpec>,
-    batches: Vec<RecordBatch>,
-    games: u64,
-    unclaimed: usize,
-    inline: Option<SyncSender<Msg<RecordBatch>>>,
-    stopped: bool,
-}
-
-impl<B> TableRows<B> {
-    fn new(
-        dom: B,
-        input: &Input,
-        spec: &Arc<TableSpec>,
-        inline: Option<SyncSender<Msg<RecordBatch>>>,
-    ) -> Self {
-        let Kind::Export(t) = spec.kind;
-        let rows = Builder::new(t, &spec.opts);
-        TableRows {
-            dom,
-            rows,
-            file: Arc::clone(&input.name),
-            spec: Arc::clone(spec),
-            batches: Vec::new(),
-            games: 0,
-            unclaimed: 0,
-            inline,
-            stopped: false,
-        }
-    }
-
-    fn rows(&self) -> (usize, usize) {
-        (self.rows.rows(), self.rows.estimated_bytes())
-    }
-
-    /// Ends a batch (at the piece's end, or every `batch_rows` rows when one thread reads the
-    /// whole input: then the batch is sent at once).
-    fn cut(&mut self, end: bool) {
-        let (rows, bytes) = self.rows();
-        if rows == 0
-            || !(end
-                || (self.inline.is_some()
-                    && (rows >= self.spec.batch_rows || bytes >= BATCH_BYTES)))
-        {
-            return;
-        }
-        let batch = self.rows.finish();
-        match &self.inline {
-            Some(tx) => {
-                if tx.send(Msg::Items(vec![batch])).is_err() {
-                    self.stopped = true;
-                }
-            }
-            None => self.batches.push(batch),
-        }
-    }
-
-    fn answer(&self, c: Control) -> Control {
-        if self.stopped { Control::Stop } else { c }
-    }
-}
-
-impl TableRows<pgn::GameBuilder> {
-    fn drain(&mut self) {
-        while let Some(game) = self.dom.pop() {
-            self.games += 1;
-            // the format filter sends PGN inputs only to PGN tables
-            let _ = self.rows.push_pgn(&self.file, &game);
-        }
-        self.cut(false);
-    }
-}
-
-impl TableRows<sgf::TreeBuilder> {
-    fn drain(&mut self) {
-        while let Some(tree) = self.dom.pop() {
-            self.games += 1;
-            let _ = self.rows.push_sgf(&self.file, &tree);
-        }
-        self.cut(false);
-    }
-}
-
-macro_rules! forward {
-    ($($name:ident($($arg:ident: $t:ty),*);)*) => {
-        $(fn $name(&mut self, $($arg: $t),*) -> Control {
-            let c = self.dom.$name($($arg),*);
-            self.answer(c)
-        })*
+/// The table `table` names for `format`, as the functions of the module take them.
+fn parse_table(name: &str, format: Option<Format>) -> PyResult<Table> {
+    let sgf = match (name, format) {
+        ("trees" | "positions", _) => true,
+        (_, Some(f)) => f == Format::Sgf,
+        _ => false,
     };
-}
-
-impl pgn::Visitor for TableRows<pgn::GameBuilder> {
-    fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
-        let c = self.dom.on_tree(ctx);
-        if ctx.is_main_line() {
-            self.drain();
+    if name == "positions" {
+        if format == Some(Format::Pgn) {
+            return Err(PyValueError::new_err(
+                "the positions table is SGF's (Go training rows); for chess positions use \
+                 read_pgn(..., replay='fen')",
+            ));
         }
-        self.answer(c)
+        return Ok(Table::SgfPositions);
     }
-    forward! {
-        on_tree_end(ctx: &pgn::Context);
-        on_property(ctx: &pgn::Context, tag: &pgn::Tag<'_>);
-        on_tags_end(ctx: &pgn::Context);
-        on_move(ctx: &pgn::Context, mv: &pgn::Move<'_>);
-        on_nag(ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm);
-        on_comment(ctx: &pgn::Context, comment: &pgn::Comment<'_>);
-        on_result(ctx: &pgn::Context, outcome: pgn::Outcome);
-        on_error(error: &pgn::Error<'_>);
-    }
-    fn on_end(&mut self) {
-        self.dom.on_end();
-        self.drain();
-        self.unclaimed += self.dom.unclaimed_errors().len();
+    match Table::by_name(name, sgf) {
+        Some(Table::PgnJson | Table::SgfJson) | None => Err(PyValueError::new_err(format!(
+            "table must be 'games', 'moves', 'trees' or 'positions', not {name:?}"
+        ))),
+        Some(t) => Ok(t),
     }
 }
 
-impl sgf::Visitor for TableRows<sgf::TreeBuilder> {
-    fn on_tree(&mut self, ctx: &sgf::Context) -> Control {
-        let c = self.dom.on_tree(ctx);
-        if ctx.is_game_level() {
-            self.drain();
-        }
-        self.answer(c)
-    }
-    forward! {
-        on_tree_end(ctx: &sgf::Context);
-        on_node(ctx: &sgf::Context);
-        on_node_end(ctx: &sgf::Context);
-        on_property(ctx: &sgf::Context, prop: &sgf::Property<'_>);
-        on_value(ctx: &sgf::Context, value: &sgf::Value<'_>);
-        on_move(ctx: &sgf::Context, mv: &sgf::Move<'_>);
-        on_comment(ctx: &sgf::Context, comment: &sgf::Comment<'_>);
-        on_error(error: &sgf::Error<'_>);
-    }
-    fn on_end(&mut self) {
-        self.dom.on_end();
-        self.drain();
-        self.unclaimed += self.dom.unclaimed_errors().len();
+/// The format of a table's games.
+fn format_of(table: Table) -> Format {
+    if table.is_sgf() {
+        Format::Sgf
+    } else {
+        Format::Pgn
     }
 }
 
-struct TableWork {
-    spec: Arc<TableSpec>,
-    inline: Option<SyncSender<Msg<RecordBatch>>>,
+/// The table's one schema.
+fn table_of(spec: &TableSpec) -> Table {
+    spec.default_table(None)
 }
 
-impl Work for TableWork {
-    type Input = Input;
-    type Pgn = TableRows<pgn::GameBuilder>;
-    type Sgf = TableRows<sgf::TreeBuilder>;
-    fn pgn(&self, input: &Input) -> Self::Pgn {
-        // the games table writes the whole movetext; the moves table without variations needs
-        // only the main line
-        let dom = match self.spec.kind {
-            Kind::Export(Table::PgnMoves) if !self.spec.opts.variations => {
-                pgn::GameBuilder::main_line_only()
-            }
-            _ => pgn::GameBuilder::new(),
-        };
-        let dom = dom.with_max_game_bytes(self.spec.max_game_bytes);
-        TableRows::new(dom, input, &self.spec, self.inline.clone())
-    }
-    fn sgf(&self, input: &Input) -> Self::Sgf {
-        let scope = match self.spec.kind {
-            Kind::Export(Table::SgfTrees) => sgf::Scope::Full,
-            _ => sgf::Scope::MainLine,
-        };
-        let dom = sgf::TreeBuilder::with_scope(scope).with_max_game_bytes(self.spec.max_game_bytes);
-        TableRows::new(dom, input, &self.spec, self.inline.clone())
+/// Whether a note of a table scan becomes a Python warning (inputs that held only problems,
+/// games left out of the table).
+fn warned(note: &Note) -> bool {
+    match note {
+        Note::NoGame { problems, .. } => *problems > 0,
+        Note::NoInput { .. } => false,
+        _ => true,
     }
 }
 
-/// The scan of a table: pieces of 1 MiB (a piece's batch waits in the pool's window until the
-/// pieces before it are handed on, so smaller pieces keep memory low).
-fn table_scan(threads: Option<usize>) -> PyResult<ScanOptions> {
-    let mut o = ScanOptions::new(crate::threads(threads)?);
-    o.piece_size = 1 << 20;
-    Ok(o)
-}
-
-/// Starts the scan that builds the batches of `spec` on its thread.
-fn start(source: Source, spec: TableSpec, scan_opts: ScanOptions) -> Pump<RecordBatch> {
-    let py_error: PyErrSlot = Arc::new(Mutex::new(None));
-    let slot = Arc::clone(&py_error);
-    let formats = Formats {
-        forced: Some(spec.kind.format()),
-        only: Some(spec.kind.format()),
-    };
-    let spec = Arc::new(spec);
+/// Starts the scan that builds the batches of `spec` on its thread (kifu-pipeline's table
+/// scan: the batches `kifu export` writes).
+fn start(
+    source: Source,
+    py_error: PyErrSlot,
+    spec: TableSpec,
+    scan_opts: ScanOptions,
+) -> Pump<RecordBatch> {
+    let formats = Formats::only(format_of(table_of(&spec)));
     Pump::start(scan_opts.threads + 1, py_error, move |tx, stop| {
-        let work = TableWork {
-            spec,
-            inline: (scan_opts.threads <= 1).then(|| tx.clone()),
-        };
-        let (mut games, mut unclaimed) = (0u64, 0usize);
-        let outcome = scan::run(source, formats, scan_opts, &slot, &stop, &work, |event| {
-            match event {
-                Event::Piece { visited, info, .. } => {
-                    let mut batches = match visited {
-                        Visited::Pgn(mut r) => {
-                            r.cut(true);
-                            games += r.games;
-                            unclaimed += r.unclaimed;
-                            std::mem::take(&mut r.batches)
-                        }
-                        Visited::Sgf(mut r) => {
-                            r.cut(true);
-                            games += r.games;
-                            unclaimed += r.unclaimed;
-                            std::mem::take(&mut r.batches)
-                        }
-                    };
-                    if info.first_game > 0 {
-                        let shift = Shift {
-                            index: info.first_game,
-                            ..Shift::default()
-                        };
-                        for b in &mut batches {
-                            *b = rebase(b, shift).map_err(|_| Stopped)?;
-                        }
-                    }
-                    if !batches.is_empty() {
-                        tx.send(Msg::Items(batches)).map_err(|_| Stopped)?;
-                    }
+        let warn = tx.clone();
+        let scan = scan::scan(source, formats, scan_opts, &stop);
+        let done = table::scan_table(
+            scan,
+            &spec,
+            |_, batch| tx.send(Msg::Items(vec![batch])).is_ok(),
+            |note| {
+                if warned(&note) {
+                    let _ = warn.send(Msg::Warn(scan::note_text(&note)));
                 }
-                Event::End { input, .. } => {
-                    if games == 0 && unclaimed > 0 {
-                        let w = format!(
-                            "kifu: {}: no game read; {unclaimed} problem(s) (kifu.check lists them)",
-                            input.name
-                        );
-                        tx.send(Msg::Warn(w)).map_err(|_| Stopped)?;
-                    }
-                    (games, unclaimed) = (0, 0);
-                }
-            }
-            Ok(())
-        });
-        let _ = tx.send(Msg::End(outcome));
+            },
+        );
+        if !done.stopped {
+            let _ = tx.send(Msg::End(done.scanned));
+        }
     })
 }
 
@@ -359,10 +129,10 @@ impl Iterator for Batches {
                 Some(Msg::Warn(w)) => Python::attach(|py| {
                     let _ = scan::warn(py, &w);
                 }),
-                Some(Msg::End(outcome)) => {
+                Some(Msg::End(scanned)) => {
                     let py_error = pump.take_py_error();
                     self.pump = None;
-                    return end(&outcome, py_error, self.wanted).map(Err);
+                    return end(&scanned, py_error, self.wanted).map(Err);
                 }
                 None => {
                     self.pump = None;
@@ -374,13 +144,11 @@ impl Iterator for Batches {
 }
 
 /// The stream's end: warnings for skipped inputs, an error for inputs that failed.
-fn end(outcome: &Outcome, py_error: Option<PyErr>, wanted: Format) -> Option<ArrowError> {
+fn end(scanned: &Scanned, py_error: Option<PyErr>, wanted: Format) -> Option<ArrowError> {
     Python::attach(|py| {
-        if let Some(w) = scan::skipped_warning(outcome, wanted) {
-            let _ = scan::warn(py, &w);
-        }
-        scan::input_error(py, outcome, py_error)
-            .map(|e| ArrowError::ExternalError(Box::new(std::io::Error::other(e.to_string()))))
+        scan::finish(py, scanned, py_error, Some(wanted))
+            .err()
+            .map(|e| ArrowError::ExternalError(Box::new(e)))
     })
 }
 
@@ -435,31 +203,36 @@ fn spec(
     table: &str,
     format: Option<&str>,
     variations: bool,
+    replay: bool,
     charset: &str,
     movetext_width: Option<usize>,
     max_game_bytes: usize,
-    batch_rows: usize,
 ) -> PyResult<TableSpec> {
-    let kind = Kind::parse(table, parse_format(format)?)?;
+    let table = parse_table(table, parse_format(format)?)?;
+    if replay && !matches!(table, Table::PgnGames | Table::PgnMoves) {
+        return Err(PyValueError::new_err(
+            "replay=True adds chess columns: to the PGN games and moves tables only",
+        ));
+    }
     let charset = kifu_export::Charset::by_name(charset)
         .ok_or_else(|| PyValueError::new_err(format!("unknown charset {charset:?}")))?;
-    Ok(TableSpec {
-        kind,
-        opts: TableOptions {
-            variations,
-            charset,
-            movetext_width,
-        },
-        max_game_bytes,
-        batch_rows: batch_rows.max(1),
-    })
+    let mut spec = TableSpec::only(table);
+    spec.options = TableOptions {
+        variations,
+        charset,
+        movetext_width,
+    };
+    spec.max_game_bytes = max_game_bytes;
+    spec.replay = replay;
+    Ok(spec)
 }
 
 /// A table of the games of `source` as an Arrow stream (see `docs/python.md`).
 #[pyfunction]
 #[pyo3(signature = (source, table = "games", *, format = None, threads = None,
-                    variations = false, charset = "auto", movetext_width = None,
-                    max_game_bytes = DEFAULT_MAX_GAME_BYTES, batch_rows = 65_536, name = None,
+                    variations = false, replay = false, charset = "auto", movetext_width = None,
+                    max_game_bytes = DEFAULT_MAX_GAME_BYTES, batch_rows = TableSpec::DEFAULT_BATCH_ROWS,
+                    name = None,
                     raw = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn to_arrow(
@@ -469,6 +242,7 @@ pub fn to_arrow(
     format: Option<&str>,
     threads: Option<usize>,
     variations: bool,
+    replay: bool,
     charset: &str,
     movetext_width: Option<usize>,
     max_game_bytes: usize,
@@ -476,20 +250,21 @@ pub fn to_arrow(
     name: Option<String>,
     raw: bool,
 ) -> PyResult<Py<PyAny>> {
-    let spec = spec(
+    let mut spec = spec(
         table,
         format,
         variations,
+        replay,
         charset,
         movetext_width,
         max_game_bytes,
-        batch_rows,
     )?;
-    let source = Source::extract(source, name)?;
-    let scan_opts = table_scan(threads)?;
-    let schema = spec.schema();
-    let wanted = spec.kind.format();
-    let pump = start(source, spec, scan_opts);
+    spec.batch_rows = batch_rows.max(1);
+    let (source, slot) = extract(source, name)?;
+    let scan_opts = scan::options(threads)?;
+    let schema = spec.schema(table_of(&spec));
+    let wanted = format_of(table_of(&spec));
+    let pump = start(source, slot, spec, scan_opts);
     let batches = Batches {
         pump: Some(pump),
         queue: Default::default(),
@@ -518,14 +293,16 @@ pub fn to_arrow(
 
 /// The Arrow schema of a table, as a `pyarrow.Schema`.
 #[pyfunction]
-#[pyo3(signature = (table = "games", *, format = None, variations = false))]
+#[pyo3(signature = (table = "games", *, format = None, variations = false, replay = false))]
 pub fn schema(
     py: Python<'_>,
     table: &str,
     format: Option<&str>,
     variations: bool,
+    replay: bool,
 ) -> PyResult<Py<PyAny>> {
-    let s = spec(table, format, variations, "auto", None, 0, 1)?.schema();
+    let spec = spec(table, format, variations, replay, "auto", None, 0)?;
+    let s = spec.schema(table_of(&spec));
     let empty = Batches {
         pump: None,
         queue: Default::default(),
@@ -543,29 +320,25 @@ pub fn schema(
     Ok(reader.getattr("schema")?.unbind())
 }
 
-fn sink_error(e: kifu_export::Error) -> PyErr {
-    match e {
-        kifu_export::Error::Exists(p) => PyFileExistsError::new_err((
-            17,
-            "exists (pass force=True to replace it)",
-            p.display().to_string(),
-        )),
-        kifu_export::Error::Input(p) => {
-            PyValueError::new_err(format!("{}: the output is one of the inputs", p.display()))
+/// An error of the output as Python raises it: `FileExistsError` for an existing output
+/// (without `force`), `ValueError` for an output refused (an input, a link), else `OSError`.
+fn output_error(e: std::io::Error) -> PyErr {
+    match e.kind() {
+        std::io::ErrorKind::AlreadyExists => {
+            PyFileExistsError::new_err((17, format!("{e} (pass force=True to replace it)")))
         }
-        other => PyOSError::new_err(other.to_string()),
+        std::io::ErrorKind::InvalidInput => PyValueError::new_err(e.to_string()),
+        _ => PyOSError::new_err(e.to_string()),
     }
 }
 
 /// Writes a table of the games of `source` to `path`: Parquet (zstd), CSV or JSON Lines, one
-/// file or a dataset directory; returns `{"rows", "files", "bytes"}`.
-/// What the scan of `to_parquet` leaves: the sink, not yet finished (it is finished only if
-/// nothing raised), the scan's outcome, and a file object's exception.
-type Written = (Box<dyn kifu_export::Sink>, Option<Outcome>, Option<PyErr>);
-
+/// file or a dataset directory (kifu-pipeline's export: the bytes `kifu export` writes);
+/// returns `{"rows", "files", "bytes"}`. When an input could not be read, raises, and nothing
+/// is put at `path`.
 #[pyfunction]
 #[pyo3(signature = (source, path, table = "games", *, format = None, to = "parquet",
-                    threads = None, variations = false, charset = "auto",
+                    threads = None, variations = false, replay = false, charset = "auto",
                     movetext_width = None, max_game_bytes = DEFAULT_MAX_GAME_BYTES,
                     force = false, max_rows_per_file = None, dataset = false,
                     row_group_rows = None, zstd_level = None, name = None))]
@@ -579,6 +352,7 @@ pub fn to_parquet<'py>(
     to: &str,
     threads: Option<usize>,
     variations: bool,
+    replay: bool,
     charset: &str,
     movetext_width: Option<usize>,
     max_game_bytes: usize,
@@ -598,12 +372,12 @@ pub fn to_parquet<'py>(
         table,
         format,
         variations,
+        replay,
         charset,
         movetext_width,
         max_game_bytes,
-        65_536,
     )?;
-    let source = Source::extract(source, name)?;
+    let (source, slot) = extract(source, name)?;
     let defaults = SinkOptions::default();
     let sink_opts = SinkOptions {
         force,
@@ -611,48 +385,28 @@ pub fn to_parquet<'py>(
         max_rows_per_file,
         row_group_rows: row_group_rows.unwrap_or(defaults.row_group_rows),
         zstd_level: zstd_level.unwrap_or(defaults.zstd_level),
-        inputs: source.paths(),
         ..defaults
     };
-    let scan_opts = table_scan(threads)?;
-    let schema = spec.schema();
-    let wanted = spec.kind.format();
-    let sink = kifu_export::create(&path, out_format, schema, &sink_opts).map_err(sink_error)?;
-    let mut pump = start(source, spec, scan_opts);
-    let result = py.detach(move || -> Result<Written, PyErr> {
-        let mut sink = sink;
-        let mut outcome = None;
-        while let Some(msg) = pump.recv_free()? {
-            match msg {
-                Msg::Items(batches) => {
-                    for b in &batches {
-                        sink.write(b).map_err(sink_error)?;
-                    }
-                }
-                Msg::Warn(w) => Python::attach(|py| scan::warn(py, &w))?,
-                Msg::End(o) => outcome = Some(o),
+    let scan_opts = scan::options(threads)?;
+    let wanted = format_of(table_of(&spec));
+    let mut notes = Vec::new();
+    let done = scan::interruptible(py, |stop| {
+        let scan = scan::scan(source, Formats::only(wanted), scan_opts, stop);
+        let note = |n: Note| {
+            if warned(&n) {
+                notes.push(scan::note_text(&n));
             }
-        }
-        let py_error = pump.take_py_error();
-        drop(pump);
-        Ok((sink, outcome, py_error))
+        };
+        table::export_with(scan, &spec, &path, out_format, &sink_opts, false, note)
     })?;
-    let (sink, outcome, py_error) = result;
-    if let Some(outcome) = &outcome {
-        if let Some(w) = scan::skipped_warning(outcome, wanted) {
-            scan::warn(py, &w)?;
-        }
-        if let Some(e) = scan::input_error(py, outcome, py_error) {
-            // raised: nothing is left at the path (the sink, dropped unfinished, removes
-            // its temporary file)
-            drop(sink);
-            return Err(e);
-        }
-    } else if let Some(e) = py_error {
-        drop(sink);
-        return Err(e);
+    for w in &notes {
+        scan::warn(py, w)?;
     }
-    let summary = py.detach(|| sink.finish()).map_err(sink_error)?;
+    let done = done.map_err(output_error)?;
+    let py_error = slot.lock().ok().and_then(|mut e| e.take());
+    // raised: nothing was put at the path (the sink, dropped unfinished, removed its temporary)
+    scan::finish(py, &done.scan.scanned, py_error, Some(wanted))?;
+    let summary = done.summary;
     let d = PyDict::new(py);
     d.set_item("rows", summary.rows)?;
     d.set_item(

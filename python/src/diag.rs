@@ -1,46 +1,92 @@
 //! `kifu.Diagnostic`: one located problem, of either format, from the parser or from a
-//! replay; the same fields as a line of `kifu check --json`.
+//! replay: kifu-pipeline's [`Problem`] with its fields as attributes (the keys of a line of
+//! `kifu check --json`) and its line as `str()`.
 
-use kifu::{Position, Severity, pgn, sgf};
+use kifu::Format;
+use kifu_pipeline::Problem;
 use pyo3::prelude::*;
 
 /// A problem met while reading (or replaying) a game: what, how bad, where.
-#[pyclass(module = "kifu", name = "Diagnostic", frozen, get_all)]
+#[pyclass(module = "kifu", name = "Diagnostic", frozen)]
 #[derive(Clone, Debug)]
 pub struct Diagnostic {
     /// The input's name (`ARCHIVE:MEMBER` inside an archive).
+    #[pyo3(get)]
     pub file: String,
     /// `"pgn"` or `"sgf"`.
+    #[pyo3(get)]
     pub format: &'static str,
     /// 1-based line, or `None` (a replay problem found on a game held in memory).
+    #[pyo3(get)]
     pub line: Option<u64>,
     /// 1-based column in bytes, or `None`.
+    #[pyo3(get)]
     pub column: Option<u32>,
     /// Byte offset in the (decompressed) input, or `None`.
+    #[pyo3(get)]
     pub offset: Option<u64>,
     /// `"warning"`, `"error"` or `"fatal"`.
+    #[pyo3(get)]
     pub severity: &'static str,
     /// PGN: the kind (`unexpected_text`, `illegal_move`, ...); SGF: the SGFC-style code (`E14`,
     /// `W35`), or the Go replay's kind (`occupied_point`, ...).
+    #[pyo3(get)]
     pub kind: &'static str,
     /// The message in words.
+    #[pyo3(get)]
     pub message: String,
     /// The offending text (at most 64 bytes; `truncated` says when more was seen).
+    #[pyo3(get)]
     pub text: String,
     /// Whether `text` was cut.
+    #[pyo3(get)]
     pub truncated: bool,
     /// The game's index in its input, 0-based (as `Game.index`; `kifu check` prints it 1-based).
+    #[pyo3(get)]
     pub game: u64,
     /// PGN: the last move played before the problem (`"14b"`), or `None`.
-    #[pyo3(name = "move")]
+    #[pyo3(get, name = "move")]
     pub move_: Option<String>,
     /// SGF: the node's index on its path from the root, or `None` outside game trees.
+    #[pyo3(get)]
     pub node: Option<u32>,
     /// SGF: the variation depth of the node.
+    #[pyo3(get)]
     pub depth: Option<u32>,
     /// Where the problem comes from: `"parser"`, `"dom"` (a game cut at the memory limit) or
     /// `"replay"`.
+    #[pyo3(get)]
     pub source: &'static str,
+    /// The line of `str()`.
+    shown: String,
+}
+
+impl From<Problem> for Diagnostic {
+    fn from(p: Problem) -> Diagnostic {
+        let pos = p.pos();
+        let at = p.at_node();
+        Diagnostic {
+            file: p.file().to_string(),
+            format: match p.format() {
+                Format::Pgn => "pgn",
+                Format::Sgf => "sgf",
+            },
+            line: pos.map(|p| p.line),
+            column: pos.map(|p| p.column),
+            offset: pos.map(|p| p.offset),
+            severity: p.severity().as_str(),
+            kind: p.kind(),
+            message: p.message(),
+            text: p.text().into_owned(),
+            truncated: p.truncated(),
+            game: p.game(),
+            move_: p.at_move(),
+            node: at.map(|a| a.0),
+            depth: at.map(|a| a.1),
+            source: p.origin().as_str(),
+            shown: p.to_string(),
+        }
+    }
 }
 
 #[pymethods]
@@ -48,41 +94,7 @@ impl Diagnostic {
     /// The line `kifu check` prints: `FILE:LINE:COLUMN: SEVERITY: MESSAGE: `text` (game N, move
     /// M)`, the game counted from 1.
     fn __str__(&self) -> String {
-        let mut s = self.file.clone();
-        if let (Some(l), Some(c)) = (self.line, self.column) {
-            s.push_str(&format!(":{l}:{c}"));
-        }
-        s.push_str(&format!(": {}", self.severity));
-        if self.format == "sgf" && self.source != "replay" {
-            s.push_str(&format!(" {}", self.kind));
-        }
-        s.push_str(&format!(": {}", self.message));
-        if !self.text.is_empty() || self.truncated {
-            let text: String = self
-                .text
-                .chars()
-                .flat_map(|c| {
-                    if c.is_control() {
-                        c.escape_debug().collect::<Vec<_>>()
-                    } else {
-                        vec![c]
-                    }
-                })
-                .collect();
-            s.push_str(&format!(
-                ": `{text}`{}",
-                if self.truncated { "…" } else { "" }
-            ));
-        }
-        s.push_str(&format!(" (game {}", self.game + 1));
-        if let Some(m) = &self.move_ {
-            s.push_str(&format!(", move {m}"));
-        }
-        if let (Some(n), Some(d)) = (self.node, self.depth) {
-            s.push_str(&format!(", node {n} (depth {d})"));
-        }
-        s.push(')');
-        s
+        self.shown.clone()
     }
 
     fn __repr__(&self) -> String {
@@ -116,127 +128,5 @@ impl Diagnostic {
         d.set_item("depth", self.depth)?;
         d.set_item("source", self.source)?;
         Ok(d)
-    }
-}
-
-fn severity(s: Severity) -> &'static str {
-    s.as_str()
-}
-
-fn at(pos: Position) -> (Option<u64>, Option<u32>, Option<u64>) {
-    (Some(pos.line), Some(pos.column), Some(pos.offset))
-}
-
-impl Diagnostic {
-    /// A PGN parser event (`game` already counted in the input).
-    pub fn pgn_event(file: &str, e: &pgn::Error<'_>, game: u64) -> Diagnostic {
-        let (line, column, offset) = at(e.pos);
-        Diagnostic {
-            file: file.to_string(),
-            format: "pgn",
-            line,
-            column,
-            offset,
-            severity: severity(e.severity),
-            kind: e.kind.code(),
-            message: e.kind.to_string(),
-            text: String::from_utf8_lossy(e.text).into_owned(),
-            truncated: e.truncated,
-            game,
-            move_: e.at.map(|m| m.to_string()),
-            node: None,
-            depth: None,
-            source: "parser",
-        }
-    }
-
-    /// An SGF parser event.
-    pub fn sgf_event(file: &str, e: &sgf::Error<'_>, game: u64) -> Diagnostic {
-        let (line, column, offset) = at(e.pos);
-        Diagnostic {
-            file: file.to_string(),
-            format: "sgf",
-            line,
-            column,
-            offset,
-            severity: severity(e.severity),
-            kind: e.kind.code(),
-            message: e.kind.to_string(),
-            text: String::from_utf8_lossy(e.text).into_owned(),
-            truncated: e.truncated,
-            game,
-            move_: None,
-            node: e.at.map(|n| n.node),
-            depth: e.at.map(|n| n.depth),
-            source: "parser",
-        }
-    }
-
-    /// A problem a PGN game carries.
-    pub fn pgn_owned(file: &str, e: &pgn::GameError, game: u64) -> Diagnostic {
-        let mut d = Diagnostic::pgn_event(file, &e.diagnostic(game), game);
-        if e.kind == pgn::ErrorKind::GameTooLarge {
-            d.source = "dom";
-        }
-        d
-    }
-
-    /// A problem an SGF game tree carries.
-    pub fn sgf_owned(file: &str, e: &sgf::TreeError, game: u64) -> Diagnostic {
-        let mut d = Diagnostic::sgf_event(file, &e.diagnostic(), game);
-        if e.kind == sgf::ErrorKind::GameTooLarge {
-            d.source = "dom";
-        }
-        d
-    }
-
-    /// A chess replay problem (a game held in memory keeps no byte positions).
-    pub fn chess_replay(file: &str, e: &kifu_replay::chess::ReplayError, game: u64) -> Diagnostic {
-        let (line, column, offset) = match e.pos {
-            Some(p) => at(p),
-            None => (None, None, None),
-        };
-        Diagnostic {
-            file: file.to_string(),
-            format: "pgn",
-            line,
-            column,
-            offset,
-            severity: severity(e.kind.severity()),
-            kind: e.kind.code(),
-            message: e.kind.to_string(),
-            text: e.text.clone(),
-            truncated: false,
-            game,
-            move_: e.at.map(|m| m.to_string()),
-            node: None,
-            depth: None,
-            source: "replay",
-        }
-    }
-
-    /// A Go replay problem.
-    pub fn go_replay(file: &str, e: &kifu_replay::go::GoError, game: u64) -> Diagnostic {
-        let (line, column, offset) = match e.pos {
-            Some(p) => at(p),
-            None => (None, None, None),
-        };
-        Diagnostic {
-            file: file.to_string(),
-            format: "sgf",
-            line,
-            column,
-            offset,
-            severity: severity(e.kind.severity()),
-            kind: e.kind.code(),
-            message: e.kind.to_string(),
-            text: e.text.clone(),
-            truncated: false,
-            game,
-            move_: None,
-            node: e.at.map(|n| n.node),
-            depth: e.at.map(|n| n.depth),
-            source: "replay",
-        }
     }
 }

@@ -27,9 +27,10 @@ use kifu_input::Format;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use kifu_pipeline::{Formats, ScanOptions};
+
 use crate::read::{ReadOptions, Replay};
-use crate::scan::ScanOptions;
-use crate::source::{Formats, Source, parse_format};
+use crate::source::{extract, parse_format};
 
 /// The builder's default memory limit per game (64 MiB).
 pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
@@ -80,7 +81,7 @@ fn read(
     name: Option<String>,
     charset_: &str,
 ) -> PyResult<read::Reader> {
-    let source = Source::extract(source, name)?;
+    let (source, slot) = extract(source, name)?;
     let opts = ReadOptions {
         headers_only,
         main_line,
@@ -88,15 +89,11 @@ fn read(
         max_game_bytes,
         batch: 64,
     };
-    let mut scan_opts = ScanOptions::new(Some(threads(threads_)?.unwrap_or(1)));
+    let mut scan_opts = ScanOptions::with_threads(threads(threads_)?.unwrap_or(1));
     // a piece's games wait as DOMs (about five times their text) for the consumer, in the
     // pool's window and in the channel: small pieces keep that small
     scan_opts.piece_size = 256 << 10;
-    let formats = Formats {
-        forced: Some(wanted),
-        only: Some(wanted),
-    };
-    let pump = read::start(source, formats, scan_opts, opts);
+    let pump = read::start(source, slot, Formats::only(wanted), scan_opts, opts);
     Ok(read::Reader::new(pump, wanted, charset(charset_)?))
 }
 

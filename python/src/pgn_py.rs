@@ -11,6 +11,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::diag::Diagnostic;
 use crate::strings::Strings;
+use kifu_pipeline::Problem;
 
 /// A PGN game: tags, moves (with comments, NAGs and variations), result, problems.
 #[pyclass(module = "kifu", name = "Game", frozen)]
@@ -202,13 +203,13 @@ impl Game {
             .game
             .errors
             .iter()
-            .map(|e| Diagnostic::pgn_owned(&self.file, e, self.game.index))
+            .map(|e| Diagnostic::from(Problem::pgn_owned(&self.file, e, self.game.index)))
             .collect();
         if let Some(r) = &self.replay {
             out.extend(
-                r.errors
-                    .iter()
-                    .map(|e| Diagnostic::chess_replay(&self.file, e, self.game.index)),
+                r.errors.iter().map(|e| {
+                    Diagnostic::from(Problem::chess_owned(&self.file, e, self.game.index))
+                }),
             );
         }
         out

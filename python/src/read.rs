@@ -7,16 +7,16 @@ use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex};
 
 use kifu::par::{Event, Visited, Work};
-use kifu::{Control, pgn, sgf};
-use kifu_input::Format;
+use kifu::{Format, pgn, sgf};
+use kifu_pipeline::{Dom, Formats, Input, Note, PerGame, ScanOptions, Scanned, Source};
 use kifu_replay::chess::{DomOptions, GameReplay, replay_game};
 use kifu_replay::go::{TreeReplay, replay_tree};
 use pyo3::prelude::*;
 
 use crate::pgn_py::Game;
-use crate::scan::{self, Input, Msg, Outcome, Pump, ScanOptions, Stopped};
+use crate::scan::{self, Msg, Pump};
 use crate::sgf_py::GameTree;
-use crate::source::{Formats, PyErrSlot, Source};
+use crate::source::PyErrSlot;
 
 /// One game as the scan's thread hands it over.
 pub enum Item {
@@ -66,34 +66,23 @@ pub struct ReadOptions {
     pub batch: usize,
 }
 
-/// A piece's visitor: builds the games of the piece with the library's builder `B`, replays
-/// them, and keeps them (or, when one thread reads the whole input, sends them on in
-/// batches).
-pub struct Collect<B> {
-    builder: B,
+/// A piece's per-game work (under kifu-pipeline's [`Dom`], which builds the games with the
+/// library's builder): replays the games when asked, and keeps them (or, when one thread
+/// reads the whole input, sends them on in batches).
+pub struct Collect {
     file: Arc<str>,
     opts: ReadOptions,
     items: Vec<Item>,
-    games: u64,
-    unclaimed: usize,
     inline: Option<SyncSender<Msg<Item>>>,
     stopped: bool,
 }
 
-impl<B> Collect<B> {
-    fn new(
-        builder: B,
-        file: Arc<str>,
-        opts: ReadOptions,
-        inline: Option<SyncSender<Msg<Item>>>,
-    ) -> Self {
+impl Collect {
+    fn new(file: Arc<str>, opts: ReadOptions, inline: Option<SyncSender<Msg<Item>>>) -> Self {
         Collect {
-            builder,
             file,
             opts,
             items: Vec::new(),
-            games: 0,
-            unclaimed: 0,
             inline,
             stopped: false,
         }
@@ -111,142 +100,41 @@ impl<B> Collect<B> {
             self.stopped = true;
         }
     }
-
-    fn answer(&self, c: Control) -> Control {
-        if self.stopped { Control::Stop } else { c }
-    }
 }
 
-impl Collect<pgn::GameBuilder> {
-    fn drain(&mut self) {
-        while let Some(game) = self.builder.pop() {
-            self.games += 1;
-            let replay = match self.opts.replay {
-                Replay::No => None,
-                r => {
-                    let o = DomOptions {
-                        fen: r == Replay::Fen,
-                        ..Default::default()
-                    };
-                    Some(replay_game(&game, &o))
-                }
-            };
-            self.items.push(Item::Pgn {
-                file: Arc::clone(&self.file),
-                game,
-                replay,
-            });
-        }
+impl PerGame for Collect {
+    fn pgn(&mut self, game: pgn::Game) {
+        let replay = match self.opts.replay {
+            Replay::No => None,
+            r => {
+                let o = DomOptions {
+                    fen: r == Replay::Fen,
+                    ..Default::default()
+                };
+                Some(replay_game(&game, &o))
+            }
+        };
+        self.items.push(Item::Pgn {
+            file: Arc::clone(&self.file),
+            game,
+            replay,
+        });
         self.flush(false);
     }
-}
-
-impl Collect<sgf::TreeBuilder> {
-    fn drain(&mut self) {
-        while let Some(tree) = self.builder.pop() {
-            self.games += 1;
-            let replay = (self.opts.replay != Replay::No).then(|| replay_tree(&tree));
-            self.items.push(Item::Sgf {
-                file: Arc::clone(&self.file),
-                tree,
-                replay,
-            });
-        }
+    fn sgf(&mut self, tree: sgf::GameTree) {
+        let replay = (self.opts.replay != Replay::No).then(|| replay_tree(&tree));
+        self.items.push(Item::Sgf {
+            file: Arc::clone(&self.file),
+            tree,
+            replay,
+        });
         self.flush(false);
     }
-}
-
-impl pgn::Visitor for Collect<pgn::GameBuilder> {
-    fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
-        let c = self.builder.on_tree(ctx);
-        if ctx.is_main_line() {
-            self.drain();
-        }
-        self.answer(c)
+    fn end(&mut self) {
+        self.flush(true);
     }
-    fn on_tree_end(&mut self, ctx: &pgn::Context) -> Control {
-        let c = self.builder.on_tree_end(ctx);
-        self.answer(c)
-    }
-    fn on_property(&mut self, ctx: &pgn::Context, tag: &pgn::Tag<'_>) -> Control {
-        let c = self.builder.on_property(ctx, tag);
-        self.answer(c)
-    }
-    fn on_tags_end(&mut self, ctx: &pgn::Context) -> Control {
-        let c = self.builder.on_tags_end(ctx);
-        self.answer(c)
-    }
-    fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> Control {
-        let c = self.builder.on_move(ctx, mv);
-        self.answer(c)
-    }
-    fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> Control {
-        let c = self.builder.on_nag(ctx, nag, form);
-        self.answer(c)
-    }
-    fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> Control {
-        let c = self.builder.on_comment(ctx, comment);
-        self.answer(c)
-    }
-    fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> Control {
-        let c = self.builder.on_result(ctx, outcome);
-        self.answer(c)
-    }
-    fn on_error(&mut self, error: &pgn::Error<'_>) -> Control {
-        let c = self.builder.on_error(error);
-        self.answer(c)
-    }
-    fn on_end(&mut self) {
-        self.builder.on_end();
-        self.drain();
-        self.unclaimed += self.builder.unclaimed_errors().len();
-    }
-}
-
-impl sgf::Visitor for Collect<sgf::TreeBuilder> {
-    fn on_tree(&mut self, ctx: &sgf::Context) -> Control {
-        let c = self.builder.on_tree(ctx);
-        if ctx.is_game_level() {
-            self.drain();
-        }
-        self.answer(c)
-    }
-    fn on_tree_end(&mut self, ctx: &sgf::Context) -> Control {
-        let c = self.builder.on_tree_end(ctx);
-        self.answer(c)
-    }
-    fn on_node(&mut self, ctx: &sgf::Context) -> Control {
-        let c = self.builder.on_node(ctx);
-        self.answer(c)
-    }
-    fn on_node_end(&mut self, ctx: &sgf::Context) -> Control {
-        let c = self.builder.on_node_end(ctx);
-        self.answer(c)
-    }
-    fn on_property(&mut self, ctx: &sgf::Context, prop: &sgf::Property<'_>) -> Control {
-        let c = self.builder.on_property(ctx, prop);
-        self.answer(c)
-    }
-    fn on_value(&mut self, ctx: &sgf::Context, value: &sgf::Value<'_>) -> Control {
-        let c = self.builder.on_value(ctx, value);
-        self.answer(c)
-    }
-    fn on_move(&mut self, ctx: &sgf::Context, mv: &sgf::Move<'_>) -> Control {
-        let c = self.builder.on_move(ctx, mv);
-        self.answer(c)
-    }
-    fn on_comment(&mut self, ctx: &sgf::Context, comment: &sgf::Comment<'_>) -> Control {
-        let c = self.builder.on_comment(ctx, comment);
-        self.answer(c)
-    }
-    fn on_error(&mut self, error: &sgf::Error<'_>) -> Control {
-        let c = self.builder.on_error(error);
-        self.answer(c)
-    }
-    fn on_end(&mut self) {
-        self.builder.on_end();
-        self.drain();
-        self.unclaimed += self.builder.unclaimed_errors().len();
+    fn go_on(&self) -> bool {
+        !self.stopped
     }
 }
 
@@ -255,10 +143,16 @@ struct ReadWork {
     inline: Option<SyncSender<Msg<Item>>>,
 }
 
+impl ReadWork {
+    fn collect(&self, input: &Input) -> Collect {
+        Collect::new(Arc::clone(&input.name), self.opts, self.inline.clone())
+    }
+}
+
 impl Work for ReadWork {
     type Input = Input;
-    type Pgn = Collect<pgn::GameBuilder>;
-    type Sgf = Collect<sgf::TreeBuilder>;
+    type Pgn = Dom<pgn::GameBuilder, Collect>;
+    type Sgf = Dom<sgf::TreeBuilder, Collect>;
     fn pgn(&self, input: &Input) -> Self::Pgn {
         let b = if self.opts.headers_only {
             pgn::GameBuilder::headers_only()
@@ -268,7 +162,7 @@ impl Work for ReadWork {
             pgn::GameBuilder::new()
         };
         let b = b.with_max_game_bytes(self.opts.max_game_bytes);
-        Collect::new(b, Arc::clone(&input.name), self.opts, self.inline.clone())
+        Dom::new(&input.name, b, self.collect(input))
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
         let scope = if self.opts.headers_only {
@@ -279,19 +173,18 @@ impl Work for ReadWork {
             sgf::Scope::Full
         };
         let b = sgf::TreeBuilder::with_scope(scope).with_max_game_bytes(self.opts.max_game_bytes);
-        Collect::new(b, Arc::clone(&input.name), self.opts, self.inline.clone())
+        Dom::new(&input.name, b, self.collect(input))
     }
 }
 
 /// Starts the scan of a `read_*` call on its thread.
 pub fn start(
     source: Source,
+    py_error: PyErrSlot,
     formats: Formats,
     scan_opts: ScanOptions,
     opts: ReadOptions,
 ) -> Pump<Item> {
-    let py_error: PyErrSlot = Arc::new(Mutex::new(None));
-    let slot = Arc::clone(&py_error);
     let capacity = if scan_opts.threads > 1 {
         scan_opts.threads
     } else {
@@ -302,24 +195,14 @@ pub fn start(
             opts,
             inline: (scan_opts.threads <= 1).then(|| tx.clone()),
         };
-        // per input: games seen, and problems no game carries
-        let (mut games, mut unclaimed) = (0u64, 0usize);
-        let outcome = scan::run(source, formats, scan_opts, &slot, &stop, &work, |event| {
-            match event {
-                Event::Piece { visited, info, .. } => {
+        let warn = tx.clone();
+        let scanned = scan::scan(source, formats, scan_opts, &stop).run(
+            &work,
+            |event| {
+                if let Event::Piece { visited, info, .. } = event {
                     let mut items = match visited {
-                        Visited::Pgn(mut c) => {
-                            c.flush(true);
-                            games += c.games;
-                            unclaimed += c.unclaimed;
-                            std::mem::take(&mut c.items)
-                        }
-                        Visited::Sgf(mut c) => {
-                            c.flush(true);
-                            games += c.games;
-                            unclaimed += c.unclaimed;
-                            std::mem::take(&mut c.items)
-                        }
+                        Visited::Pgn(mut d) => std::mem::take(&mut d.each.items),
+                        Visited::Sgf(mut d) => std::mem::take(&mut d.each.items),
                     };
                     if info.first_game > 0 {
                         for item in &mut items {
@@ -330,22 +213,25 @@ pub fn start(
                         tx.send(Msg::Items(items)).map_err(|_| Stopped)?;
                     }
                 }
-                Event::End { input, .. } => {
-                    if games == 0 && unclaimed > 0 {
-                        let w = format!(
-                            "kifu: {}: no game read; {unclaimed} problem(s) (kifu.check lists them)",
-                            input.name
-                        );
-                        tx.send(Msg::Warn(w)).map_err(|_| Stopped)?;
-                    }
-                    (games, unclaimed) = (0, 0);
+                Ok::<(), Stopped>(())
+            },
+            |note| {
+                if let Note::NoGame { problems, .. } = note
+                    && problems > 0
+                {
+                    let _ = warn.send(Msg::Warn(scan::note_text(&note)));
                 }
-            }
-            Ok(())
-        });
-        let _ = tx.send(Msg::End(outcome));
+            },
+        );
+        if let Ok(scanned) = scanned {
+            let _ = tx.send(Msg::End(scanned));
+        }
     })
 }
+
+/// The consumer is gone: the scan stops.
+#[derive(Debug)]
+struct Stopped;
 
 /// Counts a piece's game from the input's start.
 fn shift(item: &mut Item, first_game: u64) {
@@ -371,7 +257,7 @@ struct State {
     queue: VecDeque<Item>,
     wanted: Format,
     charset: kifu_export::Charset,
-    outcome: Option<Outcome>,
+    outcome: Option<Scanned>,
 }
 
 impl Reader {
@@ -419,17 +305,12 @@ impl Reader {
             match pump.recv(py)? {
                 Some(Msg::Items(items)) => state.queue.extend(items),
                 Some(Msg::Warn(w)) => scan::warn(py, &w)?,
-                Some(Msg::End(outcome)) => {
+                Some(Msg::End(scanned)) => {
                     let py_error = pump.take_py_error();
                     state.pump = None;
-                    if let Some(w) = scan::skipped_warning(&outcome, state.wanted) {
-                        scan::warn(py, &w)?;
-                    }
-                    let err = scan::input_error(py, &outcome, py_error);
-                    state.outcome = Some(outcome);
-                    if let Some(e) = err {
-                        return Err(e);
-                    }
+                    let end = scan::finish(py, &scanned, py_error, Some(state.wanted));
+                    state.outcome = Some(scanned);
+                    end?;
                     return Ok(None);
                 }
                 None => {
@@ -464,7 +345,7 @@ impl Reader {
         self.state
             .lock()
             .ok()
-            .and_then(|s| s.outcome.as_ref().map(|o| o.skipped.clone()))
+            .and_then(|s| s.outcome.as_ref().map(|o| o.skipped_format.clone()))
             .unwrap_or_default()
     }
 }

@@ -12,6 +12,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use crate::diag::Diagnostic;
 use crate::pgn_py::json_with_file;
 use crate::strings::Strings;
+use kifu_pipeline::Problem;
 
 /// An SGF game tree: nodes, properties, the main line, problems.
 #[pyclass(module = "kifu", name = "GameTree", frozen)]
@@ -221,13 +222,13 @@ impl GameTree {
             .tree
             .errors()
             .iter()
-            .map(|e| Diagnostic::sgf_owned(&self.file, e, game))
+            .map(|e| Diagnostic::from(Problem::sgf_owned(&self.file, e, game)))
             .collect();
         if let Some(r) = &self.replay {
             out.extend(
                 r.errors
                     .iter()
-                    .map(|e| Diagnostic::go_replay(&self.file, e, game)),
+                    .map(|e| Diagnostic::from(Problem::go_owned(&self.file, e, game))),
             );
         }
         out

@@ -1,12 +1,14 @@
-//! Where the bytes come from: a path (a file, compressed or not, an archive, a directory), a
-//! list of paths, `bytes`, or a binary file object read in chunks; all through kifu-input, so
-//! that compression is undone and archive members are named `ARCHIVE:MEMBER`.
+//! What a Python `source` is: a path (a file, compressed or not, an archive, a directory), a
+//! list of paths, `bytes`, or a binary file object read in chunks; as kifu-pipeline's
+//! [`Source`], which reads them all (compression undone, archive members named
+//! `ARCHIVE:MEMBER`).
 
-use std::io::{self, Cursor, Read};
+use std::io::{self, Read};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use kifu_input::{Entry, Format, Options, Progress, Report};
+use kifu::Format;
+use kifu_pipeline::Source;
 use pyo3::exceptions::{PyFileNotFoundError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
@@ -14,122 +16,72 @@ use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 /// A Python exception met while reading a file object, raised again on the consumer's side.
 pub type PyErrSlot = Arc<Mutex<Option<PyErr>>>;
 
-/// One source of a call: what `source` was.
-pub enum Source {
-    /// Files, directories, archives (read by kifu-input's walk).
-    Paths(Vec<PathBuf>),
-    /// Bytes held in memory (maybe compressed, maybe an archive).
-    Bytes {
-        /// The name the games get (`<bytes>` unless `name=` was given).
-        name: String,
-        /// The bytes.
-        data: Vec<u8>,
-    },
-    /// A binary file object (anything with `read(n)` returning bytes).
-    File {
-        /// `name=`, else the object's `name` attribute, else `<stream>`.
-        name: String,
-        /// The object.
-        file: Py<PyAny>,
-    },
-}
-
-impl Source {
-    /// Reads `source` as the functions of the module take it; `name` names bytes and streams.
-    pub fn extract(source: &Bound<'_, PyAny>, name: Option<String>) -> PyResult<Source> {
-        if let Ok(b) = source.cast::<PyBytes>() {
-            let data = b.as_bytes().to_vec();
-            return Ok(Source::Bytes {
-                name: name.unwrap_or_else(|| "<bytes>".into()),
-                data,
-            });
-        }
-        if let Ok(b) = source.cast::<PyByteArray>() {
-            return Ok(Source::Bytes {
-                name: name.unwrap_or_else(|| "<bytes>".into()),
-                data: b.to_vec(),
-            });
-        }
-        let py = source.py();
-        let memoryview = py.import("builtins")?.getattr("memoryview")?;
-        if source.is_instance(&memoryview)? {
-            let b = source.call_method0("tobytes")?;
-            let b = b.cast::<PyBytes>()?;
-            return Ok(Source::Bytes {
-                name: name.unwrap_or_else(|| "<bytes>".into()),
-                data: b.as_bytes().to_vec(),
-            });
-        }
-        if let Some(path) = as_path(source)? {
-            return Ok(Source::Paths(vec![checked(path)?]));
-        }
-        if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
-            let mut paths = Vec::new();
-            for item in source.try_iter()? {
-                let item = item?;
-                match as_path(&item)? {
-                    Some(p) => paths.push(checked(p)?),
-                    None => {
-                        return Err(PyTypeError::new_err(
-                            "a list source holds paths (str or os.PathLike) only",
-                        ));
-                    }
+/// Reads `source` as the functions of the module take it; `name` names bytes and streams. The
+/// slot keeps a Python exception a file object's `read` raises, to raise it again on the
+/// consumer's side.
+pub fn extract(source: &Bound<'_, PyAny>, name: Option<String>) -> PyResult<(Source, PyErrSlot)> {
+    let slot: PyErrSlot = Arc::new(Mutex::new(None));
+    let bytes = |data: Vec<u8>, name: Option<String>| Source::Bytes {
+        name: name.unwrap_or_else(|| "<bytes>".into()),
+        data,
+    };
+    if let Ok(b) = source.cast::<PyBytes>() {
+        return Ok((bytes(b.as_bytes().to_vec(), name), slot));
+    }
+    if let Ok(b) = source.cast::<PyByteArray>() {
+        return Ok((bytes(b.to_vec(), name), slot));
+    }
+    let py = source.py();
+    let memoryview = py.import("builtins")?.getattr("memoryview")?;
+    if source.is_instance(&memoryview)? {
+        let b = source.call_method0("tobytes")?;
+        let b = b.cast::<PyBytes>()?;
+        return Ok((bytes(b.as_bytes().to_vec(), name), slot));
+    }
+    if let Some(path) = as_path(source)? {
+        return Ok((Source::Paths(vec![checked(path)?]), slot));
+    }
+    if source.is_instance_of::<PyList>() || source.is_instance_of::<PyTuple>() {
+        let mut paths = Vec::new();
+        for item in source.try_iter()? {
+            let item = item?;
+            match as_path(&item)? {
+                Some(p) => paths.push(checked(p)?),
+                None => {
+                    return Err(PyTypeError::new_err(
+                        "a list source holds paths (str or os.PathLike) only",
+                    ));
                 }
             }
-            return Ok(Source::Paths(paths));
         }
-        if source.hasattr("read")? {
-            let name = match name {
-                Some(n) => n,
-                None => match source.getattr("name") {
-                    Ok(n) if n.is_instance_of::<PyString>() => n.extract::<String>()?,
-                    _ => "<stream>".into(),
-                },
-            };
-            return Ok(Source::File {
+        return Ok((Source::Paths(paths), slot));
+    }
+    if source.hasattr("read")? {
+        let name = match name {
+            Some(n) => n,
+            None => match source.getattr("name") {
+                Ok(n) if n.is_instance_of::<PyString>() => n.extract::<String>()?,
+                _ => "<stream>".into(),
+            },
+        };
+        let reader = PyReader {
+            file: source.clone().unbind(),
+            rest: Vec::new(),
+            at: 0,
+            error: Arc::clone(&slot),
+        };
+        return Ok((
+            Source::Reader {
                 name,
-                file: source.clone().unbind(),
-            });
-        }
-        Err(PyTypeError::new_err(format!(
-            "source must be a path, a list of paths, bytes or a binary file object, not {}",
-            source.get_type().name()?
-        )))
+                reader: Box::new(reader),
+            },
+            slot,
+        ));
     }
-
-    /// Walks the source: `each` gets every stream (file, member, bytes), decompressed. A
-    /// Python exception raised by a file object's `read` is kept in `py_error`.
-    pub fn walk(
-        self,
-        opts: &Options,
-        py_error: &PyErrSlot,
-        each: impl FnMut(Entry<'_>) -> io::Result<()>,
-    ) -> Report {
-        let progress = Progress::new();
-        match self {
-            Source::Paths(paths) => kifu_input::for_each_input(&paths, opts, &progress, each),
-            Source::Bytes { name, data } => {
-                kifu_input::for_each_in_reader(&name, Cursor::new(data), opts, &progress, each)
-            }
-            Source::File { name, file } => {
-                let reader = PyReader {
-                    file,
-                    rest: Vec::new(),
-                    at: 0,
-                    error: Arc::clone(py_error),
-                };
-                kifu_input::for_each_in_reader(&name, reader, opts, &progress, each)
-            }
-        }
-    }
-
-    /// The paths of the source (so that an output file is never one of them).
-    pub fn paths(&self) -> Vec<PathBuf> {
-        match self {
-            Source::Paths(p) => p.clone(),
-            _ => Vec::new(),
-        }
-    }
+    Err(PyTypeError::new_err(format!(
+        "source must be a path, a list of paths, bytes or a binary file object, not {}",
+        source.get_type().name()?
+    )))
 }
 
 /// `str` and `os.PathLike` sources as a path.
@@ -228,27 +180,6 @@ impl Read for PyReader {
             }
             Ok(n)
         })
-    }
-}
-
-/// Which inputs a call reads, and as what.
-#[derive(Clone, Copy, Debug)]
-pub struct Formats {
-    /// The format of an input whose name says nothing (`format=`); else its first bytes decide.
-    pub forced: Option<Format>,
-    /// Only inputs of this format are read (`read_pgn`, a PGN table); inputs whose name says
-    /// the other format are skipped, and said so with a warning.
-    pub only: Option<Format>,
-}
-
-impl Formats {
-    /// The format `entry` is read as, or `None` when it is skipped.
-    pub fn choose(&self, entry: &Entry<'_>) -> Option<Format> {
-        let f = entry.format_hint.or(self.forced).unwrap_or(entry.sniffed);
-        match self.only {
-            Some(only) if only != f => None,
-            _ => Some(f),
-        }
     }
 }
 

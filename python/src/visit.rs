@@ -5,7 +5,7 @@
 //! parser's fast paths without calling Python at all.
 
 use std::io::{self, Read};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use kifu::{Control, Status, pgn, sgf};
 use kifu_input::Format;
@@ -13,9 +13,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
+use kifu_pipeline::{Formats, Problem, Scan, ScanOptions};
+
 use crate::diag::Diagnostic;
 use crate::scan;
-use crate::source::{Formats, PyErrSlot, Source, parse_format};
+use crate::source::{extract, parse_format};
 
 /// The methods a visitor object has.
 struct Methods<'py> {
@@ -233,7 +235,7 @@ impl pgn::Visitor for Adapter<'_, '_> {
         if self.m.on_error.is_none() {
             return Control::Continue;
         }
-        let d = Diagnostic::pgn_event(&self.file, e, e.game);
+        let d = Diagnostic::from(Problem::pgn(&self.file, e));
         self.diag(d)
     }
 }
@@ -320,7 +322,7 @@ impl sgf::Visitor for Adapter<'_, '_> {
         if self.m.on_error.is_none() {
             return Control::Continue;
         }
-        let d = Diagnostic::sgf_event(&self.file, e, e.game);
+        let d = Diagnostic::from(Problem::sgf(&self.file, e));
         self.diag(d)
     }
 }
@@ -370,13 +372,8 @@ pub fn visit<'py>(
         forced: parse_format(format)?,
         only: None,
     };
-    let source = Source::extract(source, name)?;
+    let (source, slot) = extract(source, name)?;
     let m = Methods::of(visitor)?;
-    let slot: PyErrSlot = Arc::new(Mutex::new(None));
-    let opts = kifu_input::Options {
-        threads: 1,
-        ..kifu_input::Options::default()
-    };
     let mut adapter = Adapter {
         py,
         m: &m,
@@ -390,70 +387,36 @@ pub fn visit<'py>(
         skip_game: PyString::intern(py, "skip_game"),
         stop: PyString::intern(py, "stop"),
     };
-    let mut stopped = false;
-    let mut skipped = Vec::new();
-    let report = source.walk(&opts, &slot, |entry| {
-        if stopped {
-            return Err(io::Error::other("the visitor stopped"));
-        }
-        let Some(format) = formats.choose(&entry) else {
-            skipped.push(entry.name.to_string());
-            return Ok(());
-        };
-        adapter.file = Arc::from(entry.name);
-        let fname = match format {
-            Format::Pgn => "pgn",
-            Format::Sgf => "sgf",
-        };
+    // one thread, this one: the visitor's methods are called with the GIL held
+    let scan = Scan::new(source, formats).with_options(ScanOptions::with_threads(1));
+    let scanned = scan.walk(|input, reader| {
+        adapter.file = Arc::clone(&input.name);
         let f = adapter.m.on_input.clone();
-        if adapter.call(&f, (entry.name, fname)) == Control::Stop {
-            stopped = true;
-            return Ok(());
+        if adapter.call(&f, (&*input.name, input.format.name())) == Control::Stop {
+            return Ok(false);
         }
-        let mut reader = kifu::encoding::Utf16Reader::new(entry.reader);
-        let went_on = match format {
+        match input.format {
             Format::Pgn => drive(
                 &mut pgn::Parser::new(),
                 |p, b, v| p.feed(b, v),
                 |p, v| p.finish(v),
-                &mut reader,
+                reader,
                 &mut adapter,
-            )?,
+            ),
             Format::Sgf => drive(
                 &mut sgf::Parser::new(),
                 |p, b, v| p.feed(b, v),
                 |p, v| p.finish(v),
-                &mut reader,
+                reader,
                 &mut adapter,
-            )?,
-        };
-        if !went_on {
-            stopped = true;
+            ),
         }
-        Ok(())
     });
     if let Some(e) = adapter.error.take() {
         return Err(e);
     }
     let py_error = slot.lock().ok().and_then(|mut e| e.take());
-    let outcome = scan::Outcome {
-        errors: if stopped {
-            Vec::new()
-        } else {
-            report
-                .errors
-                .iter()
-                .map(|e| (e.name.clone(), e.error.to_string()))
-                .collect()
-        },
-        skipped,
-        read: (0, 0, 0, 0),
-        skipped_names: Vec::new(),
-    }
-    .with_counts(&report);
-    if let Some(e) = scan::input_error(py, &outcome, py_error) {
-        return Err(e);
-    }
+    scan::finish(py, &scanned, py_error, None)?;
     match &m.on_end {
         Some(f) => Ok(f.call0()?.unbind()),
         None => Ok(py.None()),

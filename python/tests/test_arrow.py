@@ -150,3 +150,49 @@ def test_truncated_input_fails_the_stream(tmp_path, pgn_text):
         for b in r:
             rows += b.num_rows
     assert rows >= 500
+
+
+# One pipeline under both frontends: `kifu.to_parquet` and `kifu export` run kifu-pipeline's
+# one `table::export`, so the same input and options give the same bytes, at any thread count.
+SAME_BYTES = [
+    ("games", [], {}),
+    ("games", ["--replay"], {"replay": True}),
+    ("moves", [], {}),
+    ("moves", ["--replay", "--variations"], {"replay": True, "variations": True}),
+]
+
+
+@pytest.mark.parametrize("table,flags,kwargs", SAME_BYTES)
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("to", ["parquet", "csv", "jsonl"])
+def test_to_parquet_writes_the_bytes_of_kifu_export(kifu_bin, tmp_path, pgn_text, table, flags, kwargs, threads, to):
+    src = tmp_path / "many.pgn"
+    # enough games for several pieces and batches
+    src.write_text(pgn_text * 400)
+    cli = tmp_path / f"cli.{to}"
+    py = tmp_path / f"py.{to}"
+    subprocess.run(
+        [kifu_bin, "export", "-q", f"-j{threads}", "--piece-size", "16K", str(src), "-o", str(cli), "--table", table, *flags],
+        check=True,
+    )
+    kifu.to_parquet(src, py, table, to=to, threads=3 - threads, **kwargs)
+    assert cli.stat().st_size > 0
+    assert cli.read_bytes() == py.read_bytes()
+
+
+def test_to_parquet_writes_the_bytes_of_kifu_export_sgf(kifu_bin, tmp_path, sgf_file):
+    for table in ["trees", "moves", "positions"]:
+        cli = tmp_path / f"cli-{table}.parquet"
+        py = tmp_path / f"py-{table}.parquet"
+        subprocess.run([kifu_bin, "export", "-q", str(sgf_file), "-o", str(cli), "--table", table], check=True)
+        kifu.to_parquet(sgf_file, py, table, format="sgf")
+        assert cli.read_bytes() == py.read_bytes(), table
+
+
+def test_to_parquet_writes_the_bytes_of_kifu_export_on_the_corpus(kifu_bin, tmp_path):
+    d = corpus("pgn", "large", "tcec")
+    cli = tmp_path / "cli.parquet"
+    py = tmp_path / "py.parquet"
+    subprocess.run([kifu_bin, "export", "-q", "-j2", str(d), "-o", str(cli), "--replay"], check=True)
+    kifu.to_parquet(d, py, replay=True, threads=1)
+    assert cli.read_bytes() == py.read_bytes()
