@@ -32,11 +32,11 @@ pub struct OutputArgs {
     pub force: bool,
 }
 
-/// The default `--frame-buffer`: 4 MiB. Two threads decoding pzstd
-/// frames each that far ahead keep both cores busy (one decoder runs beside the parsing), while
-/// peak memory stays near that of one thread (64 MiB, kifu-input's default, held whole frames
-/// of 16-32 MiB ahead: 160 MiB on a 1 GB lichess-style stream).
-pub const DEFAULT_FRAME_BUFFER: u64 = 4 << 20;
+/// The default `--frame-buffer`, the pipeline's: 4 MiB. Two threads decoding pzstd frames each
+/// that far ahead keep both cores busy (one decoder runs beside the parsing), while peak memory
+/// stays near that of one thread (64 MiB, kifu-input's default, held whole frames of 16-32 MiB
+/// ahead: 160 MiB on a 1 GB lichess-style stream).
+pub const DEFAULT_FRAME_BUFFER: u64 = kifu_pipeline::ScanOptions::DEFAULT_FRAME_BUFFER as u64;
 
 /// What every command takes.
 #[derive(clap::Args, Debug, Default)]

@@ -179,9 +179,12 @@ impl std::fmt::Display for Note {
                 table,
             } => write!(
                 f,
-                "{}: a {} input cannot join the {table} table; not exported",
+                "{}: {} input cannot join the {table} table; not exported",
                 crate::shown(input),
-                format.name().to_ascii_uppercase()
+                match format {
+                    Format::Pgn => "a PGN",
+                    Format::Sgf => "an SGF",
+                }
             ),
             Note::Refused { input, game, why } => write!(
                 f,

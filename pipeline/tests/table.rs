@@ -1,0 +1,110 @@
+//! The table pipeline: the same batches at every thread count and piece size, each of
+//! `batch_rows` rows but the last, games numbered in their input; and what a scan notes.
+
+use arrow_array::RecordBatch;
+use kifu_export::Table;
+use kifu_pipeline::table::{self, TableSpec};
+use kifu_pipeline::{Formats, Note, Scan, ScanOptions, Source};
+
+fn games(n: usize) -> Vec<u8> {
+    let mut pgn = String::new();
+    for k in 0..n {
+        pgn.push_str(&format!(
+            "[Event \"E{k}\"]\n[White \"W{k}\"]\n\n1. e4 {{c{k}}} e5 (1... c5 2. Nf3) 2. Nf3 Nc6 {} 1-0\n\n",
+            if k % 7 == 0 { "oops" } else { "" }
+        ));
+    }
+    pgn.into_bytes()
+}
+
+fn run(data: &[u8], threads: usize, piece_size: usize, table: &str) -> Vec<RecordBatch> {
+    let source = Source::Bytes {
+        name: "g.pgn".into(),
+        data: data.to_vec(),
+    };
+    let options = ScanOptions {
+        piece_size,
+        ..ScanOptions::with_threads(threads)
+    };
+    let scan = Scan::new(source, Formats::ANY).with_options(options);
+    let mut spec = TableSpec::by_name(table).unwrap();
+    spec.batch_rows = 100;
+    let mut out = Vec::new();
+    let done = table::scan_table(
+        scan,
+        &spec,
+        |t, b| {
+            assert!(!t.is_sgf());
+            out.push(b);
+            true
+        },
+        |_| {},
+    );
+    assert!(!done.stopped && !done.scanned.failed());
+    assert_eq!(
+        done.rows,
+        out.iter().map(|b| b.num_rows() as u64).sum::<u64>()
+    );
+    out
+}
+
+#[test]
+fn the_same_batches_at_every_thread_count_and_piece_size() {
+    let data = games(1234);
+    for table in ["games", "moves"] {
+        let one = run(&data, 1, 1 << 20, table);
+        let rows: usize = one.iter().map(RecordBatch::num_rows).sum();
+        assert!(one[..one.len() - 1].iter().all(|b| b.num_rows() == 100));
+        if table == "games" {
+            assert_eq!(rows, 1234);
+            let index = one[12].column_by_name("index").unwrap();
+            let index = index
+                .as_any()
+                .downcast_ref::<arrow_array::Int64Array>()
+                .unwrap();
+            assert_eq!(index.value(0), 1200, "games numbered in their input");
+        }
+        for (threads, piece) in [(2, 4096), (3, 1000), (2, 1 << 20)] {
+            assert_eq!(
+                one,
+                run(&data, threads, piece, table),
+                "{table} -j{threads}"
+            );
+        }
+    }
+}
+
+#[test]
+fn notes_name_inputs_without_games_and_inputs_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("a.pgn");
+    let sgf = dir.path().join("b.sgf");
+    let empty = dir.path().join("c.pgn");
+    std::fs::write(&pgn, games(3)).unwrap();
+    std::fs::write(&sgf, "(;GM[1]SZ[9];B[ee])").unwrap();
+    std::fs::write(&empty, "").unwrap();
+    let scan = Scan::new(Source::Paths(vec![pgn, sgf, empty]), Formats::ANY)
+        .with_options(ScanOptions::with_threads(2));
+    let spec = TableSpec::by_name("games").unwrap();
+    let mut notes = Vec::new();
+    let mut tables = Vec::new();
+    let done = table::scan_table(
+        scan,
+        &spec,
+        |t, _| {
+            tables.push(t);
+            true
+        },
+        |n| notes.push(n),
+    );
+    assert_eq!(tables, [Table::PgnGames]);
+    assert_eq!(done.left_out, 1);
+    assert!(matches!(&notes[0], Note::NotInTable { table: "games", .. }));
+    assert!(
+        notes[0]
+            .to_string()
+            .ends_with("b.sgf: an SGF input cannot join the games table; not exported")
+    );
+    assert!(matches!(&notes[1], Note::NoGame { problems: 0, .. }));
+    assert_eq!(done.scanned.games, 4);
+}
