@@ -3,8 +3,7 @@
 //! `scripts/export_pyenv.sh`; skipped, saying so, when it was not made; ignored without
 //! ../shared): row counts equal `kifu stats`, game keys and offsets equal `kifu json`'s.
 
-#[path = "../../tests/support/mod.rs"]
-mod support;
+use kifu_testkit as support;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
-//! Generators of valid game records, shared by `tests/valid_roundtrip.rs` and the fuzz targets
-//! `pgn_valid` and `sgf_valid` (which include this file by path).
+//! Generators of valid game records, shared by `tests/pgn/valid.rs`, `tests/sgf/valid.rs` and
+//! the fuzz targets `pgn_valid` and `sgf_valid`.
 //!
 //! Every choice is read from a byte string ([`Source`]): proptest hands it random bytes (and
 //! shrinks them towards fewer and smaller bytes), libFuzzer hands it its input. A byte past the
@@ -12,7 +12,6 @@
 //! everything else that is awkward for a reader is put in on purpose: line breaks (LF, CRLF),
 //! comment lines that look like tag pairs, `%` at the start of a line, `;`, quotes, backslashes,
 //! brackets, results and move numbers inside comments, non-ASCII text.
-#![allow(dead_code)]
 
 use kifu::Status;
 use kifu::pgn::{self, Game, GameBuilder, Nag, Node, Outcome, Variation};
@@ -830,11 +829,11 @@ impl Text<'_, '_> {
             let mut nags = &node.nags[..];
             // the first NAG may be a suffix of the move: `e4!?`
             const SUFFIX: [&str; 7] = ["", "!", "?", "!!", "??", "!?", "?!"];
-            if let Some(&Nag(k @ 1..=6)) = nags.first() {
-                if self.src.more(50) {
-                    self.out.push_str(SUFFIX[k as usize]);
-                    nags = &nags[1..];
-                }
+            if let Some(&Nag(k @ 1..=6)) = nags.first()
+                && self.src.more(50)
+            {
+                self.out.push_str(SUFFIX[k as usize]);
+                nags = &nags[1..];
             }
             for nag in nags {
                 self.token(&format!("${}", nag.0), true, Last::Symbol);
@@ -1096,4 +1095,38 @@ pub fn sgf_round_trip(bytes: &[u8], lens: &[usize], small: bool) -> Result<(), S
         }
     }
     Ok(())
+}
+
+/// What the proptest properties over the generator share (feature `proptest`; the fuzz targets
+/// hand the generator their own bytes and go without it).
+#[cfg(feature = "proptest")]
+pub mod prop {
+    use proptest::prelude::*;
+
+    /// Cases per property: 256, or `PROPTEST_CASES` (20000 for a long run).
+    pub fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(256)
+    }
+
+    /// Chunk lengths: byte by byte, or a few lengths from 1 up, used in turn.
+    pub fn arb_lens() -> impl Strategy<Value = Vec<usize>> {
+        prop_oneof![
+            Just(vec![1]),
+            proptest::collection::vec(1usize..=8, 1..6),
+            proptest::collection::vec(1usize..=300, 1..6),
+        ]
+    }
+
+    /// The generator's choices.
+    pub fn arb_bytes() -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::vec(any::<u8>(), 0..1500)
+    }
+
+    /// A round trip's failure as a proptest failure (which proptest then shrinks).
+    pub fn ok(r: Result<(), String>) -> Result<(), TestCaseError> {
+        r.map_err(TestCaseError::fail)
+    }
 }

@@ -1,41 +1,15 @@
-//! Valid input survives: games generated as DOMs, made PGN or SGF text (by the project's
-//! writers, and for PGN also by the generator's own spacing), read back by the push parsers in
-//! chunks of random sizes with default and with small limits, come back as the same DOM, and
-//! the reading reports nothing, not even a warning.
+//! Valid PGN survives: games generated as DOMs, made text (by `pgn::Writer`, and by the
+//! generator's own spacing), read back by the push parser in chunks of random sizes with default
+//! and with small limits, come back as the same `Game`, and the reading reports nothing, not even
+//! a warning.
 //!
-//! The generator (`tests/valid_gen/mod.rs`, shared with the fuzz targets `pgn_valid` and
+//! The generator (`kifu_testkit::valid_gen`, shared with the fuzz targets `pgn_valid` and
 //! `sgf_valid`) turns a byte string into games; proptest shrinks the bytes, so a failure ends
 //! at a small game. 256 cases per property by default; `PROPTEST_CASES=20000` for a long run.
 
-mod valid_gen;
-
+use kifu_testkit::valid_gen::prop::{arb_bytes, arb_lens, cases, ok};
+use kifu_testkit::valid_gen::{self, PgnMode};
 use proptest::prelude::*;
-use valid_gen::PgnMode;
-
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256)
-}
-
-/// Chunk lengths: byte by byte, or a few lengths from 1 up, used in turn.
-fn arb_lens() -> impl Strategy<Value = Vec<usize>> {
-    prop_oneof![
-        Just(vec![1]),
-        proptest::collection::vec(1usize..=8, 1..6),
-        proptest::collection::vec(1usize..=300, 1..6),
-    ]
-}
-
-/// The generator's choices.
-fn arb_bytes() -> impl Strategy<Value = Vec<u8>> {
-    proptest::collection::vec(any::<u8>(), 0..1500)
-}
-
-fn ok(r: Result<(), String>) -> Result<(), TestCaseError> {
-    r.map_err(TestCaseError::fail)
-}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
@@ -77,19 +51,5 @@ proptest! {
     ) {
         let mode = if exact { PgnMode::Exact } else { PgnMode::Export };
         ok(valid_gen::pgn_round_trip(&bytes, &lens, mode, true))?;
-    }
-
-    /// A game tree written by `sgf::Writer` (any layout) reads back equal (structure,
-    /// identifiers, values), without any diagnostic, whatever the chunks.
-    #[test]
-    fn sgf_written_trees_read_back_equal(bytes in arb_bytes(), lens in arb_lens()) {
-        ok(valid_gen::sgf_round_trip(&bytes, &lens, false))?;
-    }
-
-    /// Small limits that valid trees still fit (value pieces of 8..=64 bytes, values as long as
-    /// the longest, nesting as deep as the trees') read them as the defaults do.
-    #[test]
-    fn sgf_small_limits_read_valid_trees_alike(bytes in arb_bytes(), lens in arb_lens()) {
-        ok(valid_gen::sgf_round_trip(&bytes, &lens, true))?;
     }
 }

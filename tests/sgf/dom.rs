@@ -2,7 +2,7 @@
 //! without recursion), the iterators against the streaming parser, and read → write → read
 //! round trips over the shared corpus.
 
-mod support;
+use kifu_testkit as support;
 
 use std::time::Instant;
 

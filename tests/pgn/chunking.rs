@@ -1,6 +1,6 @@
 //! The chunking property: whatever the chunk boundaries, the events are the same.
 
-mod support;
+use kifu_testkit as support;
 
 use kifu::Status;
 use kifu::pgn::{self, Config, EventLog, Parser};

@@ -1,6 +1,6 @@
 //! SGF acceptance: the seed fixture, SGFC's test inputs, and very deep nesting.
 
-mod support;
+use kifu_testkit as support;
 
 use std::collections::BTreeMap;
 

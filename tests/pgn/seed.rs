@@ -1,7 +1,7 @@
 //! The first acceptance test: `tests/data/seed-kasparov-kramnik-2001.pgn` (a copy of the
 //! shared fixture, so that it runs in any clone).
 
-mod support;
+use kifu_testkit as support;
 
 use kifu::pgn::{self, CommentKind, ErrorKind, Event, EventLog, MoveRef};
 

@@ -1,7 +1,7 @@
 //! The PGN DOM: the seed as a [`Game`], and the round trip read → write → read over the whole
 //! shared corpus (`../shared/corpus/pgn`, when present).
 
-mod support;
+use kifu_testkit as support;
 
 use std::time::Instant;
 

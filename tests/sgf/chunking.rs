@@ -1,6 +1,6 @@
 //! SGF: the chunking property. Whatever the chunk boundaries, the events are the same.
 
-mod support;
+use kifu_testkit as support;
 
 use kifu::Status;
 use kifu::sgf::{self, Config, EventLog, Parser};

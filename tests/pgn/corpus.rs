@@ -4,7 +4,7 @@
 //! [`MISMATCHES`], each with its reason). Also prints a table of every error kind kifu reports
 //! over the corpus, with examples.
 
-mod support;
+use kifu_testkit as support;
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};

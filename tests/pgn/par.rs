@@ -1,16 +1,14 @@
-//! `kifu::par`: the pieces' visitors, put end to end (game indexes made absolute), see exactly
-//! what one visitor sees reading the input alone, whatever the piece size and thread count;
-//! on adversarial input (cuts that look like game starts and are not), on random input and on
-//! the corpus.
+//! `kifu::par` on PGN: the pieces' visitors, put end to end (game indexes made absolute), see
+//! exactly what one visitor sees reading the input alone, whatever the piece size and thread
+//! count; on adversarial input (cuts that look like game starts and are not), on random input
+//! and on the corpus.
 
-mod support;
+use kifu_testkit as support;
 
 use bytes::Bytes;
 use kifu::par::Options;
-use kifu::{Control, pgn, sgf};
+use kifu::{Control, pgn};
 use proptest::prelude::*;
-
-// ----- PGN -----------------------------------------------------------------------------------
 
 fn pgn_rebased(mut e: pgn::Event, base: u64) -> pgn::Event {
     use pgn::Event::*;
@@ -214,114 +212,6 @@ proptest! {
         let data = parts.concat();
         check_pgn(&data, threads, size);
     }
-
-    #[test]
-    fn sgf_any_input_any_cut(parts in proptest::collection::vec(sgf_fragment(), 0..80),
-                             size in 1usize..300, threads in 2usize..5) {
-        let data = parts.concat();
-        check_sgf(&data, threads, size);
-    }
-}
-
-// ----- SGF -----------------------------------------------------------------------------------
-
-fn sgf_rebased(mut e: sgf::Event, base: u64) -> sgf::Event {
-    use sgf::Event::*;
-    match &mut e {
-        Tree(c) | TreeEnd(c) | Node(c) | NodeEnd(c) => c.game += base,
-        Property { ctx, .. } | Value { ctx, .. } | Move { ctx, .. } | Comment { ctx, .. } => {
-            ctx.game += base
-        }
-        Error { game, .. } => *game += base,
-    }
-    e
-}
-
-fn sgf_pieces(data: &[u8], threads: usize, piece_size: usize) -> Vec<sgf::Event> {
-    let options = Options {
-        threads,
-        piece_size,
-        ..Default::default()
-    };
-    let mut all = Vec::new();
-    let mut next_game = 0;
-    kifu::par::sgf_bytes(
-        &options,
-        sgf::Config::default(),
-        Bytes::copy_from_slice(data),
-        sgf::EventLog::default,
-        |log, info| {
-            assert_eq!(info.first_game, next_game);
-            next_game = info.first_game + log.games() as u64;
-            all.extend(
-                log.events
-                    .into_iter()
-                    .map(|e| sgf_rebased(e, info.first_game)),
-            );
-        },
-    );
-    all
-}
-
-fn check_sgf(data: &[u8], threads: usize, piece_size: usize) {
-    let mut log = sgf::EventLog::default();
-    sgf::parse(data, &mut log);
-    let want = log.events;
-    let got = sgf_pieces(data, threads, piece_size);
-    if got != want {
-        let i = got
-            .iter()
-            .zip(&want)
-            .position(|(a, b)| a != b)
-            .unwrap_or(got.len().min(want.len()));
-        panic!(
-            "threads {threads}, pieces of {piece_size}: first difference at event {i} of {}:\n got {:?}\nwant {:?}",
-            want.len(),
-            got.get(i),
-            want.get(i)
-        );
-    }
-}
-
-const SGF_TRAPS: &[&[u8]] = &[
-    // a variation that starts like a game tree
-    b"(;GM[1]SZ[19]\n(;FF[4]B[aa])\n(;W[bb]))\n(;GM[1];B[cc])\n",
-    // a tree never closed swallows what follows
-    b"(;GM[1];B[aa]\n(;GM[1];B[bb])\n",
-    // a value holding a line that looks like a game tree
-    b"(;GM[1]C[see\n(;GM[1]]\n;B[aa])\n(;GM[1])",
-    // junk between trees, CRLF
-    b"(;GM[1])\r\nnot sgf\r\n(;FF[4])\r\n",
-];
-
-fn sgf_fragment() -> impl Strategy<Value = Vec<u8>> {
-    prop_oneof![
-        Just(b"(;GM[1]SZ[19]".to_vec()),
-        Just(b"\n(;FF[4]".to_vec()),
-        Just(b";B[aa]".to_vec()),
-        Just(b";W[]".to_vec()),
-        Just(b"C[a\n(;GM[1]".to_vec()),
-        Just(b"]".to_vec()),
-        Just(b"(".to_vec()),
-        Just(b")".to_vec()),
-        Just(b")\n".to_vec()),
-        Just(b"\r\n".to_vec()),
-        Just(b"junk".to_vec()),
-        "[ -~]{0,12}".prop_map(String::into_bytes),
-    ]
-}
-
-#[test]
-fn sgf_traps_read_as_alone() {
-    for (k, trap) in SGF_TRAPS.iter().enumerate() {
-        for threads in [1, 2, 3] {
-            for size in 1..trap.len() + 2 {
-                let data: Vec<u8> = trap.repeat(3);
-                std::panic::catch_unwind(|| check_sgf(&data, threads, size))
-                    .unwrap_or_else(|_| panic!("trap {k}, threads {threads}, size {size}"));
-            }
-        }
-    }
 }
 
 // ----- the corpus ------------------------------------------------------------------------------
@@ -341,25 +231,6 @@ fn pgn_corpus_reads_as_alone() {
     }
     for size in [4096, 300_000] {
         check_pgn(&all, 2, size);
-    }
-}
-
-#[test]
-#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
-fn sgf_corpus_reads_as_alone() {
-    let shared = support::shared();
-    let mut all = Vec::new();
-    // every 10th file of the corpus, one after the other as in a collection
-    for path in support::files_with_ext(&shared.join("corpus/sgf"), "sgf")
-        .iter()
-        .step_by(10)
-    {
-        let bytes = std::fs::read(path).unwrap();
-        all.extend_from_slice(&bytes[..bytes.len().min(CORPUS_PREFIX)]);
-        all.extend_from_slice(b"\n");
-    }
-    for size in [2048, 200_000] {
-        check_sgf(&all, 2, size);
     }
 }
 
@@ -432,93 +303,4 @@ fn a_cut_inside_a_comment_is_mended() {
         2,
         "the game holding the comment, then the next: {starts:?}"
     );
-}
-
-/// Many inputs, small and large, PGN and SGF, and some that could not be opened: on several
-/// threads (where the small ones travel in batches) the sink sees what one thread gives, input
-/// by input, in order.
-#[test]
-fn many_inputs_small_and_large_read_in_order() {
-    use kifu::par::{Event, Visited, Work};
-    struct Logs;
-    impl Work for Logs {
-        type Input = usize;
-        type Pgn = pgn::EventLog;
-        type Sgf = sgf::EventLog;
-        fn pgn(&self, _: &usize) -> pgn::EventLog {
-            pgn::EventLog::default()
-        }
-        fn sgf(&self, _: &usize) -> sgf::EventLog {
-            sgf::EventLog::default()
-        }
-    }
-    let pgn_game = b"[Event \"e\"]\n1. e4 {c} e5 (1... c5) 2. Nf3 *\n\n".as_slice();
-    let sgf_game = b"(;GM[1]SZ[9];B[aa];W[bb](;B[cc])(;B[dd]))\n".as_slice();
-    // input i: PGN, SGF or a failure, of 0 to a few hundred games
-    let inputs: Vec<(u8, Vec<u8>)> = (0..700usize)
-        .map(|i| match i % 7 {
-            0 => (b'x', Vec::new()),
-            1 | 2 | 4 => (b'p', pgn_game.repeat(i % 5 + (i % 97 == 1) as usize * 300)),
-            _ => (b's', sgf_game.repeat(i % 4 + (i % 89 == 3) as usize * 200)),
-        })
-        .collect();
-    let run = |threads: usize, piece_size: usize| {
-        let options = Options {
-            threads,
-            piece_size,
-            read_size: 333,
-        };
-        let mut seen: Vec<String> = Vec::new();
-        kifu::par::scan::<_, (), _, _>(
-            &options,
-            &Logs,
-            |f| {
-                for (i, (kind, data)) in inputs.iter().enumerate() {
-                    let going = match kind {
-                        b'p' => f.pgn(i, pgn::Config::default(), &data[..]),
-                        b's' => f.sgf(i, sgf::Config::default(), &data[..]),
-                        _ => f.failed(i, std::io::Error::other("no such file")),
-                    };
-                    assert!(going);
-                }
-            },
-            |e| {
-                match e {
-                    Event::Piece { input, visited, .. } => match visited {
-                        Visited::Pgn(log) => seen.push(format!("{input} pgn {}", log.games())),
-                        Visited::Sgf(log) => seen.push(format!("{input} sgf {}", log.games())),
-                    },
-                    Event::End {
-                        input,
-                        bytes,
-                        error,
-                    } => seen.push(format!("{input} end {bytes} {error:?}")),
-                }
-                Ok(())
-            },
-        )
-        .unwrap();
-        // games per input, whatever the pieces
-        let mut merged: Vec<String> = Vec::new();
-        let mut games = 0usize;
-        for s in seen {
-            let parts: Vec<&str> = s.splitn(3, ' ').collect();
-            if parts[1] == "end" {
-                merged.push(format!("{} {games} games, end {}", parts[0], parts[2]));
-                games = 0;
-            } else {
-                games += parts[2].parse::<usize>().unwrap();
-            }
-        }
-        merged
-    };
-    let alone = run(1, 1 << 20);
-    assert_eq!(alone.len(), inputs.len());
-    for (threads, piece_size) in [(2, 1 << 20), (3, 4096), (2, 100)] {
-        assert_eq!(
-            run(threads, piece_size),
-            alone,
-            "{threads} threads, pieces of {piece_size}"
-        );
-    }
 }

@@ -3,7 +3,7 @@
 //! every file holding `(;` yields at least one game tree. Prints the game-tree count and a
 //! table of the diagnostics kifu reports over the corpus.
 
-mod support;
+use kifu_testkit as support;
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
