@@ -2,16 +2,13 @@
 //! (best of each, and the median of the per-pass ratios), with the visitor of the benches that
 //! counts every event.
 //!
-//! `cargo run --release --example par_throughput -- FILE [THREADS] [PASSES] [PIECE_SIZE] [once]`
+//! `cargo run --release -p kifu-compare --example par_throughput -- FILE [THREADS] [PASSES] [PIECE_SIZE] [once]`
 //! (`once`: only THREADS, PASSES times, for CPU time measured from outside)
 use std::time::Instant;
 
 use kifu::{par, pgn, sgf};
 
-#[path = "../benches/common/pgn_visitors.rs"]
-#[allow(dead_code)]
-mod visitors;
-use visitors::KifuAll;
+use kifu_compare::pgn_visitors::KifuAll;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

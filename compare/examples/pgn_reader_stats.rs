@@ -1,15 +1,12 @@
 //! The anchor of `kifu stats` as a whole process: pgn-reader 0.29 reading files (through its
 //! own buffered `Read` path, as `kifu stats` reads through `std::io::Read`) with the visitor of
 //! the benches that counts every tag, move, NAG, comment, variation and result, printing the
-//! totals and MB/s. `scripts/stats_vs_pgn_reader.sh` runs it beside `kifu stats`.
+//! totals and MB/s. `scripts/bench/scale_bench.sh` runs it beside `kifu stats`.
 //!
-//! `cargo run --release --example pgn_reader_stats -- FILE...`
+//! `cargo run --release -p kifu-compare --example pgn_reader_stats -- FILE...`
 use std::time::Instant;
 
-#[path = "../benches/common/pgn_visitors.rs"]
-#[allow(dead_code)]
-mod visitors;
-use visitors::{Counts, ReaderAll};
+use kifu_compare::pgn_visitors::{Counts, ReaderAll};
 
 fn main() {
     let start = Instant::now();

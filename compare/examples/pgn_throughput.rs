@@ -4,7 +4,7 @@
 //! (passes interleaved), and the ratio is printed: timings on a shared machine are noisy,
 //! ratios much less.
 //!
-//! `cargo run --release --example pgn_throughput -- FILE [all|headers] [N] [cmp]`
+//! `cargo run --release -p kifu-compare --example pgn_throughput -- FILE [all|headers] [N] [cmp]`
 //!
 //! (A visitor that ignores what it is given measures less than this: the compiler drops the
 //! work whose result nobody reads, the fields of each SAN above all.)
@@ -12,10 +12,7 @@ use std::time::Instant;
 
 use kifu::pgn;
 
-#[path = "../benches/common/pgn_visitors.rs"]
-#[allow(dead_code)]
-mod visitors;
-use visitors::{KifuAll, KifuHeaders, ReaderAll, ReaderHeaders};
+use kifu_compare::pgn_visitors::{KifuAll, KifuHeaders, ReaderAll, ReaderHeaders};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

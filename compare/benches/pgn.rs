@@ -6,26 +6,25 @@
 //!
 //! Both parsers read the same in-memory bytes: kifu through its zero-copy slice entry point
 //! (`kifu_slice`) and through its `Read` driver with a 64 KiB buffer (`kifu_read`), pgn-reader
-//! through its `Read` driver (its only entry point). Run: `cargo bench --bench pgn`.
+//! through its `Read` driver (its only entry point). Run:
+//! `cargo bench -p kifu-compare --bench pgn`.
 //!
 //! A third kind, `dom`, builds a `kifu::pgn::Game` for every game (everything kept), from the
 //! slice (`games_slice`, the `Games` iterator) and through `Read` (`games_read`, `ReadGames`),
 //! beside kifu's streaming visit-all on the same bytes (`visit_all_slice`). Run only it with
-//! `cargo bench --bench pgn -- pgn/dom`.
+//! `cargo bench -p kifu-compare --bench pgn -- pgn/dom`.
 
 use std::path::{Path, PathBuf};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use kifu::pgn as k;
 
-#[path = "common/pgn_visitors.rs"]
-mod visitors;
-use visitors::{Counts, KifuAll, KifuHeaders, ReaderAll, ReaderHeaders};
+use kifu_compare::pgn_visitors::{Counts, KifuAll, KifuHeaders, ReaderAll, ReaderHeaders};
 
 // ---- inputs ----
 
 fn corpus() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/pgn");
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/pgn");
     p.is_dir().then_some(p)
 }
 

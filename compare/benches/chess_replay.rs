@@ -1,8 +1,8 @@
 //! Chess replay throughput: kifu's parse + the replay adapter, beside kifu's plain streaming
-//! parse and beside pgn-reader 0.29 + shakmaty 0.30 validating the same games (dev-dependencies
-//! of this bench only: shakmaty is GPL-3.0 and never shipped).
+//! parse and beside pgn-reader 0.29 + shakmaty 0.30 validating the same games (dependencies of
+//! kifu-compare only, never published: shakmaty is GPL-3.0).
 //!
-//! Run: `cargo bench -p kifu-replay --bench chess_replay [-- ROUNDS [COLLECTION...]]`
+//! Run: `cargo bench -p kifu-compare --bench chess_replay [-- ROUNDS [COLLECTION...]]`
 //! (`CONTENDERS=replay,shakmaty` runs only those, for a profiler).
 //!
 //! Each round runs every contender once on each collection, in turn (A B C A B C …); the
@@ -225,7 +225,7 @@ fn main() {
         .filter(|a| !a.starts_with("--"))
         .collect();
     if !std::env::args().any(|a| a == "--bench") {
-        println!("run with `cargo bench -p kifu-replay --bench chess_replay`");
+        println!("run with `cargo bench -p kifu-compare --bench chess_replay`");
         return;
     }
     let Some(root) = corpus() else {

@@ -8,7 +8,8 @@
 //! The `sgf/per_file` group reads the same files held as separate buffers, each parsed on its
 //! own (kifu visit-all, root only, `game_trees`; sgf-parse on `String`s made beforehand):
 //! throughput in bytes over all files, so the cost per file (parser set-up, small inputs) shows.
-//! Run: `cargo bench --bench sgf` (`-- sgf/dom` or `-- sgf/per_file` for one group).
+//! Run: `cargo bench -p kifu-compare --bench sgf` (`-- sgf/dom` or `-- sgf/per_file` for one
+//! group).
 
 use std::path::{Path, PathBuf};
 
@@ -45,7 +46,7 @@ impl k::Visitor for GameInfo {
 
 /// The files of the large corpus folders, sorted by path, each in its own buffer.
 fn files() -> Option<Vec<Vec<u8>>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/sgf/large");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/sgf/large");
     if !root.is_dir() {
         eprintln!("../shared/corpus is absent: the SGF benchmarks have nothing to read");
         return None;
