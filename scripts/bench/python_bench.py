@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The kifu Python package beside what Python users run today, as CPU-time ratios.
 
-    $(scripts/python_env.sh --bench) scripts/python_bench.py [ROUNDS] [--only NAME,...] [--quick]
+    $(scripts/python_env.sh --bench) scripts/bench/python_bench.py [ROUNDS] [--only NAME,...] [--quick]
 
 --quick: the PGN comparisons on notnil-chess-history/Carlsen.pgn alone (1.3 MB of master
 games; python-chess takes minutes per run on the whole set), python-chess with SAN only.
@@ -37,7 +37,7 @@ import subprocess
 import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
 NOTNIL = sorted((CORPUS / "pgn/large/notnil-chess-history").glob("*.pgn"))
 BOOKS = [CORPUS / "pgn/large/stockfish-books/2moves_v2.pgn"]

@@ -3,9 +3,9 @@
 # every game is built, the few by "Carlsen" are written) on a ~1 GB PGN stream against a ~1 MB
 # one, both piped through stdin. The stream is the PGN corpus in ../shared/corpus concatenated
 # repeatedly, as in scripts/memory.sh. pgn_filter also reports the largest game of the stream.
-# Usage: scripts/dom_memory.sh [GB]   (default 1)
+# Usage: scripts/bench/dom_memory.sh [GB]   (default 1)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 corpus=../shared/corpus/pgn
 [ -d "$corpus" ] || { echo "no $corpus: nothing to measure"; exit 0; }
 gb=${1:-1}

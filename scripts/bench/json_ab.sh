@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Two `kifu` binaries' `kifu json` side by side, alternated run by run (best of RUNS each), on
 # stockfish-books and tcec (each concatenated) and the large SGF collections: the time of each
-# and A's time over B's. Usage: scripts/json_ab.sh KIFU_A KIFU_B [RUNS]   (default 3)
+# and A's time over B's. Usage: scripts/bench/json_ab.sh KIFU_A KIFU_B [RUNS]   (default 3)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 a=$1
 b=$2
 runs=${3:-3}

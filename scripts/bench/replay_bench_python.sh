@@ -2,13 +2,13 @@
 # The replay beside the Python references, interleaved (A B A B ...), CPU seconds of each process
 # (the figure that holds on a loaded machine; wall seconds are printed too).
 #
-# Usage: scripts/replay_bench_python.sh chess|go [ROUNDS] [FILE|DIR...]
+# Usage: scripts/bench/replay_bench_python.sh chess|go [ROUNDS] [FILE|DIR...]
 # Defaults: chess on ../shared/corpus/pgn/large/notnil-chess-history, go on
 # ../shared/corpus/sgf/large/kgs-6d-u-go-archives/KGS2001; 3 rounds. kifu's side is the best of 3
 # runs in one process (files read first), the reference's one run.
 # Needs the oracle venv (~/.cache/kifu-oracle, see ../shared/oracle/README.md) or PYTHON=...
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 mode=${1:-chess}
 rounds=${2:-3}
 shift $(( $# > 2 ? 2 : $# ))
@@ -26,7 +26,7 @@ for r in $(seq "$rounds"); do
   # get_setup_and_moves gives the main line only)
   kmode=$mode; [ "$mode" = go ] && kmode=go-main
   k=$("$bin" "$kmode" 3 "${files[@]}")
-  p=$("$py" scripts/replay_time_python.py "$mode" "${files[@]}")
+  p=$("$py" scripts/bench/replay_time_python.py "$mode" "${files[@]}")
   echo "round $r: kifu $k"
   echo "round $r: ref  $p"
   ratio=$(python3 -c "import json,sys; k=json.loads(sys.argv[1]); p=json.loads(sys.argv[2]); print('%.1f %.1f' % (p['cpu_seconds']/k['cpu_seconds'], p['seconds']/k['seconds']))" "$k" "$p")

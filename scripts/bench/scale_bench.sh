@@ -3,11 +3,11 @@
 # processes run alternately N times (A B A B …), the median of the per-run ratios of wall time
 # quoted (and of CPU time, user + system, where it says more on a shared machine):
 #
-#   scripts/scale_bench.sh [N] [SECTION...]     sections: cli par pzstd codecs memory extract
+#   scripts/bench/scale_bench.sh [N] [SECTION...]     sections: cli par pzstd codecs memory extract
 #
 # Inputs are built in $KIFU_BENCH_DIR (default /tmp/kifu-bench) from ../shared/corpus.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 n=${1:-5}
 shift || true
 sections=${*:-cli par pzstd codecs memory extract}
@@ -15,7 +15,7 @@ corpus=${KIFU_CORPUS:-../shared/corpus}
 dir=${KIFU_BENCH_DIR:-/tmp/kifu-bench}
 mkdir -p "$dir"
 cargo build --release -q -p kifu-cli
-cargo build --release -q --example pgn_reader_stats --example pgn_throughput
+cargo build --release -q -p kifu-compare --example pgn_reader_stats --example pgn_throughput
 kifu=$PWD/target/release/kifu
 anchor=$PWD/target/release/examples/pgn_reader_stats
 

@@ -9,9 +9,9 @@
 # With --all those files stay in: the first of them swallows the rest of the stream as one
 # tree, and what keeps memory bounded is the builder's limit (TreeBuilder::with_max_game_bytes,
 # 64 MiB of estimated bytes by default: E103, then the rest of the tree is skipped).
-# Usage: scripts/sgf_memory.sh [--all] [GB]   (default 1)
+# Usage: scripts/bench/sgf_memory.sh [--all] [GB]   (default 1)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 corpus=../shared/corpus/sgf
 [ -d "$corpus" ] || { echo "no $corpus: nothing to measure"; exit 0; }
 full=0

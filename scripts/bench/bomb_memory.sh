@@ -12,11 +12,11 @@
 # A second table measures kifu-input alone (its `decode` example, default Options: what the
 # decoders hold, without the CLI's parsing).
 #
-# Usage: scripts/bomb_memory.sh [KIFU [DECODE]]   (defaults target/release/kifu and
+# Usage: scripts/bench/bomb_memory.sh [KIFU [DECODE]]   (defaults target/release/kifu and
 # target/release/examples/decode, built first when they are the defaults). Needs python3 (bz2,
 # lzma, zlib modules) and GNU time (/usr/bin/time).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 kifu=${1:-}
 decode=${2:-}
 if [ -z "$kifu" ]; then

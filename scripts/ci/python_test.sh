@@ -3,7 +3,7 @@
 # under ~/.cache with maturin, pytest, pyarrow, pandas, Polars, DuckDB, NumPy from PyPI), the
 # extension built by `maturin develop` and installed there, then pytest on python/tests.
 #
-#   scripts/python_test.sh [--release] [PYTEST ARGS...]
+#   scripts/ci/python_test.sh [--release] [PYTEST ARGS...]
 #
 # By default the extension is built in the dev profile (`maturin develop` without --release):
 # after `cargo test` most of the dependencies are built already, and the decoders and the
@@ -16,14 +16,14 @@
 # out of reach (scripts/python_env.sh says which); otherwise pytest's.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+root=$(cd "$here/../.." && pwd)
 build=--debug
 if [ "${1:-}" = "--release" ]; then
   build=
   shift
 fi
 status=0
-"$here/python_env.sh" --no-build >/dev/null || status=$?
+"$here/../python_env.sh" --no-build >/dev/null || status=$?
 if [ "$status" = 3 ]; then
   echo "python: SKIPPED: no Python 3.10+ or no PyPI (see the message above); the package is not tested"
   exit 0
@@ -32,7 +32,7 @@ elif [ "$status" != 0 ]; then
 fi
 start=$(date +%s)
 # shellcheck disable=SC2086 # $build is one flag or none
-py=$("$here/python_env.sh" $build)
+py=$("$here/../python_env.sh" $build)
 echo "python: extension built and installed in $(($(date +%s) - start)) s ($py)"
 cd "$root"
 # the kifu binary the tests compare with (check --json, stats --json, json, export): the one

@@ -1,10 +1,10 @@
 """What users run today to turn PGN into a table: python-chess's read_game, the headers and the
 main line's SAN of each game into a pandas DataFrame, written to Parquet.
 
-    python scripts/export_python_chess.py OUT.parquet FILE.pgn...
+    python scripts/bench/export_python_chess.py OUT.parquet FILE.pgn...
 
 Prints `{"games": N, "seconds": S}` (the whole conversion, reading to the file written).
-Used by scripts/export_bench.sh beside kifu's `games` table on the same input.
+Used by scripts/bench/export_bench.sh beside kifu's `games` table on the same input.
 """
 
 import json

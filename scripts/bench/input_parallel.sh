@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# One decoding thread against two on the files scripts/input_bench.sh made: decode -j1 and
+# One decoding thread against two on the files scripts/bench/input_bench.sh made: decode -j1 and
 # decode -j2 interleaved run by run; prints the median of per-run ratios (time -j1 / time -j2)
 # and the medians of user+system CPU seconds.
 #
-#   scripts/input_parallel.sh [RUNS] [FILE...]   (default 5 runs; the pzstd and bzip2 files)
+#   scripts/bench/input_parallel.sh [RUNS] [FILE...]   (default 5 runs; the pzstd and bzip2 files)
 #
 # On a machine shared with other work, a second core is only there when the others leave it:
 # KIFU_NICE=-10 runs the measured commands at a higher priority (as root).
 set -euo pipefail
 runs=${1:-5}; shift || true
-root=${KIFU_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+root=${KIFU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 dir=${KIFU_BENCH_DIR:-${TMPDIR:-/tmp}/kifu-input-bench}
 dec=$root/target/release/examples/decode
 files=("$@")

@@ -4,13 +4,13 @@
 # the peak memory of a large pzstd stream against a small one. Timings are interleaved run by
 # run (tool, -j1, -j2, tool, ...); the figures are medians of per-run ratios.
 #
-#   scripts/input_bench.sh [RUNS]      (default 5 runs; needs zstd, pzstd, gzip, bzip2, xz, bc)
+#   scripts/bench/input_bench.sh [RUNS]      (default 5 runs; needs zstd, pzstd, gzip, bzip2, xz, bc)
 #
 # Work files go to $KIFU_BENCH_DIR (default: a kifu-input-bench folder in the temp dir);
 # PZSTD_LEVEL (default 19, as the lichess dumps) is the level of the pzstd file.
 set -euo pipefail
 runs=${1:-5}
-root=${KIFU_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+root=${KIFU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 shared=${KIFU_SHARED:-$root/../shared}
 dir=${KIFU_BENCH_DIR:-${TMPDIR:-/tmp}/kifu-input-bench}
 level=${PZSTD_LEVEL:-19}

@@ -1,7 +1,7 @@
 """pgn2data (PyPI) on the same input: its own conversion of PGN into tables (a games CSV and a
 moves CSV, with its per-move columns), timed.
 
-    python scripts/export_pgn2data.py OUTDIR FILE.pgn...
+    python scripts/bench/export_pgn2data.py OUTDIR FILE.pgn...
 
 Prints `{"files": N, "games": G, "seconds": S}`. Used by scripts/export_bench.sh.
 """

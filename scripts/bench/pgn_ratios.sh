@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# kifu against pgn-reader, interleaved pass by pass (examples/pgn_throughput.rs), on each PGN
+# kifu against pgn-reader, interleaved pass by pass (compare/examples/pgn_throughput.rs), on each PGN
 # collection of ../shared/corpus/pgn concatenated: the median of RUNS ratios per collection and
-# mode. Usage: scripts/pgn_ratios.sh [RUNS] [PASSES]   (defaults 5 and 11)
+# mode. Usage: scripts/bench/pgn_ratios.sh [RUNS] [PASSES]   (defaults 5 and 11)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 runs=${1:-5}
 passes=${2:-11}
 corpus=../shared/corpus/pgn
@@ -11,7 +11,7 @@ if [ ! -d "$corpus" ]; then
     echo "../shared/corpus/pgn is absent: nothing to measure" >&2
     exit 0
 fi
-cargo build --release --locked --example pgn_throughput >/dev/null 2>&1
+cargo build --release --locked -p kifu-compare --example pgn_throughput >/dev/null 2>&1
 bin=target/release/examples/pgn_throughput
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -16,7 +16,7 @@ compare.py. Run it with the oracle's Python (see ../shared/oracle/README.md).
 import contextlib, difflib, io, json, os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..', 'shared', 'oracle'))
+sys.path.insert(0, os.path.join(HERE, '..', '..', '..', 'shared', 'oracle'))
 import logging  # noqa: E402
 logging.disable(logging.CRITICAL)
 import pgn_oracle  # noqa: E402

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Peak resident memory of `kifu stats` on a ~1 GB stream against a ~1 MB one, both piped
 # through stdin. The stream is the PGN (or SGF) corpus in ../shared/corpus concatenated repeatedly.
-# Usage: scripts/memory.sh [GB] [pgn|sgf] [THREADS]   (defaults: 1 pgn 1; KIFU_CORPUS=DIR reads
+# Usage: scripts/bench/memory.sh [GB] [pgn|sgf] [THREADS]   (defaults: 1 pgn 1; KIFU_CORPUS=DIR reads
 # another directory; THREADS is kifu's -j: 1 reads the stream straight through)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 gb=${1:-1}
 format=${2:-pgn}
 threads=${3:-1}

@@ -3,8 +3,8 @@
 mode) over a `games` dataset that `kifu export` wrote, with their answers printed.
 
     kifu export ../shared/corpus/pgn --to parquet --dataset -o /tmp/games
-    python scripts/analysis_queries.py /tmp/games duckdb
-    python scripts/analysis_queries.py /tmp/games spark     # needs pyspark and Java 17
+    python scripts/demo/analysis_queries.py /tmp/games duckdb
+    python scripts/demo/analysis_queries.py /tmp/games spark     # needs pyspark and Java 17
 
 Nothing here assumes one machine: with Spark, the dataset path may be any URI Spark reads
 (hdfs://, s3a://), and the session comes from `spark-submit` on a cluster.

@@ -15,7 +15,7 @@ archive is read, and the dataset is written by the executors. On a cluster, inst
 wheel on every node, or ship an environment with it (docs/python.md says how), and submit:
 
     spark-submit --master yarn --archives kifu_env.tar.gz#env \\
-        --conf spark.pyspark.python=./env/bin/python scripts/python_spark.py \\
+        --conf spark.pyspark.python=./env/bin/python scripts/demo/python_spark.py \\
         --out s3://bucket/games/ s3://bucket/lichess/2024-*.pgn.zst
 
 Local mode here: `--master local[2]` (the default), with the driver's Python on the executors.

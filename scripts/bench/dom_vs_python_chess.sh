@@ -3,10 +3,10 @@
 # pgn_filter example with a filter that matches nothing, so every game is built and none
 # written) against python-chess 1.11.2 `chess.pgn.read_game` (../shared/oracle/pgn_oracle.py
 # --time) on the same file. MB = 10^6 bytes; best of 3 runs for kifu, one for python-chess.
-# Usage: scripts/dom_vs_python_chess.sh [FILE]
+# Usage: scripts/bench/dom_vs_python_chess.sh [FILE]
 #   (default: the notnil-chess-history collection of ../shared/corpus, concatenated)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 py=${KIFU_ORACLE_PY:-$HOME/.cache/kifu-oracle/bin/python}
 if [ ! -x "$py" ]; then
     echo "no $py: python3 -m venv ~/.cache/kifu-oracle && ~/.cache/kifu-oracle/bin/pip install chess==1.11.2 sgfmill==1.1.1"

@@ -2,21 +2,21 @@
 # The figures of docs/export.md (§ Figures), from the export crate's single-thread building
 # block (export/examples/export_bench.rs):
 #
-#   scripts/export_bench.sh speed [ROUNDS]   the games table to Parquet beside a plain parse of
+#   scripts/bench/export_bench.sh speed [ROUNDS]   the games table to Parquet beside a plain parse of
 #                                            the same bytes, on dense PGN (stockfish-books) and
 #                                            TCEC, runs interleaved; medians of ratios
-#   scripts/export_bench.sh python           against a python-chess conversion script and
+#   scripts/bench/export_bench.sh python           against a python-chess conversion script and
 #                                            pgn2data on the same samples (ratios)
-#   scripts/export_bench.sh memory           peak RSS exporting ~1 GB against ~1 MB
-#   scripts/export_bench.sh cli [ROUNDS] [J] the command itself: `kifu export --table games` to
+#   scripts/bench/export_bench.sh memory           peak RSS exporting ~1 GB against ~1 MB
+#   scripts/bench/export_bench.sh cli [ROUNDS] [J] the command itself: `kifu export --table games` to
 #                                            Parquet against `kifu stats` on the same files, as
 #                                            whole processes (-jJ, default 1) run interleaved;
 #                                            the median of the ratios of their times
 #
 # Needs ../shared/corpus (or KIFU_CORPUS); `python` makes the venv of
-# scripts/export_pyenv.sh --bench. Timing on a shared machine is noisy: compare the ratios.
+# scripts/python_env.sh --export-bench. Timing on a shared machine is noisy: compare the ratios.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 corpus=${KIFU_CORPUS:-../shared/corpus}
 what=${1:-speed}
 rounds=${2:-5}
@@ -62,7 +62,7 @@ speed() {
 }
 
 python_ratios() {
-  py=$(scripts/export_pyenv.sh --bench) || { echo "no venv for the Python tools: skipped" >&2; return; }
+  py=$(scripts/python_env.sh --export-bench) || { echo "no venv for the Python tools: skipped" >&2; return; }
   # samples: the first 30,000 games of a dense book, and four TCEC files (long engine comments)
   python3 - "$book" "$tmp/dense.pgn" <<'EOF'
 import sys
@@ -83,8 +83,8 @@ EOF
     k=$(median < "$tmp/k")
     k2=$(median < "$tmp/k2")
     games=$("$B" parse "$f" | field games)
-    pc=$("$py" scripts/export_python_chess.py "$tmp/pc.parquet" "$f" | field seconds)
-    p2=$("$py" scripts/export_pgn2data.py "$tmp/p2d" "$f" 2>/dev/null | field seconds)
+    pc=$("$py" scripts/bench/export_python_chess.py "$tmp/pc.parquet" "$f" | field seconds)
+    p2=$("$py" scripts/bench/export_pgn2data.py "$tmp/p2d" "$f" 2>/dev/null | field seconds)
     printf '%-6s %5d games %8.0f bytes: kifu %.4f s (without fsync %.4f s), python-chess %.2f s (%.0fx; %.0fx), pgn2data %.2f s (%.0fx; %.0fx)\n' \
       "$s" "$games" "$(stat -c %s "$f")" "$k" "$k2" "$pc" "$(python3 -c "print($pc / $k)")" \
       "$(python3 -c "print($pc / $k2)")" "$p2" "$(python3 -c "print($p2 / $k)")" \
