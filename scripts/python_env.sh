@@ -1,39 +1,57 @@
 #!/usr/bin/env bash
-# Builds and installs the Python package `kifu` (python/, PyO3 + maturin) in a virtual
-# environment, the one command for a fresh machine:
+# The one Python environment of the project: a virtual environment per profile, with the
+# packages of scripts/requirements/PROFILE.txt from PyPI, and for the profiles that need it the
+# Python package `kifu` (python/, PyO3 + maturin) built and installed there. The one command for
+# a fresh machine:
 #
-#   scripts/python_env.sh [--bench|--spark|--dask] [--debug] [--no-build] [--check]
+#   scripts/python_env.sh [--bench|--spark|--dask|--export-bench] [--debug] [--no-build] [--check]
 #
-# The venv lives outside the repository, under ${XDG_CACHE_HOME:-~/.cache}/kifu-venv/, named
-# by a checksum of scripts/python_requirements.txt: it is made once (Python packages from
-# PyPI: maturin, pytest, pyarrow, pandas, polars, duckdb, numpy) and reused until the file
-# changes. Then `maturin develop --release` builds the extension (abi3, CPython 3.10+) with the
-# workspace's target/ and installs it in the venv; cargo rebuilds only what changed.
+#   profile          requirements              kifu built  used by
+#   (none: package)  requirements/package.txt  yes         python/tests (scripts/ci/python_test.sh),
+#                                                          the export tests' engines (pyarrow,
+#                                                          DuckDB: export/tests/engines.rs,
+#                                                          cli/tests/export.rs), users
+#   --bench          requirements/bench.txt    yes         scripts/bench/python_bench.py: + python-chess,
+#                                                          sgfmill, rust-pgn-reader-python-binding
+#   --spark          requirements/spark.txt    yes         scripts/demo/python_spark.py: + pyspark
+#   --dask           requirements/dask.txt     yes         scripts/demo/python_dask.py: + dask
+#   --export-bench   requirements/export-bench.txt  no     scripts/bench/export_bench.sh: python-chess,
+#                                                          pandas, pyarrow, pgn2data
+#
+# The venv lives outside the repository, under ${XDG_CACHE_HOME:-~/.cache}/kifu-venv/, named by
+# the profile and a checksum of its requirements (the files `-r` includes too): it is made once
+# and reused until they change. Then `maturin develop --release` builds the extension (abi3,
+# CPython 3.10+) with the workspace's target/ and installs it in the venv; cargo rebuilds only
+# what changed.
 #
 # Prints the venv's python on stdout (use it: `$(scripts/python_env.sh) -m pytest python/tests`).
-# --bench uses scripts/python_bench_requirements.txt (the same, plus python-chess, sgfmill and
-# rust-pgn-reader-python-binding for scripts/python_bench.py); --spark and --dask add pyspark
-# (scripts/python_spark.py) or dask (scripts/python_dask.py); --debug builds without optimisation (faster to build, 10x slower to run); --no-build only
-# makes the venv; --check makes nothing and exits 3 unless the venv is there. Exit status 3 when
-# Python 3.10+ or the packages cannot be had (callers skip then, and say so).
+# --debug builds without optimisation (faster to build, 10x slower to run); --no-build only
+# makes the venv; --check makes nothing: it prints the venv's python if the venv is complete,
+# else exits 3. Exit status 3 also when Python 3.10+ or the packages cannot be had (callers skip
+# then, and say so).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-req="$here/python_requirements.txt"
-build=1 check=0 profile=--release
+profile=package build=1 check=0 release=--release
+usage="usage: $0 [--bench|--spark|--dask|--export-bench] [--debug] [--no-build] [--check]"
 for arg in "$@"; do
   case "$arg" in
-    --bench) req="$here/python_bench_requirements.txt" ;;
-    --spark) req="$here/python_spark_requirements.txt" ;;
-    --dask) req="$here/python_dask_requirements.txt" ;;
-    --debug) profile= ;;
+    --bench) profile=bench ;;
+    --spark) profile=spark ;;
+    --dask) profile=dask ;;
+    --export-bench) profile=export-bench build=0 ;; # kifu's side is the Rust example
+    --debug) release= ;;
     --no-build) build=0 ;;
     --check) check=1 ;;
-    *) echo "usage: $0 [--bench|--spark|--dask] [--debug] [--no-build] [--check]" >&2; exit 2 ;;
+    *) echo "$usage" >&2; exit 2 ;;
   esac
 done
-key=$(cat "$req" "$here/python_requirements.txt" | cksum | cut -d' ' -f1)
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/kifu-venv/$(basename "$req" .txt)-$key"
+reqdir="$here/requirements"
+req="$reqdir/$profile.txt"
+# the requirements and the files they include (`-r package.txt`), for the checksum
+includes=$(sed -n 's/^-r[[:space:]]*//p' "$req")
+key=$(cd "$reqdir" && cat "$profile.txt" $includes | cksum | cut -d' ' -f1)
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/kifu-venv/$profile-$key"
 if ! { [ -f "$venv/.complete" ] && [ -x "$venv/bin/python" ]; }; then
   if [ "$check" = 1 ]; then
     exit 3
@@ -67,6 +85,6 @@ fi
 if [ "$build" = 1 ]; then
   # maturin sets PYO3_BUILD_EXTENSION_MODULE itself (no libpython link in the wheel)
   (cd "$root" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" \
-    "$venv/bin/maturin" develop $profile --locked --quiet -m python/Cargo.toml >&2)
+    "$venv/bin/maturin" develop $release --locked --quiet -m python/Cargo.toml >&2)
 fi
 echo "$venv/bin/python"

@@ -1,8 +1,7 @@
 //! The `kifu` binary, run as a user would: the embedded sample, `stats --json`, `json`, `check`
 //! and its exit status, buffer sizes, stdin, and directories.
 
-#[path = "../../tests/support/mod.rs"]
-mod support;
+use kifu_testkit as support;
 
 use std::ffi::OsStr;
 use std::io::Write;

@@ -1,10 +1,9 @@
 //! `kifu export` as a user runs it: `-jN` writes the bytes `-j1` writes; a dataset directory;
 //! outputs refused; and the files read by DuckDB and pyarrow (from the venv of
-//! `scripts/export_pyenv.sh`; skipped, saying so, when it was not made; ignored without
+//! `scripts/python_env.sh`; skipped, saying so, when it was not made; ignored without
 //! ../shared): row counts equal `kifu stats`, game keys and offsets equal `kifu json`'s.
 
-#[path = "../../tests/support/mod.rs"]
-mod support;
+use kifu_testkit as support;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -235,9 +234,9 @@ fn outputs_are_safe() {
     assert_eq!(parts, 3, "{names:?}");
 }
 
-/// The venv's python, if `scripts/export_pyenv.sh` made it.
+/// The venv's python, if `scripts/python_env.sh` made it.
 fn python() -> Option<PathBuf> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/export_pyenv.sh");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/python_env.sh");
     let out = Command::new("bash")
         .arg(script)
         .arg("--check")
@@ -270,7 +269,7 @@ print("ok", n)
 fn duckdb_and_pyarrow_read_what_kifu_export_writes_or_skip_without_the_export_venv() {
     let Some(python) = python() else {
         eprintln!(
-            "the export venv is absent (scripts/export_pyenv.sh makes it): skipping the DuckDB/pyarrow check"
+            "the export venv is absent (scripts/python_env.sh --no-build makes it): skipping the DuckDB/pyarrow check"
         );
         return;
     };

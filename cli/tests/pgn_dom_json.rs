@@ -2,8 +2,7 @@
 //! sample of the corpus, each line `kifu json` writes, without its `"file"` key, is byte for byte
 //! `serde_json::to_string(&game)`.
 
-#[path = "../../tests/support/mod.rs"]
-mod support;
+use kifu_testkit as support;
 
 use std::path::Path;
 use std::process::Command;

@@ -4,8 +4,7 @@
 //! themselves); a cut-short input is named, exits 2, and keeps what was read; `check --json`;
 //! `filter`, `split` and `dedup`; files written safely.
 
-#[path = "../../tests/support/mod.rs"]
-mod support;
+use kifu_testkit as support;
 
 use std::ffi::OsString;
 use std::io::Write;

@@ -3,8 +3,7 @@
 //! `--charset utf-8` makes the command decode text as the DOM's serialization does (UTF-8,
 //! invalid sequences replaced); its default, `auto`, may pick another charset per game tree.
 
-#[path = "../../tests/support/mod.rs"]
-mod support;
+use kifu_testkit as support;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

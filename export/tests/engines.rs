@@ -1,5 +1,5 @@
 //! The exported files read by the real engines: pyarrow and DuckDB, from the Python environment
-//! of `scripts/export_pyenv.sh` (skipped, saying so, when it has not been made).
+//! of `scripts/python_env.sh` (skipped, saying so, when it has not been made).
 //!
 //! For each group of inputs (the repository's test data; corpus files in a second test, ignored
 //! without `../shared`) this writes the `games`/`trees` table as one Parquet file, as CSV and as a dataset
@@ -15,13 +15,13 @@ use std::process::Command;
 use common::{TempDir, data_path, files, shared};
 use kifu_export::{Builder, OutFormat, SinkOptions, Table, TableOptions, create};
 
-/// The venv's python: `KIFU_EXPORT_PYTHON`, else the one `scripts/export_pyenv.sh --check`
+/// The venv's python: `KIFU_EXPORT_PYTHON`, else the one `scripts/python_env.sh --check`
 /// names.
 fn python() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("KIFU_EXPORT_PYTHON") {
         return Some(PathBuf::from(p));
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/export_pyenv.sh");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/python_env.sh");
     let out = Command::new("bash")
         .arg(script)
         .arg("--check")
@@ -192,7 +192,7 @@ fn corpus_groups() -> Vec<Group> {
     g
 }
 
-// The engines come from scripts/export_pyenv.sh (CI makes it): without it these tests skip, as
+// The engines come from scripts/python_env.sh (CI makes it): without it these tests skip, as
 // their names say (cargo cannot list a test as ignored at run time).
 #[test]
 fn engines_read_what_kifu_writes_or_skip_without_the_export_venv() {
@@ -208,7 +208,7 @@ fn engines_read_what_kifu_writes_on_the_corpus_or_skip_without_the_export_venv()
 fn engines_read_what_kifu_writes_of(test: &str, groups: fn() -> Vec<Group>) {
     let Some(python) = python() else {
         eprintln!(
-            "SKIPPED: no Python environment with pyarrow and DuckDB: run scripts/export_pyenv.sh \
+            "SKIPPED: no Python environment with pyarrow and DuckDB: run scripts/python_env.sh --no-build \
              (or set KIFU_EXPORT_PYTHON) to check the exported files with the real engines"
         );
         return;

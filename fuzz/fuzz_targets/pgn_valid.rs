@@ -1,7 +1,7 @@
-//! Valid PGN survives, under a fuzzer: the generator of `tests/valid_roundtrip.rs`
-//! (`tests/valid_gen`), driven by the fuzz input, makes 1 to 3 valid games; they are made text
-//! (the generator's own spacing, or `pgn::Writer`), read back in the chunks the input says, and
-//! must come back as the games written, without any diagnostic.
+//! Valid PGN survives, under a fuzzer: the generator of `tests/pgn/valid.rs`
+//! (`kifu_testkit::valid_gen`), driven by the fuzz input, makes 1 to 3 valid games; they are
+//! made text (the generator's own spacing, or `pgn::Writer`), read back in the chunks the input
+//! says, and must come back as the games written, without any diagnostic.
 //!
 //! Input layout (bytes past the end read as 0):
 //!
@@ -15,10 +15,8 @@
 
 #![no_main]
 
-#[path = "../../tests/valid_gen/mod.rs"]
-mod valid_gen;
-
 use kifu_fuzz::split_of;
+use kifu_testkit::valid_gen;
 use libfuzzer_sys::fuzz_target;
 use valid_gen::PgnMode;
 

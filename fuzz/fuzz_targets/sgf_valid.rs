@@ -1,7 +1,7 @@
-//! Valid SGF survives, under a fuzzer: the generator of `tests/valid_roundtrip.rs`
-//! (`tests/valid_gen`), driven by the fuzz input, makes 1 to 3 valid game trees; they are
-//! written by `sgf::Writer` (a layout the input picks), read back in the chunks the input says,
-//! and must come back equal to the trees written, without any diagnostic.
+//! Valid SGF survives, under a fuzzer: the generator of `tests/sgf/valid.rs`
+//! (`kifu_testkit::valid_gen`), driven by the fuzz input, makes 1 to 3 valid game trees; they
+//! are written by `sgf::Writer` (a layout the input picks), read back in the chunks the input
+//! says, and must come back equal to the trees written, without any diagnostic.
 //!
 //! Input layout (bytes past the end read as 0):
 //!
@@ -15,10 +15,8 @@
 
 #![no_main]
 
-#[path = "../../tests/valid_gen/mod.rs"]
-mod valid_gen;
-
 use kifu_fuzz::split_of;
+use kifu_testkit::valid_gen;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

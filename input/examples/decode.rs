@@ -1,4 +1,4 @@
-//! Decodes every input and counts the bytes: the measuring tool of `scripts/input_bench.sh`.
+//! Decodes every input and counts the bytes: the measuring tool of `scripts/bench/input_bench.sh`.
 //!
 //! `cargo run --release -p kifu-input --example decode -- [-jN] PATH...` prints, on stderr,
 //! entries, decoded bytes, raw bytes, seconds and MB/s (of decoded bytes), and the errors;

@@ -3,7 +3,7 @@
 //! a directory of game records is read).
 //!
 //! Run: `cargo bench -p kifu-replay --bench go_replay [-- ROUNDS [COLLECTION...]]`.
-//! The comparison with sgfmill is `scripts/replay_bench_go.sh` (a Python process cannot be
+//! The comparison with sgfmill is `scripts/bench/replay_bench_python.sh go` (a Python process cannot be
 //! timed from here on equal terms).
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! Prints what the replay layer makes of each game, one JSON line per game, for the reference
-//! comparisons (`scripts/replay_compare_chess.py`, `scripts/replay_compare_go.py`).
+//! comparisons (`scripts/conformance/replay_compare_chess.py`, `scripts/conformance/replay_compare_go.py`).
 //!
 //! ```text
 //! cargo run --release -p kifu-replay --example replay_dump -- chess FILE...

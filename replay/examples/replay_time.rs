@@ -1,5 +1,5 @@
 //! Times the replay of whole files, for the comparisons with python-chess and sgfmill
-//! (`scripts/replay_bench_python.sh`): the files are read into memory first, then replayed
+//! (`scripts/bench/replay_bench_python.sh`): the files are read into memory first, then replayed
 //! `N` times; prints one JSON line with the best time.
 //!
 //! ```text

@@ -1,6 +1,6 @@
 //! The replay on real files: every game of the shared corpus's small collections replayed by the
 //! adapters and by the DOM helpers, which must agree move for move; no panic anywhere. (The
-//! comparison with python-chess and sgfmill on the whole corpus is `scripts/replay_compare_*.py`.)
+//! comparison with python-chess and sgfmill on the whole corpus is `scripts/conformance/replay_compare_*.py`.)
 //! Ignored when `../shared` is absent.
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 """Reads kifu's exported files with the real engines (pyarrow, DuckDB) and checks them.
 
-Run by export/tests/engines.rs with the venv of scripts/export_pyenv.sh:
+Run by export/tests/engines.rs with the venv of scripts/python_env.sh:
 
     python check.py MANIFEST.json
 
