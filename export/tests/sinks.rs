@@ -443,3 +443,64 @@ fn sinks_move_to_threads() {
     .unwrap();
     assert_eq!(summary.rows, 25);
 }
+
+#[test]
+fn parquet_is_the_same_bytes_at_every_encoding_thread_count() {
+    let tmp = TempDir::new("pq-threads");
+    let batch = seed_games();
+    let mut files = Vec::new();
+    for (threads, step) in [(0, 25), (1, 7), (3, 3), (2, 11)] {
+        let out = tmp.path(&format!("t{threads}.parquet"));
+        let opts = SinkOptions {
+            threads,
+            row_group_rows: 4,
+            ..force()
+        };
+        let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &opts).unwrap();
+        // the rows come in batches cut anywhere: row groups do not depend on it
+        let mut start = 0;
+        while start < batch.num_rows() {
+            let n = step.min(batch.num_rows() - start);
+            sink.write(&batch.slice(start, n)).unwrap();
+            start += n;
+        }
+        assert_eq!(sink.finish().unwrap().rows, 25);
+        let meta = ParquetRecordBatchReaderBuilder::try_new(File::open(&out).unwrap())
+            .unwrap()
+            .metadata()
+            .clone();
+        assert_eq!(meta.num_row_groups(), 7, "groups of 4 rows");
+        files.push(fs::read(&out).unwrap());
+    }
+    assert!(files.windows(2).all(|w| w[0] == w[1]));
+    let back = read_parquet(&tmp.path("t3.parquet"));
+    let rows: usize = back.iter().map(RecordBatch::num_rows).sum();
+    assert_eq!(rows, 25);
+}
+
+#[test]
+fn parquet_row_groups_end_at_their_arrow_bytes() {
+    let tmp = TempDir::new("pq-bytes");
+    let batch = seed_games();
+    let out = tmp.path("g.parquet");
+    let opts = SinkOptions {
+        threads: 2,
+        row_group_bytes: 1,
+        ..force()
+    };
+    let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &opts).unwrap();
+    sink.write(&batch.slice(0, 5)).unwrap();
+    for k in 5..25 {
+        sink.write(&batch.slice(k, 1)).unwrap();
+    }
+    sink.finish().unwrap();
+    let meta = ParquetRecordBatchReaderBuilder::try_new(File::open(&out).unwrap())
+        .unwrap()
+        .metadata()
+        .clone();
+    assert_eq!(
+        meta.num_row_groups(),
+        21,
+        "a group ends after the batch that reaches the bound"
+    );
+}

@@ -4,12 +4,12 @@ use std::io::{BufWriter, Write};
 
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::SchemaRef;
-use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 
 use super::cell::{csv_value, is_nested, json_value};
+use super::parquet_out::ParquetOut;
 use super::{OutFormat, SinkOptions, Target};
 use crate::TABLE_KEY;
 
@@ -39,10 +39,7 @@ pub(crate) fn parquet_properties(schema: &SchemaRef, opts: &SinkOptions) -> Writ
 }
 
 pub(crate) enum Encoder {
-    Parquet {
-        writer: ArrowWriter<BufWriter<Target>>,
-        row_group_bytes: usize,
-    },
+    Parquet(Box<ParquetOut>),
     Csv {
         writer: csv::Writer<BufWriter<Target>>,
         cell: Vec<u8>,
@@ -88,14 +85,7 @@ impl Encoder {
     ) -> Result<Encoder, EncodeError> {
         let out = BufWriter::with_capacity(BUF, file);
         Ok(match format {
-            OutFormat::Parquet => Encoder::Parquet {
-                writer: ArrowWriter::try_new(
-                    out,
-                    schema.clone(),
-                    Some(parquet_properties(schema, opts)),
-                )?,
-                row_group_bytes: opts.row_group_bytes,
-            },
+            OutFormat::Parquet => Encoder::Parquet(Box::new(ParquetOut::new(out, schema, opts)?)),
             OutFormat::Csv => {
                 let mut writer = csv::WriterBuilder::new().from_writer(out);
                 writer.write_record(schema.fields().iter().map(|f| f.name().as_str()))?;
@@ -117,17 +107,7 @@ impl Encoder {
 
     pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<(), EncodeError> {
         match self {
-            Encoder::Parquet {
-                writer,
-                row_group_bytes,
-            } => {
-                writer.write(batch)?;
-                // a row group ends at its row count, or sooner when its encoded size (the
-                // writer's own rule) or the writer's memory grows beyond the bound
-                if writer.memory_size() >= *row_group_bytes {
-                    writer.flush()?;
-                }
-            }
+            Encoder::Parquet(p) => p.write(batch)?,
             Encoder::Csv { writer, cell } => {
                 let columns = batch.columns();
                 for i in 0..batch.num_rows() {
@@ -157,7 +137,7 @@ impl Encoder {
     /// Ends the file (Parquet: writes the footer) and gives it back, flushed.
     pub(crate) fn close(self) -> Result<Target, EncodeError> {
         let out = match self {
-            Encoder::Parquet { writer, .. } => writer.into_inner()?,
+            Encoder::Parquet(p) => p.close()?,
             Encoder::Csv { writer, .. } => writer
                 .into_inner()
                 .map_err(|e| EncodeError::Io(e.into_error()))?,

@@ -31,6 +31,7 @@
 
 mod cell;
 mod encode;
+mod parquet_out;
 
 use std::fs::File;
 use std::io;
@@ -93,9 +94,13 @@ pub struct SinkOptions {
     /// Parquet: the most rows of a row group (default 122,880, DuckDB's own row-group size:
     /// its unit of parallel scanning).
     pub row_group_rows: usize,
-    /// Parquet: a row group also ends when the writer holds this many bytes for it (default
-    /// 64 MiB): the writer's memory stays about within this bound, whatever the row size.
+    /// Parquet: a row group also ends after the batch whose rows bring it to this many bytes
+    /// of Arrow data (default 64 MiB), so that memory stays bounded whatever the row size.
     pub row_group_bytes: usize,
+    /// Parquet: threads that encode row groups (default 0: on the thread that writes). With
+    /// `N`, up to `N + 1` row groups are encoded at once, beside the thread that builds the
+    /// rows, and appended in order: the file is the same bytes at every count.
+    pub threads: usize,
     /// Parquet: the zstd level (default 1: fast; 3 compresses about 10% better at half the
     /// speed).
     pub zstd_level: i32,
@@ -116,6 +121,7 @@ impl Default for SinkOptions {
             max_rows_per_file: None,
             row_group_rows: 122_880,
             row_group_bytes: 64 << 20,
+            threads: 0,
             zstd_level: 1,
             inputs: Vec::new(),
             sync: true,
@@ -167,7 +173,7 @@ pub enum Error {
         /// The file.
         path: PathBuf,
         /// What failed.
-        source: parquet::errors::ParquetError,
+        source: ::parquet::errors::ParquetError,
     },
     /// The CSV writer.
     #[error("{}: CSV: {source}", path.display())]
