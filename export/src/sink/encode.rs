@@ -39,7 +39,7 @@ pub(crate) fn parquet_properties(schema: &SchemaRef, opts: &SinkOptions) -> Writ
 }
 
 pub(crate) enum Encoder {
-    Parquet(Box<ParquetOut>),
+    Parquet(ParquetOut),
     Csv {
         writer: csv::Writer<BufWriter<Target>>,
         cell: Vec<u8>,
@@ -85,7 +85,7 @@ impl Encoder {
     ) -> Result<Encoder, EncodeError> {
         let out = BufWriter::with_capacity(BUF, file);
         Ok(match format {
-            OutFormat::Parquet => Encoder::Parquet(Box::new(ParquetOut::new(out, schema, opts)?)),
+            OutFormat::Parquet => Encoder::Parquet(ParquetOut::new(out, schema, opts)?),
             OutFormat::Csv => {
                 let mut writer = csv::WriterBuilder::new().from_writer(out);
                 writer.write_record(schema.fields().iter().map(|f| f.name().as_str()))?;
