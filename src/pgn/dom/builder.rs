@@ -95,6 +95,9 @@ struct Spare {
     lines: Vec<Vec<Node>>,
     /// Lists of variations, emptied.
     variation_lists: Vec<Vec<Variation>>,
+    /// The tag pairs of games handed back, kept whole (their strings are cleared when used).
+    pairs: Vec<(String, String)>,
+    /// A list of tags, emptied.
     tags: Vec<(String, String)>,
     errors: Vec<GameError>,
     /// The lines being taken apart (empty between calls).
@@ -109,10 +112,7 @@ impl Spare {
     /// A string holding `bytes`, U+FFFD for what is not UTF-8.
     fn text(&mut self, bytes: &[u8]) -> String {
         let mut s = self.string();
-        match core::str::from_utf8(bytes) {
-            Ok(t) => s.push_str(t),
-            Err(_) => s.push_str(&String::from_utf8_lossy(bytes)),
-        }
+        push_text(&mut s, bytes);
         s
     }
 
@@ -152,16 +152,16 @@ impl Spare {
 
     /// Empties `line`: the lines of its variations go to `work`, the rest is kept.
     fn drain(&mut self, line: &mut Vec<Node>, work: &mut Vec<Vec<Node>>) {
-        for node in line.drain(..) {
-            let Node {
-                comments_before,
-                comments,
-                mut variations,
-                ..
-            } = node;
-            self.keep_strings(comments_before);
-            self.keep_strings(comments);
-            if variations.capacity() > 0 {
+        for node in line.iter_mut() {
+            // most moves have nothing allocated
+            if node.comments_before.capacity() > 0 {
+                self.keep_strings(core::mem::take(&mut node.comments_before));
+            }
+            if node.comments.capacity() > 0 {
+                self.keep_strings(core::mem::take(&mut node.comments));
+            }
+            if node.variations.capacity() > 0 {
+                let mut variations = core::mem::take(&mut node.variations);
                 for v in &mut variations {
                     work.push(core::mem::take(&mut v.moves));
                     self.keep_strings(core::mem::take(&mut v.comments));
@@ -170,6 +170,7 @@ impl Spare {
                 self.variation_lists.push(variations);
             }
         }
+        line.clear();
     }
 
     /// Keeps the allocations of a line of moves.
@@ -335,15 +336,18 @@ impl GameBuilder {
     /// ```
     pub fn recycle(&mut self, mut game: Game) {
         let s = &mut self.spare;
-        for (name, value) in game.tags.drain(..) {
-            s.keep_string(name);
-            s.keep_string(value);
+        if s.pairs.is_empty() {
+            core::mem::swap(&mut s.pairs, &mut game.tags);
+        } else {
+            s.pairs.append(&mut game.tags);
         }
         if game.tags.capacity() > s.tags.capacity() {
             s.tags = core::mem::take(&mut game.tags);
         }
-        for e in game.errors.drain(..) {
-            s.keep_string(e.text);
+        if !game.errors.is_empty() {
+            for e in game.errors.drain(..) {
+                s.keep_string(e.text);
+            }
         }
         if game.errors.capacity() > s.errors.capacity() {
             s.errors = core::mem::take(&mut game.errors);
@@ -388,6 +392,14 @@ impl GameBuilder {
     }
 }
 
+/// Appends `bytes` to `s`, U+FFFD for what is not UTF-8.
+fn push_text(s: &mut String, bytes: &[u8]) {
+    match core::str::from_utf8(bytes) {
+        Ok(t) => s.push_str(t),
+        Err(_) => s.push_str(&String::from_utf8_lossy(bytes)),
+    }
+}
+
 /// The error that says a game reached the limit.
 fn too_large(pos: Position, at: Option<MoveRef>) -> GameError {
     GameError {
@@ -413,9 +425,11 @@ impl Visitor for GameBuilder {
     fn on_tree(&mut self, ctx: &Context) -> Control {
         if ctx.is_main_line() {
             // lines of a game never ended (a builder fed again after an abandoned input)
-            for line in self.lines.drain(..) {
-                self.spare.keep_line(line.moves);
-                self.spare.keep_strings(line.before);
+            if !self.lines.is_empty() {
+                for line in self.lines.drain(..) {
+                    self.spare.keep_line(line.moves);
+                    self.spare.keep_strings(line.before);
+                }
             }
             let mut game = Game {
                 index: ctx.game,
@@ -516,16 +530,15 @@ impl Visitor for GameBuilder {
         if self.game.is_none() {
             return Control::Continue;
         }
-        let name = self.spare.text(tag.name);
-        let mut value = self.spare.string();
+        let (mut name, mut value) = self.spare.pairs.pop().unwrap_or_default();
+        name.clear();
+        push_text(&mut name, tag.name);
+        value.clear();
         value.push_str(&tag.value.decode_utf8_lossy());
         let kept = self.fits(ctx.pos, None, TAG_BYTES + name.len() + value.len());
         match (kept, self.game.as_mut()) {
             (true, Some(game)) => game.tags.push((name, value)),
-            _ => {
-                self.spare.keep_string(name);
-                self.spare.keep_string(value);
-            }
+            _ => self.spare.pairs.push((name, value)),
         }
         go_on(kept)
     }

@@ -300,11 +300,15 @@ fn a_recycled_game_is_built_in_its_room() {
     let mut b = GameBuilder::new();
     pgn::parse(pgn, &mut b);
     let first = b.pop().unwrap();
-    let (moves, tags) = (first.moves.as_ptr(), first.tags.as_ptr());
+    let (moves, event) = (first.moves.as_ptr(), first.tags[0].1.as_ptr());
     b.recycle(first);
     pgn::parse(pgn, &mut b);
     let again = b.pop().unwrap();
-    assert_eq!((again.moves.as_ptr(), again.tags.as_ptr()), (moves, tags));
+    assert_eq!(
+        (again.moves.as_ptr(), again.tags[0].1.as_ptr()),
+        (moves, event)
+    );
+    assert_eq!(again.tags, [("Event".to_string(), "a".to_string())]);
     assert_eq!(again.moves[0].comments, ["x"]);
     assert_eq!(again.moves[1].variations[0].moves[0].comments, ["y"]);
 }
