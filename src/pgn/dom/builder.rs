@@ -22,9 +22,42 @@ pub enum Scope {
 /// One open line of moves while a game is being built.
 #[derive(Debug, Default)]
 struct OpenLine {
+    /// The line's moves are the first `len`; after them, the moves of a game handed back
+    /// ([`GameBuilder::recycle`]), written over in place as the line grows (a node built on the
+    /// stack and pushed costs more: copying it stalls on the store of its `san`).
     moves: Vec<Node>,
+    len: usize,
     /// Comments before the line's first move.
     before: Vec<String>,
+}
+
+impl OpenLine {
+    fn new(moves: Vec<Node>) -> OpenLine {
+        OpenLine {
+            moves,
+            len: 0,
+            before: Vec::new(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The last move read.
+    fn last_mut(&mut self) -> Option<&mut Node> {
+        let last = self.len.checked_sub(1)?;
+        self.moves.get_mut(last)
+    }
+
+    /// The moves read and the comments before them; what is left of a game handed back goes
+    /// to `spare`.
+    fn finish(mut self, spare: &mut Spare) -> (Vec<Node>, Vec<String>) {
+        if self.moves.len() > self.len {
+            spare.take_apart_from(&mut self.moves, self.len);
+        }
+        (self.moves, self.before)
+    }
 }
 
 /// A [`Visitor`] that builds [`Game`]s.
@@ -89,7 +122,8 @@ struct Spare {
     strings: Vec<String>,
     /// Lists of comments, emptied.
     comment_lists: Vec<Vec<String>>,
-    /// The longest main line, emptied: for the next game's.
+    /// The main line of a game handed back, whole: the next game's is written over it
+    /// ([`OpenLine::moves`]).
     main: Vec<Node>,
     /// Other lines of moves, emptied.
     lines: Vec<Vec<Node>>,
@@ -136,23 +170,38 @@ impl Spare {
         }
     }
 
-    /// Empties `line`, keeping the allocations of its moves and of their variations (from an
-    /// explicit stack, whatever the depth).
+    /// Empties `line`, keeping the allocations of its moves and of their variations.
     fn take_apart(&mut self, line: &mut Vec<Node>) {
+        self.take_apart_from(line, 0);
+    }
+
+    /// Cuts `line` to its first `from` moves, keeping the allocations of the moves cut and of
+    /// their variations (from an explicit stack, whatever the depth).
+    fn take_apart_from(&mut self, line: &mut Vec<Node>, from: usize) {
         let mut work = core::mem::take(&mut self.work);
-        self.drain(line, &mut work);
+        if let Some(cut) = line.get_mut(from..) {
+            self.empty_nodes(cut, &mut work);
+        }
+        line.truncate(from);
+        self.take_apart_lines(&mut work);
+        self.work = work;
+    }
+
+    /// Empties the lines of `work` (and those of their variations), keeping their allocations.
+    fn take_apart_lines(&mut self, work: &mut Vec<Vec<Node>>) {
         while let Some(mut next) = work.pop() {
-            self.drain(&mut next, &mut work);
+            self.empty_nodes(&mut next, work);
+            next.clear();
             if next.capacity() > 0 {
                 self.lines.push(next);
             }
         }
-        self.work = work;
     }
 
-    /// Empties `line`: the lines of its variations go to `work`, the rest is kept.
-    fn drain(&mut self, line: &mut Vec<Node>, work: &mut Vec<Vec<Node>>) {
-        for node in line.iter_mut() {
+    /// Takes the allocations out of `nodes` (their lists are left without room): the lines of
+    /// their variations go to `work`, the rest is kept.
+    fn empty_nodes(&mut self, nodes: &mut [Node], work: &mut Vec<Vec<Node>>) {
+        for node in nodes {
             // most moves have nothing allocated
             if node.comments_before.capacity() > 0 {
                 self.keep_strings(core::mem::take(&mut node.comments_before));
@@ -170,7 +219,32 @@ impl Spare {
                 self.variation_lists.push(variations);
             }
         }
-        line.clear();
+    }
+
+    /// Empties a move of a game handed back, to be written over: its lists keep their room,
+    /// what they held is kept.
+    fn clear_node(&mut self, node: &mut Node) {
+        if !node.comments_before.is_empty() {
+            for s in node.comments_before.drain(..) {
+                self.keep_string(s);
+            }
+        }
+        if !node.comments.is_empty() {
+            for s in node.comments.drain(..) {
+                self.keep_string(s);
+            }
+        }
+        if !node.variations.is_empty() {
+            let mut work = core::mem::take(&mut self.work);
+            for v in &mut node.variations {
+                work.push(core::mem::take(&mut v.moves));
+                self.keep_strings(core::mem::take(&mut v.comments));
+            }
+            node.variations.clear();
+            self.take_apart_lines(&mut work);
+            self.work = work;
+        }
+        node.nags.clear();
     }
 
     /// Keeps the allocations of a line of moves.
@@ -354,12 +428,14 @@ impl GameBuilder {
         }
         s.keep_strings(core::mem::take(&mut game.comments));
         let mut main = core::mem::take(&mut game.moves);
-        s.take_apart(&mut main);
-        if main.capacity() > s.main.capacity() {
-            main = core::mem::replace(&mut s.main, main);
-        }
-        if main.capacity() > 0 {
-            s.lines.push(main);
+        if s.main.capacity() == 0 {
+            // kept whole: the next game's main line is written over it
+            s.main = main;
+        } else {
+            s.take_apart(&mut main);
+            if main.capacity() > 0 {
+                s.lines.push(main);
+            }
         }
     }
 
@@ -427,8 +503,9 @@ impl Visitor for GameBuilder {
             // lines of a game never ended (a builder fed again after an abandoned input)
             if !self.lines.is_empty() {
                 for line in self.lines.drain(..) {
-                    self.spare.keep_line(line.moves);
-                    self.spare.keep_strings(line.before);
+                    let (moves, before) = line.finish(&mut self.spare);
+                    self.spare.keep_line(moves);
+                    self.spare.keep_strings(before);
                 }
             }
             let mut game = Game {
@@ -455,10 +532,7 @@ impl Visitor for GameBuilder {
         } else {
             self.spare.lines.pop().unwrap_or_default()
         };
-        self.lines.push(OpenLine {
-            moves,
-            before: Vec::new(),
-        });
+        self.lines.push(OpenLine::new(moves));
         if ctx.in_variation() && self.full {
             return Control::SkipGame;
         }
@@ -473,8 +547,8 @@ impl Visitor for GameBuilder {
             let mut kept = true;
             if self.lines.len() > 1 {
                 let line = self.lines.pop().expect("a variation is open");
-                let parent = self.line().moves.last_mut().is_some();
-                let mut line = Some(line);
+                let parent = self.line().last_mut().is_some();
+                let mut line = Some(line.finish(&mut self.spare));
                 if self.keep == Scope::Full && parent {
                     // a full game keeps the variations open when it was cut (at most one per
                     // level): they hold what was read of them
@@ -483,14 +557,15 @@ impl Visitor for GameBuilder {
                     } else {
                         kept = self.fits(ctx.pos, ctx.last_move(), VARIATION_BYTES);
                     }
-                    let parent = self.lines.last_mut().and_then(|l| l.moves.last_mut());
-                    if let (true, Some(parent), Some(line)) = (kept, parent, line.take()) {
+                    let parent = self.lines.last_mut().and_then(OpenLine::last_mut);
+                    if let (true, Some(parent), Some((moves, before))) = (kept, parent, line.take())
+                    {
                         let mut var = Variation {
-                            moves: line.moves,
+                            moves,
                             comments: Vec::new(),
                         };
                         if var.moves.is_empty() {
-                            var.comments = line.before;
+                            var.comments = before;
                         }
                         if parent.variations.capacity() == 0 {
                             parent.variations =
@@ -499,10 +574,10 @@ impl Visitor for GameBuilder {
                         parent.variations.push(var);
                     }
                 }
-                if let Some(line) = line {
+                if let Some((moves, before)) = line {
                     // not kept: its room is
-                    self.spare.keep_line(line.moves);
-                    self.spare.keep_strings(line.before);
+                    self.spare.keep_line(moves);
+                    self.spare.keep_strings(before);
                 }
             }
             return go_on(kept);
@@ -510,12 +585,12 @@ impl Visitor for GameBuilder {
         let mut game = self.game.take().unwrap_or_default();
         let mut lines = self.lines.drain(..);
         if let Some(main) = lines.next() {
-            game.moves = main.moves;
-            game.comments = main.before;
+            (game.moves, game.comments) = main.finish(&mut self.spare);
         }
         for line in lines {
-            self.spare.keep_line(line.moves);
-            self.spare.keep_strings(line.before);
+            let (moves, before) = line.finish(&mut self.spare);
+            self.spare.keep_line(moves);
+            self.spare.keep_strings(before);
         }
         self.comment.clear();
         self.done.push_back(game);
@@ -557,31 +632,48 @@ impl Visitor for GameBuilder {
         if !self.fits(ctx.pos, before, NODE_BYTES + text.len()) {
             return Control::SkipGame;
         }
-        let line = self.line();
-        let comments_before = if ctx.in_variation() && line.moves.is_empty() {
+        self.line();
+        let (lines, spare) = (&mut self.lines, &mut self.spare);
+        let line = lines.last_mut().expect("a line");
+        let comments_before = if ctx.in_variation() && line.is_empty() {
             core::mem::take(&mut line.before)
         } else {
             Vec::new()
         };
-        line.moves.push(Node {
-            san: mv.san,
-            text,
-            nags: Nags::new(),
-            comments_before,
-            comments: Vec::new(),
-            variations: Vec::new(),
-        });
+        match line.moves.get_mut(line.len) {
+            Some(node) => {
+                // a move of a game handed back: written over
+                spare.clear_node(node);
+                node.san = mv.san;
+                node.text = text;
+                if comments_before.capacity() > 0 {
+                    spare.keep_strings(core::mem::replace(
+                        &mut node.comments_before,
+                        comments_before,
+                    ));
+                }
+            }
+            None => line.moves.push(Node {
+                san: mv.san,
+                text,
+                nags: Nags::new(),
+                comments_before,
+                comments: Vec::new(),
+                variations: Vec::new(),
+            }),
+        }
+        line.len += 1;
         Control::Continue
     }
 
     fn on_nag(&mut self, ctx: &Context, nag: Nag, _: NagForm) -> Control {
-        if self.line().moves.is_empty() {
+        if self.line().is_empty() {
             return go_on(!self.full);
         }
         if !self.fits(ctx.pos, ctx.last_move(), NAG_BYTES) {
             return Control::SkipGame;
         }
-        if let Some(node) = self.line().moves.last_mut() {
+        if let Some(node) = self.line().last_mut() {
             node.nags.push(nag);
         }
         Control::Continue
@@ -624,7 +716,7 @@ impl Visitor for GameBuilder {
         self.line();
         let (lines, spare) = (&mut self.lines, &mut self.spare);
         let line = lines.last_mut().expect("a line");
-        let list = match line.moves.last_mut() {
+        let list = match line.last_mut() {
             Some(node) => &mut node.comments,
             None => &mut line.before,
         };
