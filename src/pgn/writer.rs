@@ -350,15 +350,20 @@ impl Movetext<'_> {
         // exactly as it is: a line inside that looks like a tag pair is comment text to a reader
         // that follows the standard (kifu's, within `Config::comment_lookahead`)
         let b = text.as_bytes();
-        match memchr::memchr2(b'\n', b'\r', b) {
-            Some(first) if breaks => {
+        let first = if breaks {
+            memchr::memchr2(b'\n', b'\r', b)
+        } else {
+            None
+        };
+        match first {
+            Some(first) => {
                 self.token(&["{", &text[..first]]);
                 self.out.push_str(&text[first..]);
                 self.out.push('}');
                 let last = memchr::memrchr2(b'\n', b'\r', b).unwrap_or(first);
                 self.line = text[last + 1..].chars().count() + 1;
             }
-            _ => self.token(&["{", text, "}"]),
+            None => self.token(&["{", text, "}"]),
         }
     }
 
@@ -390,20 +395,21 @@ impl Movetext<'_> {
 
     /// Writes the move tree from an explicit stack.
     fn lines(&mut self, moves: &[Node], start: u32) {
-        let mut stack: SmallVec<[Frame<'_>; 16]> = SmallVec::new();
-        stack.push(Frame {
+        // the line being written; the lines it branches from wait on `parents`
+        let mut top = Frame {
             moves,
             i: 0,
             start,
             var: None,
             number: true,
-        });
+        };
+        let mut parents: SmallVec<[Frame<'_>; 16]> = SmallVec::new();
         let mut number = [0u8; 16];
         let mut nag = [0u8; 3];
-        while let Some(top) = stack.last_mut() {
+        loop {
             if let Some(v) = top.var {
                 let node = &top.moves[top.i];
-                if self.w.variations && v < node.variations.len() {
+                if v < node.variations.len() {
                     top.var = Some(v + 1);
                     top.number = true;
                     let var = &node.variations[v];
@@ -414,27 +420,30 @@ impl Movetext<'_> {
                             self.comment(c);
                         }
                     }
-                    stack.push(Frame {
+                    let line = Frame {
                         moves: &var.moves,
                         i: 0,
                         start: ply,
                         var: None,
                         number: true,
-                    });
+                    };
+                    parents.push(core::mem::replace(&mut top, line));
                     continue;
                 }
                 top.var = None;
                 top.i += 1;
                 continue;
             }
-            if top.i >= top.moves.len() {
-                stack.pop();
-                if !stack.is_empty() {
-                    self.close();
+            let Some(node) = top.moves.get(top.i) else {
+                match parents.pop() {
+                    Some(parent) => {
+                        top = parent;
+                        self.close();
+                        continue;
+                    }
+                    None => return,
                 }
-                continue;
-            }
-            let node = &top.moves[top.i];
+            };
             let ply = top.start + top.i as u32 + 1;
             if self.w.comments && !node.comments_before.is_empty() {
                 for c in &node.comments_before {
@@ -450,10 +459,11 @@ impl Movetext<'_> {
             } else {
                 ""
             };
-            if node.text.is_empty() {
+            let text = node.text.as_str();
+            if text.is_empty() {
                 self.token(&[prefix, &san_text(node.san)]);
             } else {
-                self.token(&[prefix, &node.text]);
+                self.token(&[prefix, text]);
             }
             top.number = false;
             if self.w.nags {
@@ -467,7 +477,11 @@ impl Movetext<'_> {
                 }
                 top.number = true;
             }
-            top.var = Some(0);
+            if self.w.variations && !node.variations.is_empty() {
+                top.var = Some(0);
+            } else {
+                top.i += 1;
+            }
         }
     }
 }
