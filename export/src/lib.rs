@@ -57,8 +57,6 @@ use kifu::{pgn, sgf};
 
 mod charset;
 mod cols;
-mod flat;
-mod flat_writer;
 mod games_visitor;
 mod json_rows;
 mod pgn_games;

@@ -1,5 +1,6 @@
 //! The PGN `games` table: one row per game.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use arrow_array::ArrayRef;
@@ -230,23 +231,6 @@ fn put<T: arrow_array::ArrowPrimitiveType>(
     v.is_some()
 }
 
-/// The movetext of `game` as `writer` writes it, the tags cut off, into `out`.
-pub(crate) fn movetext<'a>(writer: &pgn::Writer, game: &pgn::Game, buf: &'a mut String) -> &'a str {
-    buf.clear();
-    writer.write_to_string(game, buf);
-    // the tags end at the first empty line (a tag value never holds a line break)
-    let mut start = 0;
-    let mut prev = usize::MAX - 1;
-    for (i, _) in buf.match_indices('\n') {
-        if i == prev + 1 {
-            start = i + 1;
-            break;
-        }
-        prev = i;
-    }
-    buf[start..].trim_end_matches('\n')
-}
-
 /// The library writer of `opts.movetext_width`'s layout.
 fn writer(opts: &TableOptions) -> pgn::Writer {
     match opts.movetext_width {
@@ -266,14 +250,10 @@ pub(crate) struct MoveData {
 }
 
 impl MoveData {
+    /// The data of the comments after a move.
     pub(crate) fn of(node: &pgn::Node) -> MoveData {
-        MoveData::of_comments(node.comments.iter().map(String::as_str))
-    }
-
-    /// The data of the comments after a move, in order.
-    pub(crate) fn of_comments<'a>(comments: impl Iterator<Item = &'a str>) -> MoveData {
         let mut d = MoveData::default();
-        for text in comments {
+        for text in &node.comments {
             for c in pgn::Commands::new(text) {
                 match c {
                     Command::Clock(t) if d.clock.is_none() => d.clock = Some(t.as_secs_f64()),
@@ -296,26 +276,9 @@ impl MoveData {
     }
 }
 
-/// Pushes the rows of a game's errors (PGN).
-pub(crate) fn push_errors(errors: &mut Errors, game: &pgn::Game) {
-    for e in &game.errors {
-        let at = e.at.map(|m| m.to_string());
-        errors.push(ErrorRow {
-            kind: e.kind.code(),
-            severity: e.severity.as_str(),
-            message: &e.message(),
-            text: &e.text,
-            pos: e.pos,
-            at_move: at.as_deref(),
-            at_node: None,
-        });
-    }
-    errors.end_row(game.errors.len() as u64 + game.errors_dropped);
-}
-
-/// The columns of the `games` table being built, filled part by part for each row (by the DOM
-/// builder, [`GamesBuilder`], and by the event visitor, `GamesVisitor`), in this order: [`key`]
-/// (`Self::key`), [`tags`](Self::tags), [`movetext`](Self::movetext), [`moves`](Self::moves),
+/// The columns of the `games` table being built, filled part by part for each row (by
+/// [`GamesBuilder`]), in this order: [`key`](Self::key), [`tags`](Self::tags),
+/// [`movetext`](Self::movetext), [`moves`](Self::moves),
 /// [`plies_outcome`](Self::plies_outcome), then the errors on [`errors`](Self::errors).
 #[derive(Debug)]
 pub(crate) struct GameColumns {
@@ -494,19 +457,24 @@ impl GameColumns {
 #[derive(Debug)]
 pub(crate) struct GamesBuilder {
     writer: pgn::Writer,
-    buf: String,
     columns: GameColumns,
-    /// Per game: the move data of the main line.
+    /// Buffers reused from row to row: the movetext, the move data of the main line, an
+    /// error's message and move.
+    movetext: String,
     data: Vec<MoveData>,
+    message: String,
+    at: String,
 }
 
 impl GamesBuilder {
     pub(crate) fn new(opts: &TableOptions) -> GamesBuilder {
         GamesBuilder {
             writer: writer(opts),
-            buf: String::new(),
             columns: GameColumns::new(),
+            movetext: String::new(),
             data: Vec::new(),
+            message: String::new(),
+            at: String::new(),
         }
     }
 
@@ -525,7 +493,9 @@ impl GamesBuilder {
             let (name, value) = &game.tags[k];
             (name.as_str(), value.as_str())
         });
-        c.movetext(movetext(&self.writer, game, &mut self.buf));
+        self.movetext.clear();
+        self.writer.write_movetext(game, &mut self.movetext);
+        c.movetext(&self.movetext);
         self.data.clear();
         // clocks and evals live in comments: a game without comments has neither
         if game.moves.iter().any(|n| !n.comments.is_empty()) {
@@ -533,7 +503,25 @@ impl GamesBuilder {
         }
         c.moves(game.moves.iter().map(|n| n.text.as_str()), &self.data);
         c.plies_outcome(game.moves.len(), game.termination());
-        push_errors(&mut c.errors, game);
+        for e in &game.errors {
+            self.message.clear();
+            let _ = write!(self.message, "{}", e.kind);
+            self.at.clear();
+            if let Some(at) = e.at {
+                let _ = write!(self.at, "{at}");
+            }
+            c.errors.push(ErrorRow {
+                kind: e.kind.code(),
+                severity: e.severity.as_str(),
+                message: &self.message,
+                text: &e.text,
+                pos: e.pos,
+                at_move: e.at.map(|_| self.at.as_str()),
+                at_node: None,
+            });
+        }
+        c.errors
+            .end_row(game.errors.len() as u64 + game.errors_dropped);
     }
 
     pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {

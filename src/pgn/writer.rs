@@ -1,8 +1,8 @@
 //! [`Writer`]: a [`Game`] in the PGN export format.
 
 use alloc::string::String;
-use alloc::vec;
-use core::fmt::Write as _;
+
+use smallvec::SmallVec;
 
 use super::dom::{Game, Node, san_text};
 
@@ -161,6 +161,27 @@ impl Writer {
             out.push_str("\"]\n");
         }
         out.push('\n');
+        self.write_movetext(game, out);
+        out.push_str("\n\n");
+    }
+
+    /// Appends the game's movetext to `out`: what [`write_to_string`](Writer::write_to_string)
+    /// writes after the tags and their empty line, from the game comment to the result, without
+    /// the line breaks after it (for a column or a field that holds the moves alone).
+    ///
+    /// It allocates nothing besides the growth of `out`, so that a string reused from game to
+    /// game makes writing free of allocations once it has grown; only what is rare costs one
+    /// (variations nested more than 16 deep, a move without its text, a comment holding both
+    /// `}` and a line break).
+    ///
+    /// ```
+    /// use kifu::pgn::{Games, Writer};
+    /// let game = Games::new(b"[White \"Tal\"]\n\n1.e4 {good} e5 (1...c5) 1-0").next().unwrap();
+    /// let mut out = String::new();
+    /// Writer::new().write_movetext(&game, &mut out);
+    /// assert_eq!(out, "1. e4 {good} 1... e5 (1... c5) 1-0");
+    /// ```
+    pub fn write_movetext(&self, game: &Game, out: &mut String) {
         let mut m = Movetext {
             out,
             line: 0,
@@ -178,8 +199,7 @@ impl Writer {
             }
         }
         m.lines(&game.moves, game.starting_ply());
-        m.token(game.termination().as_str());
-        m.out.push_str("\n\n");
+        m.token(&[game.termination().as_str()]);
     }
 
     /// Writes the game in PGN to `out`, ending with an empty line (feature `std`). The game is
@@ -194,10 +214,38 @@ impl Writer {
     }
 }
 
-/// Whether `s` starts with a tag pair's beginning, `[Name "` (a reader meeting it at the start of
-/// a line inside a comment takes the comment for unclosed), or may (`s` ends too soon to say).
-fn tag_like(s: &str) -> bool {
-    s.starts_with('[') && super::lexer::is_tag_start(s.as_bytes()) != Some(false)
+/// Whether `word next` (two words of a comment) starts with a tag pair's beginning, `[Name "` (a
+/// reader meeting it at the start of a line inside a comment takes the comment for unclosed), or
+/// may (the text ends too soon to say).
+fn tag_like(word: &str, next: &str) -> bool {
+    if !word.starts_with('[') {
+        return false;
+    }
+    // the two words joined by a space, on the stack when they are short (they always are)
+    let n = word.len() + 1 + next.len();
+    let mut buf = [0u8; 64];
+    if n <= buf.len() {
+        buf[..word.len()].copy_from_slice(word.as_bytes());
+        buf[word.len()] = b' ';
+        buf[word.len() + 1..n].copy_from_slice(next.as_bytes());
+        return super::lexer::is_tag_start(&buf[..n]) != Some(false);
+    }
+    super::lexer::is_tag_start(alloc::format!("{word} {next}").as_bytes()) != Some(false)
+}
+
+/// `n` in decimal followed by `suffix`, at the end of `buf` (long enough).
+fn decimal<'b>(mut n: u32, suffix: &str, buf: &'b mut [u8]) -> &'b str {
+    let mut i = buf.len() - suffix.len();
+    buf[i..].copy_from_slice(suffix.as_bytes());
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    core::str::from_utf8(&buf[i..]).unwrap_or("")
 }
 
 /// One line of moves being written.
@@ -216,8 +264,9 @@ struct Frame<'g> {
 /// The movetext being laid out.
 struct Movetext<'a> {
     out: &'a mut String,
-    /// Characters on the current line.
+    /// Characters on the current line (on one line, only whether it is 0 counts).
     line: usize,
+    /// The longest line; `usize::MAX` for one line.
     width: usize,
     /// `(` waiting to be glued to the next token.
     open: usize,
@@ -225,13 +274,19 @@ struct Movetext<'a> {
 }
 
 impl Movetext<'_> {
-    /// Appends a token (which holds no line break) after a space or a line break.
-    fn token(&mut self, tok: &str) {
-        self.token_at(tok, true);
+    /// Appends a token (made of `parts`, holding no line break) after a space or a line break.
+    fn token(&mut self, parts: &[&str]) {
+        self.token_at(parts, true);
     }
 
-    fn token_at(&mut self, tok: &str, may_break: bool) {
-        let len = tok.chars().count() + self.open;
+    fn token_at(&mut self, parts: &[&str], may_break: bool) {
+        // on one line only whether the line is empty matters (a token never is): the characters
+        // are not counted
+        let len = if self.width == usize::MAX {
+            1
+        } else {
+            parts.iter().map(|p| p.chars().count()).sum::<usize>() + self.open
+        };
         if self.line > 0 {
             if may_break && self.line + 1 + len > self.width {
                 self.out.push('\n');
@@ -245,7 +300,9 @@ impl Movetext<'_> {
             self.out.push('(');
         }
         self.open = 0;
-        self.out.push_str(tok);
+        for p in parts {
+            self.out.push_str(p);
+        }
         self.line += len;
     }
 
@@ -253,7 +310,7 @@ impl Movetext<'_> {
         if self.open > 0 {
             // an empty variation
             self.open -= 1;
-            self.token("()");
+            self.token(&["()"]);
             return;
         }
         if self.line + 1 > self.width {
@@ -265,88 +322,94 @@ impl Movetext<'_> {
     }
 
     fn comment(&mut self, text: &str) {
-        if text.contains('}') {
-            if !text.contains(['\n', '\r']) {
-                let mut tok = String::with_capacity(text.len() + 1);
-                tok.push(';');
-                tok.push_str(text);
-                self.token(&tok);
-                self.out.push('\n');
-                self.line = 0;
-                return;
-            }
-            self.braced(&text.replace('}', ")"));
+        let b = text.as_bytes();
+        let Some(p) = memchr::memchr3(b'}', b'\n', b'\r', b) else {
+            // the usual comment: one line without `}`
+            self.braced(text, false);
+            return;
+        };
+        let breaks = b[p] != b'}' || memchr::memchr2(b'\n', b'\r', &b[p..]).is_some();
+        let brace = b[p] == b'}' || memchr::memchr(b'}', &b[p..]).is_some();
+        if !brace {
+            self.braced(text, breaks);
+        } else if !breaks {
+            self.token(&[";", text]);
+            self.out.push('\n');
+            self.line = 0;
         } else {
-            self.braced(text);
+            self.braced(&text.replace('}', ")"), breaks);
         }
     }
 
-    fn braced(&mut self, text: &str) {
+    /// A comment in braces (`text` holds no `}`); `breaks`: it holds a line break.
+    fn braced(&mut self, text: &str, breaks: bool) {
         if self.w.wrap_comments {
-            let mut words = text.split_ascii_whitespace().peekable();
-            if words.peek().is_none() {
-                self.token("{}");
-                return;
-            }
-            let mut first = true;
-            let mut in_command = false;
-            let mut tok = String::new();
-            while let Some(word) = words.next() {
-                tok.clear();
-                if first {
-                    tok.push('{');
-                }
-                tok.push_str(word);
-                if words.peek().is_none() {
-                    tok.push('}');
-                }
-                // a line starting with `[Name` inside a comment could read as the next game's tags
-                let starts_tag = word.starts_with('[') && {
-                    let next = words.peek().copied().unwrap_or("");
-                    tag_like(&alloc::format!("{word} {next}"))
-                };
-                // a command (`[%clk 0:01:00]`) stays on one line
-                self.token_at(&tok, first || !(starts_tag || in_command));
-                if let Some(p) = word.rfind("[%") {
-                    in_command = !word[p..].contains(']');
-                } else if word.contains(']') {
-                    in_command = false;
-                }
-                first = false;
-            }
+            self.wrapped(text);
             return;
         }
         // exactly as it is: a line inside that looks like a tag pair is comment text to a reader
         // that follows the standard (kifu's, within `Config::comment_lookahead`)
-        let mut tok = String::with_capacity(text.len() + 2);
-        tok.push('{');
-        tok.push_str(text);
-        tok.push('}');
-        match tok.rfind(['\n', '\r']) {
-            None => self.token(&tok),
-            Some(last) => {
-                let first_line = tok.find(['\n', '\r']).unwrap_or(tok.len());
-                self.token(&tok[..first_line]);
-                self.out.push_str(&tok[first_line..]);
-                self.line = tok[last + 1..].chars().count();
+        let b = text.as_bytes();
+        let first = if breaks {
+            memchr::memchr2(b'\n', b'\r', b)
+        } else {
+            None
+        };
+        match first {
+            Some(first) => {
+                self.token(&["{", &text[..first]]);
+                self.out.push_str(&text[first..]);
+                self.out.push('}');
+                let last = memchr::memrchr2(b'\n', b'\r', b).unwrap_or(first);
+                self.line = text[last + 1..].chars().count() + 1;
             }
+            None => self.token(&["{", text, "}"]),
+        }
+    }
+
+    /// A comment laid out word by word over lines ([`Writer::wrap_comments`]).
+    fn wrapped(&mut self, text: &str) {
+        let mut words = text.split_ascii_whitespace().peekable();
+        if words.peek().is_none() {
+            self.token(&["{}"]);
+            return;
+        }
+        let mut first = true;
+        let mut in_command = false;
+        while let Some(word) = words.next() {
+            let next = words.peek().copied();
+            let open = if first { "{" } else { "" };
+            let close = if next.is_none() { "}" } else { "" };
+            // a line starting with `[Name` inside a comment could read as the next game's tags
+            let starts_tag = tag_like(word, next.unwrap_or(""));
+            // a command (`[%clk 0:01:00]`) stays on one line
+            self.token_at(&[open, word, close], first || !(starts_tag || in_command));
+            if let Some(p) = word.rfind("[%") {
+                in_command = !word[p..].contains(']');
+            } else if word.contains(']') {
+                in_command = false;
+            }
+            first = false;
         }
     }
 
     /// Writes the move tree from an explicit stack.
     fn lines(&mut self, moves: &[Node], start: u32) {
-        let mut stack = vec![Frame {
+        // the line being written; the lines it branches from wait on `parents`
+        let mut top = Frame {
             moves,
             i: 0,
             start,
             var: None,
             number: true,
-        }];
-        let mut buf = String::new();
-        while let Some(top) = stack.last_mut() {
+        };
+        let mut parents: SmallVec<[Frame<'_>; 16]> = SmallVec::new();
+        let mut number = [0u8; 16];
+        let mut nag = [0u8; 3];
+        loop {
             if let Some(v) = top.var {
                 let node = &top.moves[top.i];
-                if self.w.variations && v < node.variations.len() {
+                if v < node.variations.len() {
                     top.var = Some(v + 1);
                     top.number = true;
                     let var = &node.variations[v];
@@ -357,27 +420,30 @@ impl Movetext<'_> {
                             self.comment(c);
                         }
                     }
-                    stack.push(Frame {
+                    let line = Frame {
                         moves: &var.moves,
                         i: 0,
                         start: ply,
                         var: None,
                         number: true,
-                    });
+                    };
+                    parents.push(core::mem::replace(&mut top, line));
                     continue;
                 }
                 top.var = None;
                 top.i += 1;
                 continue;
             }
-            if top.i >= top.moves.len() {
-                stack.pop();
-                if !stack.is_empty() {
-                    self.close();
+            let Some(node) = top.moves.get(top.i) else {
+                match parents.pop() {
+                    Some(parent) => {
+                        top = parent;
+                        self.close();
+                        continue;
+                    }
+                    None => return,
                 }
-                continue;
-            }
-            let node = &top.moves[top.i];
+            };
             let ply = top.start + top.i as u32 + 1;
             if self.w.comments && !node.comments_before.is_empty() {
                 for c in &node.comments_before {
@@ -385,25 +451,24 @@ impl Movetext<'_> {
                 }
                 top.number = true;
             }
-            buf.clear();
-            let number = ply.div_ceil(2);
-            if ply % 2 == 1 {
-                let _ = write!(buf, "{number}. ");
+            let n = ply.div_ceil(2);
+            let prefix = if ply % 2 == 1 {
+                decimal(n, ". ", &mut number)
             } else if top.number {
-                let _ = write!(buf, "{number}... ");
-            }
-            if node.text.is_empty() {
-                buf.push_str(&san_text(node.san));
+                decimal(n, "... ", &mut number)
             } else {
-                buf.push_str(&node.text);
+                ""
+            };
+            let text = node.text.as_str();
+            if text.is_empty() {
+                self.token(&[prefix, &san_text(node.san)]);
+            } else {
+                self.token(&[prefix, text]);
             }
-            self.token(&buf);
             top.number = false;
             if self.w.nags {
-                for nag in &node.nags {
-                    buf.clear();
-                    let _ = write!(buf, "${}", nag.0);
-                    self.token(&buf);
+                for n in &node.nags {
+                    self.token(&["$", decimal(u32::from(n.0), "", &mut nag)]);
                 }
             }
             if self.w.comments && !node.comments.is_empty() {
@@ -412,7 +477,11 @@ impl Movetext<'_> {
                 }
                 top.number = true;
             }
-            top.var = Some(0);
+            if self.w.variations && !node.variations.is_empty() {
+                top.var = Some(0);
+            } else {
+                top.i += 1;
+            }
         }
     }
 }
@@ -422,12 +491,16 @@ mod tests {
     use super::*;
     use crate::pgn::{Games, Node, Outcome, Variation};
     use alloc::string::ToString;
+    use alloc::vec;
     use alloc::vec::Vec;
 
     fn movetext(w: Writer, pgn: &str) -> String {
         let game = Games::new(pgn.as_bytes()).next().unwrap();
         let s = w.to_string(&game);
         let body = s.split("\n\n").nth(1).unwrap().to_string();
+        let mut alone = String::from("kept ");
+        w.write_movetext(&game, &mut alone);
+        assert_eq!(alone, alloc::format!("kept {body}"));
         // the round trip
         let again = Games::new(s.as_bytes()).next().unwrap();
         assert!(game.same_content(&again), "{s}");
@@ -471,6 +544,37 @@ mod tests {
         assert!(body.lines().count() >= 3);
         let one = movetext(Writer::new().compact(true), pgn);
         assert_eq!(one.trim_end().lines().count(), 1);
+    }
+
+    #[test]
+    fn tag_like_words() {
+        assert!(tag_like("[Event", "\"x\"]"));
+        assert!(tag_like("[Event", ""));
+        assert!(tag_like("[", "Event"));
+        assert!(!tag_like("[%clk", "0:01:00]"));
+        assert!(!tag_like("[1", "2]"));
+        assert!(!tag_like("Event", "\"x\"]"));
+        // longer than the stack buffer
+        let long = "[".to_string() + &"N".repeat(100);
+        assert!(tag_like(&long, "\"x\""));
+        assert!(!tag_like(&long, "x"));
+        let wrapped = Writer::new().line_width(20);
+        assert_eq!(
+            movetext(
+                wrapped,
+                "1. e4 {aaaa bbbb cccc dddd [Event \"x\"] [%clk 0:01:00]} *"
+            ),
+            "1. e4 {aaaa bbbb\ncccc dddd [Event\n\"x\"] [%clk 0:01:00]}\n*"
+        );
+    }
+
+    #[test]
+    fn decimals() {
+        let mut b = [0u8; 16];
+        assert_eq!(decimal(0, ". ", &mut b), "0. ");
+        assert_eq!(decimal(u32::MAX, "... ", &mut b), "4294967295... ");
+        let mut n = [0u8; 3];
+        assert_eq!(decimal(255, "", &mut n), "255");
     }
 
     #[test]

@@ -22,9 +22,42 @@ pub enum Scope {
 /// One open line of moves while a game is being built.
 #[derive(Debug, Default)]
 struct OpenLine {
+    /// The line's moves are the first `len`; after them, the moves of a game handed back
+    /// ([`GameBuilder::recycle`]), written over in place as the line grows (a node built on the
+    /// stack and pushed costs more: copying it stalls on the store of its `san`).
     moves: Vec<Node>,
+    len: usize,
     /// Comments before the line's first move.
     before: Vec<String>,
+}
+
+impl OpenLine {
+    fn new(moves: Vec<Node>) -> OpenLine {
+        OpenLine {
+            moves,
+            len: 0,
+            before: Vec::new(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The last move read.
+    fn last_mut(&mut self) -> Option<&mut Node> {
+        let last = self.len.checked_sub(1)?;
+        self.moves.get_mut(last)
+    }
+
+    /// The moves read and the comments before them; what is left of a game handed back goes
+    /// to `spare`.
+    fn finish(mut self, spare: &mut Spare) -> (Vec<Node>, Vec<String>) {
+        if self.moves.len() > self.len {
+            spare.take_apart_from(&mut self.moves, self.len);
+        }
+        (self.moves, self.before)
+    }
 }
 
 /// A [`Visitor`] that builds [`Game`]s.
@@ -77,6 +110,150 @@ pub struct GameBuilder {
     pending_full: bool,
     /// How many were dropped.
     pending_dropped: u64,
+    /// The allocations of the games handed back, for the next ones.
+    spare: Spare,
+}
+
+/// The allocations of games handed back ([`GameBuilder::recycle`]), emptied (their capacity
+/// kept), for the games built next.
+#[derive(Debug, Default)]
+struct Spare {
+    /// Strings (tags, comments, the texts of errors), cleared.
+    strings: Vec<String>,
+    /// Lists of comments, emptied.
+    comment_lists: Vec<Vec<String>>,
+    /// The main line of a game handed back, whole: the next game's is written over it
+    /// ([`OpenLine::moves`]).
+    main: Vec<Node>,
+    /// Other lines of moves, emptied.
+    lines: Vec<Vec<Node>>,
+    /// Lists of variations, emptied.
+    variation_lists: Vec<Vec<Variation>>,
+    /// The tag pairs of games handed back, kept whole (their strings are cleared when used).
+    pairs: Vec<(String, String)>,
+    /// A list of tags, emptied.
+    tags: Vec<(String, String)>,
+    errors: Vec<GameError>,
+    /// The lines being taken apart (empty between calls).
+    work: Vec<Vec<Node>>,
+}
+
+impl Spare {
+    fn string(&mut self) -> String {
+        self.strings.pop().unwrap_or_default()
+    }
+
+    /// A string holding `bytes`, U+FFFD for what is not UTF-8.
+    fn text(&mut self, bytes: &[u8]) -> String {
+        let mut s = self.string();
+        push_text(&mut s, bytes);
+        s
+    }
+
+    fn comment_list(&mut self) -> Vec<String> {
+        self.comment_lists.pop().unwrap_or_default()
+    }
+
+    fn keep_string(&mut self, mut s: String) {
+        if s.capacity() > 0 {
+            s.clear();
+            self.strings.push(s);
+        }
+    }
+
+    fn keep_strings(&mut self, mut list: Vec<String>) {
+        if list.capacity() > 0 {
+            for s in list.drain(..) {
+                self.keep_string(s);
+            }
+            self.comment_lists.push(list);
+        }
+    }
+
+    /// Empties `line`, keeping the allocations of its moves and of their variations.
+    fn take_apart(&mut self, line: &mut Vec<Node>) {
+        self.take_apart_from(line, 0);
+    }
+
+    /// Cuts `line` to its first `from` moves, keeping the allocations of the moves cut and of
+    /// their variations (from an explicit stack, whatever the depth).
+    fn take_apart_from(&mut self, line: &mut Vec<Node>, from: usize) {
+        let mut work = core::mem::take(&mut self.work);
+        if let Some(cut) = line.get_mut(from..) {
+            self.empty_nodes(cut, &mut work);
+        }
+        line.truncate(from);
+        self.take_apart_lines(&mut work);
+        self.work = work;
+    }
+
+    /// Empties the lines of `work` (and those of their variations), keeping their allocations.
+    fn take_apart_lines(&mut self, work: &mut Vec<Vec<Node>>) {
+        while let Some(mut next) = work.pop() {
+            self.empty_nodes(&mut next, work);
+            next.clear();
+            if next.capacity() > 0 {
+                self.lines.push(next);
+            }
+        }
+    }
+
+    /// Takes the allocations out of `nodes` (their lists are left without room): the lines of
+    /// their variations go to `work`, the rest is kept.
+    fn empty_nodes(&mut self, nodes: &mut [Node], work: &mut Vec<Vec<Node>>) {
+        for node in nodes {
+            // most moves have nothing allocated
+            if node.comments_before.capacity() > 0 {
+                self.keep_strings(core::mem::take(&mut node.comments_before));
+            }
+            if node.comments.capacity() > 0 {
+                self.keep_strings(core::mem::take(&mut node.comments));
+            }
+            if node.variations.capacity() > 0 {
+                let mut variations = core::mem::take(&mut node.variations);
+                for v in &mut variations {
+                    work.push(core::mem::take(&mut v.moves));
+                    self.keep_strings(core::mem::take(&mut v.comments));
+                }
+                variations.clear();
+                self.variation_lists.push(variations);
+            }
+        }
+    }
+
+    /// Empties a move of a game handed back, to be written over: its lists keep their room,
+    /// what they held is kept.
+    fn clear_node(&mut self, node: &mut Node) {
+        if !node.comments_before.is_empty() {
+            for s in node.comments_before.drain(..) {
+                self.keep_string(s);
+            }
+        }
+        if !node.comments.is_empty() {
+            for s in node.comments.drain(..) {
+                self.keep_string(s);
+            }
+        }
+        if !node.variations.is_empty() {
+            let mut work = core::mem::take(&mut self.work);
+            for v in &mut node.variations {
+                work.push(core::mem::take(&mut v.moves));
+                self.keep_strings(core::mem::take(&mut v.comments));
+            }
+            node.variations.clear();
+            self.take_apart_lines(&mut work);
+            self.work = work;
+        }
+        node.nags.clear();
+    }
+
+    /// Keeps the allocations of a line of moves.
+    fn keep_line(&mut self, mut line: Vec<Node>) {
+        self.take_apart(&mut line);
+        if line.capacity() > 0 {
+            self.lines.push(line);
+        }
+    }
 }
 
 impl Default for GameBuilder {
@@ -96,6 +273,7 @@ impl Default for GameBuilder {
             pending_bytes: 0,
             pending_full: false,
             pending_dropped: 0,
+            spare: Spare::default(),
         }
     }
 }
@@ -203,6 +381,64 @@ impl GameBuilder {
         self.done.drain(..).collect()
     }
 
+    /// Hands back a game the caller is done with: its vectors and strings (tags, moves,
+    /// comments, variations, errors), emptied, serve the games built next, so that once the
+    /// builder has been handed back a game as large as the next one, building it allocates
+    /// nothing. The games built are the same either way.
+    ///
+    /// The builder keeps what it is handed until it builds with it, or is dropped: handed back
+    /// the games it built, one at a time, it holds about the largest of them.
+    ///
+    /// ```
+    /// use kifu::pgn::{GameBuilder, Parser};
+    ///
+    /// let mut builder = GameBuilder::new();
+    /// let mut parser = Parser::new();
+    /// let mut plies = 0;
+    /// for chunk in [&b"1. e4 {best} e5 *\n\n1. d4 d5 2. c4"[..], b" *\n\n1. c4 *\n"] {
+    ///     let _ = parser.feed(chunk, &mut builder);
+    ///     while let Some(game) = builder.pop() {
+    ///         plies += game.moves.len();
+    ///         builder.recycle(game); // its room serves the next game
+    ///     }
+    /// }
+    /// parser.finish(&mut builder);
+    /// while let Some(game) = builder.pop() {
+    ///     plies += game.moves.len();
+    /// }
+    /// assert_eq!(plies, 6);
+    /// ```
+    pub fn recycle(&mut self, mut game: Game) {
+        let s = &mut self.spare;
+        if s.pairs.is_empty() {
+            core::mem::swap(&mut s.pairs, &mut game.tags);
+        } else {
+            s.pairs.append(&mut game.tags);
+        }
+        if game.tags.capacity() > s.tags.capacity() {
+            s.tags = core::mem::take(&mut game.tags);
+        }
+        if !game.errors.is_empty() {
+            for e in game.errors.drain(..) {
+                s.keep_string(e.text);
+            }
+        }
+        if game.errors.capacity() > s.errors.capacity() {
+            s.errors = core::mem::take(&mut game.errors);
+        }
+        s.keep_strings(core::mem::take(&mut game.comments));
+        let mut main = core::mem::take(&mut game.moves);
+        if s.main.capacity() == 0 {
+            // kept whole: the next game's main line is written over it
+            s.main = main;
+        } else {
+            s.take_apart(&mut main);
+            if main.capacity() > 0 {
+                s.lines.push(main);
+            }
+        }
+    }
+
     /// Whether `extra` more bytes fit the open game. If not, the game is full: the error that
     /// says so is added (once). `at`: the last move before the item.
     fn fits(&mut self, pos: Position, at: Option<MoveRef>, extra: usize) -> bool {
@@ -232,6 +468,14 @@ impl GameBuilder {
     }
 }
 
+/// Appends `bytes` to `s`, U+FFFD for what is not UTF-8.
+fn push_text(s: &mut String, bytes: &[u8]) {
+    match core::str::from_utf8(bytes) {
+        Ok(t) => s.push_str(t),
+        Err(_) => s.push_str(&String::from_utf8_lossy(bytes)),
+    }
+}
+
 /// The error that says a game reached the limit.
 fn too_large(pos: Position, at: Option<MoveRef>) -> GameError {
     GameError {
@@ -256,14 +500,26 @@ fn go_on(kept: bool) -> Control {
 impl Visitor for GameBuilder {
     fn on_tree(&mut self, ctx: &Context) -> Control {
         if ctx.is_main_line() {
-            self.lines.clear();
+            // lines of a game never ended (a builder fed again after an abandoned input)
+            if !self.lines.is_empty() {
+                for line in self.lines.drain(..) {
+                    let (moves, before) = line.finish(&mut self.spare);
+                    self.spare.keep_line(moves);
+                    self.spare.keep_strings(before);
+                }
+            }
             let mut game = Game {
                 index: ctx.game,
                 offset: ctx.pos.offset,
+                tags: core::mem::take(&mut self.spare.tags),
                 ..Game::default()
             };
             // problems before the first game go to it
-            game.errors = core::mem::take(&mut self.pending);
+            game.errors = if self.pending.is_empty() {
+                core::mem::take(&mut self.spare.errors)
+            } else {
+                core::mem::take(&mut self.pending)
+            };
             game.errors_dropped = core::mem::take(&mut self.pending_dropped);
             self.before = core::mem::take(&mut self.pending_bytes);
             self.pending_full = false;
@@ -271,7 +527,12 @@ impl Visitor for GameBuilder {
             self.full = false;
             self.game = Some(game);
         }
-        self.lines.push(OpenLine::default());
+        let moves = if ctx.is_main_line() {
+            core::mem::take(&mut self.spare.main)
+        } else {
+            self.spare.lines.pop().unwrap_or_default()
+        };
+        self.lines.push(OpenLine::new(moves));
         if ctx.in_variation() && self.full {
             return Control::SkipGame;
         }
@@ -286,7 +547,8 @@ impl Visitor for GameBuilder {
             let mut kept = true;
             if self.lines.len() > 1 {
                 let line = self.lines.pop().expect("a variation is open");
-                let parent = self.line().moves.last_mut().is_some();
+                let parent = self.line().last_mut().is_some();
+                let mut line = Some(line.finish(&mut self.spare));
                 if self.keep == Scope::Full && parent {
                     // a full game keeps the variations open when it was cut (at most one per
                     // level): they hold what was read of them
@@ -295,27 +557,40 @@ impl Visitor for GameBuilder {
                     } else {
                         kept = self.fits(ctx.pos, ctx.last_move(), VARIATION_BYTES);
                     }
-                    if kept {
+                    let parent = self.lines.last_mut().and_then(OpenLine::last_mut);
+                    if let (true, Some(parent), Some((moves, before))) = (kept, parent, line.take())
+                    {
                         let mut var = Variation {
-                            moves: line.moves,
+                            moves,
                             comments: Vec::new(),
                         };
                         if var.moves.is_empty() {
-                            var.comments = line.before;
+                            var.comments = before;
                         }
-                        if let Some(parent) = self.line().moves.last_mut() {
-                            parent.variations.push(var);
+                        if parent.variations.capacity() == 0 {
+                            parent.variations =
+                                self.spare.variation_lists.pop().unwrap_or_default();
                         }
+                        parent.variations.push(var);
                     }
+                }
+                if let Some((moves, before)) = line {
+                    // not kept: its room is
+                    self.spare.keep_line(moves);
+                    self.spare.keep_strings(before);
                 }
             }
             return go_on(kept);
         }
         let mut game = self.game.take().unwrap_or_default();
-        let main = core::mem::take(&mut self.lines).into_iter().next();
-        if let Some(main) = main {
-            game.moves = main.moves;
-            game.comments = main.before;
+        let mut lines = self.lines.drain(..);
+        if let Some(main) = lines.next() {
+            (game.moves, game.comments) = main.finish(&mut self.spare);
+        }
+        for line in lines {
+            let (moves, before) = line.finish(&mut self.spare);
+            self.spare.keep_line(moves);
+            self.spare.keep_strings(before);
         }
         self.comment.clear();
         self.done.push_back(game);
@@ -330,11 +605,15 @@ impl Visitor for GameBuilder {
         if self.game.is_none() {
             return Control::Continue;
         }
-        let name = String::from_utf8_lossy(tag.name).into_owned();
-        let value = tag.value.decode_utf8_lossy().into_owned();
+        let (mut name, mut value) = self.spare.pairs.pop().unwrap_or_default();
+        name.clear();
+        push_text(&mut name, tag.name);
+        value.clear();
+        value.push_str(&tag.value.decode_utf8_lossy());
         let kept = self.fits(ctx.pos, None, TAG_BYTES + name.len() + value.len());
-        if let (true, Some(game)) = (kept, self.game.as_mut()) {
-            game.tags.push((name, value));
+        match (kept, self.game.as_mut()) {
+            (true, Some(game)) => game.tags.push((name, value)),
+            _ => self.spare.pairs.push((name, value)),
         }
         go_on(kept)
     }
@@ -353,31 +632,48 @@ impl Visitor for GameBuilder {
         if !self.fits(ctx.pos, before, NODE_BYTES + text.len()) {
             return Control::SkipGame;
         }
-        let line = self.line();
-        let comments_before = if ctx.in_variation() && line.moves.is_empty() {
+        self.line();
+        let (lines, spare) = (&mut self.lines, &mut self.spare);
+        let line = lines.last_mut().expect("a line");
+        let comments_before = if ctx.in_variation() && line.is_empty() {
             core::mem::take(&mut line.before)
         } else {
             Vec::new()
         };
-        line.moves.push(Node {
-            san: mv.san,
-            text,
-            nags: Nags::new(),
-            comments_before,
-            comments: Vec::new(),
-            variations: Vec::new(),
-        });
+        match line.moves.get_mut(line.len) {
+            Some(node) => {
+                // a move of a game handed back: written over
+                spare.clear_node(node);
+                node.san = mv.san;
+                node.text = text;
+                if comments_before.capacity() > 0 {
+                    spare.keep_strings(core::mem::replace(
+                        &mut node.comments_before,
+                        comments_before,
+                    ));
+                }
+            }
+            None => line.moves.push(Node {
+                san: mv.san,
+                text,
+                nags: Nags::new(),
+                comments_before,
+                comments: Vec::new(),
+                variations: Vec::new(),
+            }),
+        }
+        line.len += 1;
         Control::Continue
     }
 
     fn on_nag(&mut self, ctx: &Context, nag: Nag, _: NagForm) -> Control {
-        if self.line().moves.is_empty() {
+        if self.line().is_empty() {
             return go_on(!self.full);
         }
         if !self.fits(ctx.pos, ctx.last_move(), NAG_BYTES) {
             return Control::SkipGame;
         }
-        if let Some(node) = self.line().moves.last_mut() {
+        if let Some(node) = self.line().last_mut() {
             node.nags.push(nag);
         }
         Control::Continue
@@ -395,24 +691,39 @@ impl Visitor for GameBuilder {
         }
         // the pieces so far count against the limit, so that one endless comment cannot grow
         // without bound
-        let so_far = STRING_BYTES + self.comment.len() + c.text.as_bytes().len();
+        let piece = c.text.as_bytes();
+        let so_far = STRING_BYTES + self.comment.len() + piece.len();
         if self.bytes.saturating_add(so_far) > self.max_game_bytes {
             self.fits(ctx.pos, ctx.last_move(), so_far);
             return Control::SkipGame;
         }
-        self.comment.extend_from_slice(c.text.as_bytes());
-        if c.last {
-            let text = String::from_utf8_lossy(&self.comment).into_owned();
+        let text = if c.first && c.last {
+            // a comment in one piece (the usual): straight to its string
+            self.spare.text(piece)
+        } else {
+            self.comment.extend_from_slice(piece);
+            if !c.last {
+                return Control::Continue;
+            }
+            let text = self.spare.text(&self.comment);
             self.comment.clear();
-            if !self.fits(ctx.pos, ctx.last_move(), STRING_BYTES + text.len()) {
-                return Control::SkipGame;
-            }
-            let line = self.line();
-            match line.moves.last_mut() {
-                Some(node) => node.comments.push(text),
-                None => line.before.push(text),
-            }
+            text
+        };
+        if !self.fits(ctx.pos, ctx.last_move(), STRING_BYTES + text.len()) {
+            self.spare.keep_string(text);
+            return Control::SkipGame;
         }
+        self.line();
+        let (lines, spare) = (&mut self.lines, &mut self.spare);
+        let line = lines.last_mut().expect("a line");
+        let list = match line.last_mut() {
+            Some(node) => &mut node.comments,
+            None => &mut line.before,
+        };
+        if list.capacity() == 0 {
+            *list = spare.comment_list();
+        }
+        list.push(text);
         Control::Continue
     }
 
@@ -426,7 +737,14 @@ impl Visitor for GameBuilder {
     }
 
     fn on_error(&mut self, e: &Error<'_>) -> Control {
-        let owned = GameError::from_event(e);
+        let owned = GameError {
+            kind: e.kind,
+            severity: e.severity,
+            text: self.spare.text(e.text),
+            truncated: e.truncated,
+            pos: e.pos,
+            at: e.at,
+        };
         let size = error_bytes(&owned);
         if self.game.is_none() {
             // before the first game (the only place outside a game the parser reports
@@ -435,6 +753,7 @@ impl Visitor for GameBuilder {
                 self.pending_bytes += size;
                 self.pending.push(owned);
             } else {
+                self.spare.keep_string(owned.text);
                 self.pending_dropped += 1;
                 if !self.pending_full {
                     self.pending_full = true;
@@ -460,8 +779,11 @@ impl Visitor for GameBuilder {
             if let Some(game) = self.game.as_mut() {
                 game.errors.push(owned);
             }
-        } else if let Some(game) = self.game.as_mut() {
-            game.errors_dropped += 1;
+        } else {
+            self.spare.keep_string(owned.text);
+            if let Some(game) = self.game.as_mut() {
+                game.errors_dropped += 1;
+            }
         }
         Control::Continue
     }

@@ -45,6 +45,24 @@ impl<'a> Games<'a> {
             finished: false,
         }
     }
+
+    /// Hands back a game the caller is done with, so that the games read next are built in its
+    /// room ([`GameBuilder::recycle`]): reading allocates nothing once the games handed back
+    /// are as large as the next ones.
+    ///
+    /// ```
+    /// use kifu::pgn::Games;
+    /// let mut games = Games::new(b"1. e4 e5 *\n\n1. d4 *\n");
+    /// let mut plies = Vec::new();
+    /// while let Some(game) = games.next() {
+    ///     plies.push(game.moves.len());
+    ///     games.recycle(game);
+    /// }
+    /// assert_eq!(plies, [2, 1]);
+    /// ```
+    pub fn recycle(&mut self, game: Game) {
+        self.builder.recycle(game);
+    }
 }
 
 impl Iterator for Games<'_> {
@@ -134,6 +152,24 @@ mod read_games {
         /// The reader back (with the source inside).
         pub fn into_reader(self) -> Reader<R> {
             self.reader
+        }
+
+        /// Hands back a game the caller is done with, so that the games read next are built in
+        /// its room ([`GameBuilder::recycle`]).
+        ///
+        /// ```
+        /// use kifu::pgn::ReadGames;
+        /// let mut games = ReadGames::new(&b"1. e4 e5 *\n\n1. d4 *\n"[..]);
+        /// let mut plies = 0;
+        /// while let Some(game) = games.next() {
+        ///     let game = game.unwrap();
+        ///     plies += game.moves.len();
+        ///     games.recycle(game);
+        /// }
+        /// assert_eq!(plies, 3);
+        /// ```
+        pub fn recycle(&mut self, game: Game) {
+            self.builder.recycle(game);
         }
     }
 

@@ -239,3 +239,76 @@ fn starting_ply() {
     g.set_tag("FEN", "8/8/8/8/8/8/8/k6K b - - 0 14");
     assert_eq!(g.starting_ply(), 27);
 }
+
+/// Every game of `pgn` built with `builder`, each handed back once compared: the same games as
+/// built fresh.
+fn same_when_recycled(pgn: &[u8], make: impl Fn() -> GameBuilder) {
+    let fresh = {
+        let mut b = make();
+        pgn::parse(pgn, &mut b);
+        b.take_games()
+    };
+    let mut b = make();
+    let mut parser = pgn::Parser::new();
+    let mut k = 0;
+    for chunk in pgn.chunks(7) {
+        let _ = parser.feed(chunk, &mut b);
+        while let Some(g) = b.pop() {
+            assert_eq!(Some(&g), fresh.get(k), "{pgn:?}: game {k}");
+            b.recycle(g);
+            k += 1;
+        }
+    }
+    parser.finish(&mut b);
+    while let Some(g) = b.pop() {
+        assert_eq!(Some(&g), fresh.get(k), "{pgn:?}: game {k}");
+        b.recycle(g);
+        k += 1;
+    }
+    assert_eq!(k, fresh.len());
+}
+
+#[test]
+fn recycled_games_are_the_same() {
+    let mut all = Vec::new();
+    for pgn in [
+        &b"junk ) } before\n[Event \"x\"]\n[White \"\xff\"]\n\n{pre} 1. e4 $1 {after} (1. d4 {d} $2 (1. c4 c5) {\xfe}) e5 ({v} 1... c5) ( {only} ) oh 2. Nf3!? *"[..],
+        b"[Event \"y\"]\n\n1. e4 {a} {b} e5 (1... c5 {c} (1... e6 {e} 2. d4) 2. Nf3) 2. Nf3 1-0",
+        b"1. e4 *",
+        b"{only a comment} *",
+        b"1. d4 ((((1. c4 *",
+        b"",
+    ] {
+        all.extend_from_slice(pgn);
+        all.extend_from_slice(b"\n\n");
+    }
+    for _ in 0..3 {
+        all.extend_from_slice(
+            b"[Event \"z\"]\n\n1. e4 e5 2. Nf3 {long comment} Nc6 (2... d6 $1) 3. Bb5 *\n\n",
+        );
+    }
+    for limit in [usize::MAX, 100, 300, 1000] {
+        same_when_recycled(&all, || GameBuilder::new().with_max_game_bytes(limit));
+    }
+    same_when_recycled(&all, GameBuilder::main_line_only);
+    same_when_recycled(&all, GameBuilder::headers_only);
+}
+
+#[test]
+fn a_recycled_game_is_built_in_its_room() {
+    let pgn = b"[Event \"a\"]\n\n1. e4 {x} e5 (1... c5 {y}) 2. Nf3 *";
+    let mut b = GameBuilder::new();
+    pgn::parse(pgn, &mut b);
+    let first = b.pop().unwrap();
+    let (moves, event) = (first.moves.as_ptr(), first.tags[0].1.as_ptr());
+    b.recycle(first);
+    pgn::parse(pgn, &mut b);
+    let again = b.pop().unwrap();
+    assert_eq!(
+        (again.moves.as_ptr(), again.tags[0].1.as_ptr()),
+        (moves, event)
+    );
+    assert_eq!(again.tags, [("Event".to_string(), "a".to_string())]);
+    assert_eq!(again.moves[0].comments, ["x"]);
+    assert_eq!(again.moves[1].variations[0].moves[0].comments, ["y"]);
+}
