@@ -9,8 +9,10 @@ use crate::{Games, Problem};
 
 /// What a job does with each game of a piece, and keeps for the sink.
 pub trait PerGame: Send {
-    /// A PGN game of the piece (its `index` counted in the piece).
-    fn pgn(&mut self, game: pgn::Game);
+    /// A PGN game of the piece (its `index` counted in the piece). Give it back when done with
+    /// it: the next games are built in its allocations ([`pgn::GameBuilder::recycle`]), so that
+    /// building allocates nothing once warm; keep it (`None`) to hand it on.
+    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game>;
     /// An SGF game tree of the piece (its `index` counted in the piece).
     fn sgf(&mut self, tree: sgf::GameTree);
     /// The piece is over: its last game was handed on.
@@ -31,8 +33,9 @@ pub trait PerGame: Send {
 /// #[derive(Default)]
 /// struct Whites(Vec<String>);
 /// impl PerGame for Whites {
-///     fn pgn(&mut self, game: pgn::Game) {
+///     fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
 ///         self.0.push(game.white().unwrap_or("?").to_string());
+///         Some(game)
 ///     }
 ///     fn sgf(&mut self, _: sgf::GameTree) {}
 /// }
@@ -82,7 +85,9 @@ impl<T: PerGame> Dom<pgn::GameBuilder, T> {
     fn drain(&mut self) {
         while let Some(game) = self.builder.pop() {
             self.games += 1;
-            self.each.pgn(game);
+            if let Some(done) = self.each.pgn(game) {
+                self.builder.recycle(done);
+            }
         }
     }
 }

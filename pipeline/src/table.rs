@@ -192,12 +192,13 @@ where
     F: FnMut(Table, RecordBatch) -> bool + Send,
     N: FnMut(Note) + Send,
 {
-    fn pgn(&mut self, game: pgn::Game) {
+    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         let r = match &mut self.builder {
             Some(b) => b.push_pgn(&self.input.name, &game),
             None => Ok(()),
         };
         self.pushed(game.index, r);
+        Some(game)
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
         let r = match &mut self.builder {

@@ -103,7 +103,7 @@ impl Collect {
 }
 
 impl PerGame for Collect {
-    fn pgn(&mut self, game: pgn::Game) {
+    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         let replay = match self.opts.replay {
             Replay::No => None,
             r => {
@@ -120,6 +120,7 @@ impl PerGame for Collect {
             replay,
         });
         self.flush(false);
+        None
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
         let replay = (self.opts.replay != Replay::No).then(|| replay_tree(&tree));

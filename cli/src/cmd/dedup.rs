@@ -151,7 +151,7 @@ pub struct Keyed {
 }
 
 impl PerGame for Keyed {
-    fn pgn(&mut self, game: pgn::Game) {
+    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         self.keys.push(if self.positions {
             pgn_position_key(&game)
         } else {
@@ -162,6 +162,7 @@ impl PerGame for Keyed {
         } else {
             self.rendered.pgn(&game);
         }
+        Some(game)
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
         self.keys.push(sgf_key(&tree));

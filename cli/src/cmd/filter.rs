@@ -117,10 +117,11 @@ pub struct Kept {
 }
 
 impl PerGame for Kept {
-    fn pgn(&mut self, game: pgn::Game) {
+    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         if self.predicate.pgn(&game) != self.invert {
             self.rendered.pgn(&game);
         }
+        Some(game)
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
         if self.predicate.sgf(&tree) != self.invert {

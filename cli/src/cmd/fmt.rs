@@ -240,8 +240,9 @@ impl Formatted {
 }
 
 impl PerGame for Formatted {
-    fn pgn(&mut self, game: pgn::Game) {
+    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         self.write_pgn(&game);
+        Some(game)
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
         self.write_sgf(&tree);

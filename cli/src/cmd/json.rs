@@ -166,8 +166,9 @@ impl Lines {
 }
 
 impl PerGame for Lines {
-    fn pgn(&mut self, game: pgn::Game) {
+    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         self.push_pgn(&game);
+        Some(game)
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
         self.push_sgf(&tree);

@@ -116,7 +116,7 @@ pub struct Sorted {
 }
 
 impl PerGame for Sorted {
-    fn pgn(&mut self, game: pgn::Game) {
+    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         let value = match &*self.by {
             By::Count(_) => String::new(),
             By::Value(name) if name == "year" => {
@@ -131,6 +131,7 @@ impl PerGame for Sorted {
         self.keys
             .push((value, if self.jsonl { "jsonl" } else { "pgn" }));
         self.rendered.pgn(&game);
+        Some(game)
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
         let prop = |name: &[u8]| -> String {
