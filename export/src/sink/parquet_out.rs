@@ -1,21 +1,24 @@
-//! The Parquet encoder: batches gathered into row groups (at most `row_group_rows` rows; a
-//! group also ends after the batch that brings it to `row_group_bytes` of Arrow data, counted
-//! the same way whatever the batches' buffers look like), each row group encoded column by
-//! column — on the calling thread, or on
-//! [`SinkOptions::threads`] encoding threads — and appended to the file in order. Where a row
+//! The Parquet encoder: rows gathered into row groups (at most `row_group_rows` rows; a group
+//! also ends after the batch that brings it to `row_group_bytes` of Arrow data, counted the
+//! same way whatever the batches' buffers look like), each row group's columns encoded as its
+//! batches come — on the calling thread, or on one of [`SinkOptions::threads`] encoding threads
+//! (row group `k` on thread `k mod N`, so that a group is encoded while the rows of the next
+//! are still being built) — and the encoded groups appended to the file in order. Where a row
 //! group ends depends only on the rows and batches written, and encoding is a pure function of
-//! a row group, so the file is the same bytes at every thread count.
+//! a group's batches, so the file is the same bytes at every thread count.
 
 use std::collections::BTreeMap;
 use std::io::BufWriter;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
-use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowRowGroupWriterFactory, compute_leaves};
+use parquet::arrow::arrow_writer::{
+    ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory, compute_leaves,
+};
 use parquet::errors::ParquetError;
 use parquet::file::writer::SerializedFileWriter;
 
@@ -24,20 +27,122 @@ use super::{SinkOptions, Target};
 
 type Chunks = Result<Vec<ArrowColumnChunk>, ParquetError>;
 
-/// A row group to encode: its index in the file and its rows.
-type Job = (usize, Vec<RecordBatch>);
+/// One row group being encoded: its column writers, fed batch by batch.
+struct Group {
+    writers: Vec<ArrowColumnWriter>,
+    failed: Option<ParquetError>,
+}
 
-/// Encoding threads, and the row groups they have encoded but the file has not taken yet.
+impl Group {
+    fn new(factory: &ArrowRowGroupWriterFactory, index: usize) -> Group {
+        match factory.create_column_writers(index) {
+            Ok(writers) => Group {
+                writers,
+                failed: None,
+            },
+            Err(e) => Group {
+                writers: Vec::new(),
+                failed: Some(e),
+            },
+        }
+    }
+
+    /// Encodes a batch's rows.
+    fn write(&mut self, schema: &SchemaRef, batch: &RecordBatch) {
+        if self.failed.is_some() {
+            return;
+        }
+        let mut w = self.writers.iter_mut();
+        for (field, column) in schema.fields().iter().zip(batch.columns()) {
+            let leaves = match compute_leaves(field, column) {
+                Ok(l) => l,
+                Err(e) => {
+                    self.failed = Some(e);
+                    return;
+                }
+            };
+            for leaf in leaves {
+                let r = match w.next() {
+                    Some(writer) => writer.write(&leaf),
+                    None => Err(ParquetError::General("a column without its writer".into())),
+                };
+                if let Err(e) = r {
+                    self.failed = Some(e);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The group's column chunks, in column order.
+    fn close(self) -> Chunks {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        self.writers.into_iter().map(|w| w.close()).collect()
+    }
+}
+
+/// What an encoding thread is sent.
+enum Msg {
+    /// Rows of row group `index` (the first rows of a group start it).
+    Rows(usize, RecordBatch),
+    /// Row group `index` is complete.
+    End(usize),
+}
+
+/// Encoding threads, each with its channel, and the row groups encoded but not yet appended.
 struct Pool {
-    jobs: Option<SyncSender<Job>>,
+    threads: Vec<(SyncSender<Msg>, JoinHandle<()>)>,
     done: Receiver<(usize, Chunks)>,
-    threads: Vec<JoinHandle<()>>,
-    /// Encoded row groups waiting for the ones before them.
     ready: BTreeMap<usize, Chunks>,
-    /// Row groups sent and not yet appended.
-    in_flight: usize,
-    /// The most row groups in flight (memory holds about this many).
-    cap: usize,
+}
+
+impl Pool {
+    fn start(n: usize, factory: &Arc<ArrowRowGroupWriterFactory>, schema: &SchemaRef) -> Pool {
+        let (tx, done) = sync_channel(2 * n + 2);
+        let threads = (0..n)
+            .map(|k| {
+                // a few batches queued per thread: the builder runs ahead of the encoders
+                let (jobs, rx) = sync_channel::<Msg>(4);
+                let tx = tx.clone();
+                let (factory, schema) = (Arc::clone(factory), schema.clone());
+                let handle = std::thread::Builder::new()
+                    .name(format!("kifu-parquet-{k}"))
+                    .spawn(move || {
+                        let mut group: Option<Group> = None;
+                        for msg in rx {
+                            match msg {
+                                Msg::Rows(index, batch) => group
+                                    .get_or_insert_with(|| Group::new(&factory, index))
+                                    .write(&schema, &batch),
+                                Msg::End(index) => {
+                                    let g = group
+                                        .take()
+                                        .unwrap_or_else(|| Group::new(&factory, index));
+                                    if tx.send((index, g.close())).is_err() {
+                                        return;
+                                    }
+                                }
+                            }
+                        }
+                    })
+                    .expect("a thread to encode Parquet");
+                (jobs, handle)
+            })
+            .collect();
+        Pool {
+            threads,
+            done,
+            ready: BTreeMap::new(),
+        }
+    }
+
+    fn send(&self, group: usize, msg: Msg) -> Result<(), ParquetError> {
+        let (jobs, _) = &self.threads[group % self.threads.len()];
+        jobs.send(msg)
+            .map_err(|_| ParquetError::General("an encoding thread stopped".into()))
+    }
 }
 
 /// A Parquet file being written.
@@ -45,13 +150,14 @@ pub(crate) struct ParquetOut {
     writer: SerializedFileWriter<BufWriter<Target>>,
     factory: Arc<ArrowRowGroupWriterFactory>,
     schema: SchemaRef,
-    pending: Vec<RecordBatch>,
-    pending_rows: usize,
-    pending_bytes: usize,
+    /// The row group taking rows (on this thread when there is no pool).
+    group: Option<Group>,
+    group_rows: usize,
+    group_bytes: usize,
     max_rows: usize,
     max_bytes: usize,
-    /// Row groups cut so far.
-    cut: usize,
+    /// Row groups ended so far (the index of the one taking rows).
+    ended: usize,
     /// Row groups appended to the file so far.
     appended: usize,
     pool: Option<Pool>,
@@ -68,27 +174,6 @@ fn slice_bytes(batch: &RecordBatch) -> usize {
         .sum()
 }
 
-/// Encodes one row group: its column chunks, in column order.
-fn encode(
-    factory: &ArrowRowGroupWriterFactory,
-    schema: &SchemaRef,
-    index: usize,
-    batches: &[RecordBatch],
-) -> Chunks {
-    let mut writers = factory.create_column_writers(index)?;
-    for batch in batches {
-        let mut w = writers.iter_mut();
-        for (field, column) in schema.fields().iter().zip(batch.columns()) {
-            for leaf in compute_leaves(field, column)? {
-                w.next()
-                    .ok_or_else(|| ParquetError::General("a column without its writer".into()))?
-                    .write(&leaf)?;
-            }
-        }
-    }
-    writers.into_iter().map(|w| w.close()).collect()
-}
-
 impl ParquetOut {
     pub(crate) fn new(
         file: BufWriter<Target>,
@@ -101,103 +186,68 @@ impl ParquetOut {
         let (writer, factory) =
             ArrowWriter::try_new(file, schema.clone(), Some(props))?.into_serialized_writer()?;
         let factory = Arc::new(factory);
-        let pool = (opts.threads > 0).then(|| {
-            let n = opts.threads;
-            let (jobs, rx) = sync_channel::<Job>(n);
-            let rx = Arc::new(Mutex::new(rx));
-            let (tx, done) = sync_channel(2 * n + 2);
-            let threads = (0..n)
-                .map(|k| {
-                    let (rx, tx) = (Arc::clone(&rx), tx.clone());
-                    let (factory, schema) = (Arc::clone(&factory), schema.clone());
-                    std::thread::Builder::new()
-                        .name(format!("kifu-parquet-{k}"))
-                        .spawn(move || {
-                            loop {
-                                let job = match rx.lock() {
-                                    Ok(rx) => rx.recv(),
-                                    Err(_) => return,
-                                };
-                                let Ok((index, batches)) = job else { return };
-                                let chunks = encode(&factory, &schema, index, &batches);
-                                if tx.send((index, chunks)).is_err() {
-                                    return;
-                                }
-                            }
-                        })
-                        .expect("a thread to encode Parquet")
-                })
-                .collect();
-            Pool {
-                jobs: Some(jobs),
-                done,
-                threads,
-                ready: BTreeMap::new(),
-                in_flight: 0,
-                cap: n + 1,
-            }
-        });
+        let pool = (opts.threads > 0).then(|| Pool::start(opts.threads, &factory, schema));
         Ok(ParquetOut {
             writer,
             factory,
             schema: schema.clone(),
-            pending: Vec::new(),
-            pending_rows: 0,
-            pending_bytes: 0,
+            group: None,
+            group_rows: 0,
+            group_bytes: 0,
             max_rows: opts.row_group_rows.max(1),
             max_bytes: opts.row_group_bytes.max(1),
-            cut: 0,
+            ended: 0,
             appended: 0,
             pool,
         })
     }
 
-    /// Takes a batch's rows; a row group is cut (and encoded) when it is full.
+    /// Takes a batch's rows; a row group ends when it is full.
     pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<(), ParquetError> {
         let mut start = 0;
         while start < batch.num_rows() {
-            let n = (batch.num_rows() - start).min(self.max_rows - self.pending_rows);
+            let n = (batch.num_rows() - start).min(self.max_rows - self.group_rows);
             let part = batch.slice(start, n);
-            self.pending_bytes += slice_bytes(&part);
-            self.pending_rows += n;
-            self.pending.push(part);
+            self.group_bytes += slice_bytes(&part);
+            self.group_rows += n;
             start += n;
-            if self.pending_rows >= self.max_rows || self.pending_bytes >= self.max_bytes {
-                self.cut_group()?;
+            let index = self.ended;
+            match &self.pool {
+                None => self
+                    .group
+                    .get_or_insert_with(|| Group::new(&self.factory, index))
+                    .write(&self.schema, &part),
+                Some(pool) => pool.send(index, Msg::Rows(index, part))?,
+            }
+            if self.group_rows >= self.max_rows || self.group_bytes >= self.max_bytes {
+                self.end_group()?;
             }
         }
         Ok(())
     }
 
-    /// Sends the pending rows to be encoded as the next row group.
-    fn cut_group(&mut self) -> Result<(), ParquetError> {
-        if self.pending_rows == 0 {
+    /// Ends the row group taking rows: appended at once, or once encoded and its turn comes.
+    fn end_group(&mut self) -> Result<(), ParquetError> {
+        if self.group_rows == 0 {
             return Ok(());
         }
-        let batches = std::mem::take(&mut self.pending);
-        let index = self.cut;
-        self.cut += 1;
-        self.pending_rows = 0;
-        self.pending_bytes = 0;
+        let index = self.ended;
+        self.ended += 1;
+        self.group_rows = 0;
+        self.group_bytes = 0;
         match &self.pool {
             None => {
-                let chunks = encode(&self.factory, &self.schema, index, &batches)?;
-                append(&mut self.writer, chunks)?;
+                let group = self.group.take().expect("rows were written");
+                append(&mut self.writer, group.close()?)?;
                 self.appended += 1;
             }
-            Some(_) => {
-                // memory holds at most `cap` row groups: wait for the oldest first
-                while self.pool.as_ref().is_some_and(|p| p.in_flight >= p.cap) {
+            Some(pool) => {
+                pool.send(index, Msg::End(index))?;
+                // at most one group a thread in flight: the oldest is waited for first
+                let n = pool.threads.len();
+                while self.ended - self.appended > n {
                     self.take_one(true)?;
                 }
-                let pool = self.pool.as_mut().expect("a pool");
-                pool.jobs
-                    .as_ref()
-                    .expect("jobs are sent until the end")
-                    .send((index, batches))
-                    .map_err(|_| ParquetError::General("an encoding thread stopped".into()))?;
-                pool.in_flight += 1;
-                // append what is ready, without waiting
                 while self.take_one(false)? {}
             }
         }
@@ -210,10 +260,12 @@ impl ParquetOut {
         let pool = self.pool.as_mut().expect("a pool");
         loop {
             if let Some(chunks) = pool.ready.remove(&self.appended) {
-                pool.in_flight -= 1;
                 append(&mut self.writer, chunks?)?;
                 self.appended += 1;
                 return Ok(true);
+            }
+            if self.appended >= self.ended {
+                return Ok(false);
             }
             let got = if wait {
                 pool.done.recv().ok()
@@ -232,18 +284,18 @@ impl ParquetOut {
         }
     }
 
-    /// Encodes what is left, appends every row group, writes the footer, and gives the file
+    /// Ends the last row group, appends every group, writes the footer, and gives the file
     /// back.
     pub(crate) fn close(mut self) -> Result<BufWriter<Target>, ParquetError> {
-        self.cut_group()?;
+        self.end_group()?;
         if self.pool.is_some() {
-            while self.appended < self.cut {
+            while self.appended < self.ended {
                 self.take_one(true)?;
             }
-            if let Some(mut pool) = self.pool.take() {
-                pool.jobs = None;
-                for t in pool.threads.drain(..) {
-                    let _ = t.join();
+            if let Some(pool) = self.pool.take() {
+                for (jobs, handle) in pool.threads {
+                    drop(jobs);
+                    let _ = handle.join();
                 }
             }
         }
