@@ -46,6 +46,7 @@
 //!   it names none, UTF-16 input (encoding_rs, chardetng).
 
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
@@ -60,6 +61,7 @@ mod flow;
 mod format;
 mod junk;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod par;
 mod position;
 pub mod push;
@@ -70,6 +72,7 @@ mod stats;
 mod step;
 
 #[cfg(feature = "encoding")]
+#[cfg_attr(docsrs, doc(cfg(feature = "encoding")))]
 pub mod encoding;
 pub mod pgn;
 pub mod sgf;
@@ -80,10 +83,16 @@ pub use format::{Format, UnknownFormat};
 pub use position::Position;
 pub use stats::Stats;
 
-/// The examples of README.md, compiled and run as doctests (they use every feature).
-#[cfg(all(doctest, feature = "encoding"))]
+/// The examples of README.md, compiled and run as doctests.
+#[cfg(all(doctest, feature = "std"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The examples of docs/library.md (the guide to this crate), compiled and run as doctests
+/// (they use every feature).
+#[cfg(all(doctest, feature = "encoding"))]
+#[doc = include_str!("../docs/library.md")]
+pub struct LibraryDoctests;
 
 /// The examples of docs/pgn-dom.md, compiled and run as doctests.
 #[cfg(doctest)]

@@ -12,7 +12,7 @@
 //!   ([`go::replay_tree`]) and training rows ([`go::TrainingRows`]).
 //!
 //! Both are checked against the references (python-chess 1.11.2, sgfmill 1.1.1) on the whole
-//! shared corpus; see `docs/replay.md`.
+//! shared corpus; see the crate's README.md.
 
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
@@ -21,7 +21,7 @@
 pub mod chess;
 pub mod go;
 
-/// The examples of docs/replay.md, compiled and run as doctests.
+/// The examples of README.md (the crate's guide), compiled and run as doctests.
 #[cfg(doctest)]
-#[doc = include_str!("../../docs/replay.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReplayDocDoctests;
