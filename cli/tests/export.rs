@@ -314,3 +314,41 @@ fn duckdb_and_pyarrow_read_what_kifu_export_writes_or_skip_without_the_export_ve
         );
     }
 }
+
+/// `--columns` keeps the columns named, in the table's order, and their values are those of
+/// the whole table; a name that is no column is a usage error naming the columns.
+#[test]
+fn columns_keep_the_values_of_the_whole_table() {
+    let tmp = TempDir::new("columns");
+    let pgn = vec![many_games(&tmp.0, "pgn", 50)];
+    let all = tmp.0.join("all.jsonl");
+    let some = tmp.0.join("some.jsonl");
+    assert!(export(&pgn, &all, &[]).status.success());
+    let o = export(&pgn, &some, &["--columns", "plies,White,Event", "-j2"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows = |p: &Path| -> Vec<serde_json::Map<String, serde_json::Value>> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (all, some) = (rows(&all), rows(&some));
+    assert_eq!(all.len(), 50);
+    let expected: Vec<_> = all
+        .iter()
+        .map(|r| {
+            let mut m = serde_json::Map::new();
+            for k in ["Event", "White", "plies"] {
+                m.insert(k.to_string(), r[k].clone());
+            }
+            m
+        })
+        .collect();
+    assert_eq!(some, expected);
+    let keys: Vec<&String> = some[0].keys().collect();
+    assert_eq!(keys, ["Event", "White", "plies"], "the table's order");
+    let o = export(&pgn, &tmp.0.join("x.csv"), &["--columns", "Whyte"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("no column `Whyte` in the pgn_games table"));
+}

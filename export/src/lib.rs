@@ -183,6 +183,18 @@ impl Default for TableOptions {
     }
 }
 
+/// A column name that is not one of the table's ([`Builder::project`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no column `{name}` in the {} table (its columns: {})", table.id(), columns.join(", "))]
+pub struct UnknownColumn {
+    /// The name asked for.
+    pub name: String,
+    /// The table.
+    pub table: Table,
+    /// The table's columns, in order.
+    pub columns: Vec<String>,
+}
+
 /// The Arrow schema of `table` built with `opts` (without the columns a [`Columns`] extension
 /// adds: see [`Builder::schema`]).
 ///
@@ -309,6 +321,8 @@ pub struct Builder {
     inner: Inner,
     extra: Option<Box<dyn Columns>>,
     games: usize,
+    /// The columns kept ([`Builder::project`]): their indexes in the whole row.
+    keep: Option<Vec<usize>>,
 }
 
 impl core::fmt::Debug for Builder {
@@ -338,7 +352,58 @@ impl Builder {
             inner,
             extra: None,
             games: 0,
+            keep: None,
         }
+    }
+
+    /// Keeps only the columns named (in the table's order, whatever the order of `names`): the
+    /// batches hold those, and the work of the columns left out is not done where it is worth
+    /// it (PGN `games`: no `movetext` written, no move list built). Call it after
+    /// [`with_columns`](Builder::with_columns).
+    ///
+    /// # Errors
+    ///
+    /// The first name that is not a column of the table.
+    ///
+    /// ```
+    /// use kifu::pgn::Games;
+    /// use kifu_export::{Builder, Table, TableOptions};
+    ///
+    /// let mut b = Builder::new(Table::PgnGames, &TableOptions::default())
+    ///     .project(&["White", "Result", "plies"])
+    ///     .unwrap();
+    /// for game in Games::new(b"[White \"Tal\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n") {
+    ///     b.push_pgn("g.pgn", &game).unwrap();
+    /// }
+    /// let batch = b.finish();
+    /// let names: Vec<_> = batch.schema().fields().iter().map(|f| f.name().clone()).collect();
+    /// assert_eq!(names, ["White", "Result", "plies"]);
+    /// assert!(Builder::new(Table::PgnGames, &TableOptions::default()).project(&["nope"]).is_err());
+    /// ```
+    pub fn project<S: AsRef<str>>(mut self, names: &[S]) -> Result<Builder, UnknownColumn> {
+        assert_eq!(self.rows(), 0, "columns are chosen before the first row");
+        let all = self.schema.clone();
+        for n in names {
+            if all.field_with_name(n.as_ref()).is_err() {
+                return Err(UnknownColumn {
+                    name: n.as_ref().to_string(),
+                    table: self.table,
+                    columns: all.fields().iter().map(|f| f.name().clone()).collect(),
+                });
+            }
+        }
+        let wanted = |name: &str| names.iter().any(|n| n.as_ref() == name);
+        let keep: Vec<usize> = (0..all.fields().len())
+            .filter(|&k| wanted(all.field(k).name()))
+            .collect();
+        if let Inner::PgnGames(b) = &mut self.inner {
+            b.want_movetext = wanted("movetext");
+            b.want_moves = wanted("moves") || wanted("clocks") || wanted("evals");
+        }
+        let fields = keep.iter().map(|&k| all.field(k).clone()).collect();
+        self.schema = make_schema(self.table, fields);
+        self.keep = Some(keep);
+        Ok(self)
     }
 
     /// Adds the columns of `extra` after the table's own.
@@ -348,6 +413,10 @@ impl Builder {
     /// If the builder already holds rows.
     pub fn with_columns(mut self, extra: Box<dyn Columns>) -> Builder {
         assert_eq!(self.rows(), 0, "columns are added before the first row");
+        assert!(
+            self.keep.is_none(),
+            "columns are added before the projection"
+        );
         let mut fields: Vec<Field> = self.schema.fields().iter().map(|f| (**f).clone()).collect();
         fields.extend(extra.fields());
         self.schema = make_schema(self.table, fields);
@@ -474,6 +543,9 @@ impl Builder {
         };
         if let Some(x) = &mut self.extra {
             columns.extend(x.finish());
+        }
+        if let Some(keep) = &self.keep {
+            columns = keep.iter().map(|&k| columns[k].clone()).collect();
         }
         self.games = 0;
         RecordBatch::try_new(self.schema.clone(), columns)

@@ -464,6 +464,11 @@ pub(crate) struct GamesBuilder {
     data: Vec<MoveData>,
     message: String,
     at: String,
+    /// Whether the `movetext` column is wanted (else it holds empty strings, left out by the
+    /// projection).
+    pub(crate) want_movetext: bool,
+    /// Whether `moves`, `clocks` or `evals` is wanted (else they hold empty lists).
+    pub(crate) want_moves: bool,
 }
 
 impl GamesBuilder {
@@ -475,6 +480,8 @@ impl GamesBuilder {
             data: Vec::new(),
             message: String::new(),
             at: String::new(),
+            want_movetext: true,
+            want_moves: true,
         }
     }
 
@@ -494,14 +501,20 @@ impl GamesBuilder {
             (name.as_str(), value.as_str())
         });
         self.movetext.clear();
-        self.writer.write_movetext(game, &mut self.movetext);
+        if self.want_movetext {
+            self.writer.write_movetext(game, &mut self.movetext);
+        }
         c.movetext(&self.movetext);
         self.data.clear();
-        // clocks and evals live in comments: a game without comments has neither
-        if game.moves.iter().any(|n| !n.comments.is_empty()) {
-            self.data.extend(game.moves.iter().map(MoveData::of));
+        if self.want_moves {
+            // clocks and evals live in comments: a game without comments has neither
+            if game.moves.iter().any(|n| !n.comments.is_empty()) {
+                self.data.extend(game.moves.iter().map(MoveData::of));
+            }
+            c.moves(game.moves.iter().map(|n| n.text.as_str()), &self.data);
+        } else {
+            c.moves(std::iter::empty(), &self.data);
         }
-        c.moves(game.moves.iter().map(|n| n.text.as_str()), &self.data);
         c.plies_outcome(game.moves.len(), game.termination());
         for e in &game.errors {
             self.message.clear();

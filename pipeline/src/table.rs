@@ -55,6 +55,10 @@ pub struct TableSpec {
     pub max_game_bytes: usize,
     /// Rows per batch handed on (the last batch may hold fewer).
     pub batch_rows: usize,
+    /// The columns kept, in the table's order (`None`: every column). The work of the columns
+    /// left out is not done where that pays (PGN `games` without `movetext` or the move lists,
+    /// `--replay` without its columns).
+    pub columns: Option<Vec<String>>,
 }
 
 impl TableSpec {
@@ -85,7 +89,33 @@ impl TableSpec {
             replay: false,
             max_game_bytes: pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES,
             batch_rows: TableSpec::DEFAULT_BATCH_ROWS,
+            columns: None,
         }
+    }
+
+    /// Checks [`columns`](Self::columns): each must be a column of one of the spec's tables.
+    ///
+    /// # Errors
+    ///
+    /// The first name no table of the spec has.
+    pub fn check_columns(&self) -> Result<(), kifu_export::UnknownColumn> {
+        let Some(columns) = &self.columns else {
+            return Ok(());
+        };
+        let tables: Vec<Table> = [self.pgn, self.sgf].into_iter().flatten().collect();
+        let mut first = None;
+        for name in columns {
+            let known = tables.iter().any(|&t| {
+                let all = self.full_builder(t).schema();
+                all.field_with_name(name).is_ok()
+            });
+            if !known {
+                let t = tables[0];
+                let err = self.full_builder(t).project(&[name]).err();
+                first = first.or(err);
+            }
+        }
+        first.map_or(Ok(()), Err)
     }
 
     /// The table of a format.
@@ -111,13 +141,36 @@ impl TableSpec {
         self.builder(table).schema()
     }
 
-    fn builder(&self, table: Table) -> Builder {
+    /// The builder of `table`, every column.
+    fn full_builder(&self, table: Table) -> Builder {
         let b = Builder::new(table, &self.options);
+        let replayed = ["final_fen", "uci", "fen", "key"];
+        let wanted = self
+            .columns
+            .as_ref()
+            .is_none_or(|c| c.iter().any(|n| replayed.contains(&n.as_str())));
         match table {
-            Table::PgnGames | Table::PgnMoves if self.replay => {
+            Table::PgnGames | Table::PgnMoves if self.replay && wanted => {
                 b.with_columns(Box::new(ReplayColumns::new(table, self.options.variations)))
             }
             _ => b,
+        }
+    }
+
+    /// The builder of `table`, the columns kept (those of [`columns`](Self::columns) the
+    /// table has).
+    fn builder(&self, table: Table) -> Builder {
+        let b = self.full_builder(table);
+        match &self.columns {
+            None => b,
+            Some(columns) => {
+                let schema = b.schema();
+                let here: Vec<&String> = columns
+                    .iter()
+                    .filter(|n| schema.field_with_name(n).is_ok())
+                    .collect();
+                b.project(&here).expect("the names are the table's")
+            }
         }
     }
 }

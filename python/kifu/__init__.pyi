@@ -287,6 +287,7 @@ def to_arrow(
     threads: int | None = None,
     variations: bool = False,
     replay: bool = False,
+    columns: Sequence[str] | None = None,
     charset: str = "auto",
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
@@ -303,6 +304,7 @@ def to_arrow(
     threads: int | None = None,
     variations: bool = False,
     replay: bool = False,
+    columns: Sequence[str] | None = None,
     charset: str = "auto",
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
@@ -320,6 +322,7 @@ def to_parquet(
     threads: int | None = None,
     variations: bool = False,
     replay: bool = False,
+    columns: Sequence[str] | None = None,
     charset: str = "auto",
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
@@ -338,6 +341,7 @@ def schema(
     format: Literal["pgn", "sgf"] | None = None,
     variations: bool = False,
     replay: bool = False,
+    columns: Sequence[str] | None = None,
 ) -> pyarrow.Schema: ...
 
 class PgnVisitor(Protocol):

@@ -204,6 +204,7 @@ fn spec(
     format: Option<&str>,
     variations: bool,
     replay: bool,
+    columns: Option<Vec<String>>,
     charset: &str,
     movetext_width: Option<usize>,
     max_game_bytes: usize,
@@ -224,13 +225,16 @@ fn spec(
     };
     spec.max_game_bytes = max_game_bytes;
     spec.replay = replay;
+    spec.columns = columns;
+    spec.check_columns()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(spec)
 }
 
 /// A table of the games of `source` as an Arrow stream (see `docs/python.md`).
 #[pyfunction]
 #[pyo3(signature = (source, table = "games", *, format = None, threads = None,
-                    variations = false, replay = false, charset = "auto", movetext_width = None,
+                    variations = false, replay = false, columns = None, charset = "auto", movetext_width = None,
                     max_game_bytes = DEFAULT_MAX_GAME_BYTES, batch_rows = TableSpec::DEFAULT_BATCH_ROWS,
                     name = None,
                     raw = false))]
@@ -243,6 +247,7 @@ pub fn to_arrow(
     threads: Option<usize>,
     variations: bool,
     replay: bool,
+    columns: Option<Vec<String>>,
     charset: &str,
     movetext_width: Option<usize>,
     max_game_bytes: usize,
@@ -255,6 +260,7 @@ pub fn to_arrow(
         format,
         variations,
         replay,
+        columns,
         charset,
         movetext_width,
         max_game_bytes,
@@ -293,15 +299,17 @@ pub fn to_arrow(
 
 /// The Arrow schema of a table, as a `pyarrow.Schema`.
 #[pyfunction]
-#[pyo3(signature = (table = "games", *, format = None, variations = false, replay = false))]
+#[pyo3(signature = (table = "games", *, format = None, variations = false, replay = false,
+                    columns = None))]
 pub fn schema(
     py: Python<'_>,
     table: &str,
     format: Option<&str>,
     variations: bool,
     replay: bool,
+    columns: Option<Vec<String>>,
 ) -> PyResult<Py<PyAny>> {
-    let spec = spec(table, format, variations, replay, "auto", None, 0)?;
+    let spec = spec(table, format, variations, replay, columns, "auto", None, 0)?;
     let s = spec.schema(table_of(&spec));
     let empty = Batches {
         pump: None,
@@ -338,7 +346,7 @@ fn output_error(e: std::io::Error) -> PyErr {
 /// is put at `path`.
 #[pyfunction]
 #[pyo3(signature = (source, path, table = "games", *, format = None, to = "parquet",
-                    threads = None, variations = false, replay = false, charset = "auto",
+                    threads = None, variations = false, replay = false, columns = None, charset = "auto",
                     movetext_width = None, max_game_bytes = DEFAULT_MAX_GAME_BYTES,
                     force = false, max_rows_per_file = None, dataset = false,
                     row_group_rows = None, zstd_level = None, name = None))]
@@ -353,6 +361,7 @@ pub fn to_parquet<'py>(
     threads: Option<usize>,
     variations: bool,
     replay: bool,
+    columns: Option<Vec<String>>,
     charset: &str,
     movetext_width: Option<usize>,
     max_game_bytes: usize,
@@ -373,6 +382,7 @@ pub fn to_parquet<'py>(
         format,
         variations,
         replay,
+        columns,
         charset,
         movetext_width,
         max_game_bytes,

@@ -196,3 +196,13 @@ def test_to_parquet_writes_the_bytes_of_kifu_export_on_the_corpus(kifu_bin, tmp_
     subprocess.run([kifu_bin, "export", "-q", "-j2", str(d), "-o", str(cli), "--replay"], check=True)
     kifu.to_parquet(d, py, replay=True, threads=1)
     assert cli.read_bytes() == py.read_bytes()
+
+
+def test_columns_keep_the_values_of_the_whole_table(pgn_file):
+    whole = kifu.to_arrow(pgn_file).read_all()
+    some = kifu.to_arrow(pgn_file, columns=["plies", "White"]).read_all()
+    assert some.column_names == ["White", "plies"]
+    assert some.equals(whole.select(["White", "plies"]))
+    assert kifu.schema("games", columns=["movetext"]).names == ["movetext"]
+    with pytest.raises(ValueError, match="no column `Whyte`"):
+        kifu.to_arrow(pgn_file, columns=["Whyte"])

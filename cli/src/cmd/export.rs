@@ -36,6 +36,10 @@ pub struct Args {
     /// moves: the moves of every variation too (each row names its line).
     #[arg(long)]
     pub variations: bool,
+    /// Only these columns, comma-separated (in the table's order): the work of the others is
+    /// not done (`--columns White,Black,Result,WhiteElo` skips the movetext and move lists).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub columns: Option<Vec<String>>,
     /// PGN: replay the games on a board: `games` gains `final_fen`, `moves` gains `uci`,
     /// `fen` and `key` (Polyglot).
     #[arg(long)]
@@ -141,6 +145,9 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     };
     spec.replay = args.replay;
     spec.max_game_bytes = args.limit.max_game_bytes;
+    spec.columns = args.columns.clone();
+    spec.check_columns()
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     let sink = SinkOptions {
         force: args.force,
         dataset: args.dataset,

@@ -117,9 +117,8 @@ impl Pool {
                                     .get_or_insert_with(|| Group::new(&factory, index))
                                     .write(&schema, &batch),
                                 Msg::End(index) => {
-                                    let g = group
-                                        .take()
-                                        .unwrap_or_else(|| Group::new(&factory, index));
+                                    let g =
+                                        group.take().unwrap_or_else(|| Group::new(&factory, index));
                                     if tx.send((index, g.close())).is_err() {
                                         return;
                                     }
