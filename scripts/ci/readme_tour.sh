@@ -28,7 +28,7 @@ cd "$root"
 # --- 1. links -------------------------------------------------------------------------------
 if command -v python3 >/dev/null 2>&1; then
   python3 - "$root" README.md docs/*.md cli/README.md input/README.md export/README.md \
-    replay/README.md output/README.md pipeline/README.md <<'EOF'
+    replay/README.md output/README.md pipeline/README.md <<'EOF' ||
 import os, re, sys
 root, files = sys.argv[1], sys.argv[2:]
 
@@ -76,6 +76,7 @@ for f in files:
                 print(f'{f}:{no}: link to a missing heading: {target}'); bad += 1
 sys.exit(1 if bad else 0)
 EOF
+  { echo "readme: FAILED: the links above lead nowhere" >&2; exit 1; }
   echo "readme: links of README.md, docs/*.md and the member READMEs resolve"
 else
   echo "readme: links not checked (no python3)"
