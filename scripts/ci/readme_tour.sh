@@ -109,7 +109,7 @@ fi
 # the blocks: "LINE LANG SKIP-REASON" then the body, split by awk into files under $work/.blocks
 mkdir "$work/.blocks"
 awk -v dir="$work/.blocks" '
-  /^<!-- tour: skip/ { skip = $0; sub(/^<!-- tour: skip */, "", skip); sub(/ *-->.*$/, "", skip)
+  /^<!-- tour: skip/ { skip = $0; sub(/^<!-- tour: skip */, "", skip); sub(/ *-->.*$/, "", skip); sub(/^\(/, "", skip); sub(/\)$/, "", skip)
                        if (skip == "") skip = "marked"; next }
   !infence && /^```/ { lang = substr($0, 4); infence = 1; n++
                        file = sprintf("%s/%03d", dir, n)
