@@ -56,8 +56,9 @@ pub struct TableSpec {
     /// Rows per batch handed on (the last batch may hold fewer).
     pub batch_rows: usize,
     /// The columns kept, in the table's order (`None`: every column). The work of the columns
-    /// left out is not done where that pays (PGN `games` without `movetext` or the move lists,
-    /// `--replay` without its columns).
+    /// left out is not done where that pays (PGN `games` without `movetext` or the move lists;
+    /// with keys and tags only, the movetext is not even read: the parser skips it; `--replay`
+    /// without its columns).
     pub columns: Option<Vec<String>>,
 }
 
@@ -91,6 +92,17 @@ impl TableSpec {
             batch_rows: TableSpec::DEFAULT_BATCH_ROWS,
             columns: None,
         }
+    }
+
+    /// Whether the columns kept are the games table's keys and tags only (no column that needs
+    /// the movetext read).
+    fn tags_only(&self) -> bool {
+        self.columns.as_ref().is_some_and(|c| {
+            c.iter().all(|n| {
+                matches!(n.as_str(), "file" | "index" | "offset" | "tags")
+                    || kifu_export::PGN_TAG_COLUMNS.iter().any(|(t, _)| t == n)
+            })
+        })
     }
 
     /// Checks [`columns`](Self::columns): each must be a column of one of the spec's tables.
@@ -303,11 +315,13 @@ where
     type Pgn = Dom<pgn::GameBuilder, Rows<'a, F, N>>;
     type Sgf = Dom<sgf::TreeBuilder, Rows<'a, F, N>>;
     fn pgn(&self, input: &Input) -> Self::Pgn {
-        // the moves table without variations needs only the main line
+        // the moves table without variations needs only the main line; the games table's tags
+        // alone need no movetext (the parser skips it at its skipping speed)
         let b = match self.spec.pgn {
             Some(Table::PgnMoves) if !self.spec.options.variations => {
                 pgn::GameBuilder::main_line_only()
             }
+            Some(Table::PgnGames) if self.spec.tags_only() => pgn::GameBuilder::headers_only(),
             _ => pgn::GameBuilder::new(),
         };
         let b = b.with_max_game_bytes(self.spec.max_game_bytes);

@@ -108,3 +108,45 @@ fn notes_name_inputs_without_games_and_inputs_left_out() {
     assert!(matches!(&notes[1], Note::NoGame { problems: 0, .. }));
     assert_eq!(done.scanned.games, 4);
 }
+
+#[test]
+fn tags_alone_read_without_the_movetext_are_the_columns_of_the_whole_table() {
+    let data = games(300);
+    let whole = run(&data, 2, 4096, "games");
+    let mut spec = TableSpec::by_name("games").unwrap();
+    spec.batch_rows = 100;
+    spec.columns = Some(vec![
+        "White".into(),
+        "Event".into(),
+        "index".into(),
+        "tags".into(),
+    ]);
+    spec.check_columns().unwrap();
+    let scan = Scan::new(
+        Source::Bytes {
+            name: "g.pgn".into(),
+            data: data.clone(),
+        },
+        Formats::ANY,
+    )
+    .with_options(ScanOptions::with_threads(2));
+    let mut some = Vec::new();
+    table::scan_table(
+        scan,
+        &spec,
+        |_, b| {
+            some.push(b);
+            true
+        },
+        |_| {},
+    );
+    for (w, s) in whole.iter().zip(&some) {
+        let names = ["index", "Event", "White", "tags"];
+        assert_eq!(
+            &w.project(&names.map(|n| w.schema().index_of(n).unwrap()))
+                .unwrap(),
+            s
+        );
+    }
+    assert_eq!(whole.len(), some.len());
+}
