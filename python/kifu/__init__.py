@@ -47,6 +47,27 @@ class InputError(Error, OSError):
     errors: list[tuple[str, str]] = []
 
 
+def _reader(stream: ArrowStream) -> Any:
+    """The ``pyarrow.RecordBatchReader`` of ``to_arrow`` over a kifu stream, its batches passed
+    through without a copy; an error that ends the stream is raised as kifu's own exception
+    (``InputError``, or ``KeyboardInterrupt`` on Ctrl-C), not as the Arrow error that carried
+    its text through the C stream."""
+    import pyarrow as pa
+
+    inner = pa.RecordBatchReader.from_stream(stream)
+
+    def batches() -> Any:
+        try:
+            yield from inner
+        except pa.ArrowException:
+            err = stream._error()
+            if err is not None:
+                raise err from None
+            raise
+
+    return pa.RecordBatchReader.from_batches(inner.schema, batches())
+
+
 #: What the reading functions take: a path, a list of paths, bytes, or a binary file object.
 Source = Union[
     str, os.PathLike, Sequence[Union[str, os.PathLike]], bytes, bytearray, memoryview, Any

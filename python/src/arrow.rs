@@ -103,6 +103,23 @@ struct Batches {
     queue: std::collections::VecDeque<RecordBatch>,
     schema: SchemaRef,
     wanted: Format,
+    /// The Python exception that ended the stream, kept for the package to raise as it is
+    /// (through the C stream it only passes as text).
+    raised: ErrorSlot,
+}
+
+/// The exception that ended a stream.
+type ErrorSlot = std::sync::Arc<Mutex<Option<PyErr>>>;
+
+impl Batches {
+    /// `e` as the stream's error, kept for [`ArrowStream::_error`].
+    fn fail(&self, e: PyErr) -> ArrowError {
+        let text = e.to_string();
+        if let Ok(mut slot) = self.raised.lock() {
+            *slot = Some(e);
+        }
+        ArrowError::ExternalError(Box::new(std::io::Error::other(text)))
+    }
 }
 
 impl Iterator for Batches {
@@ -121,7 +138,7 @@ impl Iterator for Batches {
                 Err(e) => {
                     // Ctrl-C: the scan stops, the consumer gets the exception
                     self.pump = None;
-                    return Some(Err(ArrowError::ExternalError(Box::new(e))));
+                    return Some(Err(self.fail(e)));
                 }
             };
             match msg {
@@ -132,7 +149,7 @@ impl Iterator for Batches {
                 Some(Msg::End(scanned)) => {
                     let py_error = pump.take_py_error();
                     self.pump = None;
-                    return end(&scanned, py_error, self.wanted).map(Err);
+                    return end(&scanned, py_error, self.wanted).map(|e| Err(self.fail(e)));
                 }
                 None => {
                     self.pump = None;
@@ -144,12 +161,8 @@ impl Iterator for Batches {
 }
 
 /// The stream's end: warnings for skipped inputs, an error for inputs that failed.
-fn end(scanned: &Scanned, py_error: Option<PyErr>, wanted: Format) -> Option<ArrowError> {
-    Python::attach(|py| {
-        scan::finish(py, scanned, py_error, Some(wanted))
-            .err()
-            .map(|e| ArrowError::ExternalError(Box::new(e)))
-    })
+fn end(scanned: &Scanned, py_error: Option<PyErr>, wanted: Format) -> Option<PyErr> {
+    Python::attach(|py| scan::finish(py, scanned, py_error, Some(wanted)).err())
 }
 
 impl RecordBatchReader for Batches {
@@ -165,6 +178,7 @@ impl RecordBatchReader for Batches {
 pub struct ArrowStream {
     stream: Mutex<Option<FFI_ArrowArrayStream>>,
     schema: SchemaRef,
+    raised: ErrorSlot,
 }
 
 #[pymethods]
@@ -184,6 +198,13 @@ impl ArrowStream {
             .take()
             .ok_or_else(|| PyRuntimeError::new_err("the stream was already consumed"))?;
         PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
+    }
+
+    /// The exception that ended the stream (an `InputError`, a `KeyboardInterrupt`), taken;
+    /// `None` if it ended cleanly or has not ended. The package raises it in place of the Arrow
+    /// error that carried its text through the C stream.
+    fn _error(&self) -> Option<PyErr> {
+        self.raised.lock().ok().and_then(|mut e| e.take())
     }
 
     /// The table's columns, as `name: type` lines.
@@ -271,15 +292,18 @@ pub fn to_arrow(
     let schema = spec.schema(table_of(&spec));
     let wanted = format_of(table_of(&spec));
     let pump = start(source, slot, spec, scan_opts);
+    let raised = ErrorSlot::default();
     let batches = Batches {
         pump: Some(pump),
         queue: Default::default(),
         schema: schema.clone(),
         wanted,
+        raised: raised.clone(),
     };
     let stream = ArrowStream {
         stream: Mutex::new(Some(FFI_ArrowArrayStream::new(Box::new(batches)))),
         schema,
+        raised,
     };
     let stream = Py::new(py, stream)?;
     if raw {
@@ -291,10 +315,15 @@ pub fn to_arrow(
              raw=True for the bare Arrow C stream ({e})"
         ))
     })?;
-    Ok(pa
-        .getattr("RecordBatchReader")?
-        .call_method1("from_stream", (stream,))?
-        .unbind())
+    // the package's reader raises kifu's own exceptions (`InputError`), which the C stream
+    // passes only as text; the native module alone gives pyarrow's reader
+    match py.import("kifu").and_then(|m| m.getattr("_reader")) {
+        Ok(reader) => Ok(reader.call1((stream,))?.unbind()),
+        Err(_) => Ok(pa
+            .getattr("RecordBatchReader")?
+            .call_method1("from_stream", (stream,))?
+            .unbind()),
+    }
 }
 
 /// The Arrow schema of a table, as a `pyarrow.Schema`.
@@ -316,10 +345,12 @@ pub fn schema(
         queue: Default::default(),
         schema: s.clone(),
         wanted: Format::Pgn,
+        raised: ErrorSlot::default(),
     };
     let stream = ArrowStream {
         stream: Mutex::new(Some(FFI_ArrowArrayStream::new(Box::new(empty)))),
         schema: s,
+        raised: ErrorSlot::default(),
     };
     let pa = py.import("pyarrow")?;
     let reader = pa

@@ -146,10 +146,15 @@ def test_truncated_input_fails_the_stream(tmp_path, pgn_text):
     (tmp_path / "cut.pgn.gz").write_bytes(gzip.compress((pgn_text * 300).encode())[:-100])
     r = kifu.to_arrow(tmp_path / "cut.pgn.gz", threads=1, batch_rows=100)
     rows = 0
-    with pytest.raises(Exception, match="cut.pgn.gz"):
+    with pytest.raises(kifu.InputError, match="cut.pgn.gz") as e:
         for b in r:
             rows += b.num_rows
     assert rows >= 500
+    assert isinstance(e.value, kifu.Error) and isinstance(e.value, OSError)
+    assert e.value.errors[0][0].endswith("cut.pgn.gz")
+    # read_all, pandas and friends get kifu's exception too
+    with pytest.raises(kifu.InputError):
+        kifu.to_arrow(tmp_path / "cut.pgn.gz").read_all()
 
 
 # One pipeline under both frontends: `kifu.to_parquet` and `kifu export` run kifu-pipeline's
