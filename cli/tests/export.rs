@@ -254,10 +254,12 @@ n = con.execute(f"select count(*) from read_parquet('{parquet}')").fetchone()[0]
 assert n == stats, (n, stats)
 t = pq.read_table(parquet)
 assert t.num_rows == stats
-keys = [(r["file"], r["index"], r["offset"]) for r in t.select(["file", "index", "offset"]).to_pylist()]
+keys = [(r["file"], r["game_index"], r["byte_offset"]) for r in t.select(["file", "game_index", "byte_offset"]).to_pylist()]
 want = [(o["file"], o["index"], o["offset"]) for o in map(json.loads, open(jsonl))]
 assert keys == want, (keys[:3], want[:3])
-assert str(t.schema.field("index").type) == "int64", t.schema.field("index").type
+assert str(t.schema.field("game_index").type) == "int64", t.schema.field("game_index").type
+# the key columns are named so that DuckDB's SQL and pandas take them as they are
+assert con.execute(f"select max(byte_offset) >= 0 from read_parquet('{parquet}')").fetchone()[0]
 if table == "games":
     elo = con.execute(f"select typeof(WhiteElo) from read_parquet('{parquet}') limit 1").fetchone()[0]
     assert elo in ("SMALLINT", "INTEGER", "USMALLINT", "UINTEGER", "BIGINT"), elo

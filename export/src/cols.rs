@@ -319,11 +319,13 @@ pub(crate) fn clamp_i64(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-/// Key columns of every table: `file` (Utf8), `index` and `offset` (Int64).
+/// Key columns of every table: `file` (Utf8), `game_index` and `byte_offset` (Int64; not
+/// `index` and `offset`, which clash with pandas' `DataFrame.index` and a reserved word of
+/// DuckDB's SQL).
 pub(crate) fn key_fields() -> [Field; 3] {
     [
         Field::new("file", DataType::Utf8, false),
-        Field::new("index", DataType::Int64, false),
-        Field::new("offset", DataType::Int64, false),
+        Field::new("game_index", DataType::Int64, false),
+        Field::new("byte_offset", DataType::Int64, false),
     ]
 }

@@ -249,7 +249,7 @@ mod tests {
             .as_primitive::<Int32Type>();
         assert_eq!((count.value(0), count.value(1)), (2, 0));
         let index = b
-            .column_by_name("index")
+            .column_by_name("game_index")
             .unwrap()
             .as_primitive::<Int64Type>();
         assert_eq!((index.value(0), index.value(1)), (0, 1));

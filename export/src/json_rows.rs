@@ -18,8 +18,8 @@ use crate::{Charset, PushError, TableOptions};
 
 pub(crate) fn fields() -> Vec<Field> {
     vec![
-        Field::new("index", DataType::Int64, false),
-        Field::new("offset", DataType::Int64, false),
+        Field::new("game_index", DataType::Int64, false),
+        Field::new("byte_offset", DataType::Int64, false),
         Field::new("file", DataType::Utf8, false),
         Field::new("json", DataType::Utf8, false),
     ]

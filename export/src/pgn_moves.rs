@@ -21,7 +21,7 @@ fn nags_type() -> DataType {
 pub(crate) fn fields(opts: &TableOptions) -> Vec<Field> {
     let mut f = vec![
         Field::new("file", DataType::Utf8, false),
-        Field::new("index", DataType::Int64, false),
+        Field::new("game_index", DataType::Int64, false),
         Field::new("ply", DataType::Int32, false),
         Field::new("move_number", DataType::Int32, false),
         Field::new("color", DataType::Utf8, false),

@@ -79,15 +79,15 @@ fn shift_errors(col: &ArrayRef, shift: Shift) -> Result<ArrayRef, ArrowError> {
 ///     b.push_pgn("piece", &game).unwrap();
 /// }
 /// let shifted = rebase(&b.finish(), Shift { index: 10, offset: 1000, line: 0 }).unwrap();
-/// let index = shifted.column_by_name("index").unwrap().as_primitive::<Int64Type>();
+/// let index = shifted.column_by_name("game_index").unwrap().as_primitive::<Int64Type>();
 /// assert_eq!(index.values().to_vec(), [10, 11]);
-/// let offset = shifted.column_by_name("offset").unwrap().as_primitive::<Int64Type>();
+/// let offset = shifted.column_by_name("byte_offset").unwrap().as_primitive::<Int64Type>();
 /// assert_eq!(offset.values().to_vec(), [1000, 1009]);
 /// ```
 ///
 /// # Errors
 ///
-/// If a column named `index`, `offset` or `errors` does not have the type the tables give it.
+/// If a column named `game_index`, `byte_offset` or `errors` does not have the type the tables give it.
 pub fn rebase(batch: &RecordBatch, shift: Shift) -> Result<RecordBatch, ArrowError> {
     let schema = batch.schema();
     let columns = schema
@@ -95,8 +95,8 @@ pub fn rebase(batch: &RecordBatch, shift: Shift) -> Result<RecordBatch, ArrowErr
         .iter()
         .zip(batch.columns())
         .map(|(f, c)| match f.name().as_str() {
-            "index" => add(c, shift.index),
-            "offset" => add(c, shift.offset),
+            "game_index" => add(c, shift.index),
+            "byte_offset" => add(c, shift.offset),
             "errors" => shift_errors(c, shift),
             _ => Ok(c.clone()),
         })

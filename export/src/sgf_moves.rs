@@ -14,7 +14,7 @@ use crate::{Charset, TableOptions};
 pub(crate) fn fields() -> Vec<Field> {
     vec![
         Field::new("file", DataType::Utf8, false),
-        Field::new("index", DataType::Int64, false),
+        Field::new("game_index", DataType::Int64, false),
         Field::new("move_number", DataType::Int32, false),
         Field::new("node", DataType::Int32, false),
         Field::new("color", DataType::Utf8, false),

@@ -17,7 +17,7 @@ use crate::cols::clamp_i64;
 pub(crate) fn fields() -> Vec<Field> {
     vec![
         Field::new("file", DataType::Utf8, false),
-        Field::new("index", DataType::Int64, false),
+        Field::new("game_index", DataType::Int64, false),
         Field::new("game_key", DataType::Int64, false),
         Field::new("move_number", DataType::Int32, false),
         Field::new("cols", DataType::UInt8, false),

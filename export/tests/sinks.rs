@@ -273,7 +273,7 @@ fn forced_file_is_replaced_when_complete() {
     assert!(
         fs::read_to_string(&out)
             .unwrap()
-            .starts_with("file,index,offset,Event,")
+            .starts_with("file,game_index,byte_offset,Event,")
     );
 }
 
@@ -419,7 +419,7 @@ fn empty_exports_still_have_their_schema() {
     let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(pq).unwrap()).unwrap();
     assert_eq!(builder.schema().fields(), schema.fields());
     let csv = fs::read_to_string(tmp.path("ds-csv").join("part-00000.csv")).unwrap();
-    assert!(csv.starts_with("file,index,offset,GM,"));
+    assert!(csv.starts_with("file,game_index,byte_offset,GM,"));
 }
 
 /// A sink is a `Send` trait object: the writer thread of a pipeline owns it.

@@ -79,7 +79,7 @@ fn games_tags_typed_and_raw() {
         strs(&b, "file"),
         [Some("x.pgn".into()), Some("x.pgn".into())]
     );
-    assert_eq!(i64s(&b, "index"), [0, 1]);
+    assert_eq!(i64s(&b, "game_index"), [0, 1]);
     assert_eq!(strs(&b, "Event")[0].as_deref(), Some("Rated Blitz game"));
     assert_eq!(strs(&b, "Event")[1].as_deref(), Some("?"));
     assert_eq!(strs(&b, "Round"), [None, None]);
@@ -417,7 +417,7 @@ fn json_rows_are_kifu_json_objects() {
         obj.remove("offset");
         assert_eq!(&row, &whole);
     }
-    assert_eq!(i64s(&b, "offset"), [0, games[1].offset as i64]);
+    assert_eq!(i64s(&b, "byte_offset"), [0, games[1].offset as i64]);
 }
 
 #[test]
@@ -470,8 +470,8 @@ fn rebase_shifts_keys_and_error_positions() {
         },
     )
     .unwrap();
-    assert_eq!(i64s(&s, "index"), [5, 6]);
-    assert_eq!(i64s(&s, "offset")[0], 100);
+    assert_eq!(i64s(&s, "game_index"), [5, 6]);
+    assert_eq!(i64s(&s, "byte_offset")[0], 100);
     let errors = s
         .column_by_name("errors")
         .unwrap()
@@ -493,6 +493,6 @@ fn rebase_shifts_keys_and_error_positions() {
         },
     )
     .unwrap();
-    assert_eq!(i64s(&s, "index"), [7, 7, 7, 8, 8]);
+    assert_eq!(i64s(&s, "game_index"), [7, 7, 7, 8, 8]);
     assert_eq!(rebase(&m, Shift::default()).unwrap(), m);
 }

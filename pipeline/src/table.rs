@@ -99,7 +99,7 @@ impl TableSpec {
     fn tags_only(&self) -> bool {
         self.columns.as_ref().is_some_and(|c| {
             c.iter().all(|n| {
-                matches!(n.as_str(), "file" | "index" | "offset" | "tags")
+                matches!(n.as_str(), "file" | "game_index" | "byte_offset" | "tags")
                     || kifu_export::PGN_TAG_COLUMNS.iter().any(|(t, _)| t == n)
             })
         })

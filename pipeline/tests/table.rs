@@ -57,7 +57,7 @@ fn the_same_batches_at_every_thread_count_and_piece_size() {
         assert!(one[..one.len() - 1].iter().all(|b| b.num_rows() == 100));
         if table == "games" {
             assert_eq!(rows, 1234);
-            let index = one[12].column_by_name("index").unwrap();
+            let index = one[12].column_by_name("game_index").unwrap();
             let index = index
                 .as_any()
                 .downcast_ref::<arrow_array::Int64Array>()
@@ -118,7 +118,7 @@ fn tags_alone_read_without_the_movetext_are_the_columns_of_the_whole_table() {
     spec.columns = Some(vec![
         "White".into(),
         "Event".into(),
-        "index".into(),
+        "game_index".into(),
         "tags".into(),
     ]);
     spec.check_columns().unwrap();
@@ -141,7 +141,7 @@ fn tags_alone_read_without_the_movetext_are_the_columns_of_the_whole_table() {
         |_| {},
     );
     for (w, s) in whole.iter().zip(&some) {
-        let names = ["index", "Event", "White", "tags"];
+        let names = ["game_index", "Event", "White", "tags"];
         assert_eq!(
             &w.project(&names.map(|n| w.schema().index_of(n).unwrap()))
                 .unwrap(),

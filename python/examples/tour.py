@@ -101,9 +101,9 @@ try:
     import pyarrow  # noqa: F401
 
     games = kifu.to_arrow(pgn_path).read_all()
-    print(games.select(["index", "White", "WhiteElo", "plies", "outcome", "error_count"]).to_pandas())
+    print(games.select(["game_index", "White", "WhiteElo", "plies", "outcome", "error_count"]).to_pandas())
     moves = kifu.to_arrow(pgn_path, "moves").read_pandas()
-    print(moves[["index", "ply", "san", "clock"]].head())
+    print(moves[["game_index", "ply", "san", "clock"]].head())
     summary = kifu.to_parquet(pgn_path, work / "games.parquet", force=True)
     print(summary)
     try:

@@ -20,7 +20,7 @@ def test_games_table(pgn_file):
     assert t.schema.field("WhiteElo").type == pa.int16()
     assert t.schema.field("UTCDate").type == pa.date32()
     row = t.slice(0, 1).to_pylist()[0]
-    assert (row["file"], row["index"], row["offset"], row["White"], row["WhiteElo"]) == (str(pgn_file), 0, 0, "Morphy, Paul", 2690)
+    assert (row["file"], row["game_index"], row["byte_offset"], row["White"], row["WhiteElo"]) == (str(pgn_file), 0, 0, "Morphy, Paul", 2690)
     assert row["moves"][:3] == ["e4", "e5", "Nf3"] and row["plies"] == 33
     assert row["clocks"][0] == 180.0 and row["evals"][0] == {"cp": 31, "mate": None}
     assert row["outcome"] == "1-0" and row["error_count"] == 0
@@ -48,7 +48,7 @@ def test_moves_trees_positions(pgn_file, sgf_file):
     assert rows[1]["board"][4 * 9 + 4] == 1 and rows[1]["to_play"] == 2 and rows[3]["x"] is None
     assert rows[0]["komi"] == 6.5 and rows[0]["black_rank"] is None and rows[0]["result"] == "B+R"
     last = rows[-1]
-    assert (last["index"], last["move_number"], last["cols"], last["board"]) == (1, 3, 3, bytes([2, 1, 0, 0, 0, 0, 0, 0, 0]))
+    assert (last["game_index"], last["move_number"], last["cols"], last["board"]) == (1, 3, 3, bytes([2, 1, 0, 0, 0, 0, 0, 0, 0]))
     np = pytest.importorskip("numpy")
     boards = np.frombuffer(b"".join(p.column("board").to_pylist()[:4]), np.uint8).reshape(4, 9, 9)
     assert boards[1, 4, 4] == 1
@@ -107,7 +107,7 @@ def test_to_parquet_equals_to_arrow(pgn_file, tmp_path):
     assert pds.dataset(ds).to_table().num_rows == 39
     csv = tmp_path / "games.csv"
     kifu.to_parquet(pgn_file, csv, to="csv")
-    assert csv.read_text().startswith("file,index,offset,Event")
+    assert csv.read_text().startswith("file,game_index,byte_offset,Event")
 
 
 def test_equals_kifu_export_command(kifu_bin, tmp_path):

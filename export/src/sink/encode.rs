@@ -14,7 +14,14 @@ use super::{OutFormat, SinkOptions, Target};
 use crate::TABLE_KEY;
 
 /// Columns whose values rarely repeat: no dictionary (it would be built and dropped).
-const UNIQUE: [&str; 6] = ["index", "offset", "movetext", "json", "Site", "comment"];
+const UNIQUE: [&str; 6] = [
+    "game_index",
+    "byte_offset",
+    "movetext",
+    "json",
+    "Site",
+    "comment",
+];
 
 /// The Parquet writer properties of `opts` for `schema`.
 pub(crate) fn parquet_properties(schema: &SchemaRef, opts: &SinkOptions) -> WriterProperties {
@@ -157,8 +164,8 @@ fn write_kifu_json(
     use arrow_array::cast::AsArray;
     use arrow_array::types::Int64Type;
     let col = |name: &str| batch.column_by_name(name).expect("a json table column");
-    let index = col("index").as_primitive::<Int64Type>();
-    let offset = col("offset").as_primitive::<Int64Type>();
+    let index = col("game_index").as_primitive::<Int64Type>();
+    let offset = col("byte_offset").as_primitive::<Int64Type>();
     let file = col("file").as_string::<i32>();
     let json = col("json").as_string::<i32>();
     for i in 0..batch.num_rows() {

@@ -47,7 +47,7 @@ SGF_ERRORS = (
     "offset: int64, line: int64, column: int32, node: int64, depth: int64>>"
 )
 GAMES_TYPES = {
-    "file": "string", "index": "int64", "offset": "int64",
+    "file": "string", "game_index": "int64", "byte_offset": "int64",
     "Event": "string", "Site": "string", "Date": "date32[day]", "Round": "string",
     "White": "string", "Black": "string", "Result": "string",
     "WhiteTitle": "string", "BlackTitle": "string",
@@ -63,7 +63,7 @@ GAMES_TYPES = {
     "plies": "int32", "outcome": "string", "error_count": "int32", "errors": PGN_ERRORS,
 }
 MOVES_TYPES = {
-    "file": "string", "index": "int64", "ply": "int32", "move_number": "int32",
+    "file": "string", "game_index": "int64", "ply": "int32", "move_number": "int32",
     "color": "string", "san": "string", "nags": "list<item: int16>", "comment": "string",
     "clock": "double", "eval_cp": "int32", "eval_mate": "int32", "eval_depth": "int32",
     "emt": "double",
@@ -71,7 +71,7 @@ MOVES_TYPES = {
 SGF_TEXT = ["CA", "AP", "GN", "EV", "RO", "DT", "PC", "PB", "BR", "BT", "PW", "WR", "WT", "RE",
             "RU", "OT", "SO", "US", "AN", "ON"]
 TREES_TYPES = {
-    "file": "string", "index": "int64", "offset": "int64",
+    "file": "string", "game_index": "int64", "byte_offset": "int64",
     "GM": "int32", "FF": "int32", "SZ": "int32", "KM": "double", "HA": "int32", "TM": "double",
     **{p: "string" for p in SGF_TEXT},
     "board_cols": "int32", "board_rows": "int32",
@@ -80,12 +80,12 @@ TREES_TYPES = {
     "charset": "string", "error_count": "int32", "errors": SGF_ERRORS,
 }
 SGF_MOVES_TYPES = {
-    "file": "string", "index": "int64", "move_number": "int32", "node": "int32",
+    "file": "string", "game_index": "int64", "move_number": "int32", "node": "int32",
     "color": "string", "point": "string", "x": "int16", "y": "int16", "comment": "string",
 }
 # The same columns as DuckDB types them.
 DUCK_GAMES = {
-    "index": "BIGINT", "WhiteElo": "SMALLINT", "UTCDate": "DATE", "UTCTime": "TIME",
+    "game_index": "BIGINT", "WhiteElo": "SMALLINT", "UTCDate": "DATE", "UTCTime": "TIME",
     "Date": "DATE", "PlyCount": "INTEGER", "tags": "MAP(VARCHAR, VARCHAR)",
     "moves": "VARCHAR[]", "clocks": "DOUBLE[]", "evals": "STRUCT(cp INTEGER, mate INTEGER)[]",
     "movetext": "VARCHAR", "plies": "INTEGER",
@@ -179,7 +179,7 @@ def clock_secs(text):
 
 def expected_game(obj):
     """The row of the games table, from a `kifu json` object, by the documented rules."""
-    row = {"file": obj["file"], "index": obj["index"], "offset": obj["offset"]}
+    row = {"file": obj["file"], "game_index": obj["index"], "byte_offset": obj["offset"]}
     other = {}
 
     def put(k, v):
@@ -256,7 +256,7 @@ def check_pgn(group, con):
     # values against `kifu json`
     objs = read_jsonl(f["json"])
     check(len(objs) == games, f"{name}: json lines {len(objs)} != {games}")
-    cols = ["file", "index", "offset", *TAG_TYPES, "moves", "plies", "clocks", "outcome",
+    cols = ["file", "game_index", "byte_offset", *TAG_TYPES, "moves", "plies", "clocks", "outcome",
             "error_count", "errors"]
     rows = t.select(cols).to_pylist()
     for i in sample(games):
@@ -272,8 +272,8 @@ def check_pgn(group, con):
         exp = expected_game(objs[i])
         r = con.execute(
             f"SELECT White, WhiteElo, UTCDate, len(moves), plies, error_count, tags "
-            f"FROM {src} WHERE \"index\" = ? AND file = ?",
-            [exp["index"], exp["file"]],
+            f"FROM {src} WHERE game_index = ? AND file = ?",
+            [exp["game_index"], exp["file"]],
         ).fetchall()
         check(len(r) == 1, f"{name}: DuckDB row {i}")
         white, elo, date, nmoves, plies, nerr, tags = r[0]
@@ -283,25 +283,25 @@ def check_pgn(group, con):
         check(dict(tags) == exp["tags"], f"{name}: DuckDB game {i} map")
     # moves table: the main line of each game, in order
     mv = con.execute(
-        f"SELECT file, \"index\", list(san ORDER BY ply) FROM read_parquet('{f['moves']}') "
+        f"SELECT file, game_index, list(san ORDER BY ply) FROM read_parquet('{f['moves']}') "
         f"GROUP BY ALL"
     ).fetchall()
     by_game = {(a, b): c for a, b, c in mv}
     for i in sample(games, 60):
         exp = expected_game(objs[i])
-        got = by_game.get((exp["file"], exp["index"]), [])
+        got = by_game.get((exp["file"], exp["game_index"]), [])
         check(got == exp["moves"], f"{name}: moves table of game {i}")
     # CSV through DuckDB's reader
     n = con.execute(f"SELECT count(*) FROM read_csv('{f['csv']}', header = true)").fetchone()[0]
     check(n == games, f"{name}: CSV rows {n} != {games}")
     csv_rows = con.execute(
-        f"SELECT \"index\", White, moves FROM read_csv('{f['csv']}', header = true, "
+        f"SELECT game_index, White, moves FROM read_csv('{f['csv']}', header = true, "
         f"all_varchar = true)"
     ).fetchall()
     for i in sample(games, 40):
         idx, white, moves = csv_rows[i]
         exp = expected_game(objs[i])
-        check(int(idx) == exp["index"] and white == exp["White"], f"{name}: CSV row {i}")
+        check(int(idx) == exp["game_index"] and white == exp["White"], f"{name}: CSV row {i}")
         check(json.loads(moves) == exp["moves"], f"{name}: CSV moves of row {i}")
     check_dataset(con, f["dataset"], games, name, group["parts"])
     if group.get("lichess"):
@@ -413,11 +413,11 @@ def check_sgf(group, con):
     check_duck_types(con, src, DUCK_TREES, name)
     objs = read_jsonl(f["json"])
     check(len(objs) == trees, f"{name}: json lines")
-    rows = t.select(["file", "index", "offset", "PB", "PW", "RE", "KM", "moves", "colors",
+    rows = t.select(["file", "game_index", "byte_offset", "PB", "PW", "RE", "KM", "moves", "colors",
                      "nodes", "variations", "error_count"]).to_pylist()
     for i in sample(trees):
         o, r = objs[i], rows[i]
-        check((r["file"], r["index"], r["offset"]) == (o["file"], o["index"], o["offset"]),
+        check((r["file"], r["game_index"], r["byte_offset"]) == (o["file"], o["index"], o["offset"]),
               f"{name} tree {i}: key")
         nodes = main_line_nodes(o["tree"])
         root = nodes[0]["props"] if nodes else []
