@@ -354,3 +354,50 @@ fn columns_keep_the_values_of_the_whole_table() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("no column `Whyte` in the pgn_games table"));
 }
+
+/// `--partition-by` writes Hive folders whose files are the same bytes at every `-j`.
+#[test]
+fn partitions_are_the_same_bytes_at_every_core_count() {
+    let tmp = TempDir::new("partitions");
+    let pgn = vec![many_games(&tmp.0, "pgn", 300)];
+    let mut trees = Vec::new();
+    for j in ["-j1", "-j2", "-j3"] {
+        let out = tmp.0.join(format!("ds{j}"));
+        let o = export(
+            &pgn,
+            &out,
+            &[
+                j,
+                "--piece-size",
+                "8K",
+                "--partition-by",
+                "year,Round",
+                "--max-rows-per-file",
+                "70",
+            ],
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let mut files = Vec::new();
+        let mut stack = vec![out.clone()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    let rel = p.strip_prefix(&out).unwrap().to_string_lossy().into_owned();
+                    files.push((rel, std::fs::read(&p).unwrap()));
+                }
+            }
+        }
+        files.sort();
+        trees.push(files);
+    }
+    assert!(
+        trees[0]
+            .iter()
+            .any(|(n, _)| n.starts_with("year=2001/Round="))
+    );
+    assert!(trees[0].len() >= 6, "300 rows in files of 70, and _SUCCESS");
+    assert!(trees.windows(2).all(|w| w[0] == w[1]));
+}

@@ -504,3 +504,62 @@ fn parquet_row_groups_end_at_their_arrow_bytes() {
         "a group ends after the batch that reaches the bound"
     );
 }
+
+#[test]
+fn partitioned_datasets_are_hive_folders_replaced_whole() {
+    let tmp = TempDir::new("partitions");
+    let batch = seed_games();
+    let out = tmp.path("ds");
+    let opts = SinkOptions {
+        partition_by: vec!["year".into(), "Result".into()],
+        max_rows_per_file: Some(10),
+        ..SinkOptions::default()
+    };
+    let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &opts).unwrap();
+    sink.write(&batch).unwrap();
+    let summary = sink.finish().unwrap();
+    assert_eq!(summary.rows, 25);
+    // the seed is one game of 2001, drawn: one partition (`/` escaped as Hive escapes it),
+    // three files of at most 10 rows
+    let folder = out.join("year=2001").join("Result=1%2F2-1%2F2");
+    assert_eq!(
+        names(&folder),
+        [
+            "part-00000.parquet",
+            "part-00001.parquet",
+            "part-00002.parquet"
+        ]
+    );
+    assert!(out.join("_SUCCESS").exists());
+    let rows: usize = names(&folder)
+        .iter()
+        .flat_map(|n| read_parquet(&folder.join(n)))
+        .map(|b| b.num_rows())
+        .sum();
+    assert_eq!(rows, 25);
+    // a partitioned dataset is ours: replaced whole with force, refused without
+    assert!(matches!(
+        create(&out, OutFormat::Parquet, batch.schema(), &opts),
+        Err(Error::Exists(_))
+    ));
+    let forced = SinkOptions {
+        force: true,
+        ..opts.clone()
+    };
+    let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &forced).unwrap();
+    sink.write(&batch.slice(0, 3)).unwrap();
+    assert_eq!(sink.finish().unwrap().rows, 3);
+    assert_eq!(names(&folder), ["part-00000.parquet"]);
+    // a folder holding a file kifu did not write is not replaced
+    fs::write(folder.join("notes.txt"), "mine").unwrap();
+    assert!(create(&out, OutFormat::Parquet, batch.schema(), &forced).is_err());
+    // a partition the table cannot give
+    let moves = SinkOptions {
+        partition_by: vec!["nope".into()],
+        ..force()
+    };
+    assert!(matches!(
+        create(&tmp.path("x"), OutFormat::Csv, batch.schema(), &moves),
+        Err(Error::Partition(..))
+    ));
+}

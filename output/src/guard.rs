@@ -274,13 +274,29 @@ pub(crate) fn is_ours(name: &str, extension: &str) -> bool {
         .is_some_and(|d| d.len() >= 5 && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// The first entry of `dir` kifu did not write, if any.
+/// The first entry of `dir` kifu did not write, if any: part files and `_SUCCESS`, and Hive
+/// partition folders (`year=2024`, not a link) holding only part files and partition folders,
+/// at most 16 levels deep.
 fn foreign_entry(dir: &Path, extension: &str) -> Result<Option<String>, Error> {
+    foreign_below(dir, extension, 0)
+}
+
+fn foreign_below(dir: &Path, extension: &str, depth: usize) -> Result<Option<String>, Error> {
     for entry in fs::read_dir(dir).map_err(Error::io(dir))? {
         let entry = entry.map_err(Error::io(dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let plain = entry.file_type().is_ok_and(|t| t.is_file());
-        if !plain || !is_ours(&name, extension) {
+        let kind = entry.file_type().ok();
+        if kind.is_some_and(|t| t.is_dir()) && name.contains('=') && depth < 16 {
+            let below = entry.path();
+            if let Some(f) = foreign_below(&below, extension, depth + 1)? {
+                return Ok(Some(format!("{name}/{f}")));
+            }
+            continue;
+        }
+        let ours = kind.is_some_and(|t| t.is_file())
+            && is_ours(&name, extension)
+            && (depth == 0 || name != "_SUCCESS");
+        if !ours {
             return Ok(Some(name));
         }
     }

@@ -619,7 +619,7 @@ where
     }
     // the output is checked before anything is read (it is created when the first rows come)
     let guard = kifu_output::Guard::new(&opts.inputs, opts.force);
-    if opts.dataset || opts.max_rows_per_file.is_some() {
+    if opts.dataset || opts.max_rows_per_file.is_some() || !opts.partition_by.is_empty() {
         guard.check_dataset(out, format.extension())?;
     } else {
         guard.check(out)?;

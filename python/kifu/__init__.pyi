@@ -329,6 +329,7 @@ def to_parquet(
     force: bool = False,
     max_rows_per_file: int | None = None,
     dataset: bool = False,
+    partition_by: Sequence[str] | None = None,
     row_group_rows: int | None = None,
     zstd_level: int | None = None,
     name: str | None = None,

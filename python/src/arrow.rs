@@ -379,7 +379,7 @@ fn output_error(e: std::io::Error) -> PyErr {
 #[pyo3(signature = (source, path, table = "games", *, format = None, to = "parquet",
                     threads = None, variations = false, replay = false, columns = None, charset = "auto",
                     movetext_width = None, max_game_bytes = DEFAULT_MAX_GAME_BYTES,
-                    force = false, max_rows_per_file = None, dataset = false,
+                    force = false, max_rows_per_file = None, dataset = false, partition_by = None,
                     row_group_rows = None, zstd_level = None, name = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn to_parquet<'py>(
@@ -399,6 +399,7 @@ pub fn to_parquet<'py>(
     force: bool,
     max_rows_per_file: Option<u64>,
     dataset: bool,
+    partition_by: Option<Vec<String>>,
     row_group_rows: Option<usize>,
     zstd_level: Option<i32>,
     name: Option<String>,
@@ -424,6 +425,7 @@ pub fn to_parquet<'py>(
         force,
         dataset,
         max_rows_per_file,
+        partition_by: partition_by.unwrap_or_default(),
         row_group_rows: row_group_rows.unwrap_or(defaults.row_group_rows),
         zstd_level: zstd_level.unwrap_or(defaults.zstd_level),
         ..defaults

@@ -211,3 +211,18 @@ def test_columns_keep_the_values_of_the_whole_table(pgn_file):
     assert kifu.schema("games", columns=["movetext"]).names == ["movetext"]
     with pytest.raises(ValueError, match="no column `Whyte`"):
         kifu.to_arrow(pgn_file, columns=["Whyte"])
+
+
+def test_to_parquet_partitions_as_kifu_export(kifu_bin, tmp_path, pgn_text):
+    src = tmp_path / "g.pgn"
+    src.write_text(pgn_text * 20)
+    kifu.to_parquet(src, tmp_path / "py", partition_by=["Result"])
+    subprocess.run([kifu_bin, "export", "-q", str(src), "-o", str(tmp_path / "cli"), "--partition-by", "Result"], check=True)
+    mine = sorted(p.relative_to(tmp_path / "py") for p in (tmp_path / "py").rglob("*") if p.is_file())
+    theirs = sorted(p.relative_to(tmp_path / "cli") for p in (tmp_path / "cli").rglob("*") if p.is_file())
+    assert mine == theirs and len(mine) >= 3
+    for rel in mine:
+        assert (tmp_path / "py" / rel).read_bytes() == (tmp_path / "cli" / rel).read_bytes()
+    import pyarrow.dataset as pds
+    t = pds.dataset(tmp_path / "py", partitioning="hive").to_table()
+    assert t.num_rows == 40

@@ -18,11 +18,12 @@ use crate::run::{self, Outcome};
 pub struct Args {
     #[command(flatten)]
     pub common: Common,
-    /// The file format (default: told by OUT's extension, `.parquet`, `.csv`, `.jsonl`).
+    /// The file format (default: told by OUT's extension, `.parquet`, `.csv`, `.jsonl`; Parquet
+    /// for a dataset directory).
     #[arg(long, value_enum, help_heading = "Output")]
     pub to: Option<ExportFormat>,
-    /// The output: a file (`-`: stdout), or a dataset directory (with --dataset or
-    /// --max-rows-per-file).
+    /// The output: a file (`-`: stdout), or a dataset directory (with --dataset,
+    /// --max-rows-per-file or --partition-by).
     #[arg(
         short = 'o',
         long = "output",
@@ -47,6 +48,15 @@ pub struct Args {
     /// Write a dataset directory (part-00000.parquet, …), even with one file.
     #[arg(long)]
     pub dataset: bool,
+    /// Hive partitions of a dataset directory (`OUT/year=2024/month=01/part-00000.parquet`, as
+    /// the lichess dataset is published): `year`, `month` (of UTCDate, else Date), or columns.
+    #[arg(
+        long,
+        value_name = "KEYS",
+        value_delimiter = ',',
+        help_heading = "Output"
+    )]
+    pub partition_by: Vec<String>,
     /// At most this many rows per file of a dataset directory.
     #[arg(long, value_name = "N")]
     pub max_rows_per_file: Option<u64>,
@@ -118,15 +128,21 @@ pub enum ExportFormat {
 /// input of the other format cannot join it and is named on stderr (exit status 1). Exit
 /// status 2 when an input could not be read or the output was refused.
 pub fn run(args: Args) -> io::Result<ExitCode> {
-    let to = args.to.or_else(|| format_of(&args.out)).ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!(
-                "{}: --to parquet|csv|jsonl (the name has no extension that tells)",
-                args.out.display()
-            ),
-        )
-    })?;
+    // a dataset directory's name tells no format: Parquet, unless --to says otherwise
+    let dataset = args.dataset || args.max_rows_per_file.is_some() || !args.partition_by.is_empty();
+    let to = args
+        .to
+        .or_else(|| format_of(&args.out))
+        .or(dataset.then_some(ExportFormat::Parquet))
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{}: --to parquet|csv|jsonl (the name has no extension that tells)",
+                    args.out.display()
+                ),
+            )
+        })?;
     let to = match to {
         ExportFormat::Parquet => OutFormat::Parquet,
         ExportFormat::Csv => OutFormat::Csv,
@@ -152,6 +168,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         force: args.force,
         dataset: args.dataset,
         max_rows_per_file: args.max_rows_per_file,
+        partition_by: args.partition_by.clone(),
         row_group_rows: args.row_group_rows,
         ..Default::default()
     };

@@ -32,6 +32,7 @@
 mod cell;
 mod encode;
 mod parquet_out;
+mod partition;
 
 use std::fs::File;
 use std::io;
@@ -97,6 +98,12 @@ pub struct SinkOptions {
     /// Parquet: a row group also ends after the batch whose rows bring it to this many bytes
     /// of Arrow data (default 64 MiB), so that memory stays bounded whatever the row size.
     pub row_group_bytes: usize,
+    /// Hive partitions (`OUT/year=2024/month=01/part-00000.parquet`): `year` and `month` of
+    /// the game's date (`UTCDate`, else `Date`, `DT` or `EventDate`), or any column of the
+    /// table with scalar values; a dataset directory, each partition's files of at most
+    /// [`max_rows_per_file`](Self::max_rows_per_file) rows. A missing value is
+    /// `__HIVE_DEFAULT_PARTITION__`, as Hive and Spark write it.
+    pub partition_by: Vec<String>,
     /// Parquet: threads that encode row groups (default 0: on the thread that writes). With
     /// `N`, up to `N + 1` row groups are encoded at once, beside the thread that builds the
     /// rows, and appended in order: the file is the same bytes at every count.
@@ -121,6 +128,7 @@ impl Default for SinkOptions {
             max_rows_per_file: None,
             row_group_rows: 122_880,
             row_group_bytes: 64 << 20,
+            partition_by: Vec::new(),
             threads: 0,
             zstd_level: 1,
             inputs: Vec::new(),
@@ -159,6 +167,10 @@ pub enum Error {
     /// A batch whose columns are not those of the sink's schema.
     #[error("a batch of another schema than the sink's")]
     Schema,
+    /// A partition the table cannot give (`year` without a date column, a column it does not
+    /// have or whose values are lists).
+    #[error("--partition-by {0}: {1}")]
+    Partition(String, String),
     /// Reading or writing a file.
     #[error("{}: {source}", path.display())]
     Io {
@@ -272,6 +284,12 @@ pub fn create(
     opts: &SinkOptions,
 ) -> Result<Box<dyn Sink>, Error> {
     let guard = kifu_output::Guard::new(&opts.inputs, opts.force);
+    if !opts.partition_by.is_empty() {
+        let ds = guard.dataset(out, format.extension())?;
+        return Ok(Box::new(partition::Partitioned::new(
+            ds, format, schema, opts,
+        )?));
+    }
     let dataset = opts.dataset || opts.max_rows_per_file.is_some();
     let place = if dataset {
         Place::Dataset(guard.dataset(out, format.extension())?)
@@ -326,6 +344,14 @@ enum Place {
     File(Option<kifu_output::Output>),
     /// A dataset directory, its parts written in its temporary directory.
     Dataset(kifu_output::Dataset),
+    /// A partition of a partitioned dataset: its parts written in `temp`, to be found at
+    /// `path` once the dataset is in place (the dataset is committed by its owner).
+    Partition {
+        /// The partition's folder in the dataset's temporary directory.
+        temp: PathBuf,
+        /// Its folder once the dataset is in place.
+        path: PathBuf,
+    },
 }
 
 /// One file being written.
@@ -362,6 +388,13 @@ impl FileSink {
                 let tmp = ds.dir().join(&name);
                 let file = File::create_new(&tmp).map_err(io_error(&tmp))?;
                 (TargetKind::Part(file), ds.final_path(&name))
+            }
+            Place::Partition { temp, path } => {
+                let name = part_name(self.parts, self.format);
+                std::fs::create_dir_all(&*temp).map_err(io_error(temp))?;
+                let tmp = temp.join(&name);
+                let file = File::create_new(&tmp).map_err(io_error(&tmp))?;
+                (TargetKind::Part(file), path.join(&name))
             }
         };
         self.parts += 1;
@@ -408,7 +441,7 @@ impl Sink for FileSink {
         if !encode::matches(&self.schema, batch) {
             return Err(Error::Schema);
         }
-        let dataset = matches!(self.place, Place::Dataset(_));
+        let dataset = !matches!(self.place, Place::File(_));
         let max = self.opts.max_rows_per_file.filter(|_| dataset);
         let mut start = 0usize;
         while start < batch.num_rows() {

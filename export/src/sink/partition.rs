@@ -1,0 +1,310 @@
+//! Hive-partitioned datasets: each row goes to the folder its values name
+//! (`OUT/year=2024/month=01/`), where a [`FileSink`] writes its part files; the dataset is put
+//! in place whole when every partition's last file is complete. At most [`OPEN`] partitions
+//! hold an open file at once (each holds a row group in memory): the one unused the longest is
+//! closed when another opens, and its next rows start a new part file.
+
+use std::collections::{BTreeMap, HashMap};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::Date32Type;
+use arrow_array::{Array, ArrayRef, RecordBatch, UInt32Array};
+use arrow_schema::{DataType, SchemaRef};
+
+use super::cell::csv_value;
+use super::{Error, FileSink, OutFormat, Place, Sink, SinkOptions, Summary};
+
+/// The most partitions with an open file.
+const OPEN: usize = 64;
+
+/// The value Hive and Spark write for a missing partition value.
+const DEFAULT: &str = "__HIVE_DEFAULT_PARTITION__";
+
+/// The most bytes of a value in a folder name.
+const MAX_VALUE: usize = 100;
+
+/// How one level of the partitioning is computed.
+enum Key {
+    /// `year` or `month` of the date in these columns (the first one with a value).
+    Date { month: bool, columns: Vec<usize> },
+    /// The value of a column.
+    Column { name: String, column: usize },
+}
+
+pub(super) struct Partitioned {
+    dataset: Option<kifu_output::Dataset>,
+    format: OutFormat,
+    schema: SchemaRef,
+    opts: SinkOptions,
+    keys: Vec<Key>,
+    /// The partitions met, by folder, in the order met.
+    sinks: BTreeMap<String, FileSink>,
+    /// When each partition with an open file was last written (the write's number).
+    open: HashMap<String, u64>,
+    writes: u64,
+}
+
+impl Partitioned {
+    pub(super) fn new(
+        dataset: kifu_output::Dataset,
+        format: OutFormat,
+        schema: SchemaRef,
+        opts: &SinkOptions,
+    ) -> Result<Partitioned, Error> {
+        let keys = opts
+            .partition_by
+            .iter()
+            .map(|name| key(&schema, name))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Partitioned {
+            dataset: Some(dataset),
+            format,
+            schema,
+            opts: opts.clone(),
+            keys,
+            sinks: BTreeMap::new(),
+            open: HashMap::new(),
+            writes: 0,
+        })
+    }
+
+    /// The folder of row `i`: `year=2024/month=01`.
+    fn folder(&self, batch: &RecordBatch, i: usize, out: &mut String, cell: &mut Vec<u8>) {
+        out.clear();
+        for (k, key) in self.keys.iter().enumerate() {
+            if k > 0 {
+                out.push('/');
+            }
+            match key {
+                Key::Date { month, columns } => {
+                    let date = columns.iter().find_map(|&c| date_of(batch.column(c), i));
+                    out.push_str(if *month { "month=" } else { "year=" });
+                    match date {
+                        Some((_, m)) if *month => out.push_str(&format!("{m:02}")),
+                        Some((y, _)) => out.push_str(&format!("{y:04}")),
+                        None => out.push_str(DEFAULT),
+                    }
+                }
+                Key::Column { name, column } => {
+                    out.push_str(name);
+                    out.push('=');
+                    cell.clear();
+                    csv_value(cell, batch.column(*column).as_ref(), i);
+                    push_value(out, &String::from_utf8_lossy(cell));
+                }
+            }
+        }
+    }
+
+    /// The sink of `folder`, opened (and another closed if too many are open).
+    fn sink(&mut self, folder: &str) -> Result<&mut FileSink, Error> {
+        self.writes += 1;
+        if !self.open.contains_key(folder) && self.open.len() >= OPEN {
+            let oldest = self
+                .open
+                .iter()
+                .min_by_key(|(_, at)| **at)
+                .map(|(f, _)| f.clone())
+                .expect("partitions are open");
+            self.open.remove(&oldest);
+            if let Some(s) = self.sinks.get_mut(&oldest) {
+                s.close()?;
+            }
+        }
+        self.open.insert(folder.to_string(), self.writes);
+        if !self.sinks.contains_key(folder) {
+            let ds = self.dataset.as_ref().expect("open until finished");
+            let sink = FileSink {
+                format: self.format,
+                schema: self.schema.clone(),
+                opts: self.opts.clone(),
+                place: Place::Partition {
+                    temp: ds.dir().join(folder),
+                    path: ds.final_path(folder),
+                },
+                part: None,
+                parts: 0,
+                summary: Summary::default(),
+            };
+            self.sinks.insert(folder.to_string(), sink);
+        }
+        Ok(self.sinks.get_mut(folder).expect("inserted"))
+    }
+}
+
+impl Sink for Partitioned {
+    fn write(&mut self, batch: &RecordBatch) -> Result<(), Error> {
+        if !super::encode::matches(&self.schema, batch) {
+            return Err(Error::Schema);
+        }
+        // rows by folder, in the order the folders come, each folder's rows in their order
+        let mut order: Vec<String> = Vec::new();
+        let mut rows: HashMap<String, Vec<u32>> = HashMap::new();
+        let (mut folder, mut cell) = (String::new(), Vec::new());
+        for i in 0..batch.num_rows() {
+            self.folder(batch, i, &mut folder, &mut cell);
+            match rows.get_mut(&folder) {
+                Some(v) => v.push(i as u32),
+                None => {
+                    order.push(folder.clone());
+                    rows.insert(folder.clone(), vec![i as u32]);
+                }
+            }
+        }
+        for f in order {
+            let indices = UInt32Array::from(rows.remove(&f).expect("each folder has rows"));
+            let part = if indices.len() == batch.num_rows() {
+                batch.clone()
+            } else {
+                arrow_select::take::take_record_batch(batch, &indices).map_err(|e| {
+                    Error::Partition(f.clone(), format!("the rows could not be split: {e}"))
+                })?
+            };
+            self.sink(&f)?.write(&part)?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<Summary, Error> {
+        let mut summary = Summary::default();
+        for (_, sink) in std::mem::take(&mut self.sinks) {
+            let s = Box::new(sink).finish()?;
+            summary.rows += s.rows;
+            summary.bytes += s.bytes;
+            summary.files.extend(s.files);
+        }
+        let ds = self.dataset.take().expect("finished once");
+        if summary.files.is_empty() {
+            // no rows: the dataset's folder, with its `_SUCCESS`
+            summary.files.push(ds.path().to_path_buf());
+        }
+        ds.commit()?;
+        Ok(summary)
+    }
+}
+
+/// How `name` partitions rows of `schema`.
+fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
+    if name == "year" || name == "month" {
+        let columns: Vec<usize> = ["UTCDate", "Date", "DT", "EventDate"]
+            .iter()
+            .filter_map(|c| schema.index_of(c).ok())
+            .collect();
+        if columns.is_empty() {
+            return Err(Error::Partition(
+                name.into(),
+                "the table has no date column (UTCDate, Date, DT, EventDate)".into(),
+            ));
+        }
+        return Ok(Key::Date {
+            month: name == "month",
+            columns,
+        });
+    }
+    let column = schema.index_of(name).map_err(|_| {
+        Error::Partition(
+            name.into(),
+            "no such column (year, month, or a column of the table)".into(),
+        )
+    })?;
+    if matches!(
+        schema.field(column).data_type(),
+        DataType::List(_) | DataType::LargeList(_) | DataType::Map(..) | DataType::Struct(_)
+    ) {
+        return Err(Error::Partition(
+            name.into(),
+            "a column of lists or maps cannot name a folder".into(),
+        ));
+    }
+    Ok(Key::Column {
+        name: name.into(),
+        column,
+    })
+}
+
+/// The year and month of row `i` of a date column (date32, or text `YYYY.MM.DD` /
+/// `YYYY-MM-DD` with the month known).
+fn date_of(col: &ArrayRef, i: usize) -> Option<(i32, u32)> {
+    if col.is_null(i) {
+        return None;
+    }
+    match col.data_type() {
+        DataType::Date32 => Some(civil(col.as_primitive::<Date32Type>().value(i))),
+        DataType::Utf8 => {
+            let t = col.as_string::<i32>().value(i).as_bytes();
+            let digits = |r: std::ops::Range<usize>| {
+                t.get(r)
+                    .filter(|b| b.iter().all(u8::is_ascii_digit))
+                    .map(|b| b.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0')))
+            };
+            let y = digits(0..4)?;
+            let m = digits(5..7).filter(|m| (1..=12).contains(m))?;
+            Some((y as i32, m))
+        }
+        _ => None,
+    }
+}
+
+/// The year and month of a day counted from 1970-01-01 (the proleptic Gregorian calendar;
+/// Howard Hinnant's `civil_from_days`).
+fn civil(days: i32) -> (i32, u32) {
+    let z = i64::from(days) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year as i32, month as u32)
+}
+
+/// `value` as a folder name's value: `%XX` for `/`, `\`, `=`, `%`, control characters and a
+/// leading `.`; at most [`MAX_VALUE`] bytes; empty as [`DEFAULT`].
+fn push_value(out: &mut String, value: &str) {
+    if value.is_empty() {
+        out.push_str(DEFAULT);
+        return;
+    }
+    let start = out.len();
+    for (k, c) in value.chars().enumerate() {
+        if out.len() - start >= MAX_VALUE {
+            break;
+        }
+        if matches!(c, '/' | '\\' | '=' | '%' | ':') || c.is_control() || (k == 0 && c == '.') {
+            let mut b = [0; 4];
+            for byte in c.encode_utf8(&mut b).bytes() {
+                out.push_str(&format!("%{byte:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_to_year_and_month() {
+        assert_eq!(civil(0), (1970, 1));
+        assert_eq!(civil(-1), (1969, 12));
+        assert_eq!(civil(19_753), (2024, 1)); // 2024-01-31
+        assert_eq!(civil(19_754), (2024, 2));
+        assert_eq!(civil(11_016), (2000, 2)); // 2000-02-29
+    }
+
+    #[test]
+    fn values_make_safe_folder_names() {
+        let mut s = String::new();
+        push_value(&mut s, "a/b=c%");
+        assert_eq!(s, "a%2Fb%3Dc%25");
+        s.clear();
+        push_value(&mut s, "..");
+        assert_eq!(s, "%2E.");
+        s.clear();
+        push_value(&mut s, "");
+        assert_eq!(s, DEFAULT);
+    }
+}
