@@ -88,18 +88,20 @@ pub use stats::Stats;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
-/// The examples of docs/library.md (the guide to this crate), compiled and run as doctests
-/// (they use every feature).
-#[cfg(all(doctest, feature = "encoding"))]
-#[doc = include_str!("../docs/library.md")]
-pub struct LibraryDoctests;
+/// The guide to the library, page by page: the pages of the repository's `docs/` folder that
+/// are about this crate, so that they read on docs.rs too (their links to other pages of the
+/// guide point at files of that folder). Their examples run as doctests. The pages are
+/// written for any Markdown reader, so `FF[4]` is text, not a link.
+#[cfg(feature = "std")]
+#[allow(rustdoc::broken_intra_doc_links)]
+pub mod guide {
+    #[cfg(feature = "encoding")]
+    #[doc = include_str!("../docs/library.md")]
+    pub mod library {}
 
-/// The examples of docs/pgn-dom.md, compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/pgn-dom.md")]
-pub struct PgnDomDoctests;
+    #[doc = include_str!("../docs/pgn-dom.md")]
+    pub mod pgn_dom {}
 
-/// The examples of docs/sgf-dom.md, compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/sgf-dom.md")]
-pub struct SgfDomDoctests;
+    #[doc = include_str!("../docs/sgf-dom.md")]
+    pub mod sgf_dom {}
+}
