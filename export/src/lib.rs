@@ -552,3 +552,8 @@ impl Builder {
             .expect("the builder's columns match its schema")
     }
 }
+
+/// The example of the crate's README, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

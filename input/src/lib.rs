@@ -166,3 +166,8 @@ impl Options {
         self.decoder_memory_limit.max(1).ilog2().clamp(10, 31)
     }
 }
+
+/// The example of the crate's README, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
