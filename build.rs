@@ -18,14 +18,19 @@ fn main() {
     let dir = match std::env::var_os("KIFU_SHARED") {
         Some(dir) => PathBuf::from(dir),
         None => {
-            // the root crate's folder, or a member's one level down
+            // beside the project root: the root crate's folder, or a member's one level up (the
+            // folder whose Cargo.toml holds the `[workspace]`), never a folder further up
             let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap());
-            manifest
+            let is_root = |d: &std::path::Path| {
+                std::fs::read_to_string(d.join("Cargo.toml"))
+                    .is_ok_and(|t| t.lines().any(|l| l.trim() == "[workspace]"))
+            };
+            let root = manifest
                 .ancestors()
                 .take(2)
-                .map(|d| d.join("..").join("shared"))
-                .find(|d| d.join("corpus").is_dir())
-                .unwrap_or_else(|| manifest.join("..").join("shared"))
+                .find(|d| is_root(d))
+                .unwrap_or(&manifest);
+            root.join("..").join("shared")
         }
     };
     if dir.join("corpus").is_dir() {
