@@ -26,32 +26,38 @@ pub struct Counts {
 pub struct KifuAll(pub Counts);
 
 impl k::Visitor for KifuAll {
+    #[inline]
     fn on_tree(&mut self, ctx: &k::Context) -> Control {
         if ctx.in_variation() {
             self.0.variations += 1;
         }
         Control::Continue
     }
+    #[inline]
     fn on_tree_end(&mut self, ctx: &k::Context) -> Control {
         if ctx.is_main_line() {
             self.0.games += 1;
         }
         Control::Continue
     }
+    #[inline]
     fn on_property(&mut self, _: &k::Context, tag: &k::Tag<'_>) -> Control {
         self.0.tags += 1;
         self.0.bytes += (tag.name.len() + tag.value.0.len()) as u64;
         Control::Continue
     }
+    #[inline]
     fn on_move(&mut self, _: &k::Context, mv: &k::Move<'_>) -> Control {
         self.0.moves += 1;
         self.0.bytes += mv.san.to().map_or(0, |s| s.file as u64);
         Control::Continue
     }
+    #[inline]
     fn on_nag(&mut self, _: &k::Context, _: k::Nag, _: k::NagForm) -> Control {
         self.0.nags += 1;
         Control::Continue
     }
+    #[inline]
     fn on_comment(&mut self, _: &k::Context, c: &k::Comment<'_>) -> Control {
         if c.first && c.kind == k::CommentKind::Brace {
             self.0.comments += 1;
@@ -59,6 +65,7 @@ impl k::Visitor for KifuAll {
         self.0.bytes += c.text.0.len() as u64;
         Control::Continue
     }
+    #[inline]
     fn on_result(&mut self, _: &k::Context, _: k::Outcome) -> Control {
         self.0.outcomes += 1;
         Control::Continue
@@ -69,17 +76,20 @@ impl k::Visitor for KifuAll {
 pub struct KifuHeaders(pub Counts);
 
 impl k::Visitor for KifuHeaders {
+    #[inline]
     fn on_tree_end(&mut self, ctx: &k::Context) -> Control {
         if ctx.is_main_line() {
             self.0.games += 1;
         }
         Control::Continue
     }
+    #[inline]
     fn on_property(&mut self, _: &k::Context, tag: &k::Tag<'_>) -> Control {
         self.0.tags += 1;
         self.0.bytes += (tag.name.len() + tag.value.0.len()) as u64;
         Control::Continue
     }
+    #[inline]
     fn on_tags_end(&mut self, _: &k::Context) -> Control {
         Control::Skip
     }
@@ -94,17 +104,21 @@ impl pgn_reader::Visitor for ReaderAll {
     type Tags = ();
     type Movetext = ();
     type Output = ();
+    #[inline]
     fn begin_tags(&mut self) -> ControlFlow<(), ()> {
         ControlFlow::Continue(())
     }
+    #[inline]
     fn tag(&mut self, _: &mut (), name: &[u8], value: pgn_reader::RawTag<'_>) -> ControlFlow<()> {
         self.0.tags += 1;
         self.0.bytes += (name.len() + value.as_bytes().len()) as u64;
         ControlFlow::Continue(())
     }
+    #[inline]
     fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
         ControlFlow::Continue(())
     }
+    #[inline]
     fn san(&mut self, _: &mut (), san: pgn_reader::SanPlus) -> ControlFlow<()> {
         self.0.moves += 1;
         if let shakmaty::san::San::Normal { to, .. } = san.san {
@@ -112,27 +126,33 @@ impl pgn_reader::Visitor for ReaderAll {
         }
         ControlFlow::Continue(())
     }
+    #[inline]
     fn nag(&mut self, _: &mut (), _: pgn_reader::Nag) -> ControlFlow<()> {
         self.0.nags += 1;
         ControlFlow::Continue(())
     }
+    #[inline]
     fn partial_comment(&mut self, _: &mut (), c: pgn_reader::RawComment<'_>) -> ControlFlow<()> {
         self.0.bytes += c.as_bytes().len() as u64;
         ControlFlow::Continue(())
     }
+    #[inline]
     fn comment(&mut self, _: &mut (), c: pgn_reader::RawComment<'_>) -> ControlFlow<()> {
         self.0.comments += 1;
         self.0.bytes += c.as_bytes().len() as u64;
         ControlFlow::Continue(())
     }
+    #[inline]
     fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), pgn_reader::Skip> {
         self.0.variations += 1;
         ControlFlow::Continue(pgn_reader::Skip(false))
     }
+    #[inline]
     fn outcome(&mut self, _: &mut (), _: pgn_reader::Outcome) -> ControlFlow<()> {
         self.0.outcomes += 1;
         ControlFlow::Continue(())
     }
+    #[inline]
     fn end_game(&mut self, _: ()) {
         self.0.games += 1;
     }
@@ -145,19 +165,23 @@ impl pgn_reader::Visitor for ReaderHeaders {
     type Tags = ();
     type Movetext = ();
     type Output = ();
+    #[inline]
     fn begin_tags(&mut self) -> ControlFlow<(), ()> {
         ControlFlow::Continue(())
     }
+    #[inline]
     fn tag(&mut self, _: &mut (), name: &[u8], value: pgn_reader::RawTag<'_>) -> ControlFlow<()> {
         self.0.tags += 1;
         self.0.bytes += (name.len() + value.as_bytes().len()) as u64;
         ControlFlow::Continue(())
     }
+    #[inline]
     fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
         // Break skips the movetext; end_game is then not called, so count the game here
         self.0.games += 1;
         ControlFlow::Break(())
     }
+    #[inline]
     fn end_game(&mut self, _: ()) {}
 }
 
