@@ -43,6 +43,18 @@ impl ScanOptions {
     }
 }
 
+impl ScanOptions {
+    /// The decoders' options (kifu-input) these options give.
+    fn input(&self) -> kifu_input::Options {
+        kifu_input::Options {
+            threads: self.threads.max(1),
+            frame_buffer: self.frame_buffer,
+            decoder_memory_limit: self.decoder_memory,
+            ..kifu_input::Options::default()
+        }
+    }
+}
+
 impl Default for ScanOptions {
     /// The machine's cores, pieces of 1 MiB, reads of 64 KiB, 4 MiB of frames ahead, 128 MiB
     /// for one decoder.
@@ -327,12 +339,7 @@ impl<'s> Scan<'s> {
             stop,
         } = self;
         let named = source.count();
-        let input_options = kifu_input::Options {
-            threads: options.threads.max(1),
-            frame_buffer: options.frame_buffer,
-            decoder_memory_limit: options.decoder_memory,
-            ..kifu_input::Options::default()
-        };
+        let input_options = options.input();
         let mut skipped_format = Vec::new();
         let mut ended = false;
         let report = source.walk(&input_options, &progress, |entry| {
@@ -400,12 +407,7 @@ impl<'s> Scan<'s> {
             piece_size: options.piece_size,
             read_size: options.read_size,
         };
-        let input_options = kifu_input::Options {
-            threads: options.threads.max(1),
-            frame_buffer: options.frame_buffer,
-            decoder_memory_limit: options.decoder_memory,
-            ..kifu_input::Options::default()
-        };
+        let input_options = options.input();
         let stopped = |s: Option<&AtomicBool>| s.is_some_and(|s| s.load(Ordering::Relaxed));
         let mut report = None;
         let mut skipped_format = Vec::new();
