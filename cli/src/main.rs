@@ -110,6 +110,9 @@ fn main() -> ExitCode {
         Command::Stats(cmd::stats::Args {
             common: Common::sample(),
             json: false,
+            by: None,
+            max_groups: kifu_pipeline::group::Grouping::DEFAULT_MAX_GROUPS,
+            sort: cmd::stats::SortBy::Key,
         })
     });
     let result = match command {

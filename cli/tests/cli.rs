@@ -399,6 +399,68 @@ fn stats_json(file: &Path) -> Json {
 }
 
 #[test]
+fn stats_by_counts_per_value_the_same_at_every_thread_count() {
+    let dir = TempDir::new("stats-by");
+    let mut text = String::new();
+    for i in 0..3000 {
+        let (date, result) = [
+            ("2019.05.01", "1-0"),
+            ("2020.01.02", "0-1"),
+            ("????.??.??", "1/2-1/2"),
+        ][i % 3];
+        text.push_str(&format!(
+            "[White \"p{}\"]\n[Date \"{date}\"]\n[Result \"{result}\"]\n\n1. e4 e5 2. Nf3 {result}\n\n",
+            i % 50
+        ));
+    }
+    let file = dir.file("many.pgn", text.as_bytes());
+    let run = |args: &[&str]| {
+        let mut all: Vec<&OsStr> = vec![OsStr::new("stats")];
+        all.extend(args.iter().map(OsStr::new));
+        all.push(file.as_os_str());
+        kifu(&all, None)
+    };
+    // a table on stdout: the header, one row per year, the games without a date last
+    let o = run(&["--by", "year", "--piece-size", "4K"]);
+    let out = ok(&o);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0][..3], ["year", "games", "mean"]);
+    assert_eq!(rows[1][..4], ["2019", "1000", "3.0", "100.0%"]);
+    assert_eq!(rows[2][..2], ["2020", "1000"]);
+    assert_eq!(rows[3][..2], ["(none)", "1000"]);
+    // JSON Lines, the same at -j1, -j2 and -j8, capped or not
+    for extra in [&[][..], &["--max-groups", "7"][..]] {
+        let lines = |j: &str| {
+            let mut args = vec!["--by", "White", "--json", "--piece-size", "4K", "-j", j];
+            args.extend_from_slice(extra);
+            let o = run(&args);
+            (ok(&o), stderr(&o))
+        };
+        let (one, note) = lines("1");
+        for j in ["2", "8"] {
+            assert_eq!(lines(j).0, one, "-j{j} {extra:?}");
+        }
+        let rows: Vec<Json> = one.lines().map(Json::parse).collect();
+        let games: f64 = rows.iter().map(|r| r.get("games").num()).sum();
+        assert_eq!(games, 3000.0, "no game lost");
+        if extra.is_empty() {
+            assert_eq!(rows.len(), 50);
+            assert!(note.is_empty(), "{note}");
+        } else {
+            assert_eq!(rows.len(), 8, "7 values and the (other) row");
+            assert!(matches!(rows[7].get("other"), Json::Bool(true)));
+            assert!(note.contains("more than 7 distinct values"), "{note}");
+        }
+    }
+    // a key that is no name
+    let o = run(&["--by", "White Elo"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
 fn stats_json_has_every_count() {
     let dir = TempDir::new("stats");
     let text = b"[Event \"x\"]\n[Site \"y\"]\n\n1. e4 e5 {good} 2. Nf3 $1 (2. f4 exf4) oh 1-0\n\n1. d4 *\n";

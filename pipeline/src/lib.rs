@@ -17,7 +17,9 @@
 //! - [`Problem`]: a located problem, owned, of either format, from the parser or a replay,
 //!   with the `kifu check` line as its [`Display`](core::fmt::Display) and the `kifu check
 //!   --json` object as its [`Serialize`](serde::Serialize).
-//! - [`StatsSummary`]: the counts of `kifu stats` and `kifu.stats`, one shape for both.
+//! - [`StatsSummary`]: the counts of `kifu stats` and `kifu.stats`, one shape for both;
+//!   [`group`]: the games counted per value of a key (`kifu stats --by`), every core, bounded
+//!   memory, the same rows at every thread count.
 //! - [`table`]: the tables of `kifu-export` built on the scan's threads, rebased to their
 //!   input's game numbers and cut into batches of a fixed size, so that every thread count
 //!   gives the same batches; [`table::export`] writes them safely (Parquet, CSV, JSON Lines),
@@ -48,6 +50,7 @@
 #![deny(missing_docs)]
 
 mod dom;
+pub mod group;
 mod problem;
 mod scan;
 mod source;

@@ -276,6 +276,20 @@ def stats(
 ) -> dict[str, int | float]:
     """The counts of ``kifu stats --json``."""
 
+def stats_by(
+    source: Source,
+    by: str,
+    *,
+    max_groups: int = 100000,
+    sort: Literal["key", "games"] = "key",
+    format: Literal["pgn", "sgf"] | None = None,
+    threads: int | None = None,
+    name: str | None = None,
+) -> list[dict[str, str | int | float | bool | None]]:
+    """The games counted per value of ``by`` (``kifu stats --by KEY --json``): one dict a
+    row, with ``key``, ``other``, ``games``, ``plies``, ``mean_plies``, ``white``, ``draws``,
+    ``black``, their shares and ``errors``."""
+
 TableName = Literal["games", "moves", "trees", "positions"]
 
 @overload

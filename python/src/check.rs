@@ -127,3 +127,69 @@ pub fn stats<'py>(
         .call_method1("loads", (text,))?
         .cast_into::<PyDict>()?)
 }
+
+/// The games counted per value of `by` (`kifu stats --by`): a list of dicts, one a row
+/// (kifu-pipeline's `group::Row`: the JSON Lines object of `kifu stats --by KEY --json`).
+#[pyfunction]
+#[pyo3(signature = (source, by, *, max_groups = kifu_pipeline::group::Grouping::DEFAULT_MAX_GROUPS,
+                    sort = "key", format = None, threads = None, name = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn stats_by<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    by: &str,
+    max_groups: usize,
+    sort: &str,
+    format: Option<&str>,
+    threads: Option<usize>,
+    name: Option<String>,
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    use kifu_pipeline::group::{By, Grouping, Sort};
+    let by: By = by
+        .parse()
+        .map_err(pyo3::exceptions::PyValueError::new_err)?;
+    let sort = match sort {
+        "key" => Sort::Key,
+        "games" => Sort::Games,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "sort={other:?}: 'key' or 'games'"
+            )));
+        }
+    };
+    let grouping = Grouping {
+        by,
+        max_groups: max_groups.max(1),
+        sort,
+    };
+    let formats = Formats {
+        forced: parse_format(format)?,
+        only: None,
+    };
+    let (source, slot) = extract(source, name)?;
+    let opts = scan::options(threads)?;
+    let result = scan::interruptible(py, |stop| {
+        scan::scan(source, formats, opts, stop).group(&grouping, |_| {})
+    })?;
+    let (grouped, scanned) =
+        result.map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+    let py_error = slot.lock().ok().and_then(|mut e| e.take());
+    scan::finish(py, &scanned, py_error, None)?;
+    if grouped.capped {
+        scan::warn(
+            py,
+            &format!(
+                "by={:?}: more than {} distinct values; the games of the later ones are counted \
+                 in the row with other=True (raise max_groups)",
+                grouped.by.name(),
+                grouped.max_groups
+            ),
+        )?;
+    }
+    let text = serde_json::to_string(&grouped.rows)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    Ok(py
+        .import("json")?
+        .call_method1("loads", (text,))?
+        .cast_into::<pyo3::types::PyList>()?)
+}

@@ -165,6 +165,7 @@ fn kifu_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_sgf, m)?)?;
     m.add_function(wrap_pyfunction!(check::check, m)?)?;
     m.add_function(wrap_pyfunction!(check::stats, m)?)?;
+    m.add_function(wrap_pyfunction!(check::stats_by, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::to_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::to_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::schema, m)?)?;

@@ -50,3 +50,30 @@ def test_stats_sources(pgn_file, pgn_text):
         assert kifu.stats(f)["mainline_moves"] == s["mainline_moves"]
     with pytest.raises(ValueError):
         kifu.stats(pgn_file, format="txt")
+
+
+def test_stats_by_equals_the_cli(kifu_bin, tmp_path):
+    games = "".join(
+        f'[White "p{i % 13}"]\n[UTCDate "20{10 + i % 4}.0{1 + i % 9}.01"]\n[Result "{("1-0", "0-1", "1/2-1/2", "*")[i % 4]}"]\n\n1. e4 e5 *\n\n'
+        for i in range(500)
+    )
+    f = tmp_path / "g.pgn"
+    f.write_text(games)
+    for by, extra in (("White", []), ("month", ["--max-groups", "5"]), ("year", ["--sort", "games"])):
+        out = subprocess.run([kifu_bin, "stats", "--by", by, "--json", *extra, str(f)], capture_output=True, check=True).stdout
+        cli = [json.loads(line) for line in out.decode().splitlines()]
+        kw = {"max_groups": 5} if "--max-groups" in extra else {}
+        if "--sort" in extra:
+            kw["sort"] = "games"
+        for threads in (1, 2):
+            if "max_groups" in kw:
+                with pytest.warns(UserWarning, match="more than 5 distinct values"):
+                    mine = kifu.stats_by(f, by, threads=threads, **kw)
+            else:
+                mine = kifu.stats_by(f, by, threads=threads, **kw)
+            assert mine == cli, (by, threads)
+    assert sum(r["games"] for r in cli) == 500
+    with pytest.raises(ValueError):
+        kifu.stats_by(f, "White Elo")
+    with pytest.raises(ValueError):
+        kifu.stats_by(f, "White", sort="size")

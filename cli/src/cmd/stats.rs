@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use kifu::Stats;
 use kifu::par::{Event, Visited};
+use kifu_pipeline::group::{By, GroupWork, Grouped, Grouping, Sort};
 use kifu_pipeline::{StatsSummary, StatsWork};
 
 use crate::args::Common;
@@ -15,14 +16,128 @@ use crate::run::{self, Outcome};
 pub struct Args {
     #[command(flatten)]
     pub common: Common,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object instead of text (with --by: one JSON object a row, JSON Lines).
     #[arg(long)]
     pub json: bool,
+    /// Count per value of KEY instead: a tag or root property (`Event`, `White`, `RU`, `BR`),
+    /// `year` or `month` (of UTCDate, else Date, else EventDate; SGF DT). One row a value:
+    /// games, plies, White/draw/Black shares, errors.
+    #[arg(long, value_name = "KEY", value_parser = By::parse, help_heading = "Grouping")]
+    pub by: Option<By>,
+    /// The most distinct values with a row of their own; the games of later values are counted
+    /// in one `(other)` row, with a note.
+    #[arg(long, value_name = "N", default_value_t = Grouping::DEFAULT_MAX_GROUPS,
+          requires = "by", help_heading = "Grouping")]
+    pub max_groups: usize,
+    /// The order of the rows: by the value (numbers as numbers), or most games first.
+    #[arg(long, value_enum, default_value_t = SortBy::Key, requires = "by",
+          help_heading = "Grouping")]
+    pub sort: SortBy,
+}
+
+/// `--sort`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SortBy {
+    /// By the value: numbers as numbers, else as text; games without a value last.
+    Key,
+    /// Most games first.
+    Games,
 }
 
 /// `kifu stats`.
 pub fn run(args: Args) -> io::Result<ExitCode> {
-    command(&args.common, args.json)
+    match args.by {
+        Some(by) => {
+            let grouping = Grouping {
+                by,
+                max_groups: args.max_groups.max(1),
+                sort: match args.sort {
+                    SortBy::Key => Sort::Key,
+                    SortBy::Games => Sort::Games,
+                },
+            };
+            grouped(&args.common, &grouping, args.json)
+        }
+        None => command(&args.common, args.json),
+    }
+}
+
+/// `kifu stats --by KEY`: one row per value, as a table or JSON Lines.
+fn grouped(common: &Common, grouping: &Grouping, as_json: bool) -> io::Result<ExitCode> {
+    let work = GroupWork::new(grouping, common.threads());
+    let mut total = work.total();
+    let scanned = run::scan(common, "reading", &work, |event| {
+        total.take(event);
+        Ok(())
+    })?;
+    let grouped = total.finish(grouping);
+    if grouped.capped {
+        eprintln!(
+            "kifu: --by {}: more than {} distinct values; the games of the later ones are counted \
+             in the (other) row (raise --max-groups)",
+            grouped.by.name(),
+            grouped.max_groups
+        );
+    }
+    let out = io::stdout();
+    let mut out = out.lock();
+    if as_json {
+        for row in &grouped.rows {
+            serde_json::to_writer(&mut out, row)?;
+            writeln!(out)?;
+        }
+    } else {
+        write_groups(&grouped, &mut out)?;
+    }
+    out.flush()?;
+    Ok(Outcome::of(&scanned, false).code())
+}
+
+/// The rows of `kifu stats --by` as a table: the value (`(none)` for the games without one,
+/// `(other)` past the cap), games, plies a game, White/draw/Black shares, errors.
+pub fn write_groups(grouped: &Grouped, out: &mut impl Write) -> io::Result<()> {
+    let label = |r: &kifu_pipeline::group::Row| -> String {
+        match (&r.key, r.other) {
+            (_, true) => "(other)".into(),
+            (None, false) => "(none)".into(),
+            (Some(k), false) => kifu_pipeline::shown(k).into_owned(),
+        }
+    };
+    let labels: Vec<String> = grouped.rows.iter().map(label).collect();
+    let width = labels
+        .iter()
+        .map(|l| l.chars().count())
+        .chain([grouped.by.name().chars().count()])
+        .max()
+        .unwrap_or(0)
+        .min(60);
+    writeln!(
+        out,
+        "{:<width$}  {:>12}  {:>10}  {:>6}  {:>6}  {:>6}  {:>8}",
+        grouped.by.name(),
+        "games",
+        "mean plies",
+        "white",
+        "draw",
+        "black",
+        "errors"
+    )?;
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    for (row, label) in grouped.rows.iter().zip(&labels) {
+        let c = &row.counts;
+        writeln!(
+            out,
+            "{:<width$}  {:>12}  {:>10.1}  {:>6}  {:>6}  {:>6}  {:>8}",
+            label,
+            c.games,
+            c.mean_plies(),
+            pct(c.white_share()),
+            pct(c.draw_share()),
+            pct(c.black_share()),
+            c.errors
+        )?;
+    }
+    Ok(())
 }
 
 /// `kifu stats`: the totals over every input, as text or one JSON object.

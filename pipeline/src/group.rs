@@ -1,0 +1,911 @@
+//! `kifu stats --by KEY` and `kifu.stats(by=…)`: the games counted per value of a key (a tag
+//! or root property, `year`, `month`, `speed`, `opening_eco`), every core, bounded memory.
+//!
+//! Each piece's visitor reads only what the key and the counts need (a tag or two, the
+//! result, the main line's plies, the errors), so a grouped scan runs near the speed of a plain
+//! count. The rows are the first [`Grouping::max_groups`] distinct values *in input order*;
+//! games whose value comes later go to one `other` row. Every thread count gives the same rows:
+//! pieces hold every value they meet (a piece is a bounded slice of its input) and are merged
+//! in input order, where the cap applies; read on one thread, each game goes straight to the
+//! capped total.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use kifu::Control;
+use kifu::par::{Event, Visited, Work};
+use kifu::pgn::{self, Outcome};
+use kifu::sgf;
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use crate::Input;
+
+/// What games are grouped by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum By {
+    /// A PGN tag or an SGF root property, by its exact name (`White`, `ECO`, `RU`, `BR`).
+    Field(String),
+    /// The year of the game's date (PGN `UTCDate`, else `Date`, else `EventDate`; SGF `DT`).
+    Year,
+    /// The year and month of the game's date, `YYYY-MM`.
+    Month,
+}
+
+impl By {
+    /// `year`, `month`, or a tag / property name (letters, digits and `_`).
+    ///
+    /// ```
+    /// use kifu_pipeline::group::By;
+    /// assert_eq!("year".parse::<By>().unwrap(), By::Year);
+    /// assert_eq!("WhiteElo".parse::<By>().unwrap(), By::Field("WhiteElo".into()));
+    /// assert!("White Elo".parse::<By>().is_err());
+    /// ```
+    pub fn parse(key: &str) -> Result<By, String> {
+        key.parse()
+    }
+
+    /// The key as written on the command line.
+    pub fn name(&self) -> &str {
+        match self {
+            By::Field(name) => name,
+            By::Year => "year",
+            By::Month => "month",
+        }
+    }
+}
+
+impl std::str::FromStr for By {
+    type Err = String;
+
+    fn from_str(key: &str) -> Result<By, String> {
+        Ok(match key {
+            "year" => By::Year,
+            "month" => By::Month,
+            _ if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => {
+                By::Field(key.to_string())
+            }
+            _ => {
+                return Err(format!(
+                    "`{key}`: not a key: year, month, or a tag or property name (letters, digits, `_`)"
+                ));
+            }
+        })
+    }
+}
+
+/// The counts of one group.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Games.
+    pub games: u64,
+    /// Main-line plies (moves) over those games.
+    pub plies: u64,
+    /// Games White won (PGN `1-0`; SGF `RE[W+…]`).
+    pub white: u64,
+    /// Games Black won.
+    pub black: u64,
+    /// Drawn games (PGN `1/2-1/2`; SGF `RE[0]`, `RE[Draw]`).
+    pub draws: u64,
+    /// Problems met while reading those games (warnings included).
+    pub errors: u64,
+}
+
+impl Counts {
+    fn add(&mut self, o: &Counts) {
+        self.games += o.games;
+        self.plies += o.plies;
+        self.white += o.white;
+        self.black += o.black;
+        self.draws += o.draws;
+        self.errors += o.errors;
+    }
+
+    fn share(&self, n: u64) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            n as f64 / self.games as f64
+        }
+    }
+
+    /// White's wins over all games of the group (0 for no game).
+    pub fn white_share(&self) -> f64 {
+        self.share(self.white)
+    }
+
+    /// Black's wins over all games of the group.
+    pub fn black_share(&self) -> f64 {
+        self.share(self.black)
+    }
+
+    /// Draws over all games of the group.
+    pub fn draw_share(&self) -> f64 {
+        self.share(self.draws)
+    }
+
+    /// Plies a game, on average.
+    pub fn mean_plies(&self) -> f64 {
+        self.share(self.plies)
+    }
+}
+
+/// One row of a grouped count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The key's value; `None` for the games that have none (no such tag, no date).
+    pub key: Option<String>,
+    /// Whether this is the row of the values beyond [`Grouping::max_groups`] (its `key` is
+    /// `None`).
+    pub other: bool,
+    /// Its counts.
+    pub counts: Counts,
+}
+
+impl Serialize for Row {
+    /// One JSON Lines row: `key`, `other`, `games`, `plies`, `mean_plies`, `white`, `draws`,
+    /// `black`, `white_share`, `draw_share`, `black_share`, `errors`.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let c = &self.counts;
+        let mut m = s.serialize_map(Some(12))?;
+        m.serialize_entry("key", &self.key)?;
+        m.serialize_entry("other", &self.other)?;
+        m.serialize_entry("games", &c.games)?;
+        m.serialize_entry("plies", &c.plies)?;
+        m.serialize_entry("mean_plies", &c.mean_plies())?;
+        m.serialize_entry("white", &c.white)?;
+        m.serialize_entry("draws", &c.draws)?;
+        m.serialize_entry("black", &c.black)?;
+        m.serialize_entry("white_share", &c.white_share())?;
+        m.serialize_entry("draw_share", &c.draw_share())?;
+        m.serialize_entry("black_share", &c.black_share())?;
+        m.serialize_entry("errors", &c.errors)?;
+        m.end()
+    }
+}
+
+/// Counts per value, in the order the values first came, at most `max` values (games of any
+/// later value counted in `other`).
+#[derive(Clone, Debug)]
+struct Groups {
+    rows: Vec<(Option<Box<str>>, Counts)>,
+    index: HashMap<Box<str>, usize>,
+    /// The row of the games without a value.
+    none: Option<usize>,
+    max: usize,
+    other: Counts,
+    /// Whether a value was turned away by the cap.
+    dropped: bool,
+}
+
+impl Groups {
+    fn new(max: usize) -> Groups {
+        Groups {
+            rows: Vec::new(),
+            index: HashMap::new(),
+            none: None,
+            max,
+            other: Counts::default(),
+            dropped: false,
+        }
+    }
+
+    fn add(&mut self, key: Option<&str>, counts: &Counts) {
+        let found = match key {
+            Some(k) => self.index.get(k).copied(),
+            None => self.none,
+        };
+        match found {
+            Some(i) => self.rows[i].1.add(counts),
+            None if self.rows.len() < self.max => {
+                let at = self.rows.len();
+                match key {
+                    Some(k) => {
+                        self.index.insert(k.into(), at);
+                    }
+                    None => self.none = Some(at),
+                }
+                self.rows.push((key.map(Box::from), *counts));
+            }
+            None => {
+                self.dropped = true;
+                self.other.add(counts);
+            }
+        }
+    }
+
+    /// Adds a later piece's groups, in its order.
+    fn absorb(&mut self, piece: Groups) {
+        for (key, counts) in &piece.rows {
+            self.add(key.as_deref(), counts);
+        }
+        if piece.dropped {
+            self.dropped = true;
+            self.other.add(&piece.other);
+        }
+    }
+}
+
+/// The result of a grouped scan.
+#[derive(Clone, Debug)]
+pub struct Grouped {
+    /// The key.
+    pub by: By,
+    /// The rows: one per value, in the order [`Grouping::sort`] asks, the games without a
+    /// value next, the `other` row (if the cap was reached) last.
+    pub rows: Vec<Row>,
+    /// Whether [`Grouping::max_groups`] was reached (the `other` row holds the rest).
+    pub capped: bool,
+    /// The cap.
+    pub max_groups: usize,
+}
+
+/// How rows are ordered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sort {
+    /// By the value: as numbers where both are numbers, else as text.
+    #[default]
+    Key,
+    /// Most games first (ties by the value).
+    Games,
+}
+
+/// What a grouped scan counts by, and how.
+#[derive(Clone, Debug)]
+pub struct Grouping {
+    /// The key.
+    pub by: By,
+    /// The most distinct values kept (the rest go to the `other` row).
+    pub max_groups: usize,
+    /// The order of the rows.
+    pub sort: Sort,
+}
+
+impl Grouping {
+    /// The default [`max_groups`](Self::max_groups): 100,000 values.
+    pub const DEFAULT_MAX_GROUPS: usize = 100_000;
+
+    /// Grouped by `by`, the other settings their defaults.
+    pub fn new(by: By) -> Grouping {
+        Grouping {
+            by,
+            max_groups: Grouping::DEFAULT_MAX_GROUPS,
+            sort: Sort::Key,
+        }
+    }
+}
+
+/// The work of a grouped scan: a visitor per piece (or per input, read on one thread). Its
+/// [`GroupTotal`] adds up what the pieces found, in input order.
+#[derive(Debug)]
+pub struct GroupWork {
+    by: Arc<By>,
+    max: usize,
+    /// Read on one thread: the capped total every game goes to.
+    inline: Option<Arc<Mutex<Groups>>>,
+}
+
+impl GroupWork {
+    /// The work for `grouping` on a scan of `threads` threads (the scan's own count: one
+    /// thread reads each input straight through with one visitor).
+    pub fn new(grouping: &Grouping, threads: usize) -> GroupWork {
+        let max = grouping.max_groups.max(1);
+        GroupWork {
+            by: Arc::new(grouping.by.clone()),
+            max,
+            inline: (threads <= 1).then(|| Arc::new(Mutex::new(Groups::new(max)))),
+        }
+    }
+
+    /// The total the scan's events go to.
+    pub fn total(&self) -> GroupTotal {
+        GroupTotal {
+            total: Groups::new(self.max),
+            inline: self.inline.clone(),
+        }
+    }
+}
+
+/// The sum of a grouped scan: give it every event of the scan, in order.
+#[derive(Debug)]
+pub struct GroupTotal {
+    total: Groups,
+    inline: Option<Arc<Mutex<Groups>>>,
+}
+
+impl GroupTotal {
+    /// Adds what a scan's event brings.
+    pub fn take(&mut self, event: Event<'_, GroupWork>) {
+        if let Event::Piece { visited, .. } = event {
+            let groups = match visited {
+                Visited::Pgn(v) => v.acc.groups,
+                Visited::Sgf(v) => v.acc.groups,
+            };
+            self.total.absorb(groups);
+        }
+    }
+
+    /// The rows, ordered as `grouping` asks.
+    pub fn finish(mut self, grouping: &Grouping) -> Grouped {
+        if let Some(inline) = self.inline.take() {
+            let groups = std::mem::replace(
+                &mut *inline.lock().unwrap_or_else(PoisonError::into_inner),
+                Groups::new(0),
+            );
+            self.total.absorb(groups);
+        }
+        let t = self.total;
+        let mut rows: Vec<Row> = t
+            .rows
+            .into_iter()
+            .map(|(key, counts)| Row {
+                key: key.map(String::from),
+                other: false,
+                counts,
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            let by_key = || match (&a.key, &b.key) {
+                (Some(x), Some(y)) => compare_values(x, y),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            };
+            match grouping.sort {
+                Sort::Key => by_key(),
+                Sort::Games => b.counts.games.cmp(&a.counts.games).then_with(by_key),
+            }
+        });
+        if t.dropped {
+            rows.push(Row {
+                key: None,
+                other: true,
+                counts: t.other,
+            });
+        }
+        Grouped {
+            by: grouping.by.clone(),
+            rows,
+            capped: t.dropped,
+            max_groups: t.max,
+        }
+    }
+}
+
+/// Orders two values: as numbers where both are numbers, else as text.
+fn compare_values(a: &str, b: &str) -> std::cmp::Ordering {
+    match (a.trim().parse::<f64>(), b.trim().parse::<f64>()) {
+        (Ok(x), Ok(y)) => x.total_cmp(&y).then_with(|| a.cmp(b)),
+        (Ok(_), Err(_)) => std::cmp::Ordering::Less,
+        (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
+        (Err(_), Err(_)) => a.cmp(b),
+    }
+}
+
+impl Work for GroupWork {
+    type Input = Input;
+    type Pgn = PgnGroups;
+    type Sgf = SgfGroups;
+
+    fn pgn(&self, _: &Input) -> PgnGroups {
+        PgnGroups {
+            acc: Acc::new(self),
+            dates: Dates::default(),
+            tagged: false,
+        }
+    }
+
+    fn sgf(&self, _: &Input) -> SgfGroups {
+        SgfGroups {
+            acc: Acc::new(self),
+            root: false,
+        }
+    }
+}
+
+/// What one game brings, gathered as its events come; shared by both formats.
+#[derive(Debug)]
+struct Acc {
+    by: Arc<By>,
+    /// This piece's groups (uncapped: a piece is a bounded slice of its input).
+    groups: Groups,
+    inline: Option<Arc<Mutex<Groups>>>,
+    in_game: bool,
+    /// Games begun in this piece.
+    seen: u64,
+    /// Problems met outside every game.
+    stray: u64,
+    key: String,
+    has_key: bool,
+    counts: Counts,
+}
+
+impl Acc {
+    fn new(work: &GroupWork) -> Acc {
+        Acc {
+            by: work.by.clone(),
+            groups: Groups::new(usize::MAX),
+            inline: work.inline.clone(),
+            in_game: false,
+            seen: 0,
+            stray: 0,
+            key: String::new(),
+            has_key: false,
+            counts: Counts::default(),
+        }
+    }
+
+    fn start(&mut self) {
+        self.in_game = true;
+        self.seen += 1;
+        self.key.clear();
+        self.has_key = false;
+        self.counts = Counts {
+            games: 1,
+            ..Counts::default()
+        };
+    }
+
+    fn end(&mut self) {
+        if !self.in_game {
+            return;
+        }
+        self.in_game = false;
+        let key = self.has_key.then_some(self.key.as_str());
+        match &self.inline {
+            Some(total) => total
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .add(key, &self.counts),
+            None => self.groups.add(key, &self.counts),
+        }
+    }
+
+    fn set_key(&mut self, value: &[u8]) {
+        self.key.clear();
+        push_text(&mut self.key, value);
+        self.has_key = true;
+    }
+
+    fn error(&mut self) {
+        if self.in_game {
+            self.counts.errors += 1;
+        } else {
+            self.stray += 1;
+        }
+    }
+}
+
+/// Appends `bytes` as text: UTF-8 where it is, else Latin-1 (as `kifu filter` reads values).
+fn push_text(out: &mut String, bytes: &[u8]) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => out.push_str(s),
+        Err(_) => out.extend(bytes.iter().map(|&b| b as char)),
+    }
+}
+
+/// `YYYY` (`month`: `YYYY-MM`) of a date written `YYYY.MM.DD` (also with `-` or `/`; the
+/// first of an SGF list), when those parts are digits.
+fn date_key(date: &[u8], month: bool) -> Option<[u8; 7]> {
+    let d = date.trim_ascii_start();
+    let year = d.get(..4)?;
+    if !year.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut out = [0u8; 7];
+    out[..4].copy_from_slice(year);
+    if month {
+        let sep = *d.get(4)?;
+        let m = d.get(5..7)?;
+        if !matches!(sep, b'.' | b'-' | b'/') || !m.iter().all(u8::is_ascii_digit) || m == b"00" {
+            return None;
+        }
+        out[4] = b'-';
+        out[5..].copy_from_slice(m);
+    }
+    Some(out)
+}
+
+/// The PGN dates a game may be dated by, best first.
+#[derive(Debug, Default)]
+struct Dates {
+    /// `UTCDate`, `Date`, `EventDate`: the key each gives.
+    found: [Option<[u8; 7]>; 3],
+}
+
+/// A PGN piece's visitor of a grouped scan.
+#[derive(Debug)]
+pub struct PgnGroups {
+    acc: Acc,
+    dates: Dates,
+    /// The game's `Result` tag was read (it wins over the termination marker).
+    tagged: bool,
+}
+
+impl pgn::Visitor for PgnGroups {
+    fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
+        if ctx.depth == 0 {
+            self.acc.start();
+            self.dates = Dates::default();
+            self.tagged = false;
+        }
+        Control::Continue
+    }
+
+    fn on_property(&mut self, _: &pgn::Context, tag: &pgn::Tag<'_>) -> Control {
+        let by = &*self.acc.by;
+        match by {
+            By::Field(name) if name.as_bytes() == tag.name => {
+                let value = tag.value.decode();
+                self.acc.set_key(&value);
+            }
+            By::Year | By::Month => {
+                let slot = match tag.name {
+                    b"UTCDate" => 0,
+                    b"Date" => 1,
+                    b"EventDate" => 2,
+                    _ => return self.result_tag(tag),
+                };
+                self.dates.found[slot] = date_key(tag.value.as_bytes(), *by == By::Month);
+            }
+            _ => {}
+        }
+        self.result_tag(tag)
+    }
+
+    fn on_tags_end(&mut self, _: &pgn::Context) -> Control {
+        if matches!(*self.acc.by, By::Year | By::Month)
+            && let Some(d) = self.dates.found.iter().flatten().next()
+        {
+            let len = if *self.acc.by == By::Month { 7 } else { 4 };
+            let d = *d;
+            self.acc.set_key(&d[..len]);
+        }
+        Control::Continue
+    }
+
+    fn on_move(&mut self, ctx: &pgn::Context, _: &pgn::Move<'_>) -> Control {
+        if ctx.depth == 0 {
+            self.acc.counts.plies += 1;
+        }
+        Control::Continue
+    }
+
+    fn on_result(&mut self, ctx: &pgn::Context, outcome: Outcome) -> Control {
+        // the termination marker counts where the Result tag said nothing
+        if ctx.depth == 0 && !self.tagged {
+            set_outcome(&mut self.acc.counts, outcome);
+        }
+        Control::Continue
+    }
+
+    fn on_error(&mut self, _: &pgn::Error<'_>) -> Control {
+        self.acc.error();
+        Control::Continue
+    }
+
+    fn on_tree_end(&mut self, ctx: &pgn::Context) -> Control {
+        if ctx.depth == 0 {
+            self.acc.end();
+        }
+        Control::Continue
+    }
+}
+
+impl PgnGroups {
+    fn result_tag(&mut self, tag: &pgn::Tag<'_>) -> Control {
+        if tag.name == b"Result" {
+            self.tagged = true;
+            let outcome = match tag.value.as_bytes().trim_ascii() {
+                b"1-0" => Outcome::WhiteWins,
+                b"0-1" => Outcome::BlackWins,
+                b"1/2-1/2" => Outcome::Draw,
+                _ => Outcome::Unknown,
+            };
+            set_outcome(&mut self.acc.counts, outcome);
+        }
+        Control::Continue
+    }
+}
+
+fn set_outcome(c: &mut Counts, outcome: Outcome) {
+    (c.white, c.black, c.draws) = match outcome {
+        Outcome::WhiteWins => (1, 0, 0),
+        Outcome::BlackWins => (0, 1, 0),
+        Outcome::Draw => (0, 0, 1),
+        Outcome::Unknown => (0, 0, 0),
+    };
+}
+
+/// An SGF piece's visitor of a grouped scan.
+#[derive(Debug)]
+pub struct SgfGroups {
+    acc: Acc,
+    /// In the root node of a game tree.
+    root: bool,
+}
+
+impl sgf::Visitor for SgfGroups {
+    fn on_tree(&mut self, ctx: &sgf::Context) -> Control {
+        if ctx.depth == 0 {
+            self.acc.start();
+        }
+        Control::Continue
+    }
+
+    fn on_node(&mut self, ctx: &sgf::Context) -> Control {
+        self.root = ctx.depth == 0 && ctx.node == 0;
+        Control::Continue
+    }
+
+    fn on_value(&mut self, _: &sgf::Context, value: &sgf::Value<'_>) -> Control {
+        if !self.root || value.index != 0 {
+            return Control::Continue;
+        }
+        if value.name == b"RE" && value.first {
+            let re = value.raw.as_bytes().trim_ascii();
+            let c = &mut self.acc.counts;
+            match re.first() {
+                Some(b'W' | b'w') if re.get(1) == Some(&b'+') => set_outcome(c, Outcome::WhiteWins),
+                Some(b'B' | b'b') if re.get(1) == Some(&b'+') => set_outcome(c, Outcome::BlackWins),
+                _ if re == b"0"
+                    || re.eq_ignore_ascii_case(b"draw")
+                    || re.eq_ignore_ascii_case(b"jigo") =>
+                {
+                    set_outcome(c, Outcome::Draw)
+                }
+                _ => {}
+            }
+        }
+        match &*self.acc.by {
+            By::Field(name) if name.as_bytes() == value.name => {
+                let text = value.raw.decoded(value.name);
+                if value.first {
+                    self.acc.set_key(&text);
+                } else if self.acc.key.len() < MAX_KEY_BYTES {
+                    push_text(&mut self.acc.key, &text);
+                }
+            }
+            By::Year | By::Month if value.name == b"DT" && value.first => {
+                let month = *self.acc.by == By::Month;
+                if let Some(d) = date_key(value.raw.as_bytes(), month) {
+                    self.acc.set_key(&d[..if month { 7 } else { 4 }]);
+                }
+            }
+            _ => {}
+        }
+        Control::Continue
+    }
+
+    fn on_move(&mut self, ctx: &sgf::Context, _: &sgf::Move<'_>) -> Control {
+        if ctx.main_line {
+            self.acc.counts.plies += 1;
+        }
+        Control::Continue
+    }
+
+    fn on_error(&mut self, _: &sgf::Error<'_>) -> Control {
+        self.acc.error();
+        Control::Continue
+    }
+
+    fn on_tree_end(&mut self, ctx: &sgf::Context) -> Control {
+        if ctx.depth == 0 {
+            self.root = false;
+            self.acc.end();
+        }
+        Control::Continue
+    }
+}
+
+impl crate::Games for PgnGroups {
+    fn games(&self) -> u64 {
+        self.acc.seen
+    }
+    fn unclaimed(&self) -> u64 {
+        self.acc.stray
+    }
+}
+
+impl crate::Games for SgfGroups {
+    fn games(&self) -> u64 {
+        self.acc.seen
+    }
+    fn unclaimed(&self) -> u64 {
+        self.acc.stray
+    }
+}
+
+/// The most bytes of a long SGF value kept as a key (its first pieces).
+const MAX_KEY_BYTES: usize = 4096;
+
+impl crate::Scan<'_> {
+    /// Counts the games per value of `grouping.by`: the scan of `kifu stats --by`.
+    ///
+    /// # Errors
+    ///
+    /// None of the scan's own (an input that cannot be read is in the [`Scanned`](crate::Scanned)).
+    ///
+    /// ```
+    /// use kifu_pipeline::group::{By, Grouping};
+    /// use kifu_pipeline::{Formats, Scan, Source};
+    ///
+    /// let pgn = b"[Date \"1972.07.11\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+    ///             [Date \"1972.08.31\"]\n[Result \"1/2-1/2\"]\n\n1. d4 1/2-1/2\n\n\
+    ///             [Date \"1985.??.??\"]\n\n1. c4 *\n".to_vec();
+    /// let scan = Scan::new(Source::Bytes { name: "g.pgn".into(), data: pgn }, Formats::ANY);
+    /// let (grouped, _) = scan.group(&Grouping::new(By::Year), |_| {}).unwrap();
+    /// let rows: Vec<_> = grouped.rows.iter().map(|r| (r.key.as_deref(), r.counts.games)).collect();
+    /// assert_eq!(rows, [(Some("1972"), 2), (Some("1985"), 1)]);
+    /// assert_eq!((grouped.rows[0].counts.white, grouped.rows[0].counts.draws), (1, 1));
+    /// ```
+    pub fn group(
+        self,
+        grouping: &Grouping,
+        note: impl FnMut(crate::Note),
+    ) -> std::io::Result<(Grouped, crate::Scanned)> {
+        let work = GroupWork::new(grouping, self.options().threads);
+        let mut total = work.total();
+        let scanned = self.run(
+            &work,
+            |event| {
+                total.take(event);
+                Ok::<(), std::io::Error>(())
+            },
+            note,
+        )?;
+        Ok((total.finish(grouping), scanned))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Formats, Scan, ScanOptions, Source};
+
+    fn grouped(data: &[u8], name: &str, grouping: &Grouping, threads: usize) -> Grouped {
+        let source = Source::Bytes {
+            name: name.into(),
+            data: data.to_vec(),
+        };
+        let options = ScanOptions {
+            piece_size: 64,
+            ..ScanOptions::with_threads(threads)
+        };
+        Scan::new(source, Formats::ANY)
+            .with_options(options)
+            .group(grouping, |_| {})
+            .unwrap()
+            .0
+    }
+
+    fn pgn_games(n: usize) -> Vec<u8> {
+        let mut s = String::new();
+        for i in 0..n {
+            let result = ["1-0", "0-1", "1/2-1/2", "*"][i % 4];
+            s.push_str(&format!(
+                "[Event \"e{}\"]\n[Date \"{}.0{}.01\"]\n[Result \"{result}\"]\n\n1. e4 e5 2. Nf3 {result}\n\n",
+                i % 7,
+                2000 + i % 3,
+                1 + i % 2
+            ));
+        }
+        s.into_bytes()
+    }
+
+    #[test]
+    fn every_thread_count_gives_the_same_rows_capped_or_not() {
+        let data = pgn_games(200);
+        for by in ["Event", "year", "month", "Result", "Nope"] {
+            for max in [1, 3, 100] {
+                let g = Grouping {
+                    max_groups: max,
+                    ..Grouping::new(by.parse().unwrap())
+                };
+                let one = grouped(&data, "g.pgn", &g, 1);
+                for threads in [2, 3, 8] {
+                    let many = grouped(&data, "g.pgn", &g, threads);
+                    assert_eq!(one.rows, many.rows, "{by} max {max} -j{threads}");
+                }
+                let games: u64 = one.rows.iter().map(|r| r.counts.games).sum();
+                assert_eq!(games, 200, "{by}: no game lost");
+            }
+        }
+    }
+
+    #[test]
+    fn counts_results_plies_and_errors() {
+        let data = pgn_games(8);
+        let g = grouped(&data, "g.pgn", &Grouping::new(By::Year), 1);
+        let keys: Vec<_> = g.rows.iter().map(|r| r.key.clone().unwrap()).collect();
+        assert_eq!(keys, ["2000", "2001", "2002"]);
+        let y2000 = g.rows[0].counts;
+        // games 0, 3, 6: results 1-0, *, 1/2-1/2
+        assert_eq!(
+            (y2000.games, y2000.white, y2000.black, y2000.draws),
+            (3, 1, 0, 1)
+        );
+        assert_eq!(y2000.plies, 9);
+        let bad = b"[Event \"x\"]\n\n1. e4 Zz9 e5 1-0\n";
+        let g = grouped(bad, "b.pgn", &Grouping::new(By::Field("Event".into())), 1);
+        assert!(g.rows[0].counts.errors >= 1);
+        assert_eq!(g.rows[0].counts.white, 1);
+    }
+
+    #[test]
+    fn missing_values_and_the_cap_have_rows_of_their_own() {
+        let data = b"[White \"b\"]\n\n1. e4 *\n\n[Black \"x\"]\n\n1. d4 *\n\n[White \"a\"]\n\n*\n\n[White \"c\"]\n\n*\n";
+        let g = Grouping {
+            max_groups: 2,
+            ..Grouping::new(By::Field("White".into()))
+        };
+        let r = grouped(data, "g.pgn", &g, 1);
+        let rows: Vec<_> = r
+            .rows
+            .iter()
+            .map(|r| (r.key.as_deref(), r.other, r.counts.games))
+            .collect();
+        // the first two values met (b, then none) have rows; a and c come later
+        assert_eq!(
+            rows,
+            [(Some("b"), false, 1), (None, false, 1), (None, true, 2)]
+        );
+        assert!(r.capped);
+        let sorted = Grouping {
+            sort: Sort::Games,
+            ..Grouping::new(By::Field("White".into()))
+        };
+        let r = grouped(
+            b"[White \"z\"]\n*\n\n[White \"a\"]\n*\n\n[White \"z\"]\n*\n",
+            "g.pgn",
+            &sorted,
+            1,
+        );
+        assert_eq!(r.rows[0].key.as_deref(), Some("z"));
+    }
+
+    #[test]
+    fn numbers_order_as_numbers() {
+        let data = b"[WhiteElo \"800\"]\n*\n\n[WhiteElo \"1500\"]\n*\n\n[WhiteElo \"?\"]\n*\n";
+        let r = grouped(
+            data,
+            "g.pgn",
+            &Grouping::new("WhiteElo".parse().unwrap()),
+            2,
+        );
+        let keys: Vec<_> = r.rows.iter().map(|r| r.key.clone().unwrap()).collect();
+        assert_eq!(keys, ["800", "1500", "?"]);
+    }
+
+    #[test]
+    fn sgf_root_properties_dates_and_results() {
+        let data =
+            b"(;GM[1]SZ[19]RU[Japanese]DT[2019-03-01,02]RE[B+R];B[pd];W[dd](;B[pp])(;B[dp];W[pp]))\
+                     (;GM[1]RU[Chinese]DT[2019-05-01]RE[W+0.5];B[aa])\
+                     (;GM[1]RU[Japanese]DT[2020]RE[0])";
+        let r = grouped(data, "g.sgf", &Grouping::new("RU".parse().unwrap()), 1);
+        let rows: Vec<_> = r
+            .rows
+            .iter()
+            .map(|r| {
+                (
+                    r.key.clone().unwrap(),
+                    r.counts.games,
+                    r.counts.plies,
+                    r.counts.black,
+                    r.counts.white,
+                    r.counts.draws,
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("Chinese".to_string(), 1, 1, 0, 1, 0),
+                ("Japanese".to_string(), 2, 3, 1, 0, 1)
+            ]
+        );
+        let r = grouped(data, "g.sgf", &Grouping::new(By::Month), 2);
+        let keys: Vec<_> = r.rows.iter().map(|r| r.key.clone()).collect();
+        assert_eq!(keys, [Some("2019-03".into()), Some("2019-05".into()), None]);
+    }
+}
