@@ -551,8 +551,9 @@ impl Classifier {
     }
 
     /// The position after the next main-line move, from a board of your own (after
-    /// [`start`](Self::start) or [`start_from`](Self::start_from)). `false` when no later move
-    /// can change the name.
+    /// [`start`](Self::start) or [`start_from`](Self::start_from)): each call is one more ply
+    /// from the start, null moves included (call [`stop`](Self::stop) for one instead, as
+    /// lichess would). `false` when no later move can change the name.
     #[inline]
     pub fn push(&mut self, after: &Position) -> bool {
         if self.state != State::Looking {

@@ -53,6 +53,9 @@ fn the_table_is_whole_and_each_line_names_its_own_position() {
         assert_eq!((o.eco, o.name, o.ply), (e.eco, e.name, e.plies));
     }
     assert!(t.get(&Position::startpos()).is_none());
+    // their Debug is short: not the table's 388 KB
+    assert!(format!("{t:?}").len() < 100, "{t:?}");
+    assert!(format!("{:?}", Classifier::new()).len() < 100);
 }
 
 #[test]
