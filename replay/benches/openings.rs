@@ -177,6 +177,22 @@ fn main() {
     for f in &files {
         let data = std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let games = Games::new(&data).count() as f64;
+        // the plies the classifier replays, against the main-line plies up to ply 40
+        let (mut fed, mut first40) = (0, 0);
+        for g in Games::new(&data) {
+            let mut c = Classifier::new();
+            for (k, v) in &g.tags {
+                c.tag(k.as_bytes(), v.as_bytes());
+            }
+            for node in &g.moves {
+                if !c.wants_more() {
+                    break;
+                }
+                fed += 1;
+                c.play(node.san);
+            }
+            first40 += g.moves.len().min(openings::MAX_PLY as usize);
+        }
         let mut secs = vec![Vec::new(); contenders.len()];
         for _ in 0..rounds {
             for (i, (_, run)) in contenders.iter().enumerate() {
@@ -192,6 +208,11 @@ fn main() {
             "{}: {games} games, {:.2} MB, {rounds} rounds",
             f.file_name().unwrap_or_default().to_string_lossy(),
             data.len() as f64 / 1e6
+        );
+        println!(
+            "  plies replayed to name a game: {:.1} (its main line's first 40: {:.1})",
+            fed as f64 / games,
+            first40 as f64 / games
         );
         for (i, (c, _)) in contenders.iter().enumerate() {
             println!(

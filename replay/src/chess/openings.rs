@@ -32,7 +32,11 @@
 //!   [`MIN_PIECES`] (20) pieces are on the board; the start position itself has no name. So a game
 //!   is replayed 40 plies at most, not to its end. (The table's longest line is 36 plies, but a
 //!   named position can be reached later than its line reaches it, by a move order that loses a
-//!   tempo: lichess looks as far as 40.)
+//!   tempo: lichess looks as far as 40.) The replay also stops as soon as no named position can
+//!   be reached any more, which changes no name: pawns that have left their starting squares
+//!   never come back, and pieces never come back onto the board, so a position whose pawns at
+//!   home, or whose pieces, are fewer than every named position's that it could still become
+//!   has no named future. That halves the plies replayed (lichess's games: 20 instead of 37).
 //! - the replay stops at the first move that cannot be replayed (illegal, ambiguous) or that is
 //!   a null move (lichess cannot read one): the game is named after the last named position
 //!   before it, if any.
@@ -59,6 +63,7 @@ use std::sync::OnceLock;
 
 use kifu::pgn::{Game, San};
 
+use super::cozy::{Color, Piece};
 use super::{Position, Replayed, Resolved, Variant};
 
 /// The lichess data set's five files, `a.tsv` … `e.tsv`, concatenated and zlib-compressed
@@ -99,6 +104,11 @@ pub struct Openings {
     names: Vec<u32>,
     /// `buckets[b]..buckets[b + 1]`: the keys whose top bits are `b`.
     buckets: Vec<u32>,
+    /// For each set of pawns still on their starting squares ([`home_pawns`]): the fewest pieces
+    /// on the board of a named position whose pawns on their starting squares are among these
+    /// (255: none). Such pawns never come back, and pieces never come back onto the board: a game
+    /// with more pawns gone, or fewer pieces, can reach no named position any more.
+    reach: Vec<u8>,
     /// The standard start position.
     start: Position,
     /// The plies of the longest line.
@@ -203,6 +213,7 @@ impl Openings {
         let mut by_key: Vec<(u64, u32)> = Vec::new();
         let mut skipped = 0;
         let mut deepest = 0;
+        let mut reach = vec![u8::MAX; 1 << 16];
         // the previous line's moves and the positions after each: lines that follow each other
         // share their first moves, which are not replayed again
         let mut moves: Vec<&str> = Vec::new();
@@ -268,7 +279,10 @@ impl Openings {
             let base = line_start as u32;
             let tab1 = base + eco.len() as u32;
             let tab2 = tab1 + 1 + name.len() as u32;
-            by_key.push((positions[plies as usize].epd_key(), lines.len() as u32));
+            let pos = &positions[plies as usize];
+            by_key.push((pos.epd_key(), lines.len() as u32));
+            let r = &mut reach[home_pawns(pos)];
+            *r = (*r).min(pos.board().occupied().len().min(254) as u8);
             lines.push(Line {
                 start: base,
                 tab1,
@@ -295,12 +309,24 @@ impl Openings {
             }
             buckets.push(i as u32);
         }
+        // each set of pawns takes the fewest pieces of its subsets: bit by bit, the sets with the
+        // bit take the minimum of theirs and of the same sets without it
+        for bit in 0..16 {
+            let half = 1 << bit;
+            for block in reach.chunks_exact_mut(2 * half) {
+                let (without, with) = block.split_at_mut(half);
+                for (w, o) in with.iter_mut().zip(without.iter()) {
+                    *w = (*w).min(*o);
+                }
+            }
+        }
         Openings {
             text,
             lines,
             keys,
             names,
             buckets,
+            reach,
             start,
             deepest,
             shadowed,
@@ -356,6 +382,17 @@ impl Openings {
             plies: l.plies,
         }
     }
+}
+
+/// The pawns of `pos` still on their starting squares: White's on the second rank (bits 0–7, a to
+/// h), Black's on the seventh (bits 8–15). A pawn that has left its square never comes back, nor
+/// can another pawn take its place there: the set only loses pawns as a game goes on.
+#[inline]
+fn home_pawns(pos: &Position) -> usize {
+    let b = pos.board();
+    let white = b.colored_pieces(Color::White, Piece::Pawn).0 >> 8 & 0xff;
+    let black = b.colored_pieces(Color::Black, Piece::Pawn).0 >> 48 & 0xff;
+    (white | black << 8) as usize
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -518,7 +555,8 @@ impl Classifier {
 
     /// The next main-line move, replayed here. `false` when no later move can change the name
     /// (the game is excluded, the move is illegal, ambiguous or a null move, ply 40 or fewer
-    /// than 20 pieces was reached): stop calling it for this game.
+    /// than 20 pieces was reached, no named position can be reached any more): stop calling it
+    /// for this game.
     #[inline]
     pub fn play(&mut self, san: San) -> bool {
         if self.state != State::Looking {
@@ -533,9 +571,7 @@ impl Classifier {
             }
         }
         let pos = &self.pos;
-        let key = pos.epd_key();
-        let pieces = pos.board().occupied().len();
-        self.look(key, pieces)
+        self.look(pos.epd_key(), pos.board().occupied().len(), home_pawns(pos))
     }
 
     /// The next main-line move as a [`Replayer`](super::Replayer) played it (after
@@ -559,7 +595,11 @@ impl Classifier {
         if self.state != State::Looking {
             return false;
         }
-        self.look(after.epd_key(), after.board().occupied().len())
+        self.look(
+            after.epd_key(),
+            after.board().occupied().len(),
+            home_pawns(after),
+        )
     }
 
     /// The next main-line move could not be replayed: the name found so far stays.
@@ -569,9 +609,10 @@ impl Classifier {
         }
     }
 
-    /// Looks up the position after one more ply.
+    /// Looks up the position after one more ply: its key, its pieces, its pawns on their
+    /// starting squares ([`home_pawns`]).
     #[inline]
-    fn look(&mut self, key: u64, pieces: u32) -> bool {
+    fn look(&mut self, key: u64, pieces: u32, home: usize) -> bool {
         self.ply += 1;
         if pieces < MIN_PIECES {
             self.state = State::Done;
@@ -580,7 +621,12 @@ impl Classifier {
         if let Some(line) = self.table.find(key) {
             self.found = Some((line as u32, self.ply));
         }
-        if self.ply >= MAX_PLY {
+        let reachable = self
+            .table
+            .reach
+            .get(home)
+            .is_some_and(|&fewest| u32::from(fewest) <= pieces);
+        if self.ply >= MAX_PLY || !reachable {
             self.state = State::Done;
             return false;
         }

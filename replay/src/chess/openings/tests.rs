@@ -6,7 +6,7 @@ use kifu::Control;
 use kifu::pgn::{self, Context, Games};
 
 use super::*;
-use crate::chess::{ReplayVisitor, Replayer};
+use crate::chess::{ReplayVisitor, Replayer, Variant};
 
 fn game(pgn: &str) -> Game {
     Games::new(pgn.as_bytes()).next().expect(pgn)
@@ -379,4 +379,104 @@ fn dom_events_and_replayer_agree() {
             Some(("E34", 8)),
         ]
     );
+}
+
+/// The rule, plainly: every position of the main line to ply 40 looked up, while 20 pieces stand,
+/// up to the first move that cannot be replayed; the last name wins. No early stop.
+fn reference(game: &Game) -> Option<(&'static str, &'static str, u32)> {
+    let standard = game.fen().is_none_or(|fen| {
+        Position::from_fen(fen, false)
+            .is_ok_and(|p| p.board().same_position(Position::startpos().board()) && !p.chess960())
+    }) && game
+        .tag("Variant")
+        .is_none_or(|v| Variant::from_tag(v.as_bytes()) == Variant::Standard);
+    if !standard {
+        return None;
+    }
+    let mut pos = Position::startpos();
+    let mut found = None;
+    for (ply, node) in (1..=MAX_PLY).zip(&game.moves) {
+        let Ok(Resolved::Move(mv)) = pos.resolve(node.san) else {
+            break;
+        };
+        pos.play(mv);
+        if pos.board().occupied().len() < MIN_PIECES {
+            break;
+        }
+        if let Some(e) = table().get(&pos) {
+            found = Some((e.eco, e.name, ply));
+        }
+    }
+    found
+}
+
+#[test]
+fn stopping_early_changes_no_name() {
+    let t = table();
+    // with every pawn at home, any named position is still ahead: the one with the fewest pieces
+    // bounds them
+    let fewest = t
+        .lines()
+        .map(|e| after(e.pgn).board().occupied().len())
+        .min();
+    assert_eq!(Some(u32::from(t.reach[0xffff])), fewest);
+    assert_eq!(t.reach[0], u8::MAX); // no named position has every pawn gone
+    let mut stopped = 0;
+    for e in t.lines() {
+        let g = game(e.pgn);
+        assert_eq!(named(e.pgn), reference(&g));
+        // and each line followed by a pawn move from each side, or a capture
+        for tail in [" a6", " h6", " a5 h4", " Nc6 Nf3", " e5 d4 exd4"] {
+            let mut pgn = e.pgn.to_string();
+            pgn.push_str(tail);
+            let g = game(&pgn);
+            let o = classify(&g).map(|o| (o.eco, o.name, o.ply));
+            assert_eq!(o, reference(&g), "{pgn}");
+            let mut c = Classifier::new();
+            stopped += g.moves.iter().take_while(|n| c.play(n.san)).count();
+        }
+    }
+    assert!(stopped > 0);
+}
+
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn stopping_early_changes_no_name_on_the_corpus() {
+    let Some(shared) = option_env!("KIFU_SHARED_DIR") else {
+        panic!("this test needs the shared corpus (../shared)")
+    };
+    let (mut games, mut fed, mut plies) = (0usize, 0usize, 0usize);
+    for f in [
+        "small/shakmaty-benches/lichess_db_1000k.pgn",
+        "small/shakmaty-benches/twic1599_1000k.pgn",
+        "large/stockfish-books/2moves_v2.pgn",
+    ] {
+        let data = std::fs::read(format!("{shared}/corpus/pgn/{f}")).unwrap();
+        for g in Games::new(&data) {
+            let o = classify(&g).map(|o| (o.eco, o.name, o.ply));
+            assert_eq!(
+                o,
+                reference(&g),
+                "{f}: {:?}",
+                g.moves.first().map(|n| &n.text)
+            );
+            let mut c = Classifier::new();
+            for (k, v) in &g.tags {
+                c.tag(k.as_bytes(), v.as_bytes());
+            }
+            for node in &g.moves {
+                if !c.wants_more() {
+                    break;
+                }
+                fed += 1;
+                c.play(node.san);
+            }
+            plies += g.moves.len().min(MAX_PLY as usize);
+            games += 1;
+        }
+    }
+    assert!(games > 13_000, "{games}");
+    // the early stop saves plies
+    println!("{games} games: {fed} plies replayed, of {plies} in the first 40 of each");
+    assert!(fed < plies, "{fed} of {plies}");
 }
