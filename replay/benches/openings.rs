@@ -1,10 +1,10 @@
 //! Opening names: the build of the table, and the cost of naming games beside kifu's parse alone,
 //! on PGN files of `../shared/corpus` (each read into memory first).
 //!
-//! Run: `cargo bench -p kifu-replay --bench openings [-- ROUNDS [FILE...]]` (default: 15 rounds,
+//! Run: `cargo bench -p kifu-replay --bench openings [-- ROUNDS [FILE...]]` (default: 61 rounds,
 //! the corpus's `lichess_db_1000k.pgn` and `twic1599_1000k.pgn`). Each contender runs once per
-//! round, interleaved (each run reads the file 10 times over); the fastest round is given: on a
-//! machine that other work shares, the least disturbed one.
+//! round, interleaved; the fastest round is given: on a machine that other work shares, the
+//! least disturbed one (a run takes a few milliseconds, less than the scheduler's time slice).
 //!
 //! - `events`: `pgn::parse` with a visitor that counts moves; `events+openings`: the same visitor
 //!   with an [`openings::Classifier`] fed the tags and the main-line SAN (it replays 40 plies at
@@ -128,9 +128,6 @@ fn fastest(v: &[f64]) -> f64 {
     v.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
-/// The file is read this many times over in each timed run.
-const PASSES: usize = 10;
-
 type Run = fn(&[u8]) -> u64;
 
 fn main() {
@@ -146,7 +143,7 @@ fn main() {
         println!("run with `cargo bench -p kifu-replay --bench openings`");
         return;
     }
-    let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(15);
+    let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(61);
     let mut builds = Vec::new();
     for _ in 0..rounds {
         let t = Instant::now();
@@ -197,10 +194,8 @@ fn main() {
         for _ in 0..rounds {
             for (i, (_, run)) in contenders.iter().enumerate() {
                 let t = Instant::now();
-                for _ in 0..PASSES {
-                    std::hint::black_box(run(std::hint::black_box(&data)));
-                }
-                secs[i].push(t.elapsed().as_secs_f64() / PASSES as f64);
+                std::hint::black_box(run(std::hint::black_box(&data)));
+                secs[i].push(t.elapsed().as_secs_f64());
             }
         }
         let s: Vec<f64> = secs.iter().map(|v| fastest(v)).collect();
