@@ -5,7 +5,9 @@
 //! - [`chess`]: PGN moves resolved to legal moves (SAN, long algebraic, UCI; Chess960), the
 //!   position after each (FEN on demand, Polyglot key), check and mate, located
 //!   `illegal_move` / `ambiguous_move` / `bad_fen` / `unsupported_variant` errors; a visitor
-//!   adapter ([`chess::Replayer`]) and a DOM helper ([`chess::replay_game`]).
+//!   adapter ([`chess::Replayer`]) and a DOM helper ([`chess::replay_game`]); the opening of a
+//!   game, ECO code and name, from the lichess opening table embedded in the crate
+//!   ([`chess::openings`]).
 //! - [`go`]: SGF Go games on a board of any size up to 52×52: setup, moves, passes, captures,
 //!   suicide as the rules say, simple ko; located `occupied_point` / `ko_violation` /
 //!   `suicide` / `out_of_board` errors; a visitor adapter ([`go::GoReplayer`]), a DOM helper

@@ -8,6 +8,8 @@
 //!   FEN and key, the errors, the final position.
 //! - [`Position`]: the board (cozy-chess's, with python-chess's FEN rules and Polyglot keys);
 //!   [`position_key`] for the key of a FEN.
+//! - [`openings`]: a game's opening (ECO code and name) from its moves, after the last named
+//!   position of its main line, with the lichess opening table, as lichess names its games.
 //!
 //! # The rules
 //!
@@ -58,6 +60,7 @@ mod adapter;
 mod dom;
 mod error;
 mod lines;
+pub mod openings;
 mod polyglot_table;
 mod position;
 mod resolve;

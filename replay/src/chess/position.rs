@@ -274,6 +274,20 @@ impl Position {
         self.key ^ self.ep_key()
     }
 
+    /// The Polyglot key with the en passant file counted only when an en passant capture is
+    /// legal, as EPD and [`fen`](Self::fen) write the square (Polyglot counts it whenever a pawn
+    /// stands beside, pinned or not): two positions have the same key exactly when their EPD is
+    /// the same. The key of the opening table (lichess names positions by EPD).
+    #[inline]
+    pub(crate) fn epd_key(&self) -> u64 {
+        let ep = self.ep_key();
+        if ep != 0 && self.legal_en_passant().is_none() {
+            self.key
+        } else {
+            self.key ^ ep
+        }
+    }
+
     #[inline]
     fn ep_key(&self) -> u64 {
         let Some(file) = self.board.en_passant() else {
