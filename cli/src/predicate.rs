@@ -1,9 +1,12 @@
-//! What `kifu filter` keeps: predicates on tags (PGN) or root properties (SGF), ply bounds and
-//! what a game holds.
+//! What `kifu filter` keeps: predicates on tags (PGN) or root properties (SGF), on the values
+//! derived from them ([`DERIVED`]), ply bounds and what a game holds.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::str::FromStr;
 
+use kifu::pgn::{Speed, TimeControl};
+use kifu::sgf::{Color, GoResult, Rank};
 use kifu::{pgn, sgf};
 
 /// One `--where` test: `NAME OP VALUE`.
@@ -12,6 +15,207 @@ pub struct Test {
     name: String,
     op: Op,
     value: String,
+    /// The value read as each kind of [`Typed`] value it can be compared with (once, here,
+    /// not per game).
+    as_number: Option<f64>,
+    as_rank: Option<i16>,
+    as_speed: Option<Speed>,
+}
+
+/// A game's value for a test's name: its text (what `~` and `!~` search, what `=` compares
+/// when the test's value is not of the value's kind), and what it is.
+#[derive(Clone, Debug, PartialEq)]
+struct Value<'a> {
+    text: Cow<'a, str>,
+    typed: Typed,
+}
+
+impl<'a> Value<'a> {
+    /// A tag's or property's text, compared by [`compare`].
+    fn plain(text: impl Into<Cow<'a, str>>) -> Value<'a> {
+        Value {
+            text: text.into(),
+            typed: Typed::Plain,
+        }
+    }
+}
+
+/// What a value is, for `=`, `!=` and the orderings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Typed {
+    /// A tag or property as written: numbers, dates or text, as [`compare`] says.
+    Plain,
+    /// A number (`tc_base`, `margin`).
+    Number(f64),
+    /// A Go rank's number ([`Rank::value`]): the test's value is a rank (`7d`, `3 kyu`) or
+    /// that number (`7`, `-3`).
+    Rank(i16),
+    /// A speed, ordered fastest first (`speed<=blitz`).
+    Speed(Speed),
+    /// Text with no order: `BR` that is no rank (`NR`) equals its text, and is neither more
+    /// nor less than a rank.
+    Unordered,
+}
+
+/// Where a derived value comes from: a PGN game or an SGF game tree.
+#[derive(Clone, Copy)]
+enum Of {
+    Pgn(fn(&pgn::Game) -> Option<Value<'static>>),
+    Sgf(fn(&SgfRoot<'_>) -> Option<Value<'static>>),
+}
+
+/// A name `--where` knows beyond the tags and properties: the value derived for it (the same
+/// as the `kifu export` column of that name). One entry per name: a derived name that needs
+/// more (the opening of a replayed game) is one more entry.
+pub struct Derived {
+    /// The name, as tests write it.
+    pub name: &'static str,
+    of: Of,
+}
+
+/// The derived names, by format. For a game of the other format the name is a tag or
+/// property as any other.
+pub const DERIVED: &[Derived] = &[
+    // PGN, from the TimeControl tag
+    Derived {
+        name: "tc_base",
+        of: Of::Pgn(|g| seconds(time_control(g)?.base()?)),
+    },
+    Derived {
+        name: "tc_increment",
+        of: Of::Pgn(|g| seconds(time_control(g)?.increment()?)),
+    },
+    Derived {
+        name: "speed",
+        of: Of::Pgn(|g| {
+            let s = time_control(g)?.speed()?;
+            Some(Value {
+                text: Cow::Borrowed(s.as_str()),
+                typed: Typed::Speed(s),
+            })
+        }),
+    },
+    // SGF: the ranks, as ranks (`BR>=7d`), and their numbers
+    Derived {
+        name: "BR",
+        of: Of::Sgf(|t| rank(t, "BR", false)),
+    },
+    Derived {
+        name: "WR",
+        of: Of::Sgf(|t| rank(t, "WR", false)),
+    },
+    Derived {
+        name: "black_rank",
+        of: Of::Sgf(|t| rank(t, "BR", true)),
+    },
+    Derived {
+        name: "white_rank",
+        of: Of::Sgf(|t| rank(t, "WR", true)),
+    },
+    // SGF, from RE
+    Derived {
+        name: "winner",
+        of: Of::Sgf(|t| {
+            let w = match result(t)?.winner()? {
+                Color::Black => "B",
+                Color::White => "W",
+            };
+            Some(Value::plain(w))
+        }),
+    },
+    Derived {
+        name: "win_by",
+        of: Of::Sgf(|t| Some(Value::plain(result(t)?.win_by()?))),
+    },
+    Derived {
+        name: "margin",
+        of: Of::Sgf(|t| {
+            let m = result(t)?.margin()?;
+            Some(Value {
+                text: Cow::Owned(m.to_string()),
+                typed: Typed::Number(m),
+            })
+        }),
+    },
+];
+
+impl Derived {
+    /// The derived entry of `name` for PGN games, if any.
+    fn pgn(name: &str) -> Option<fn(&pgn::Game) -> Option<Value<'static>>> {
+        DERIVED.iter().find_map(|d| match d.of {
+            Of::Pgn(f) if d.name == name => Some(f),
+            _ => None,
+        })
+    }
+
+    /// The derived entry of `name` for SGF game trees, if any.
+    fn sgf(name: &str) -> Option<fn(&SgfRoot<'_>) -> Option<Value<'static>>> {
+        DERIVED.iter().find_map(|d| match d.of {
+            Of::Sgf(f) if d.name == name => Some(f),
+            _ => None,
+        })
+    }
+}
+
+/// The game's first `TimeControl` tag, read.
+fn time_control(game: &pgn::Game) -> Option<TimeControl> {
+    TimeControl::parse(game.tag("TimeControl")?.as_bytes())
+}
+
+/// Whole seconds, as a number (the `tc_base` / `tc_increment` columns' rule).
+fn seconds(d: std::time::Duration) -> Option<Value<'static>> {
+    if d.subsec_nanos() != 0 {
+        return None;
+    }
+    let n = i32::try_from(d.as_secs()).ok()?;
+    Some(Value {
+        text: Cow::Owned(n.to_string()),
+        typed: Typed::Number(f64::from(n)),
+    })
+}
+
+/// A rank property: its text (`as_number`: its number, as the column) and its number; a
+/// text that is no rank stays text for `BR` (`BR=NR`), and is no value for `black_rank`.
+fn rank(root: &SgfRoot<'_>, prop: &str, as_number: bool) -> Option<Value<'static>> {
+    let text = root.prop(prop)?;
+    let Some(r) = Rank::parse(text.as_bytes()) else {
+        return (!as_number).then_some(Value {
+            text: Cow::Owned(text),
+            typed: Typed::Unordered,
+        });
+    };
+    let text = if as_number {
+        r.value().to_string()
+    } else {
+        text
+    };
+    Some(Value {
+        text: Cow::Owned(text),
+        typed: Typed::Rank(r.value()),
+    })
+}
+
+/// The tree's `RE`, read.
+fn result(root: &SgfRoot<'_>) -> Option<GoResult> {
+    GoResult::parse(root.prop("RE")?.as_bytes())
+}
+
+/// An SGF game tree's root, as the tests read it.
+struct SgfRoot<'a> {
+    tree: &'a sgf::GameTree,
+}
+
+impl SgfRoot<'_> {
+    /// A root property's first value, decoded as UTF-8 where it is, else as Latin-1.
+    fn prop(&self, name: &str) -> Option<String> {
+        let root = (!self.tree.is_empty()).then(|| self.tree.root())?;
+        let value = root.value(name.as_bytes())?;
+        let text = value.decoded(name.as_bytes());
+        Some(match std::str::from_utf8(&text) {
+            Ok(s) => s.to_string(),
+            Err(_) => text.iter().map(|&b| b as char).collect(),
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +282,11 @@ impl FromStr for Test {
             name: name.to_string(),
             op,
             value: value.to_string(),
+            as_number: value.parse().ok(),
+            as_rank: Rank::parse(value.as_bytes())
+                .map(Rank::value)
+                .or_else(|| value.parse().ok()),
+            as_speed: Speed::by_name(value),
         })
     }
 }
@@ -97,21 +306,55 @@ fn pointed(text: &str, at: usize, why: &str) -> String {
 impl Test {
     /// Whether `value` (the game's, `None` when it has no such tag) passes. A missing value
     /// passes only `!=` and `!~`.
-    fn holds(&self, value: Option<&str>) -> bool {
+    fn holds(&self, value: Option<Value<'_>>) -> bool {
         let Some(v) = value else {
             return matches!(self.op, Op::Ne | Op::HasNot);
         };
-        let has = || v.to_lowercase().contains(&self.value.to_lowercase());
-        let ord = || compare(&self.name, v, &self.value);
+        let has = || v.text.to_lowercase().contains(&self.value.to_lowercase());
+        // a typed value against the test's value read as the same kind (`None`: not of it)
+        let typed = match v.typed {
+            Typed::Plain => None,
+            Typed::Number(x) => Some(self.as_number.and_then(|t| x.partial_cmp(&t))),
+            Typed::Rank(r) => Some(self.as_rank.map(|t| r.cmp(&t))),
+            Typed::Speed(s) => Some(self.as_speed.map(|t| s.cmp(&t))),
+            Typed::Unordered => Some(None),
+        };
+        let ord = || match typed {
+            None => compare(&self.name, &v.text, &self.value),
+            Some(o) => o,
+        };
+        // `=` compares as the kind when the test's value is of it, else as text
+        let eq = || match typed {
+            Some(Some(o)) => o == Ordering::Equal,
+            _ => v.text == self.value,
+        };
         match self.op {
-            Op::Eq => v == self.value,
-            Op::Ne => v != self.value,
+            Op::Eq => eq(),
+            Op::Ne => !eq(),
             Op::Has => has(),
             Op::HasNot => !has(),
             Op::Lt => ord() == Some(Ordering::Less),
             Op::Le => matches!(ord(), Some(Ordering::Less | Ordering::Equal)),
             Op::Gt => ord() == Some(Ordering::Greater),
             Op::Ge => matches!(ord(), Some(Ordering::Greater | Ordering::Equal)),
+        }
+    }
+
+    /// The value of a PGN game for the test's name: a derived one ([`DERIVED`]), else the
+    /// first tag of that name.
+    fn pgn_value<'g>(&self, game: &'g pgn::Game) -> Option<Value<'g>> {
+        match Derived::pgn(&self.name) {
+            Some(f) => f(game),
+            None => game.tag(&self.name).map(Value::plain),
+        }
+    }
+
+    /// The value of an SGF game tree for the test's name: a derived one ([`DERIVED`]), else
+    /// the root property's text.
+    fn sgf_value(&self, root: &SgfRoot<'_>) -> Option<Value<'static>> {
+        match Derived::sgf(&self.name) {
+            Some(f) => f(root),
+            None => root.prop(&self.name).map(Value::plain),
         }
     }
 }
@@ -192,26 +435,18 @@ pub struct Predicate {
 impl Predicate {
     /// Whether a PGN game passes.
     pub fn pgn(&self, game: &pgn::Game) -> bool {
-        self.tests.iter().all(|t| t.holds(game.tag(&t.name)))
+        self.tests.iter().all(|t| t.holds(t.pgn_value(game)))
             && self.plies(game.moves.len() as u64)
             && self.features(|f| pgn_has(game, f))
             && self.reaches.is_none_or(|key| reaches(game, key))
     }
 
     /// Whether an SGF game tree passes (tests on root properties, decoded as UTF-8 where they
-    /// are, else as Latin-1).
+    /// are, else as Latin-1, and on the values derived from them).
     pub fn sgf(&self, tree: &sgf::GameTree) -> bool {
-        let root = (!tree.is_empty()).then(|| tree.root());
-        let prop = |name: &str| -> Option<String> {
-            let value = root?.value(name.as_bytes())?;
-            let text = value.decoded(name.as_bytes());
-            Some(match std::str::from_utf8(&text) {
-                Ok(s) => s.to_string(),
-                Err(_) => text.iter().map(|&b| b as char).collect(),
-            })
-        };
+        let root = SgfRoot { tree };
         let moves = tree.main_line().filter(|n| n.go_move().is_some()).count() as u64;
-        self.tests.iter().all(|t| t.holds(prop(&t.name).as_deref()))
+        self.tests.iter().all(|t| t.holds(t.sgf_value(&root)))
             && self.plies(moves)
             && self.features(|f| sgf_has(tree, f))
             && self.reaches.is_none()
@@ -361,6 +596,105 @@ mod tests {
         };
         assert!(reach(after_e4).pgn(&g));
         assert!(!reach("8/8/8/8/8/8/8/K6k w - - 0 1").pgn(&g));
+    }
+
+    fn tests(s: &[&str]) -> Predicate {
+        Predicate {
+            tests: s.iter().map(|t| t.parse().unwrap()).collect(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn time_controls_compare_as_seconds_and_speeds() {
+        let games: Vec<pgn::Game> = pgn::Games::new(
+            b"[TimeControl \"180+2\"]\n\n*\n\n[TimeControl \"60+0\"]\n\n*\n\n\
+              [TimeControl \"-\"]\n\n*\n\n[TimeControl \"40/9000:300\"]\n\n*\n\n\
+              [TimeControl \"15 min\"]\n\n*\n\n[Event \"no tag\"]\n\n*\n",
+        )
+        .collect();
+        let kept = |s: &[&str]| -> Vec<usize> {
+            let p = tests(s);
+            (0..games.len()).filter(|&i| p.pgn(&games[i])).collect()
+        };
+        assert_eq!(kept(&["speed=blitz"]), [0]);
+        assert_eq!(kept(&["speed=Blitz"]), [0], "as lichess's names, any case");
+        assert_eq!(kept(&["speed<=blitz"]), [0, 1]);
+        assert_eq!(kept(&["speed>=classical"]), [2, 3]);
+        assert_eq!(kept(&["speed=correspondence"]), [2]);
+        assert_eq!(kept(&["speed!=blitz"]), [1, 2, 3, 4, 5]);
+        assert_eq!(kept(&["speed~bullet"]), [1]);
+        assert_eq!(kept(&["tc_base>=180"]), [0]);
+        assert_eq!(kept(&["tc_base<180"]), [1]);
+        assert_eq!(kept(&["tc_base=60"]), [1]);
+        assert_eq!(kept(&["tc_increment>0"]), [0]);
+        assert_eq!(kept(&["tc_increment=0"]), [1]);
+        // the tag itself is as written
+        assert_eq!(kept(&["TimeControl=40/9000:300"]), [3]);
+        assert_eq!(kept(&["TimeControl~min"]), [4]);
+    }
+
+    #[test]
+    fn ranks_compare_as_ranks() {
+        let trees: Vec<sgf::GameTree> = sgf::game_trees(
+            "(;BR[7d]WR[6d]RE[B+R])(;BR[9p]WR[1d*]RE[W+3.5])(;BR[3k]WR[5k]RE[W+T])\
+             (;BR[9 dan]WR[P9段]RE[0])(;BR[NR]RE[B+])(;PB[x])(;BR[10k]WR[1k])"
+                .as_bytes(),
+        )
+        .collect();
+        let kept = |s: &[&str]| -> Vec<usize> {
+            let p = tests(s);
+            (0..trees.len()).filter(|&i| p.sgf(&trees[i])).collect()
+        };
+        assert_eq!(kept(&["BR>=7d"]), [0, 1, 3]);
+        assert_eq!(kept(&["BR>=7"]), [0, 1, 3], "the rank's number");
+        assert_eq!(kept(&["black_rank>=7"]), [0, 1, 3]);
+        assert_eq!(kept(&["black_rank>=7d"]), [0, 1, 3]);
+        assert_eq!(kept(&["BR>1p"]), [1]);
+        assert_eq!(kept(&["BR<1d"]), [2, 6]);
+        assert_eq!(kept(&["BR>5k", "BR<1d"]), [2]);
+        assert_eq!(kept(&["BR<=-10"]), [6]);
+        assert_eq!(kept(&["BR=9d"]), [3], "`9 dan` is 9d");
+        assert_eq!(
+            kept(&["BR=NR"]),
+            [4],
+            "text that is no rank equals its text"
+        );
+        assert_eq!(kept(&["BR~dan"]), [3]);
+        assert_eq!(kept(&["WR>=9p"]), [3]);
+        assert_eq!(kept(&["white_rank>=1", "white_rank<=9"]), [0, 1]);
+        assert_eq!(kept(&["white_rank<0"]), [2, 6]);
+        assert_eq!(kept(&["BR>=1d", "WR>=1d"]), [0, 1, 3]);
+        assert_eq!(kept(&["black_rank!=7"]), [1, 2, 3, 4, 5, 6]);
+        // results
+        assert_eq!(kept(&["winner=B"]), [0, 4]);
+        assert_eq!(kept(&["winner=W"]), [1, 2]);
+        assert_eq!(kept(&["win_by=resign"]), [0]);
+        assert_eq!(kept(&["win_by=draw"]), [3]);
+        assert_eq!(kept(&["margin>3"]), [1]);
+        assert_eq!(kept(&["margin<3"]), Vec::<usize>::new());
+        assert_eq!(kept(&["RE=W+3.5"]), [1]);
+    }
+
+    #[test]
+    fn derived_names_are_one_per_format_and_a_tag_elsewhere() {
+        for d in DERIVED {
+            let twice = DERIVED.iter().filter(|e| {
+                e.name == d.name
+                    && matches!(
+                        (e.of, d.of),
+                        (Of::Pgn(_), Of::Pgn(_)) | (Of::Sgf(_), Of::Sgf(_))
+                    )
+            });
+            assert_eq!(twice.count(), 1, "{}", d.name);
+        }
+        // `speed` on an SGF tree is its property `speed`, if any (none here)
+        let t = sgf::game_trees(b"(;BR[7d])").next().unwrap();
+        assert!(!tests(&["speed=blitz"]).sgf(&t));
+        assert!(tests(&["speed!=blitz"]).sgf(&t));
+        // `BR` on a PGN game is a tag
+        let g = game("[BR \"7d\"]\n\n*");
+        assert!(tests(&["BR=7d"]).pgn(&g));
     }
 
     #[test]

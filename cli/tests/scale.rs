@@ -701,6 +701,68 @@ fn filter_keeps_what_passes_every_test() {
     assert_eq!(bad.status.code(), Some(2), "a usage error");
 }
 
+/// `--where` on the values derived from tags and properties: speeds and seconds from
+/// `TimeControl`, ranks compared as ranks, the result of a Go game.
+#[test]
+fn filter_on_time_controls_ranks_and_results() {
+    let tmp = TempDir::new("filter-values");
+    let pgn = tmp.file(
+        "t.pgn",
+        b"[Event \"blitz\"]\n[TimeControl \"180+2\"]\n\n1. e4 *\n\n\
+          [Event \"bullet\"]\n[TimeControl \"60+0\"]\n\n1. d4 *\n\n\
+          [Event \"classical\"]\n[TimeControl \"40/7200:20/3600:900+30\"]\n\n1. c4 *\n\n\
+          [Event \"none\"]\n\n1. Nf3 *\n",
+    );
+    let sgf = tmp.file(
+        "r.sgf",
+        "(;GM[1]PB[a]BR[7d]WR[3k]RE[B+R];B[pd])(;GM[1]PB[b]BR[9p]WR[8d]RE[W+6.5];B[pd])\
+         (;GM[1]PB[c]BR[5 dan]WR[P1段]RE[B+T];B[pd])(;GM[1]PB[d]BR[?]RE[?];B[pd])"
+            .as_bytes(),
+    );
+    let run = |file: &std::path::Path, args: &[&str], tag: &str| -> Vec<String> {
+        let mut a: Vec<OsString> = vec!["filter".into(), file.into()];
+        a.extend(args.iter().map(OsString::from));
+        let o = kifu(&a);
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+        text(&o.stdout)
+            .split(tag)
+            .skip(1)
+            .map(|rest| rest.split(['"', ']']).next().unwrap().to_string())
+            .collect()
+    };
+    let events = |args: &[&str]| run(&pgn, args, "[Event \"");
+    assert_eq!(events(&["-w", "speed=blitz"]), ["blitz"]);
+    assert_eq!(events(&["-w", "speed<=blitz"]), ["blitz", "bullet"]);
+    assert_eq!(events(&["-w", "speed=classical"]), ["classical"]);
+    assert_eq!(events(&["-w", "tc_base>=180"]), ["blitz"]);
+    assert_eq!(events(&["-w", "tc_increment>0"]), ["blitz"]);
+    assert_eq!(
+        events(&["-w", "speed!=blitz", "-w", "Event!=none"]),
+        ["bullet", "classical"]
+    );
+    let players = |args: &[&str]| run(&sgf, args, "PB[");
+    assert_eq!(players(&["-w", "BR>=7d"]), ["a", "b"]);
+    assert_eq!(players(&["-w", "black_rank>=7"]), ["a", "b"]);
+    assert_eq!(players(&["-w", "WR>=1d"]), ["b", "c"]);
+    assert_eq!(players(&["-w", "white_rank<0"]), ["a"]);
+    assert_eq!(players(&["-w", "BR=5d"]), ["c"]);
+    assert_eq!(players(&["-w", "winner=B"]), ["a", "c"]);
+    assert_eq!(players(&["-w", "win_by=time"]), ["c"]);
+    assert_eq!(players(&["-w", "margin>=6"]), ["b"]);
+    let o = kifu(&[
+        OsString::from("filter"),
+        sgf.into(),
+        "-w".into(),
+        "BR>=7d".into(),
+        "-c".into(),
+    ]);
+    assert_eq!(o.stdout, b"2\n");
+}
+
 #[test]
 fn split_makes_files_of_n_games_or_per_value() {
     let tmp = TempDir::new("split");

@@ -70,9 +70,11 @@ pub mod values;
 
 pub use charset::Charset;
 pub use games_visitor::GamesVisitor;
-pub use pgn_games::{PGN_TAG_COLUMNS, TagType};
+pub use pgn_games::{
+    PGN_TAG_COLUMNS, PGN_TIME_CONTROL_COLUMNS, TagType, pgn_games_column_from_tags,
+};
 pub use rebase::{Shift, rebase};
-pub use sgf_trees::{PropType, SGF_ROOT_COLUMNS};
+pub use sgf_trees::{PropType, SGF_GAME_INFO_COLUMNS, SGF_ROOT_COLUMNS};
 pub use sink::{Error, OutFormat, Sink, SinkOptions, Summary, create};
 
 /// The schema metadata key naming the table (`pgn_games`, `pgn_moves`, `sgf_trees`,

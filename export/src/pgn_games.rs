@@ -87,6 +87,39 @@ pub const PGN_TAG_COLUMNS: [(&str, TagType); 30] = [
 
 const NTAGS: usize = PGN_TAG_COLUMNS.len();
 
+/// The index of `TimeControl` in [`PGN_TAG_COLUMNS`] (kept so by a test).
+const TIME_CONTROL: usize = 18;
+
+/// The columns of the PGN `games` table read from the `TimeControl` tag
+/// ([`kifu::pgn::TimeControl`]), right after the tag columns: `tc_base` and `tc_increment`
+/// (`Int32`, seconds: the `S` and `I` of an `S` or `S+I` control, when whole seconds; null for
+/// `?`, `-`, `M/S`, `*S` and several periods, which the tag alone describes) and `speed`
+/// (`Utf8`: lichess's category, [`kifu::pgn::Speed`]; null where it has none).
+pub const PGN_TIME_CONTROL_COLUMNS: [&str; 3] = ["tc_base", "tc_increment", "speed"];
+
+/// Whether a column of the PGN `games` table is made from the game's tags alone: the key
+/// columns, the tag columns, `tags` and [`PGN_TIME_CONTROL_COLUMNS`]. A table of such columns
+/// only needs no movetext read (the parser can skip it).
+///
+/// ```
+/// use kifu_export::pgn_games_column_from_tags as from_tags;
+/// assert!(from_tags("WhiteElo") && from_tags("speed") && from_tags("file"));
+/// assert!(!from_tags("moves") && !from_tags("plies") && !from_tags("outcome"));
+/// ```
+pub fn pgn_games_column_from_tags(name: &str) -> bool {
+    matches!(name, "file" | "game_index" | "byte_offset" | "tags")
+        || tag_column(name).is_some()
+        || PGN_TIME_CONTROL_COLUMNS.contains(&name)
+}
+
+/// A duration as whole seconds (`None` with a fraction of a second, or past `i32`).
+fn whole_seconds(d: core::time::Duration) -> Option<i32> {
+    if d.subsec_nanos() != 0 {
+        return None;
+    }
+    i32::try_from(d.as_secs()).ok()
+}
+
 /// The column of a tag: a `match` (compiled to a switch on the length, then a comparison),
 /// kept equal to [`PGN_TAG_COLUMNS`] by a test.
 fn tag_column(name: &str) -> Option<usize> {
@@ -151,6 +184,9 @@ pub(crate) fn fields() -> Vec<Field> {
             .iter()
             .map(|(name, ty)| Field::new(*name, ty.data_type(), true)),
     );
+    f.push(Field::new("tc_base", DataType::Int32, true));
+    f.push(Field::new("tc_increment", DataType::Int32, true));
+    f.push(Field::new("speed", DataType::Utf8, true));
     f.push(Field::new("tags", StrMap::data_type(), false));
     f.push(Field::new("movetext", DataType::Utf8, false));
     f.push(Field::new("moves", moves_type(), false));
@@ -286,6 +322,9 @@ pub(crate) struct GameColumns {
     index: Int64Builder,
     offset: Int64Builder,
     tags: Vec<TagCol>,
+    tc_base: Int32Builder,
+    tc_increment: Int32Builder,
+    speed: StringBuilder,
     other: StrMap,
     movetext: StringBuilder,
     moves: Lists,
@@ -315,6 +354,9 @@ impl GameColumns {
                 .iter()
                 .map(|&(_, t)| TagCol::new(t))
                 .collect(),
+            tc_base: Int32Builder::new(),
+            tc_increment: Int32Builder::new(),
+            speed: StringBuilder::new(),
             other: StrMap::new(),
             movetext: StringBuilder::new(),
             moves: Lists::new(),
@@ -351,7 +393,7 @@ impl GameColumns {
     }
 
     /// The row's `n` tags, `tag(k)` the k-th `(name, value)` in input order: the first of
-    /// each typed one to its column, the rest to the map.
+    /// each typed one to its column, the rest to the map; the columns read from `TimeControl`.
     pub(crate) fn tags<'t>(&mut self, n: usize, tag: impl Fn(usize) -> (&'t str, &'t str)) {
         let mut first: [Option<usize>; NTAGS] = [None; NTAGS];
         self.other_tags.clear();
@@ -374,6 +416,14 @@ impl GameColumns {
         }
         let other = &self.other_tags;
         self.other.push_row_by(other.len(), |j| tag(other[j]));
+        let tc = first[TIME_CONTROL].and_then(|k| pgn::TimeControl::parse(tag(k).1.as_bytes()));
+        let tc = tc.as_ref();
+        self.tc_base
+            .append_option(tc.and_then(|t| t.base()).and_then(whole_seconds));
+        self.tc_increment
+            .append_option(tc.and_then(|t| t.increment()).and_then(whole_seconds));
+        self.speed
+            .append_option(tc.and_then(|t| t.speed()).map(pgn::Speed::as_str));
     }
 
     /// The row's movetext.
@@ -429,6 +479,9 @@ impl GameColumns {
             Arc::new(self.offset.finish()),
         ];
         out.extend(self.tags.iter_mut().map(TagCol::finish));
+        out.push(Arc::new(self.tc_base.finish()));
+        out.push(Arc::new(self.tc_increment.finish()));
+        out.push(Arc::new(self.speed.finish()));
         out.push(self.other.finish());
         out.push(Arc::new(self.movetext.finish()));
         let san = Arc::new(self.moves_san.finish());
@@ -553,5 +606,23 @@ mod tests {
         }
         assert_eq!(tag_column("Eco"), None);
         assert_eq!(tag_column("white"), None);
+        assert_eq!(PGN_TAG_COLUMNS[TIME_CONTROL].0, "TimeControl");
+    }
+
+    #[test]
+    fn from_tags_is_the_schema_up_to_tags() {
+        let names: Vec<String> = fields().iter().map(|f| f.name().clone()).collect();
+        let tags_at = names.iter().position(|n| n == "tags").unwrap();
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(pgn_games_column_from_tags(n), i <= tags_at, "{n}");
+        }
+    }
+
+    #[test]
+    fn whole_seconds_only() {
+        use core::time::Duration;
+        assert_eq!(whole_seconds(Duration::from_secs(180)), Some(180));
+        assert_eq!(whole_seconds(Duration::from_millis(1200)), None);
+        assert_eq!(whole_seconds(Duration::from_secs(1 << 40)), None);
     }
 }

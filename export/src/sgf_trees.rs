@@ -4,10 +4,12 @@ use std::sync::Arc;
 
 use arrow_array::ArrayRef;
 use arrow_array::builder::ArrayBuilder;
-use arrow_array::builder::{Float64Builder, Int32Builder, Int64Builder, StringBuilder};
+use arrow_array::builder::{
+    Float64Builder, Int16Builder, Int32Builder, Int64Builder, StringBuilder,
+};
 use arrow_schema::{DataType, Field};
 use kifu::encoding::Encoding;
-use kifu::sgf::{self, Color};
+use kifu::sgf::{self, Color, GoResult, Rank};
 
 use crate::charset::text;
 use crate::cols::{ErrorRow, Errors, Lists, clamp_i64, key_fields, list_of, map_of};
@@ -59,6 +61,15 @@ pub const SGF_ROOT_COLUMNS: [(&str, PropType); 26] = [
 
 const NPROPS: usize = SGF_ROOT_COLUMNS.len();
 
+/// The columns of the SGF `trees` table read from the game information, right after
+/// `board_cols` and `board_rows`: `black_rank` and `white_rank` (`Int16`: `BR`, `WR` as
+/// [`kifu::sgf::Rank::value`], kyu N −N, dan N N, professional dan N 9 + N), `winner` (`Utf8`:
+/// `B` or `W`), `win_by` (`Utf8`: `points`, `resign`, `time`, `forfeit`, `draw`, `void`) and
+/// `margin` (`Float64`: the points of a win on the count), from `RE`
+/// ([`kifu::sgf::GoResult`]). Null where the property is missing or does not read.
+pub const SGF_GAME_INFO_COLUMNS: [&str; 5] =
+    ["black_rank", "white_rank", "winner", "win_by", "margin"];
+
 fn prop_column(name: &[u8]) -> Option<usize> {
     SGF_ROOT_COLUMNS
         .iter()
@@ -85,6 +96,11 @@ pub(crate) fn fields() -> Vec<Field> {
     }));
     f.push(Field::new("board_cols", DataType::Int32, false));
     f.push(Field::new("board_rows", DataType::Int32, false));
+    f.push(Field::new("black_rank", DataType::Int16, true));
+    f.push(Field::new("white_rank", DataType::Int16, true));
+    f.push(Field::new("winner", DataType::Utf8, true));
+    f.push(Field::new("win_by", DataType::Utf8, true));
+    f.push(Field::new("margin", DataType::Float64, true));
     f.push(Field::new("props", props_type(), false));
     f.push(Field::new("moves", moves_type(), false));
     f.push(Field::new("colors", DataType::Utf8, false));
@@ -136,6 +152,11 @@ pub(crate) struct TreesBuilder {
     cols: Vec<PropCol>,
     board_cols: Int32Builder,
     board_rows: Int32Builder,
+    black_rank: Int16Builder,
+    white_rank: Int16Builder,
+    winner: StringBuilder,
+    win_by: StringBuilder,
+    margin: Float64Builder,
     props: Lists,
     prop_keys: StringBuilder,
     prop_values: Lists,
@@ -171,6 +192,11 @@ impl TreesBuilder {
                 .collect(),
             board_cols: Int32Builder::new(),
             board_rows: Int32Builder::new(),
+            black_rank: Int16Builder::new(),
+            white_rank: Int16Builder::new(),
+            winner: StringBuilder::new(),
+            win_by: StringBuilder::new(),
+            margin: Float64Builder::new(),
             props: Lists::new(),
             prop_keys: StringBuilder::new(),
             prop_values: Lists::new(),
@@ -214,6 +240,7 @@ impl TreesBuilder {
 
         // root properties: the first value of the first of each typed one to its column
         let mut set = [false; NPROPS];
+        let (mut black_rank, mut white_rank, mut result) = (None, None, None);
         if !tree.is_empty() {
             for prop in tree.root().properties() {
                 let name_bytes = prop.name();
@@ -242,6 +269,12 @@ impl TreesBuilder {
                             x.is_some()
                         }
                     };
+                    match name_bytes {
+                        b"BR" => black_rank = Rank::parse(first.as_bytes()),
+                        b"WR" => white_rank = Rank::parse(first.as_bytes()),
+                        b"RE" => result = GoResult::parse(first.as_bytes()),
+                        _ => {}
+                    }
                     self.bytes += first.len();
                     if !ok {
                         self.other(&name, first);
@@ -265,6 +298,15 @@ impl TreesBuilder {
         let size = tree.board_size();
         self.board_cols.append_value(i32::from(size.cols));
         self.board_rows.append_value(i32::from(size.rows));
+        self.black_rank.append_option(black_rank.map(Rank::value));
+        self.white_rank.append_option(white_rank.map(Rank::value));
+        self.winner
+            .append_option(result.and_then(GoResult::winner).map(|c| match c {
+                Color::Black => "B",
+                Color::White => "W",
+            }));
+        self.win_by.append_option(result.and_then(GoResult::win_by));
+        self.margin.append_option(result.and_then(GoResult::margin));
         for (k, vs) in self.other.drain(..) {
             self.prop_keys.append_value(k);
             for v in vs {
@@ -314,6 +356,11 @@ impl TreesBuilder {
         }
         out.push(Arc::new(self.board_cols.finish()));
         out.push(Arc::new(self.board_rows.finish()));
+        out.push(Arc::new(self.black_rank.finish()));
+        out.push(Arc::new(self.white_rank.finish()));
+        out.push(Arc::new(self.winner.finish()));
+        out.push(Arc::new(self.win_by.finish()));
+        out.push(Arc::new(self.margin.finish()));
         let keys = Arc::new(self.prop_keys.finish());
         let items = Arc::new(self.prop_items.finish());
         let values = self

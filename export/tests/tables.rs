@@ -131,6 +131,117 @@ fn games_tags_typed_and_raw() {
     assert_eq!(strs(&b, "Annotator")[0].as_deref(), Some("x"));
 }
 
+fn i16s(batch: &RecordBatch, name: &str) -> Vec<Option<i16>> {
+    let a = batch
+        .column_by_name(name)
+        .unwrap()
+        .as_primitive::<Int16Type>();
+    (0..a.len())
+        .map(|i| a.is_valid(i).then(|| a.value(i)))
+        .collect()
+}
+
+fn f64s(batch: &RecordBatch, name: &str) -> Vec<Option<f64>> {
+    let a = batch
+        .column_by_name(name)
+        .unwrap()
+        .as_primitive::<Float64Type>();
+    (0..a.len())
+        .map(|i| a.is_valid(i).then(|| a.value(i)))
+        .collect()
+}
+
+#[test]
+fn games_time_controls_and_speeds() {
+    let mut pgn = String::new();
+    for tc in [
+        "180+2",
+        "15+0",
+        "60",
+        "1800+30",
+        "40/9000:300",
+        "*60",
+        "-",
+        "?",
+        "720+1.2",
+        "15 min",
+    ] {
+        pgn.push_str(&format!("[TimeControl \"{tc}\"]\n\n1. e4 *\n\n"));
+    }
+    pgn.push_str("1. d4 *\n");
+    let b = pgn_batch(
+        Table::PgnGames,
+        &TableOptions::default(),
+        "t.pgn",
+        pgn.as_bytes(),
+    );
+    let names: Vec<String> = b
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    let at = |n: &str| names.iter().position(|x| x == n).unwrap();
+    assert_eq!(
+        (at("tc_base"), at("tc_increment"), at("speed")),
+        (at("BlackTeam") + 1, at("BlackTeam") + 2, at("tags") - 1)
+    );
+    let n = None;
+    assert_eq!(
+        i32s(&b, "tc_base"),
+        [
+            Some(180),
+            Some(15),
+            Some(60),
+            Some(1800),
+            n,
+            n,
+            n,
+            n,
+            Some(720),
+            n,
+            n
+        ]
+    );
+    assert_eq!(
+        i32s(&b, "tc_increment"),
+        [Some(2), Some(0), Some(0), Some(30), n, n, n, n, n, n, n]
+    );
+    let speed: Vec<Option<&str>> = ["blitz", "ultraBullet", "bullet", "classical", "classical"]
+        .into_iter()
+        .map(Some)
+        .chain([
+            Some("bullet"),
+            Some("correspondence"),
+            None,
+            Some("rapid"),
+            None,
+            None,
+        ])
+        .collect();
+    assert_eq!(
+        strs(&b, "speed"),
+        speed
+            .iter()
+            .map(|s| s.map(String::from))
+            .collect::<Vec<_>>()
+    );
+    // the tag keeps its text, and nothing goes to the map
+    assert_eq!(strs(&b, "TimeControl")[4].as_deref(), Some("40/9000:300"));
+    assert_eq!(strs(&b, "TimeControl")[9].as_deref(), Some("15 min"));
+    assert!(map_row(&b, "tags", 9).is_empty());
+    // projected alone, as from the tags only
+    let mut only = Builder::new(Table::PgnGames, &TableOptions::default())
+        .project(&["speed", "tc_increment"])
+        .unwrap();
+    for g in kifu::pgn::Games::new(pgn.as_bytes()) {
+        only.push_pgn("t.pgn", &g).unwrap();
+    }
+    let o = only.finish();
+    assert_eq!(o.num_columns(), 2);
+    assert_eq!(strs(&o, "speed"), strs(&b, "speed"));
+}
+
 #[test]
 fn games_moves_clocks_evals() {
     let b = pgn_batch(Table::PgnGames, &TableOptions::default(), "x.pgn", LICHESS);
@@ -364,6 +475,114 @@ fn sgf_trees_root_properties() {
     assert_eq!(i64s(&b, "nodes"), [6, 2]);
     assert_eq!(i64s(&b, "variations"), [1, 0]);
     assert_eq!(strs(&b, "charset")[0].as_deref(), Some("UTF-8"));
+}
+
+#[test]
+fn sgf_trees_ranks_and_results() {
+    let mut sgf = String::new();
+    for (br, wr, re) in [
+        ("7d", "3k", "B+R"),
+        ("9p", "1d*", "W+3.5"),
+        ("P9段", "2级", "W+T"),
+        ("9 dan", "30k?", "B+F"),
+        ("?", "NR", "0"),
+        ("-", "", "Void"),
+        ("Pro 1 dan", "5단", "?"),
+        ("1500*", "6D", "B+"),
+        ("3段", "9-dan", "John wins"),
+    ] {
+        sgf.push_str(&format!("(;GM[1]BR[{br}]WR[{wr}]RE[{re}];B[pd])"));
+    }
+    sgf.push_str("(;GM[1];B[pd])");
+    let b = sgf_batch(
+        Table::SgfTrees,
+        &TableOptions::default(),
+        "r.sgf",
+        sgf.as_bytes(),
+    );
+    let names: Vec<String> = b
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    let after_board: Vec<&str> = names
+        .iter()
+        .skip_while(|n| *n != "board_rows")
+        .skip(1)
+        .take(6)
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        after_board,
+        [
+            "black_rank",
+            "white_rank",
+            "winner",
+            "win_by",
+            "margin",
+            "props"
+        ]
+    );
+    assert_eq!(
+        after_board[..5],
+        kifu_export::SGF_GAME_INFO_COLUMNS,
+        "the constant names the columns"
+    );
+    let n = None;
+    assert_eq!(
+        i16s(&b, "black_rank"),
+        [
+            Some(7),
+            Some(18),
+            Some(18),
+            Some(9),
+            n,
+            n,
+            Some(10),
+            n,
+            Some(3),
+            n
+        ]
+    );
+    assert_eq!(
+        i16s(&b, "white_rank"),
+        [
+            Some(-3),
+            Some(1),
+            Some(-2),
+            Some(-30),
+            n,
+            n,
+            Some(5),
+            Some(6),
+            Some(9),
+            n
+        ]
+    );
+    let s = |v: &[Option<&str>]| v.iter().map(|s| s.map(String::from)).collect::<Vec<_>>();
+    let (b_, w_, n) = (Some("B"), Some("W"), None);
+    assert_eq!(strs(&b, "winner"), s(&[b_, w_, w_, b_, n, n, n, b_, n, n]));
+    assert_eq!(
+        strs(&b, "win_by"),
+        s(&[
+            Some("resign"),
+            Some("points"),
+            Some("time"),
+            Some("forfeit"),
+            Some("draw"),
+            Some("void"),
+            n,
+            n,
+            n,
+            n
+        ])
+    );
+    let n = None;
+    assert_eq!(f64s(&b, "margin"), [n, Some(3.5), n, n, n, n, n, n, n, n]);
+    // beside the raw text
+    assert_eq!(strs(&b, "BR")[2].as_deref(), Some("P9段"));
+    assert_eq!(strs(&b, "RE")[8].as_deref(), Some("John wins"));
 }
 
 #[test]

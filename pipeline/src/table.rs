@@ -94,15 +94,12 @@ impl TableSpec {
         }
     }
 
-    /// Whether the columns kept are the games table's keys and tags only (no column that needs
-    /// the movetext read).
+    /// Whether the columns kept are made from the games table's keys and tags only (no column
+    /// that needs the movetext read: `speed` and the other `TimeControl` columns need none).
     fn tags_only(&self) -> bool {
-        self.columns.as_ref().is_some_and(|c| {
-            c.iter().all(|n| {
-                matches!(n.as_str(), "file" | "game_index" | "byte_offset" | "tags")
-                    || kifu_export::PGN_TAG_COLUMNS.iter().any(|(t, _)| t == n)
-            })
-        })
+        self.columns
+            .as_ref()
+            .is_some_and(|c| c.iter().all(|n| kifu_export::pgn_games_column_from_tags(n)))
     }
 
     /// Checks [`columns`](Self::columns): each must be a column of one of the spec's tables.
@@ -769,5 +766,24 @@ impl kifu_export::Columns for ReplayColumns {
                 Arc::new(self.key.finish()),
             ],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_made_from_tags_skip_the_movetext() {
+        let spec = |names: &[&str]| {
+            let mut s = TableSpec::by_name("games").unwrap();
+            s.columns = Some(names.iter().map(|n| n.to_string()).collect());
+            s
+        };
+        assert!(spec(&["White", "game_index", "tags"]).tags_only());
+        assert!(spec(&["speed", "tc_base", "tc_increment", "TimeControl"]).tags_only());
+        assert!(!spec(&["speed", "plies"]).tags_only());
+        assert!(!spec(&["movetext"]).tags_only());
+        assert!(!TableSpec::by_name("games").unwrap().tags_only());
     }
 }

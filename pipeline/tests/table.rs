@@ -10,7 +10,9 @@ fn games(n: usize) -> Vec<u8> {
     let mut pgn = String::new();
     for k in 0..n {
         pgn.push_str(&format!(
-            "[Event \"E{k}\"]\n[White \"W{k}\"]\n\n1. e4 {{c{k}}} e5 (1... c5 2. Nf3) 2. Nf3 Nc6 {} 1-0\n\n",
+            "[Event \"E{k}\"]\n[White \"W{k}\"]\n[TimeControl \"{}+{}\"]\n\n1. e4 {{c{k}}} e5 (1... c5 2. Nf3) 2. Nf3 Nc6 {} 1-0\n\n",
+            k % 1000,
+            k % 9,
             if k % 7 == 0 { "oops" } else { "" }
         ));
     }
@@ -111,6 +113,7 @@ fn notes_name_inputs_without_games_and_inputs_left_out() {
 
 #[test]
 fn tags_alone_read_without_the_movetext_are_the_columns_of_the_whole_table() {
+    // (`speed` and `tc_base` are read from the `TimeControl` tag: no movetext needed either)
     let data = games(300);
     let whole = run(&data, 2, 4096, "games");
     let mut spec = TableSpec::by_name("games").unwrap();
@@ -120,6 +123,8 @@ fn tags_alone_read_without_the_movetext_are_the_columns_of_the_whole_table() {
         "Event".into(),
         "game_index".into(),
         "tags".into(),
+        "speed".into(),
+        "tc_base".into(),
     ]);
     spec.check_columns().unwrap();
     let scan = Scan::new(
@@ -141,7 +146,7 @@ fn tags_alone_read_without_the_movetext_are_the_columns_of_the_whole_table() {
         |_| {},
     );
     for (w, s) in whole.iter().zip(&some) {
-        let names = ["game_index", "Event", "White", "tags"];
+        let names = ["game_index", "Event", "White", "tc_base", "speed", "tags"];
         assert_eq!(
             &w.project(&names.map(|n| w.schema().index_of(n).unwrap()))
                 .unwrap(),

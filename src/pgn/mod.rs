@@ -6,6 +6,8 @@
 //! - [`Reader`] (feature `std`): reads from any [`std::io::Read`].
 //! - [`Visitor`]: the events, each with a [`Context`] (position, game, depth, ply).
 //! - [`EventLog`]: a visitor that records owned [`Event`]s, for tests and debugging.
+//! - [`TimeControl`]: the `TimeControl` tag read into its periods, with the [`Speed`] category
+//!   lichess gives it.
 //!
 //! # Example: count games and moves, report errors with their place
 //!
@@ -48,6 +50,7 @@ mod parser;
 mod raw;
 mod san;
 mod simd;
+mod time_control;
 mod visitor;
 mod writer;
 
@@ -64,6 +67,7 @@ pub use nag::{Nag, Outcome};
 pub use parser::{Config, Parser};
 pub use raw::{RawComment, RawTag};
 pub use san::{CastlingSide, Check, Piece, San, SanKind, Square};
+pub use time_control::{Period, Periods, Speed, TimeControl};
 pub use visitor::{
     Comment, CommentKind, Context, Error, ErrorKind, Move, MoveRef, NagForm, Tag, Visitor,
 };

@@ -10,6 +10,8 @@
 //! - [`RawValue`]: a value as written, with decoders for every `FF[4]` value type (Number, Real,
 //!   Double, Color, SimpleText, Text, Point, Move, compose, compressed point lists).
 //! - [`EventLog`]: a visitor that records owned [`Event`]s, for tests and debugging.
+//! - [`Rank`] and [`GoResult`]: the game information analysts group by (`BR`/`WR`, `RE`),
+//!   typed: a rank with a number that orders, the winner, how and by how much.
 //!
 //! # Flow
 //!
@@ -72,9 +74,11 @@
 mod dom;
 mod drive;
 mod event;
+mod go_result;
 mod lexer;
 mod parser;
 mod props;
+mod rank;
 mod raw;
 mod visitor;
 mod writer;
@@ -88,7 +92,9 @@ pub use dom::{
 #[cfg(feature = "std")]
 pub use drive::Reader;
 pub use event::{Event, EventLog};
+pub use go_result::{GoResult, WinBy};
 pub use parser::{Config, Parser};
+pub use rank::{Rank, RankKind, RankMark};
 pub use raw::{BoardSize, Color, Double, Point, Points, RawValue};
 pub use visitor::{Comment, Context, Error, ErrorKind, Move, NodeRef, Property, Value, Visitor};
 /// The game trees of `data` as shared slices of it ([`RawGame`](crate::split::RawGame)s), cut

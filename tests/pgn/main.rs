@@ -14,3 +14,4 @@ mod par; // kifu::par on PGN: the pieces read as one reader reads them
 mod seed; // tests/data/seed-kasparov-kramnik-2001.pgn, event by event
 mod standard; // valid input read as the standard says, each test named after its rule
 mod valid; // generated valid games survive writing and reading back
+mod values; // the TimeControl tag typed: round trips, the corpus

@@ -14,3 +14,4 @@ mod par; // kifu::par on SGF: the pieces read as one reader reads them
 mod seed; // tests/data/seed-takemiya-cho-meijin-1996.sgf, SGFC's inputs, deep nesting
 mod standard; // valid FF[4] that looks like a recovery rule's trigger, read without diagnostics
 mod valid; // generated valid game trees survive writing and reading back
+mod values; // BR/WR as ranks, RE as results: round trips, the corpus

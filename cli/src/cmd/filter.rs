@@ -28,8 +28,10 @@ pub struct Args {
     pub output: OutputArgs,
     /// A test NAME OP VALUE, OP one of = != ~ (contains, ignoring case) !~ < <= > >=:
     /// numbers compare as numbers, dates (Date, UTCDate, EventDate, DT) part by part
-    /// (`Date>=2020`, `Date<2021.06`), other text as text. A game without the tag passes
-    /// only != and !~. Repeat for more tests; all must hold.
+    /// (`Date>=2020`, `Date<2021.06`), other text as text. Derived names: PGN tc_base,
+    /// tc_increment (seconds) and speed (`speed=blitz`, `speed<=blitz`) from TimeControl; SGF
+    /// ranks as ranks (`BR>=7d`, black_rank, white_rank) and winner, win_by, margin from RE. A
+    /// game without the tag passes only != and !~. Repeat for more tests; all must hold.
     #[arg(short = 'w', long = "where", value_name = "TEST")]
     pub tests: Vec<crate::predicate::Test>,
     /// At least this many main-line plies (SGF: moves).

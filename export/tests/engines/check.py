@@ -57,6 +57,7 @@ GAMES_TYPES = {
     "Variant": "string", "Variation": "string", "FEN": "string", "SetUp": "string",
     "EventDate": "date32[day]", "WhiteFideId": "int64", "BlackFideId": "int64",
     "PlyCount": "int32", "Annotator": "string", "WhiteTeam": "string", "BlackTeam": "string",
+    "tc_base": "int32", "tc_increment": "int32", "speed": "string",
     "tags": "map<string, string>", "movetext": "string",
     "moves": "list<item: string>", "clocks": "list<item: double>",
     "evals": "list<item: struct<cp: int32, mate: int32>>",
@@ -75,6 +76,8 @@ TREES_TYPES = {
     "GM": "int32", "FF": "int32", "SZ": "int32", "KM": "double", "HA": "int32", "TM": "double",
     **{p: "string" for p in SGF_TEXT},
     "board_cols": "int32", "board_rows": "int32",
+    "black_rank": "int16", "white_rank": "int16", "winner": "string", "win_by": "string",
+    "margin": "double",
     "props": "map<string, list<item: string>>", "moves": "list<item: string>",
     "colors": "string", "move_count": "int32", "nodes": "int64", "variations": "int64",
     "charset": "string", "error_count": "int32", "errors": SGF_ERRORS,
@@ -88,11 +91,12 @@ DUCK_GAMES = {
     "game_index": "BIGINT", "WhiteElo": "SMALLINT", "UTCDate": "DATE", "UTCTime": "TIME",
     "Date": "DATE", "PlyCount": "INTEGER", "tags": "MAP(VARCHAR, VARCHAR)",
     "moves": "VARCHAR[]", "clocks": "DOUBLE[]", "evals": "STRUCT(cp INTEGER, mate INTEGER)[]",
-    "movetext": "VARCHAR", "plies": "INTEGER",
+    "movetext": "VARCHAR", "plies": "INTEGER", "tc_base": "INTEGER", "speed": "VARCHAR",
 }
 DUCK_TREES = {
     "GM": "INTEGER", "KM": "DOUBLE", "SZ": "INTEGER", "PB": "VARCHAR",
     "props": "MAP(VARCHAR, VARCHAR[])", "moves": "VARCHAR[]", "nodes": "BIGINT",
+    "black_rank": "SMALLINT", "winner": "VARCHAR", "margin": "DOUBLE",
 }
 
 
@@ -122,6 +126,29 @@ def sample(n, most=300):
 # ----- PGN ---------------------------------------------------------------------------------------
 
 TAG_TYPES = {k: v for k, v in GAMES_TYPES.items() if k[0].isupper()}
+
+# lichess's Speed.byTime: the category of base + 40 x increment (seconds)
+SPEED_LIMITS = [(30, "ultraBullet"), (180, "bullet"), (480, "blitz"), (1500, "rapid"),
+                (21600, "classical")]
+ASCII_WS = " \t\r\n\f"  # what Rust's trim_ascii trims (not \v)
+SKIP = object()
+
+
+def expected_time_control(value):
+    """(tc_base, tc_increment, speed) of a TimeControl tag by the documented rule, for the forms
+    lichess has a rule for (`S`, `S+I`, `-`), `?` and none; SKIP for the other forms."""
+    if value is None or value.strip(ASCII_WS) == "?":
+        return (None, None, None)
+    v = value.strip(ASCII_WS)
+    if v == "-":
+        return (None, None, "correspondence")
+    m = re.fullmatch(r"([0-9]{1,9})(?:\+([0-9]{1,9}))?", v)
+    if not m:
+        return SKIP
+    base, inc = int(m.group(1)), int(m.group(2) or 0)
+    est = base + 40 * inc
+    speed = next((s for limit, s in SPEED_LIMITS if est < limit), "correspondence")
+    return (base, inc, speed)
 
 
 def parse_int(s, bits):
@@ -267,6 +294,15 @@ def check_pgn(group, con):
                 continue
             check(same(got[k], exp[k]), f"{name} game {i}: {k}: {got[k]!r} != {exp[k]!r}")
         check(got_tags == exp["tags"], f"{name} game {i}: tags {got_tags} != {exp['tags']}")
+    # the columns read from TimeControl
+    tc_rows = t.select(["tc_base", "tc_increment", "speed"]).to_pylist()
+    for i in sample(games):
+        tag = next((v for n, v in objs[i]["tags"] if n == "TimeControl"), None)
+        exp = expected_time_control(tag)
+        if exp is SKIP:
+            continue
+        got = tuple(tc_rows[i][k] for k in ("tc_base", "tc_increment", "speed"))
+        check(got == exp, f"{name} game {i}: TimeControl {tag!r}: {got} != {exp}")
     # the same values through DuckDB, for a few columns
     for i in sample(games, 40):
         exp = expected_game(objs[i])
@@ -398,6 +434,47 @@ def sgf_moves(root_props, nodes):
     return moves, colors
 
 
+def expected_rank(text):
+    """The value of a rank in the short form FF[4] recommends (`7d`, `3k*`, `9p`), None for no
+    rank (`?`, `-`, empty); SKIP for the other forms."""
+    if text is None or text.strip() in ("", "?", "-"):
+        return None
+    m = re.fullmatch(r"\s*([0-9]{1,2})([kdpKDP])\s*[*?]?\s*", text)
+    if not m:
+        return SKIP
+    n, scale = int(m.group(1)), m.group(2).lower()
+    if scale == "k":
+        return -n if 1 <= n <= 50 else None
+    if not 1 <= n <= 9:
+        return None
+    return n if scale == "d" else 9 + n
+
+
+def expected_result(text):
+    """(winner, win_by, margin) of a result of FF[4] (`B+R`, `W+3.5`, `0`, `Void`, `?`);
+    SKIP for the other forms."""
+    if text is None:
+        return (None, None, None)
+    t = text.strip(ASCII_WS)
+    if t in ("0", "Draw"):
+        return (None, "draw", None)
+    if t == "Void":
+        return (None, "void", None)
+    if t == "?":
+        return (None, None, None)
+    m = re.fullmatch(r"([BW])\+(R|Resign|T|Time|F|Forfeit|[0-9]+(?:\.[0-9]+)?)?", t)
+    if not m:
+        return SKIP
+    how = m.group(2)
+    by = {"R": "resign", "Resign": "resign", "T": "time", "Time": "time", "F": "forfeit",
+          "Forfeit": "forfeit"}
+    if how is None:
+        return (m.group(1), None, None)
+    if how in by:
+        return (m.group(1), by[how], None)
+    return (m.group(1), "points", float(how))
+
+
 def check_sgf(group, con):
     name, f = group["name"], group["files"]
     trees = group["games"]
@@ -414,7 +491,8 @@ def check_sgf(group, con):
     objs = read_jsonl(f["json"])
     check(len(objs) == trees, f"{name}: json lines")
     rows = t.select(["file", "game_index", "byte_offset", "PB", "PW", "RE", "KM", "moves", "colors",
-                     "nodes", "variations", "error_count"]).to_pylist()
+                     "nodes", "variations", "error_count", "black_rank", "white_rank", "winner",
+                     "win_by", "margin"]).to_pylist()
     for i in sample(trees):
         o, r = objs[i], rows[i]
         check((r["file"], r["game_index"], r["byte_offset"]) == (o["file"], o["index"], o["offset"]),
@@ -427,6 +505,14 @@ def check_sgf(group, con):
         km = first("KM")
         if km is not None and re.fullmatch(r"\s*[+-]?\d+(\.\d+)?\s*", km):
             check(same(r["KM"], float(km)), f"{name} tree {i}: KM")
+        for p, col in (("BR", "black_rank"), ("WR", "white_rank")):
+            exp = expected_rank(first(p))
+            if exp is not SKIP:
+                check(r[col] == exp, f"{name} tree {i}: {col} of {first(p)!r}: {r[col]} != {exp}")
+        exp = expected_result(first("RE"))
+        if exp is not SKIP:
+            got = (r["winner"], r["win_by"], r["margin"])
+            check(got == exp, f"{name} tree {i}: result of {first('RE')!r}: {got} != {exp}")
         moves, colors = sgf_moves(root, nodes)
         check(r["moves"] == moves, f"{name} tree {i}: moves {r['moves'][:5]} != {moves[:5]}")
         check(r["colors"] == colors, f"{name} tree {i}: colors")
