@@ -71,7 +71,8 @@ pub mod values;
 pub use charset::Charset;
 pub use games_visitor::GamesVisitor;
 pub use pgn_games::{
-    PGN_TAG_COLUMNS, PGN_TIME_CONTROL_COLUMNS, TagType, pgn_games_column_from_tags,
+    PGN_OPENING_COLUMNS, PGN_TAG_COLUMNS, PGN_TIME_CONTROL_COLUMNS, TagType,
+    pgn_games_column_from_tags,
 };
 pub use rebase::{Shift, rebase};
 pub use sgf_trees::{PropType, SGF_GAME_INFO_COLUMNS, SGF_ROOT_COLUMNS};
@@ -401,6 +402,7 @@ impl Builder {
         if let Inner::PgnGames(b) = &mut self.inner {
             b.want_movetext = wanted("movetext");
             b.want_moves = wanted("moves") || wanted("clocks") || wanted("evals");
+            b.want_opening = pgn_games::PGN_OPENING_COLUMNS.iter().any(|c| wanted(c));
         }
         let fields = keep.iter().map(|&k| all.field(k).clone()).collect();
         self.schema = make_schema(self.table, fields);

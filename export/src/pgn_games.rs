@@ -177,6 +177,20 @@ fn moves_type() -> DataType {
     list_of(DataType::Utf8, false)
 }
 
+/// The columns of the PGN `games` table naming the game's opening from its moves
+/// ([`kifu_replay::chess::openings`], lichess's names and rule), after `outcome`: `opening_eco` and `opening_name` (`Utf8`) and `opening_ply` (`Int32`, the ply of
+/// the naming position); null when no position of the main line has a name, the game starts
+/// from a set-up position or is not standard chess.
+pub const PGN_OPENING_COLUMNS: [&str; 3] = ["opening_eco", "opening_name", "opening_ply"];
+
+fn opening_fields() -> [Field; 3] {
+    [
+        Field::new("opening_eco", DataType::Utf8, true),
+        Field::new("opening_name", DataType::Utf8, true),
+        Field::new("opening_ply", DataType::Int32, true),
+    ]
+}
+
 pub(crate) fn fields() -> Vec<Field> {
     let mut f: Vec<Field> = key_fields().into();
     f.extend(
@@ -194,6 +208,7 @@ pub(crate) fn fields() -> Vec<Field> {
     f.push(Field::new("evals", evals_type(), true));
     f.push(Field::new("plies", DataType::Int32, false));
     f.push(Field::new("outcome", DataType::Utf8, false));
+    f.extend(opening_fields());
     f.extend(Errors::fields(false));
     f
 }
@@ -325,6 +340,9 @@ pub(crate) struct GameColumns {
     tc_base: Int32Builder,
     tc_increment: Int32Builder,
     speed: StringBuilder,
+    opening_eco: StringBuilder,
+    opening_name: StringBuilder,
+    opening_ply: Int32Builder,
     other: StrMap,
     movetext: StringBuilder,
     moves: Lists,
@@ -357,6 +375,9 @@ impl GameColumns {
             tc_base: Int32Builder::new(),
             tc_increment: Int32Builder::new(),
             speed: StringBuilder::new(),
+            opening_eco: StringBuilder::new(),
+            opening_name: StringBuilder::new(),
+            opening_ply: Int32Builder::new(),
             other: StrMap::new(),
             movetext: StringBuilder::new(),
             moves: Lists::new(),
@@ -424,6 +445,14 @@ impl GameColumns {
             .append_option(tc.and_then(|t| t.increment()).and_then(whole_seconds));
         self.speed
             .append_option(tc.and_then(|t| t.speed()).map(pgn::Speed::as_str));
+    }
+
+    /// The row's opening (`None`: not named, or not asked for).
+    pub(crate) fn opening(&mut self, opening: Option<kifu_replay::chess::openings::Opening>) {
+        self.opening_eco.append_option(opening.map(|o| o.eco));
+        self.opening_name.append_option(opening.map(|o| o.name));
+        self.opening_ply
+            .append_option(opening.map(|o| i32::try_from(o.ply).unwrap_or(i32::MAX)));
     }
 
     /// The row's movetext.
@@ -499,6 +528,9 @@ impl GameColumns {
         out.push(self.evals.finish_list(&evals_type(), Arc::new(evals)));
         out.push(Arc::new(self.plies.finish()));
         out.push(Arc::new(self.outcome.finish()));
+        out.push(Arc::new(self.opening_eco.finish()));
+        out.push(Arc::new(self.opening_name.finish()));
+        out.push(Arc::new(self.opening_ply.finish()));
         out.extend(self.errors.finish());
         self.rows = 0;
         self.bytes = 0;
@@ -522,6 +554,8 @@ pub(crate) struct GamesBuilder {
     pub(crate) want_movetext: bool,
     /// Whether `moves`, `clocks` or `evals` is wanted (else they hold empty lists).
     pub(crate) want_moves: bool,
+    /// Whether an opening column is wanted (else the game is not replayed for it).
+    pub(crate) want_opening: bool,
 }
 
 impl GamesBuilder {
@@ -535,6 +569,7 @@ impl GamesBuilder {
             at: String::new(),
             want_movetext: true,
             want_moves: true,
+            want_opening: true,
         }
     }
 
@@ -552,6 +587,11 @@ impl GamesBuilder {
         c.tags(game.tags.len(), |k| {
             let (name, value) = &game.tags[k];
             (name.as_str(), value.as_str())
+        });
+        c.opening(if self.want_opening {
+            kifu_replay::chess::openings::classify(game)
+        } else {
+            None
         });
         self.movetext.clear();
         if self.want_movetext {

@@ -243,6 +243,43 @@ fn games_time_controls_and_speeds() {
 }
 
 #[test]
+fn games_openings_named_from_the_moves() {
+    let pgn = concat!(
+        // the Najdorf by its usual order, and by a transposition (2... d6 3. Nf3): the same name
+        "[ECO \"A00\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be2 e5 *\n\n",
+        "1. e4 c5 2. Nc3 d6 3. Nf3 Nf6 4. d4 cxd4 5. Nxd4 a6 *\n\n",
+        // no move; a set-up position; a game cut by an illegal move after 1. e4
+        "*\n\n",
+        "[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n1. Kb1 *\n\n",
+        "1. e4 Ke6 2. d4 *\n",
+    );
+    let b = pgn_batch(Table::PgnGames, &TableOptions::default(), "o.pgn", pgn.as_bytes());
+    let eco = strs(&b, "opening_eco");
+    let name = strs(&b, "opening_name");
+    let ply = i32s(&b, "opening_ply");
+    assert_eq!(eco[0].as_deref(), Some("B92"), "the tags say A00: the moves decide");
+    assert_eq!(name[0].as_deref(), Some("Sicilian Defense: Najdorf Variation, Opocensky Variation"));
+    assert_eq!(ply[0], Some(11));
+    assert_eq!(eco[1].as_deref(), Some("B90"));
+    assert_eq!(name[1].as_deref(), Some("Sicilian Defense: Najdorf Variation"));
+    assert_eq!(ply[1], Some(10));
+    assert_eq!((eco[2].as_deref(), ply[2]), (None, None), "no move");
+    assert_eq!((eco[3].as_deref(), name[3].as_deref()), (None, None), "from a FEN");
+    assert_eq!(eco[4].as_deref(), Some("B00"), "1. e4, named before the illegal move");
+    assert_eq!(ply[4], Some(1));
+    // asked for alone, the columns are the same
+    let mut only = Builder::new(Table::PgnGames, &TableOptions::default())
+        .project(&["opening_eco", "opening_ply"])
+        .unwrap();
+    for g in kifu::pgn::Games::new(pgn.as_bytes()) {
+        only.push_pgn("o.pgn", &g).unwrap();
+    }
+    let only = only.finish();
+    assert_eq!(only.num_columns(), 2);
+    assert_eq!((strs(&only, "opening_eco"), i32s(&only, "opening_ply")), (eco, ply));
+}
+
+#[test]
 fn games_moves_clocks_evals() {
     let b = pgn_batch(Table::PgnGames, &TableOptions::default(), "x.pgn", LICHESS);
     assert_eq!(

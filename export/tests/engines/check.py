@@ -61,7 +61,9 @@ GAMES_TYPES = {
     "tags": "map<string, string>", "movetext": "string",
     "moves": "list<item: string>", "clocks": "list<item: double>",
     "evals": "list<item: struct<cp: int32, mate: int32>>",
-    "plies": "int32", "outcome": "string", "error_count": "int32", "errors": PGN_ERRORS,
+    "plies": "int32", "outcome": "string",
+    "opening_eco": "string", "opening_name": "string", "opening_ply": "int32",
+    "error_count": "int32", "errors": PGN_ERRORS,
 }
 MOVES_TYPES = {
     "file": "string", "game_index": "int64", "ply": "int32", "move_number": "int32",
@@ -92,6 +94,7 @@ DUCK_GAMES = {
     "Date": "DATE", "PlyCount": "INTEGER", "tags": "MAP(VARCHAR, VARCHAR)",
     "moves": "VARCHAR[]", "clocks": "DOUBLE[]", "evals": "STRUCT(cp INTEGER, mate INTEGER)[]",
     "movetext": "VARCHAR", "plies": "INTEGER", "tc_base": "INTEGER", "speed": "VARCHAR",
+    "opening_eco": "VARCHAR", "opening_name": "VARCHAR", "opening_ply": "INTEGER",
 }
 DUCK_TREES = {
     "GM": "INTEGER", "KM": "DOUBLE", "SZ": "INTEGER", "PB": "VARCHAR",
@@ -303,6 +306,15 @@ def check_pgn(group, con):
             continue
         got = tuple(tc_rows[i][k] for k in ("tc_base", "tc_increment", "speed"))
         check(got == exp, f"{name} game {i}: TimeControl {tag!r}: {got} != {exp}")
+    # the opening named from the moves: an ECO code, a name, a ply on the main line
+    for r in t.select(["opening_eco", "opening_name", "opening_ply", "plies"]).to_pylist():
+        if r["opening_eco"] is None:
+            check(r["opening_name"] is None and r["opening_ply"] is None, f"{name}: opening {r}")
+            continue
+        eco = r["opening_eco"]
+        check(len(eco) == 3 and eco[0] in "ABCDE" and eco[1:].isdigit(), f"{name}: opening_eco {eco!r}")
+        check(bool(r["opening_name"]) and 1 <= r["opening_ply"] <= min(40, r["plies"]),
+              f"{name}: opening {r}")
     # the same values through DuckDB, for a few columns
     for i in sample(games, 40):
         exp = expected_game(objs[i])
