@@ -31,6 +31,10 @@ pub struct Args {
     /// PGN: replay the moves and give each the FEN after it (`"fen"`).
     #[arg(long)]
     pub fen: bool,
+    /// PGN: name each game's opening from its moves (`"opening": {"eco", "name", "ply"}`, null
+    /// when no position of the main line has a name), as lichess names it.
+    #[arg(long)]
+    pub openings: bool,
     #[command(flatten)]
     pub limit: GameLimit,
 }
@@ -40,6 +44,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     let replay = Replay {
         uci: args.uci,
         fen: args.fen,
+        openings: args.openings,
     };
     command(
         &args.common,
@@ -85,6 +90,8 @@ pub struct Replay {
     pub uci: bool,
     /// The FEN after the move (`"fen"`, null when it could not be replayed).
     pub fen: bool,
+    /// The game's opening (`"opening"`, kifu-replay's lichess names; null when not named).
+    pub openings: bool,
 }
 
 impl Replay {
@@ -108,8 +115,8 @@ impl Lines {
     }
 
     /// Adds one game's object: its serialization with `"file"` after `"index"` and `"offset"`
-    /// (the schema's first two keys, both numbers).
-    fn push(&mut self, index: u64, value: &impl serde::Serialize) {
+    /// (the schema's first two keys, both numbers), and `extra` (`,"key":value…`) last.
+    fn push(&mut self, index: u64, value: &impl serde::Serialize, extra: &str) {
         self.body.clear();
         if let Err(e) = serde_json::to_writer(&mut self.body, value) {
             // a tree nesting deeper than the serialization goes: said, and the rest goes on
@@ -127,8 +134,11 @@ impl Lines {
         self.out
             .extend_from_slice(&self.body[first + 1..second + 1]);
         self.out.extend_from_slice(&self.file);
-        self.out.extend_from_slice(&self.body[second + 1..]);
-        self.out.push(b'\n');
+        let body = &self.body[second + 1..];
+        // the object's closing brace last
+        self.out.extend_from_slice(&body[..body.len() - 1]);
+        self.out.extend_from_slice(extra.as_bytes());
+        self.out.extend_from_slice(b"}\n");
     }
 
     /// Writes the lines, each game's index counted from `first_game`.
@@ -140,11 +150,15 @@ impl Lines {
 impl Lines {
     /// Adds a PGN game's object (with `uci` / `fen` in each move when asked).
     pub fn push_pgn(&mut self, game: &pgn::Game) {
+        let mut extra = String::new();
+        if self.replay.openings {
+            opening_entry(game, &mut extra);
+        }
         if !self.replay.any() {
-            return self.push(game.index, game);
+            return self.push(game.index, game, &extra);
         }
         match with_replay(game, self.replay) {
-            Ok(value) => self.push(game.index, &value),
+            Ok(value) => self.push(game.index, &value, &extra),
             Err(e) => self.unwritten.push((game.index, e.to_string())),
         }
     }
@@ -153,7 +167,7 @@ impl Lines {
     pub fn push_sgf(&mut self, tree: &sgf::GameTree) {
         let encoding = self.charset.encoding_of(tree);
         let decode = |b: &[u8]| kifu::encoding::decode(b, encoding).into_owned();
-        self.push(tree.index(), &tree.with_decoder(&decode));
+        self.push(tree.index(), &tree.with_decoder(&decode), "");
     }
 
     /// Writes game `k` of the piece (its index counted from `first_game`).
@@ -173,6 +187,15 @@ impl PerGame for Lines {
     fn sgf(&mut self, tree: sgf::GameTree) {
         self.push_sgf(&tree);
     }
+}
+
+/// `,"opening":{"eco":…,"name":…,"ply":…}` (or `null`) for `game`, after `out`.
+fn opening_entry(game: &pgn::Game, out: &mut String) {
+    let opening = kifu_replay::chess::openings::classify(game).map(|o| {
+        serde_json::json!({"eco": o.eco, "name": o.name, "ply": o.ply})
+    });
+    out.push_str(",\"opening\":");
+    out.push_str(&serde_json::Value::from(opening).to_string());
 }
 
 /// A game's object with each move's `uci` and `fen` (kifu-replay's DOM helper; the moves in the
