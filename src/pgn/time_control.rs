@@ -159,6 +159,15 @@ fn seconds(s: &[u8]) -> Option<Duration> {
 
 /// The periods of a time control, in the order they are played: a slice (see
 /// [`TimeControl::periods`]); one or two periods are held without allocating.
+///
+/// ```
+/// use kifu::pgn::TimeControl;
+/// let TimeControl::Periods(p) = TimeControl::parse(b"40/7200:20/3600:900+30").unwrap() else {
+///     unreachable!()
+/// };
+/// let moves: Vec<_> = p.iter().map(|p| p.moves()).collect();
+/// assert_eq!(moves, [Some(40), Some(20), None]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Periods(SmallVec<[Period; 2]>);
 

@@ -5,6 +5,13 @@ use core::fmt;
 use super::raw::Color;
 
 /// How a Go game was won.
+///
+/// ```
+/// use kifu::sgf::{GoResult, WinBy};
+/// let r = GoResult::parse(b"B+Time").unwrap();
+/// assert!(matches!(r, GoResult::Win { by: Some(WinBy::Time), .. }));
+/// assert_eq!(WinBy::Points(0.5).as_str(), "points");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum WinBy {
     /// On the count, by this many points (`B+3.5`; `B+0.5` is 0.5).
