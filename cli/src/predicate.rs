@@ -95,6 +95,25 @@ pub const DERIVED: &[Derived] = &[
             })
         }),
     },
+    // PGN, the opening named from the moves (the games table's columns)
+    Derived {
+        name: "opening_eco",
+        of: Of::Pgn(|g| Some(Value::plain(opening(g)?.eco))),
+    },
+    Derived {
+        name: "opening_name",
+        of: Of::Pgn(|g| Some(Value::plain(opening(g)?.name))),
+    },
+    Derived {
+        name: "opening_ply",
+        of: Of::Pgn(|g| {
+            let ply = opening(g)?.ply;
+            Some(Value {
+                text: Cow::Owned(ply.to_string()),
+                typed: Typed::Number(f64::from(ply)),
+            })
+        }),
+    },
     // SGF: the ranks, as ranks (`BR>=7d`), and their numbers
     Derived {
         name: "BR",
@@ -155,6 +174,11 @@ impl Derived {
             _ => None,
         })
     }
+}
+
+/// The game's opening, named from its main line (kifu-replay's lichess names and rule).
+fn opening(game: &pgn::Game) -> Option<kifu_replay::chess::openings::Opening> {
+    kifu_replay::chess::openings::classify(game)
 }
 
 /// The game's first `TimeControl` tag, read.

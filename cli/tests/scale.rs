@@ -763,6 +763,48 @@ fn filter_on_time_controls_ranks_and_results() {
     assert_eq!(o.stdout, b"2\n");
 }
 
+/// `--where` on the opening named from the moves, whatever the tags say.
+#[test]
+fn filter_on_openings_named_from_the_moves() {
+    let tmp = TempDir::new("filter-openings");
+    let pgn = tmp.file(
+        "o.pgn",
+        b"[Event \"najdorf\"]\n[ECO \"A00\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n\n\
+          [Event \"transposed\"]\n\n1. e4 c5 2. Nc3 d6 3. Nf3 Nf6 4. d4 cxd4 5. Nxd4 a6 *\n\n\
+          [Event \"dragon\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 g6 *\n\n\
+          [Event \"none\"]\n\n*\n",
+    );
+    let events = |args: &[&str]| -> Vec<String> {
+        let mut a: Vec<OsString> = vec!["filter".into(), pgn.clone().into()];
+        a.extend(args.iter().map(OsString::from));
+        let o = kifu(&a);
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+        text(&o.stdout)
+            .split("[Event \"")
+            .skip(1)
+            .map(|rest| rest.split('"').next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        events(&["-w", "opening_eco=B90"]),
+        ["najdorf", "transposed"]
+    );
+    assert_eq!(
+        events(&["-w", "opening_name~Sicilian Defense: Najdorf"]),
+        ["najdorf", "transposed"]
+    );
+    assert_eq!(events(&["-w", "opening_name~dragon"]), ["dragon"]);
+    assert_eq!(
+        events(&["-w", "opening_ply>=10"]),
+        ["najdorf", "transposed", "dragon"]
+    );
+    assert_eq!(events(&["-w", "opening_eco!=B90"]), ["dragon", "none"]);
+}
+
 #[test]
 fn split_makes_files_of_n_games_or_per_value() {
     let tmp = TempDir::new("split");
