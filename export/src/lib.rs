@@ -288,6 +288,8 @@ pub enum PushError {
     },
 }
 
+// One builder a table, made once and kept for the whole scan: its size is no cost worth a box.
+#[allow(clippy::large_enum_variant)]
 enum Inner {
     PgnGames(pgn_games::GamesBuilder),
     PgnMoves(pgn_moves::MovesBuilder),

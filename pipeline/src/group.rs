@@ -14,8 +14,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use kifu::Control;
 use kifu::par::{Event, Visited, Work};
-use kifu::pgn::{self, Outcome};
+use kifu::pgn::{self, Outcome, TimeControl};
 use kifu::sgf;
+use kifu_replay::chess::openings::Classifier;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::Input;
@@ -29,6 +30,14 @@ pub enum By {
     Year,
     /// The year and month of the game's date, `YYYY-MM`.
     Month,
+    /// The speed of a PGN game, lichess's category of its `TimeControl`
+    /// ([`kifu::pgn::Speed`]: `bullet`, `blitz`, …).
+    Speed,
+    /// The ECO code of a PGN game's opening, named from its moves
+    /// ([`kifu_replay::chess::openings`]), whatever its tags say.
+    OpeningEco,
+    /// The name of a PGN game's opening, named from its moves.
+    OpeningName,
 }
 
 impl By {
@@ -50,6 +59,9 @@ impl By {
             By::Field(name) => name,
             By::Year => "year",
             By::Month => "month",
+            By::Speed => "speed",
+            By::OpeningEco => "opening_eco",
+            By::OpeningName => "opening_name",
         }
     }
 }
@@ -61,12 +73,15 @@ impl std::str::FromStr for By {
         Ok(match key {
             "year" => By::Year,
             "month" => By::Month,
+            "speed" => By::Speed,
+            "opening_eco" => By::OpeningEco,
+            "opening_name" => By::OpeningName,
             _ if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => {
                 By::Field(key.to_string())
             }
             _ => {
                 return Err(format!(
-                    "`{key}`: not a key: year, month, or a tag or property name (letters, digits, `_`)"
+                    "`{key}`: not a key: year, month, speed, opening_eco, opening_name, or a tag or property name (letters, digits, `_`)"
                 ));
             }
         })
@@ -242,7 +257,7 @@ pub struct Grouped {
 /// How rows are ordered.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Sort {
-    /// By the value: as numbers where both are numbers, else as text.
+    /// By the value: as numbers where both are numbers, else as text (speeds fastest first).
     #[default]
     Key,
     /// Most games first (ties by the value).
@@ -345,6 +360,10 @@ impl GroupTotal {
             .collect();
         rows.sort_by(|a, b| {
             let by_key = || match (&a.key, &b.key) {
+                // speeds fastest first, as the filter orders them
+                (Some(x), Some(y)) if grouping.by == By::Speed => {
+                    pgn::Speed::by_name(x).cmp(&pgn::Speed::by_name(y))
+                }
                 (Some(x), Some(y)) => compare_values(x, y),
                 (Some(_), None) => std::cmp::Ordering::Less,
                 (None, Some(_)) => std::cmp::Ordering::Greater,
@@ -390,6 +409,8 @@ impl Work for GroupWork {
         PgnGroups {
             acc: Acc::new(self),
             dates: Dates::default(),
+            openings: matches!(*self.by, By::OpeningEco | By::OpeningName).then(Classifier::new),
+            replaying: false,
             tagged: false,
         }
     }
@@ -517,6 +538,10 @@ struct Dates {
 pub struct PgnGroups {
     acc: Acc,
     dates: Dates,
+    /// `opening_eco`, `opening_name`: the game's moves replayed as far as a name can change.
+    openings: Option<Classifier>,
+    /// The classifier wants the game's next main-line move.
+    replaying: bool,
     /// The game's `Result` tag was read (it wins over the termination marker).
     tagged: bool,
 }
@@ -527,13 +552,28 @@ impl pgn::Visitor for PgnGroups {
             self.acc.start();
             self.dates = Dates::default();
             self.tagged = false;
+            if let Some(c) = &mut self.openings {
+                c.start();
+                self.replaying = true;
+            }
         }
         Control::Continue
     }
 
     fn on_property(&mut self, _: &pgn::Context, tag: &pgn::Tag<'_>) -> Control {
+        if let Some(c) = &mut self.openings
+            && matches!(tag.name, b"FEN" | b"Variant")
+        {
+            c.tag(tag.name, &tag.value.decode());
+        }
         let by = &*self.acc.by;
         match by {
+            By::Speed if tag.name == b"TimeControl" => {
+                match TimeControl::parse(tag.value.as_bytes()).and_then(|t| t.speed()) {
+                    Some(speed) => self.acc.set_key(speed.as_str().as_bytes()),
+                    None => self.acc.has_key = false,
+                }
+            }
             By::Field(name) if name.as_bytes() == tag.name => {
                 let value = tag.value.decode();
                 self.acc.set_key(&value);
@@ -563,9 +603,14 @@ impl pgn::Visitor for PgnGroups {
         Control::Continue
     }
 
-    fn on_move(&mut self, ctx: &pgn::Context, _: &pgn::Move<'_>) -> Control {
+    fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> Control {
         if ctx.depth == 0 {
             self.acc.counts.plies += 1;
+            if self.replaying
+                && let Some(c) = &mut self.openings
+            {
+                self.replaying = c.play(mv.san);
+            }
         }
         Control::Continue
     }
@@ -585,6 +630,16 @@ impl pgn::Visitor for PgnGroups {
 
     fn on_tree_end(&mut self, ctx: &pgn::Context) -> Control {
         if ctx.depth == 0 {
+            if let Some(c) = &self.openings
+                && let Some(o) = c.opening()
+            {
+                let key = if *self.acc.by == By::OpeningEco {
+                    o.eco
+                } else {
+                    o.name
+                };
+                self.acc.set_key(key.as_bytes());
+            }
             self.acc.end();
         }
         Control::Continue
@@ -642,19 +697,15 @@ impl sgf::Visitor for SgfGroups {
             return Control::Continue;
         }
         if value.name == b"RE" && value.first {
-            let re = value.raw.as_bytes().trim_ascii();
-            let c = &mut self.acc.counts;
-            match re.first() {
-                Some(b'W' | b'w') if re.get(1) == Some(&b'+') => set_outcome(c, Outcome::WhiteWins),
-                Some(b'B' | b'b') if re.get(1) == Some(&b'+') => set_outcome(c, Outcome::BlackWins),
-                _ if re == b"0"
-                    || re.eq_ignore_ascii_case(b"draw")
-                    || re.eq_ignore_ascii_case(b"jigo") =>
-                {
-                    set_outcome(c, Outcome::Draw)
-                }
-                _ => {}
-            }
+            let outcome = match sgf::GoResult::parse(value.raw.as_bytes()) {
+                Some(sgf::GoResult::Win { winner, .. }) => match winner {
+                    sgf::Color::White => Outcome::WhiteWins,
+                    sgf::Color::Black => Outcome::BlackWins,
+                },
+                Some(sgf::GoResult::Draw) => Outcome::Draw,
+                _ => Outcome::Unknown,
+            };
+            set_outcome(&mut self.acc.counts, outcome);
         }
         match &*self.acc.by {
             By::Field(name) if name.as_bytes() == value.name => {
@@ -861,6 +912,50 @@ mod tests {
             1,
         );
         assert_eq!(r.rows[0].key.as_deref(), Some("z"));
+    }
+
+    #[test]
+    fn speeds_and_openings() {
+        let data = b"[TimeControl \"180+2\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 1-0\n\n\
+                     [TimeControl \"60\"]\n\n1. e4 c5 2. Nc3 d6 3. Nf3 Nf6 4. d4 cxd4 5. Nxd4 a6 0-1\n\n\
+                     [TimeControl \"-\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Kb1 *\n";
+        for threads in [1, 2] {
+            let speed = grouped(data, "g.pgn", &Grouping::new(By::Speed), threads);
+            let rows: Vec<_> = speed
+                .rows
+                .iter()
+                .map(|r| (r.key.clone().unwrap(), r.counts.games))
+                .collect();
+            assert_eq!(
+                rows,
+                [
+                    ("bullet".into(), 1),
+                    ("blitz".into(), 1),
+                    ("correspondence".into(), 1)
+                ]
+            );
+            let eco = grouped(data, "g.pgn", &Grouping::new(By::OpeningEco), threads);
+            let rows: Vec<_> = eco
+                .rows
+                .iter()
+                .map(|r| (r.key.clone(), r.counts.games, r.counts.white))
+                .collect();
+            assert_eq!(
+                rows,
+                [(Some("B90".into()), 2, 1), (None, 1, 0)],
+                "a transposition, a FEN start"
+            );
+            let name = grouped(
+                data,
+                "g.pgn",
+                &Grouping::new("opening_name".parse().unwrap()),
+                threads,
+            );
+            assert_eq!(
+                name.rows[0].key.as_deref(),
+                Some("Sicilian Defense: Najdorf Variation")
+            );
+        }
     }
 
     #[test]

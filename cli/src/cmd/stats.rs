@@ -20,7 +20,8 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Count per value of KEY instead: a tag or root property (`Event`, `White`, `RU`, `BR`),
-    /// `year` or `month` (of UTCDate, else Date, else EventDate; SGF DT). One row a value:
+    /// `year` or `month` (of UTCDate, else Date, else EventDate; SGF DT), `speed` (of
+    /// TimeControl), `opening_eco` or `opening_name` (named from the moves). One row a value:
     /// games, plies, White/draw/Black shares, errors.
     #[arg(long, value_name = "KEY", value_parser = By::parse, help_heading = "Grouping")]
     pub by: Option<By>,
@@ -38,7 +39,8 @@ pub struct Args {
 /// `--sort`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SortBy {
-    /// By the value: numbers as numbers, else as text; games without a value last.
+    /// By the value: numbers as numbers, speeds fastest first, else as text; games without a
+    /// value last.
     Key,
     /// Most games first.
     Games,
