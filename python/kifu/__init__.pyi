@@ -118,6 +118,9 @@ class Game:
     @property
     def outcome(self) -> str: ...
     @property
+    def opening(self) -> dict[str, str | int] | None:
+        """The opening named from the moves (``eco``, ``name``, ``ply``), lichess's names."""
+    @property
     def clocks(self) -> list[float | None]: ...
     @property
     def evals(self) -> list[tuple[int | None, int | None] | None]: ...

@@ -260,6 +260,21 @@ impl Game {
         self.replay.as_ref().and_then(|r| r.end_fen())
     }
 
+    /// The game's opening named from its moves, whatever its tags say (lichess's names and
+    /// rule, as the games table's `opening_eco`, `opening_name`, `opening_ply`): a dict with
+    /// `eco`, `name` and `ply`, or `None` when no position of the main line has a name.
+    #[getter]
+    fn opening<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(o) = kifu_replay::chess::openings::classify(&self.game) else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("eco", o.eco)?;
+        d.set_item("name", o.name)?;
+        d.set_item("ply", o.ply)?;
+        Ok(Some(d))
+    }
+
     /// The game in the PGN export format (`compact=True`: the movetext on one line).
     #[pyo3(signature = (compact = false))]
     fn to_pgn(&self, compact: bool) -> String {

@@ -246,3 +246,22 @@ def test_corpus_files_read_as_the_cli_counts(kifu_bin):
     games = list(kifu.read_pgn(d, threads=2))
     assert len(games) == stats["games"]
     assert sum(g.plies for g in games) == stats["mainline_moves"]
+
+
+def test_openings_named_from_the_moves_as_the_table_names_them(tmp_path):
+    pgn = (
+        '[ECO "A00"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n\n'
+        "1. e4 c5 2. Nc3 d6 3. Nf3 Nf6 4. d4 cxd4 5. Nxd4 a6 *\n\n"
+        '[SetUp "1"]\n[FEN "8/8/8/8/8/8/8/K6k w - - 0 1"]\n\n1. Kb1 *\n'
+    )
+    games = list(kifu.read_pgn(pgn.encode()))
+    najdorf = {"eco": "B90", "name": "Sicilian Defense: Najdorf Variation", "ply": 10}
+    assert [g.opening for g in games] == [najdorf, najdorf, None]
+    t = kifu.to_arrow(pgn.encode(), columns=["opening_eco", "opening_name", "opening_ply"]).read_all()
+    assert t.to_pylist() == [
+        {"opening_eco": o["eco"], "opening_name": o["name"], "opening_ply": o["ply"]} if o else
+        {"opening_eco": None, "opening_name": None, "opening_ply": None}
+        for o in (najdorf, najdorf, None)
+    ]
+    by = kifu.stats_by(pgn.encode(), "opening_eco", threads=1)
+    assert [(r["key"], r["games"]) for r in by] == [("B90", 2), (None, 1)]
