@@ -89,6 +89,21 @@ impl Progress {
 
     /// Whether a compressed input has been met: the counts are then (partly) compressed bytes,
     /// not the decoded bytes the parsers see.
+    ///
+    /// ```
+    /// use kifu_input::{for_each_in_reader, Options, Progress};
+    /// let gz = {
+    ///     use std::io::Write;
+    ///     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    ///     e.write_all(b"1. e4 *\n").unwrap();
+    ///     e.finish().unwrap()
+    /// };
+    /// let progress = Progress::new();
+    /// assert!(!progress.compressed());
+    /// for_each_in_reader("a.pgn.gz", std::io::Cursor::new(gz), &Options::default(), &progress,
+    ///     |e| std::io::copy(e.reader, &mut std::io::sink()).map(drop));
+    /// assert!(progress.compressed());
+    /// ```
     pub fn compressed(&self) -> bool {
         self.inner.compressed.load(Relaxed)
     }
