@@ -131,10 +131,23 @@ where
 
 /// The progress bar: on stderr when it is a terminal (and not `--quiet`), drawn from a thread
 /// of its own that reads the counters ten times a second, so that reading pays nothing for it.
+///
+/// Its position is the input the parsers have been handed ([`Progress::bytes_consumed`]): the
+/// raw bytes, compressed ones for a compressed input (and then it says "compressed"), behind
+/// the decoded bytes handed over so far, not the bytes the decoders have read ahead. The games
+/// are those parsed; they lag the position by the pieces `kifu::par` holds in flight.
 pub struct Bar {
     done: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
+
+/// The bar's text: the position, of the total when known, the rate, the games and the time left
+/// (or spent, when the total is not known). `{compressed}` says whether the bytes are compressed
+/// and `{games}` counts the games parsed, both read when the bar is drawn, so that they go with
+/// the position drawn.
+const KNOWN: &str =
+    "{bar:30} {bytes}/{total_bytes}{compressed}, {binary_bytes_per_sec}{games}, ETA {eta}";
+const UNKNOWN: &str = "{spinner} {bytes}{compressed}, {binary_bytes_per_sec}{games}, {elapsed}";
 
 impl Bar {
     pub fn start(quiet: bool, progress: Arc<Progress>, games: Arc<AtomicU64>) -> Bar {
@@ -148,29 +161,41 @@ impl Bar {
                 None,
                 indicatif::ProgressDrawTarget::stderr_with_hz(10),
             );
-            let known = "{bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} {msg} ETA {eta}";
-            let unknown = "{spinner} {bytes} {binary_bytes_per_sec} {msg} {elapsed}";
+            let games = move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&games_text(games.load(Ordering::Relaxed)));
+            };
+            let compressed = {
+                let progress = Arc::clone(&progress);
+                move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    if progress.compressed() {
+                        let _ = w.write_str(" compressed");
+                    }
+                }
+            };
             let style = |t: &str| {
                 indicatif::ProgressStyle::with_template(t)
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                    .with_key("games", games.clone())
+                    .with_key("compressed", compressed.clone())
             };
-            let mut sized = false;
+            bar.set_style(style(UNKNOWN));
+            let mut length = None;
+            // every change draws the bar (ten times a second at most): one change a tick, so
+            // that what is drawn goes together
             while !stop.load(Ordering::Relaxed) {
-                match progress.total_bytes() {
-                    Some(total) if total > 0 => {
-                        if !sized {
-                            bar.set_style(style(known));
-                            sized = true;
+                let pos = progress.bytes_consumed();
+                match progress.total_bytes().filter(|&t| t > 0) {
+                    Some(total) if length != Some(total) => {
+                        if length.is_none() {
+                            bar.set_style(style(KNOWN));
                         }
-                        bar.set_length(total);
+                        length = Some(total);
+                        bar.update(|s| {
+                            s.set_len(total);
+                            s.set_pos(pos);
+                        });
                     }
-                    _ if !sized => bar.set_style(style(unknown)),
-                    _ => {}
-                }
-                bar.set_position(progress.bytes_read());
-                match games.load(Ordering::Relaxed) {
-                    0 => bar.set_message(""),
-                    n => bar.set_message(format!("{n} games")),
+                    _ => bar.set_position(pos),
                 }
                 std::thread::sleep(Duration::from_millis(100));
             }
@@ -186,6 +211,44 @@ impl Bar {
         self.done.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
             let _ = t.join();
+        }
+    }
+}
+
+/// The games part of the bar's text: `, 1,470,852 games`, nothing before the first.
+fn games_text(n: u64) -> String {
+    if n == 0 {
+        return String::new();
+    }
+    let digits = n.to_string();
+    let mut out = String::from(", ");
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out.push_str(if n == 1 { " game" } else { " games" });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_text_groups_digits() {
+        assert_eq!(games_text(0), "");
+        assert_eq!(games_text(1), ", 1 game");
+        assert_eq!(games_text(999), ", 999 games");
+        assert_eq!(games_text(1000), ", 1,000 games");
+        assert_eq!(games_text(1_470_852), ", 1,470,852 games");
+    }
+
+    #[test]
+    fn the_templates_parse() {
+        for t in [KNOWN, UNKNOWN] {
+            assert!(indicatif::ProgressStyle::with_template(t).is_ok(), "{t}");
         }
     }
 }

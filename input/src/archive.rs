@@ -265,7 +265,8 @@ pub(crate) fn zip_file<F: FnMut(Entry<'_>) -> io::Result<()>>(
 ) {
     let open = |progress| {
         std::fs::File::open(path)
-            .map(|f| crate::progress::Counted::new(io::BufReader::new(f), Some(progress)))
+            // read on this thread, as its members are: what is read is consumed
+            .map(|f| crate::progress::Counted::consumed(io::BufReader::new(f), progress))
     };
     let counted = match open(w.progress) {
         Ok(f) => f,

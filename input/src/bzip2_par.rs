@@ -18,6 +18,10 @@
 //! every byte before it. A file whose first stream is longer than [`SINGLE`] (plain `bzip2`
 //! writes one stream) is decoded that way from the start.
 //!
+//! Each decoded chunk carries the raw position its job's decoder had reached (the job's start
+//! plus the compressed bytes the decoder took in), so the reader tells how much of the raw
+//! stream its caller has consumed ([`RawPos`]), however far the coordinator read ahead.
+//!
 //! With one thread ([`inline`]) the same jobs are cut and decoded one after another on the
 //! caller's thread, in the same chunks, with the same fallback: the bytes and the errors do not
 //! depend on the thread count.
@@ -31,7 +35,7 @@ use crate::Options;
 use crate::compression::{Checked, Chunked, Compression};
 use crate::frames::decode_chunks;
 use crate::pipe::{ChunkReader, Msg, pump};
-use crate::progress::Counted;
+use crate::progress::{AtPos, Counted, Decoded, RawPos};
 
 /// The least raw size of a parallel job (several small streams go into one): a quarter of
 /// [`Options::buffer_size`], 256 KiB by default.
@@ -85,8 +89,32 @@ struct Job {
 }
 
 /// The decoder of one job: whole streams, nothing else (an error otherwise).
-fn job_reader(job: &Job) -> impl Read + Send + 'static {
-    bzip2::bufread::MultiBzDecoder::new(io::Cursor::new(job.data.clone()))
+fn job_reader(job: &Job) -> JobReader {
+    JobReader {
+        dec: bzip2::bufread::MultiBzDecoder::new(io::Cursor::new(job.data.clone())),
+        start: job.start,
+    }
+}
+
+/// One job's decoded bytes.
+struct JobReader {
+    dec: bzip2::bufread::MultiBzDecoder<io::Cursor<Bytes>>,
+    /// Where the job starts in the raw stream.
+    start: u64,
+}
+
+impl Read for JobReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.dec.read(buf)
+    }
+}
+
+impl RawPos for JobReader {
+    /// The job's start and the compressed bytes its decoder took in (a block, 900 kB decoded
+    /// at most, is taken in before it is decoded).
+    fn raw_pos(&self) -> u64 {
+        self.start + self.dec.get_ref().position()
+    }
 }
 
 /// Skips the first `left` bytes of `inner` (those a failed job already handed over).
@@ -201,8 +229,9 @@ impl Coordinator {
     }
 
     /// The rest of the file from `jobs[0]` (or the pending bytes) on, decoded as a plain bzip2
-    /// file, its first `skip` decoded bytes left out.
-    fn fallback(&mut self, jobs: &[Job], skip: u64) -> io::Result<Box<dyn Read + Send>> {
+    /// file, its first `skip` decoded bytes left out; its raw position counts from the file's
+    /// first byte.
+    fn fallback(&mut self, jobs: &[Job], skip: u64) -> io::Result<Box<dyn Decoded>> {
         let start = jobs.first().map_or(self.pending_start, |j| j.start);
         let mut head = Vec::new();
         for job in jobs {
@@ -217,10 +246,13 @@ impl Coordinator {
             .pos
             .store(start, std::sync::atomic::Ordering::Relaxed);
         let state = Arc::clone(&counted.state);
-        let d = Checked::new(Compression::Bzip2, counted, state, &self.opts)?;
-        Ok(Box::new(Skip {
-            inner: d,
-            left: skip,
+        let d = Checked::new(Compression::Bzip2, counted, Arc::clone(&state), &self.opts)?;
+        Ok(Box::new(AtPos {
+            inner: Skip {
+                inner: d,
+                left: skip,
+            },
+            state,
         }))
     }
 
@@ -264,8 +296,8 @@ impl Coordinator {
                                 .and_then(|rx| rx.try_recv().ok())
                                 .unwrap_or_default()
                         };
-                        let result = decode_chunks(&mut r, chunk, &mut fresh, &mut |c| {
-                            jtx.send(Msg::Data(c)).is_ok()
+                        let result = decode_chunks(&mut r, chunk, &mut fresh, &mut |c, at| {
+                            jtx.send(Msg::Data(c, at)).is_ok()
                         });
                         let _ = jtx.send(match result {
                             Ok(()) => Msg::End,
@@ -279,9 +311,9 @@ impl Coordinator {
                     let mut handed = 0u64;
                     loop {
                         match rx.recv() {
-                            Ok(Msg::Data(d)) => {
+                            Ok(Msg::Data(d, at)) => {
                                 handed += d.len() as u64;
-                                if tx.send(Msg::Data(d)).is_err() {
+                                if tx.send(Msg::Data(d, at)).is_err() {
                                     gone = true;
                                     return;
                                 }
@@ -318,7 +350,7 @@ impl Coordinator {
 }
 
 /// Decodes a bzip2 file (`raw`, from its first byte) on `opts.threads` threads.
-pub(crate) fn spawn(raw: Box<dyn Read + Send>, opts: &Options) -> io::Result<Box<dyn Read + Send>> {
+pub(crate) fn spawn(raw: Box<dyn Read + Send>, opts: &Options) -> io::Result<ChunkReader> {
     let (tx, rx) = sync_channel(4);
     let (back_tx, back_rx) = sync_channel(4);
     let back_rx = Arc::new(Mutex::new(back_rx));
@@ -326,15 +358,15 @@ pub(crate) fn spawn(raw: Box<dyn Read + Send>, opts: &Options) -> io::Result<Box
     thread::Builder::new()
         .name("kifu-input bzip2".into())
         .spawn(move || c.run(&tx, &back_rx))?;
-    Ok(Box::new(ChunkReader::new(rx, Some(back_tx))))
+    Ok(ChunkReader::new(rx, Some(back_tx)))
 }
 
 /// Where the inline decoding stands.
 enum Stage {
     /// Decoding a job (and how many bytes it handed over).
-    Job(Job, Chunked<Box<dyn Read + Send>>, u64),
+    Job(Job, Chunked<Box<dyn Decoded>>, u64),
     /// Decoding the rest of the file sequentially.
-    Rest(Chunked<Box<dyn Read + Send>>),
+    Rest(Chunked<Box<dyn Decoded>>),
     /// Between jobs.
     Next,
     Done,
@@ -347,6 +379,14 @@ pub(crate) struct Inline {
     co: Coordinator,
     stage: Stage,
     chunk: usize,
+    /// The raw position of the bytes handed over.
+    stamp: u64,
+}
+
+impl RawPos for Inline {
+    fn raw_pos(&self) -> u64 {
+        self.stamp
+    }
 }
 
 /// Decodes a bzip2 file (`raw`, from its first byte) on the caller's thread.
@@ -355,6 +395,7 @@ pub(crate) fn inline(raw: Box<dyn Read + Send>, opts: &Options) -> Inline {
         co: Coordinator::new(raw, opts),
         stage: Stage::Next,
         chunk: opts.chunk_len(),
+        stamp: 0,
     }
 }
 
@@ -374,15 +415,18 @@ impl Read for Inline {
             match &mut self.stage {
                 Stage::Done => return Ok(0),
                 Stage::Failed(kind, msg) => return Err(io::Error::new(*kind, msg.clone())),
-                Stage::Rest(r) => {
-                    return r.read(buf).inspect_err(|e| {
-                        self.stage = Stage::Failed(e.kind(), e.to_string());
-                    });
-                }
+                Stage::Rest(r) => match r.read(buf) {
+                    Ok(n) => {
+                        self.stamp = self.stamp.max(r.raw_pos());
+                        return Ok(n);
+                    }
+                    Err(e) => return Err(self.fail(e)),
+                },
                 Stage::Job(_, r, handed) => match r.read(buf) {
                     Ok(0) => self.stage = Stage::Next,
                     Ok(n) => {
                         *handed += n as u64;
+                        self.stamp = self.stamp.max(r.raw_pos());
                         return Ok(n);
                     }
                     Err(_) => {
@@ -399,7 +443,7 @@ impl Read for Inline {
                 },
                 Stage::Next => match self.co.next_job() {
                     Ok(Some(job)) => {
-                        let r: Box<dyn Read + Send> = Box::new(job_reader(&job));
+                        let r: Box<dyn Decoded> = Box::new(job_reader(&job));
                         self.stage = Stage::Job(job, Chunked::new(r, self.chunk), 0);
                     }
                     Ok(None) => self.stage = Stage::Done,
@@ -455,6 +499,7 @@ mod tests {
                 co: c,
                 stage: Stage::Next,
                 chunk: opts.chunk_len(),
+                stamp: 0,
             };
             r.read_to_end(&mut out).err()
         } else {

@@ -5,7 +5,7 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use crate::Options;
-use crate::progress::RawState;
+use crate::progress::{RawPos, RawState};
 
 /// The compression of a stream, as its first bytes show it.
 ///
@@ -528,6 +528,13 @@ impl<R: Read> Chunked<R> {
     /// The buffer, to be reused.
     pub fn into_buffer(self) -> Vec<u8> {
         self.buf
+    }
+}
+
+impl<R: RawPos> RawPos for Chunked<R> {
+    /// The raw position of the chunk being read (where its source stood once it was filled).
+    fn raw_pos(&self) -> u64 {
+        self.src.raw_pos()
     }
 }
 

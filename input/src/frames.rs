@@ -8,6 +8,10 @@
 //! one being read, the job queue one frame; each frame's channel holds at most `frame_buffer`
 //! decoded bytes. A decoder that gets that far ahead waits for the reader.
 //!
+//! Every decoded chunk carries the raw position its frame's decoder had reached (the frame's
+//! start plus the compressed bytes the decoder took in), so the reader tells how much of the
+//! raw stream its caller has consumed ([`RawPos`]), however far the splitter read ahead.
+//!
 //! No deadlock: frames are taken from the job queue in stream order, so the frame the reader
 //! waits for is always being decoded (or next in the job queue, when every decoding thread has
 //! finished an earlier frame), and its channel is being drained.
@@ -20,6 +24,7 @@ use std::thread;
 use crate::Options;
 use crate::compression::{Chunked, fill};
 use crate::pipe::{ChunkReader, Msg, pump};
+use crate::progress::{Decoded, RawPos};
 
 /// A frame cut from the raw stream.
 pub(crate) struct Frame {
@@ -39,7 +44,7 @@ pub(crate) enum Unit {
     Frame(Frame),
     /// The rest of the stream, as a reader decoding it sequentially (the splitter thread drives
     /// it): for a stream whose next frame has no size header, or too large a one.
-    Rest(Box<dyn Read + Send>),
+    Rest(Box<dyn Decoded>),
     /// The end of the stream.
     End,
 }
@@ -48,8 +53,9 @@ pub(crate) enum Unit {
 pub(crate) type Splitter = Box<dyn FnMut() -> io::Result<Unit> + Send>;
 
 /// Opens one frame: its decoded bytes, read in chunks ([`decode_chunks`] on a decoding thread,
-/// [`Chunked`] inline: the same chunks), with its error, if any, after the good bytes.
-pub(crate) type FrameDecoder = Arc<dyn Fn(Frame) -> Box<dyn Read + Send> + Send + Sync>;
+/// [`Chunked`] inline: the same chunks), with its error, if any, after the good bytes; its raw
+/// position is that of the compressed bytes its decoder took in.
+pub(crate) type FrameDecoder = Arc<dyn Fn(Frame) -> Box<dyn Decoded> + Send + Sync>;
 
 enum Queued {
     Frame(Receiver<Msg>),
@@ -94,8 +100,8 @@ pub(crate) fn spawn(
                             .unwrap_or_default()
                     };
                     let mut r = decode(frame);
-                    let result = decode_chunks(&mut *r, chunk, &mut fresh, &mut |c| {
-                        tx.send(Msg::Data(c)).is_ok()
+                    let result = decode_chunks(&mut *r, chunk, &mut fresh, &mut |c, at| {
+                        tx.send(Msg::Data(c, at)).is_ok()
                     });
                     drop(r);
                     let _ = tx.send(match result {
@@ -143,6 +149,7 @@ pub(crate) fn spawn(
         back: back_tx,
         queue: queue_rx,
         cur: None,
+        stamp: 0,
         failed: None,
         done: false,
     })
@@ -153,8 +160,16 @@ pub(crate) struct OrderedReader {
     back: SyncSender<Vec<u8>>,
     queue: Receiver<Queued>,
     cur: Option<ChunkReader>,
+    /// The raw position of the bytes handed over.
+    stamp: u64,
     failed: Option<(io::ErrorKind, String)>,
     done: bool,
+}
+
+impl RawPos for OrderedReader {
+    fn raw_pos(&self) -> u64 {
+        self.stamp
+    }
 }
 
 impl Read for OrderedReader {
@@ -172,7 +187,10 @@ impl Read for OrderedReader {
             if let Some(cur) = &mut self.cur {
                 match cur.read(buf) {
                     Ok(0) => self.cur = None,
-                    Ok(n) => return Ok(n),
+                    Ok(n) => {
+                        self.stamp = self.stamp.max(cur.raw_pos());
+                        return Ok(n);
+                    }
                     Err(e) => {
                         self.failed = Some((e.kind(), e.to_string()));
                         return Err(e);
@@ -207,10 +225,18 @@ pub(crate) struct Inline {
     split: Splitter,
     decode: FrameDecoder,
     chunk: usize,
-    cur: Option<Chunked<Box<dyn Read + Send>>>,
+    cur: Option<Chunked<Box<dyn Decoded>>>,
     spare: Vec<u8>,
+    /// The raw position of the bytes handed over.
+    stamp: u64,
     failed: Option<(io::ErrorKind, String)>,
     done: bool,
+}
+
+impl RawPos for Inline {
+    fn raw_pos(&self) -> u64 {
+        self.stamp
+    }
 }
 
 impl Inline {
@@ -221,6 +247,7 @@ impl Inline {
             chunk: opts.chunk_len(),
             cur: None,
             spare: Vec::new(),
+            stamp: 0,
             failed: None,
             done: false,
         }
@@ -246,7 +273,10 @@ impl Read for Inline {
                             self.spare = c.into_buffer();
                         }
                     }
-                    Ok(n) => return Ok(n),
+                    Ok(n) => {
+                        self.stamp = self.stamp.max(cur.raw_pos());
+                        return Ok(n);
+                    }
                     Err(e) => {
                         self.failed = Some((e.kind(), e.to_string()));
                         return Err(e);
@@ -290,20 +320,21 @@ pub(crate) fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-/// Sends what `r` decodes, `chunk` bytes at a time ([`fill`]), through `send` (false: the
-/// reader is gone); gives back its error, after the bytes decoded before it.
+/// Sends what `r` decodes, `chunk` bytes at a time ([`fill`]), each with the raw position `r`
+/// had reached, through `send` (false: the reader is gone); gives back its error, after the
+/// bytes decoded before it.
 pub(crate) fn decode_chunks(
-    r: &mut dyn Read,
+    r: &mut dyn Decoded,
     chunk: usize,
     fresh: &mut dyn FnMut() -> Vec<u8>,
-    send: &mut dyn FnMut(Vec<u8>) -> bool,
+    send: &mut dyn FnMut(Vec<u8>, u64) -> bool,
 ) -> io::Result<()> {
     loop {
         let mut buf = fresh();
         buf.resize(chunk, 0);
         let f = fill(r, &mut buf);
         buf.truncate(f.n);
-        if f.n > 0 && !send(buf) {
+        if f.n > 0 && !send(buf, r.raw_pos()) {
             return Ok(());
         }
         if let Some(e) = f.err {

@@ -1,14 +1,24 @@
-//! Counting the raw bytes read, for a progress bar.
+//! Counting the raw bytes read and the raw bytes the caller has consumed, for a progress bar.
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Counters a progress bar reads from another thread: raw bytes read so far (the compressed
-/// size for compressed input), the total raw size when known, inputs done.
+/// size for compressed input), raw bytes consumed, the total raw size when known, inputs done.
+///
+/// *Read* counts the raw bytes taken from files and stdin, by whichever thread reads them: a
+/// decoding thread reads ahead of the caller (a few frames of a pzstd file, a batch of bzip2
+/// streams, a few decoded chunks of any other compressed stream). *Consumed* counts the raw
+/// bytes behind the decoded bytes the caller has taken: each decoded chunk carries the raw
+/// position it was decoded up to, and handing the chunk over advances the count. It is the
+/// position a progress bar shows: it moves with the games parsed, not with the decoder. For a
+/// plain input the two are the same; consumed never exceeds read, and catches up with it at the
+/// end of each input.
 ///
 /// Cloning shares the counters. They are updated once per read of the underlying file or stdin
-/// (tens of KiB at a time), never per byte, with relaxed atomics.
+/// (tens of KiB at a time) or per decoded chunk handed over, never per byte, with relaxed
+/// atomics.
 ///
 /// ```
 /// use kifu_input::{for_each_in_reader, Options, Progress};
@@ -17,6 +27,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 /// for_each_in_reader("x.pgn", std::io::Cursor::new(vec![b' '; 1000]), &Options::default(),
 ///     &progress, |e| { std::io::copy(e.reader, &mut std::io::sink())?; Ok(()) });
 /// assert_eq!(bar.bytes_read(), 1000);
+/// assert_eq!(bar.bytes_consumed(), 1000);
+/// assert!(!bar.compressed()); // plain text: consumed bytes are decoded bytes
 /// assert_eq!(bar.inputs_done(), 1);
 /// assert_eq!(bar.total_bytes(), None); // a reader's size is not known
 /// ```
@@ -28,6 +40,8 @@ pub struct Progress {
 #[derive(Debug, Default)]
 struct Counters {
     read: AtomicU64,
+    consumed: AtomicU64,
+    compressed: AtomicBool,
     total: AtomicU64,
     total_unknown: AtomicBool,
     total_set: AtomicBool,
@@ -40,9 +54,58 @@ impl Progress {
         Progress::default()
     }
 
-    /// Raw bytes read so far from files and stdin (compressed bytes for compressed input).
+    /// Raw bytes read so far from files and stdin (compressed bytes for compressed input),
+    /// decoders' read-ahead included.
     pub fn bytes_read(&self) -> u64 {
         self.inner.read.load(Relaxed)
+    }
+
+    /// Raw bytes behind the decoded bytes handed to the caller so far: at most
+    /// [`bytes_read`](Self::bytes_read), equal to it for plain input and at the end of every
+    /// input. The position to show against [`total_bytes`](Self::total_bytes).
+    ///
+    /// ```
+    /// use kifu_input::{for_each_in_reader, Options, Progress};
+    /// use std::io::{Read, Write};
+    ///
+    /// let mut z = zstd::stream::Encoder::new(Vec::new(), 3).unwrap();
+    /// z.write_all(&b"1. e4 e5 *\n".repeat(10_000)).unwrap();
+    /// let z = z.finish().unwrap();
+    /// let size = z.len() as u64;
+    /// let progress = Progress::new();
+    /// for_each_in_reader("x.pgn.zst", std::io::Cursor::new(z), &Options::default(), &progress,
+    ///     |e| {
+    ///         let mut first = [0u8; 100];
+    ///         e.reader.read_exact(&mut first)?;
+    ///         assert!(progress.bytes_consumed() <= progress.bytes_read());
+    ///         Ok(()) // the walk reads the rest
+    ///     });
+    /// assert!(progress.compressed());
+    /// assert_eq!((progress.bytes_consumed(), progress.bytes_read()), (size, size));
+    /// ```
+    pub fn bytes_consumed(&self) -> u64 {
+        self.inner.consumed.load(Relaxed)
+    }
+
+    /// Whether a compressed input has been met: the counts are then (partly) compressed bytes,
+    /// not the decoded bytes the parsers see.
+    ///
+    /// ```
+    /// use kifu_input::{for_each_in_reader, Options, Progress};
+    /// let gz = {
+    ///     use std::io::Write;
+    ///     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    ///     e.write_all(b"1. e4 *\n").unwrap();
+    ///     e.finish().unwrap()
+    /// };
+    /// let progress = Progress::new();
+    /// assert!(!progress.compressed());
+    /// for_each_in_reader("a.pgn.gz", std::io::Cursor::new(gz), &Options::default(), &progress,
+    ///     |e| std::io::copy(e.reader, &mut std::io::sink()).map(drop));
+    /// assert!(progress.compressed());
+    /// ```
+    pub fn compressed(&self) -> bool {
+        self.inner.compressed.load(Relaxed)
     }
 
     /// The sum of the sizes of all inputs, when every one is known (files; not stdin nor a
@@ -57,9 +120,31 @@ impl Progress {
         self.inner.inputs_done.load(Relaxed)
     }
 
-    /// Counts `n` raw bytes read (for callers that read some input themselves).
+    /// Counts `n` raw bytes read and consumed (for callers that read some input themselves).
+    ///
+    /// ```
+    /// let p = kifu_input::Progress::new();
+    /// p.add_bytes(10);
+    /// assert_eq!((p.bytes_read(), p.bytes_consumed()), (10, 10));
+    /// ```
     pub fn add_bytes(&self, n: u64) {
+        self.add_read(n);
+        self.add_consumed(n);
+    }
+
+    /// Counts `n` raw bytes read (by a decoder, perhaps ahead of the caller).
+    pub(crate) fn add_read(&self, n: u64) {
         self.inner.read.fetch_add(n, Relaxed);
+    }
+
+    /// Counts `n` raw bytes consumed.
+    pub(crate) fn add_consumed(&self, n: u64) {
+        self.inner.consumed.fetch_add(n, Relaxed);
+    }
+
+    /// Notes that a compressed input was met.
+    pub(crate) fn set_compressed(&self) {
+        self.inner.compressed.store(true, Relaxed);
     }
 
     /// Adds `n` bytes to the total, or marks it unknown (`None`).
@@ -74,8 +159,12 @@ impl Progress {
         }
     }
 
+    /// An input is finished: what was read of it was consumed (a decoder's last read, past its
+    /// last chunk, is counted here).
     pub(crate) fn input_done(&self) {
-        self.inner.inputs_done.fetch_add(1, Relaxed);
+        let c = &self.inner;
+        c.consumed.fetch_max(c.read.load(Relaxed), Relaxed);
+        c.inputs_done.fetch_add(1, Relaxed);
     }
 }
 
@@ -104,16 +193,29 @@ pub(crate) struct Counted<R> {
     pub inner: R,
     pub progress: Option<Progress>,
     pub state: Arc<RawState>,
+    /// What is read is consumed at once (a reader on the caller's thread that nothing reads
+    /// ahead of it, such as a zip file's).
+    pub consumed: bool,
 }
 
 impl<R> Counted<R> {
     /// Counts into `progress` (`None`: an archive member, whose bytes the archive's own reader
-    /// counts).
+    /// counts) the bytes read; their consumption is counted by [`Consume`] over the decoded
+    /// stream.
     pub fn new(inner: R, progress: Option<&Progress>) -> Self {
         Counted {
             inner,
             progress: progress.cloned(),
             state: Arc::default(),
+            consumed: false,
+        }
+    }
+
+    /// Counts into `progress` the bytes read as read and consumed.
+    pub fn consumed(inner: R, progress: &Progress) -> Self {
+        Counted {
+            consumed: true,
+            ..Counted::new(inner, Some(progress))
         }
     }
 }
@@ -134,7 +236,11 @@ impl<R: Read> Read for Counted<R> {
         }
         self.state.pos.fetch_add(n as u64, Relaxed);
         if let Some(p) = &self.progress {
-            p.add_bytes(n as u64);
+            if self.consumed {
+                p.add_bytes(n as u64);
+            } else {
+                p.add_read(n as u64);
+            }
         }
         Ok(n)
     }
@@ -145,5 +251,78 @@ impl<R: Seek> Seek for Counted<R> {
         let p = self.inner.seek(pos)?;
         self.state.pos.store(p, Relaxed);
         Ok(p)
+    }
+}
+
+/// A reader of decoded bytes that knows where, in the raw stream it decodes, the bytes it has
+/// handed over so far come from: the raw position its decoder had reached when it decoded the
+/// chunk it is handing over. Chunks decoded on another thread carry that position with them
+/// ([`crate::pipe::Msg::Data`]).
+pub(crate) trait RawPos {
+    /// The raw position (from the stream's first byte) reached by the decoded bytes handed
+    /// over so far; it never goes back.
+    fn raw_pos(&self) -> u64;
+}
+
+impl<T: RawPos + ?Sized> RawPos for Box<T> {
+    fn raw_pos(&self) -> u64 {
+        (**self).raw_pos()
+    }
+}
+
+/// A decoded stream that tells its raw position, to be read on any thread.
+pub(crate) trait Decoded: Read + RawPos + Send {}
+
+impl<T: Read + RawPos + Send> Decoded for T {}
+
+/// A reader on the raw stream's own thread, whose raw position is that of the raw reader
+/// under it ([`Counted`]'s state): a plain stream, or a decoder that reads its raw bytes as it
+/// goes (the raw reader's buffer, tens of KiB, ahead).
+pub(crate) struct AtPos<R> {
+    pub inner: R,
+    pub state: Arc<RawState>,
+}
+
+impl<R: Read> Read for AtPos<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf)
+    }
+}
+
+impl<R> RawPos for AtPos<R> {
+    fn raw_pos(&self) -> u64 {
+        self.state.pos()
+    }
+}
+
+/// The decoded stream handed to the caller: each read advances [`Progress::bytes_consumed`]
+/// to the raw position of what it handed over (one relaxed load per read, one add when the
+/// position moved: once per chunk).
+pub(crate) struct Consume<R> {
+    inner: R,
+    progress: Progress,
+    /// The raw position counted so far.
+    at: u64,
+}
+
+impl<R> Consume<R> {
+    pub fn new(inner: R, progress: &Progress) -> Self {
+        Consume {
+            inner,
+            progress: progress.clone(),
+            at: 0,
+        }
+    }
+}
+
+impl<R: Read + RawPos> Read for Consume<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let r = self.inner.read(buf);
+        let pos = self.inner.raw_pos();
+        if pos > self.at {
+            self.progress.add_consumed(pos - self.at);
+            self.at = pos;
+        }
+        r
     }
 }

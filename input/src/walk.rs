@@ -9,7 +9,7 @@ use crate::archive::{is_tar, is_zip};
 use crate::compression::{Checked, Chunked, Prefixed};
 use crate::deliver::{Entry, LOOK_AHEAD, Walker, check_claim};
 use crate::names::Archive;
-use crate::progress::{Counted, RawState};
+use crate::progress::{AtPos, Consume, Counted, Decoded, RawState};
 use crate::{Compression, Options, Progress, Report, name_info, pipe};
 
 /// Walks every argument in order, calling `f` once per input stream, and reports what went
@@ -255,19 +255,26 @@ fn open_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
     if let Err(e) = check_claim(&info, c, raw.head()) {
         return w.report.error(name, e);
     }
+    if c != Compression::None {
+        w.progress.set_compressed();
+    }
     if c == Compression::None
         && (is_zip(raw.head()) || info.archive == Some(Archive::Zip) && path.is_some())
     {
         #[cfg(feature = "zip")]
         match path {
             Some(p) => crate::archive::zip_file(w, name, p),
-            None => crate::archive::zip_stream(w, name, &mut raw),
+            None => crate::archive::zip_stream(
+                w,
+                name,
+                &mut Consume::new(AtPos { inner: raw, state }, w.progress),
+            ),
         }
         #[cfg(not(feature = "zip"))]
         w.report.error(name, no_archive("zip"));
         return;
     }
-    let decoded = match decoder(c, raw, state, w.opts) {
+    let decoded = match decoder(c, raw, state, w.opts, w.progress) {
         Ok(d) => d,
         Err(e) => return w.report.error(name, e),
     };
@@ -312,14 +319,30 @@ type Raw = Prefixed<Counted<Box<dyn Read + Send>>>;
 /// own, or frame by frame on several (pzstd, pbzip2). Both ways read the decoders in the same
 /// chunks ([`Chunked`], [`pipe::pump`]) and cut the same frames and jobs, so the bytes and
 /// errors of a damaged stream are the same at every thread count.
+///
+/// What the caller reads of it advances [`Progress::bytes_consumed`] to the raw position of the
+/// chunk handed over ([`Consume`]): chunks decoded on another thread carry the position their
+/// decoder had reached; a decoder on the caller's thread is where its raw reader is.
 fn decoder(
     c: Compression,
     raw: Raw,
     state: Arc<RawState>,
     opts: &Options,
+    progress: &Progress,
 ) -> io::Result<Box<dyn Read + Send>> {
+    let d = decoded(c, raw, state, opts)?;
+    Ok(Box::new(Consume::new(d, progress)))
+}
+
+/// The decoded stream, telling the raw position of what it handed over.
+fn decoded(
+    c: Compression,
+    raw: Raw,
+    state: Arc<RawState>,
+    opts: &Options,
+) -> io::Result<Box<dyn Decoded>> {
     if c == Compression::None {
-        return Ok(Box::new(raw));
+        return Ok(Box::new(AtPos { inner: raw, state }));
     }
     let parallel = opts.thread_count() > 1;
     #[cfg(feature = "zstd")]
@@ -333,12 +356,15 @@ fn decoder(
     #[cfg(feature = "bzip2")]
     if c == Compression::Bzip2 {
         return Ok(if parallel {
-            crate::bzip2_par::spawn(Box::new(raw), opts)?
+            Box::new(crate::bzip2_par::spawn(Box::new(raw), opts)?)
         } else {
             Box::new(crate::bzip2_par::inline(Box::new(raw), opts))
         });
     }
-    let checked = Checked::new(c, raw, state, opts)?;
+    let checked = AtPos {
+        inner: Checked::new(c, raw, Arc::clone(&state), opts)?,
+        state,
+    };
     Ok(if parallel {
         Box::new(pipe::spawn(Box::new(checked), opts.chunk_len(), 4)?)
     } else {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use crate::Options;
 use crate::compression::{self, Checked, Compression, ZSTD_MAGIC, is_skippable};
 use crate::frames::{self, Frame, FrameDecoder, Inline, OrderedReader, Unit, read_full};
-use crate::progress::RawState;
+use crate::progress::{AtPos, Decoded, RawPos, RawState};
 
 /// The magic number of pzstd's size header (a skippable frame).
 const PZSTD_MAGIC: u32 = 0x184D_2A50;
@@ -121,16 +121,15 @@ impl Split {
         }
     }
 
-    /// The rest of the stream (after `head`, bytes already read), decoded on this thread.
-    fn rest(&mut self, head: Vec<u8>) -> io::Result<Box<dyn Read + Send>> {
+    /// The rest of the stream (after `head`, bytes already read), decoded on this thread; its
+    /// raw position is the raw stream's.
+    fn rest(&mut self, head: Vec<u8>) -> io::Result<Box<dyn Decoded>> {
         let raw = std::mem::replace(&mut self.raw, Box::new(io::empty()));
         let r = io::Cursor::new(head).chain(raw);
-        Ok(Box::new(Checked::new(
-            Compression::Zstd,
-            r,
-            Arc::clone(&self.state),
-            &self.opts,
-        )?))
+        Ok(Box::new(AtPos {
+            inner: Checked::new(Compression::Zstd, r, Arc::clone(&self.state), &self.opts)?,
+            state: Arc::clone(&self.state),
+        }))
     }
 }
 
@@ -167,6 +166,17 @@ impl FrameReader {
             &format!("the frame that starts at byte {}", self.start),
             self.prev_end,
         )
+    }
+}
+
+impl RawPos for FrameReader {
+    /// The frame's start and the compressed bytes its decoder took in (the decoder reads them
+    /// straight from the frame's buffer: it is ahead of the decoded bytes by at most a block).
+    fn raw_pos(&self) -> u64 {
+        match &self.dec {
+            Ok(d) => self.start + d.get_ref().position(),
+            Err(_) => self.start,
+        }
     }
 }
 
@@ -211,7 +221,7 @@ fn parts(
     };
     let o = opts.clone();
     let decode: FrameDecoder =
-        Arc::new(move |frame: Frame| Box::new(FrameReader::new(frame, &o)) as Box<dyn Read + Send>);
+        Arc::new(move |frame: Frame| Box::new(FrameReader::new(frame, &o)) as Box<dyn Decoded>);
     (Box::new(move || split.next()), decode)
 }
 

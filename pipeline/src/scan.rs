@@ -302,7 +302,9 @@ impl<'s> Scan<'s> {
         self
     }
 
-    /// The raw bytes read so far (compressed size for compressed input), for a progress bar.
+    /// The input's counters, for a progress bar: raw bytes (compressed ones for compressed
+    /// input) read by the decoders and consumed by the parsers ([`Progress::bytes_consumed`],
+    /// the bar's position), the total size when known.
     pub fn progress(&self) -> Arc<Progress> {
         Arc::clone(&self.progress)
     }
