@@ -462,16 +462,27 @@ fn stats_by_counts_per_value_the_same_at_every_thread_count() {
 
 #[test]
 fn json_openings_names_each_game_from_its_moves() {
-    let pgn = b"[ECO \"A00\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n\n1. h4 *\n\n*\n";
+    let pgn =
+        b"[ECO \"A00\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n\n1. h4 *\n\n*\n";
     let o = kifu(&["json", "--openings"], Some(pgn));
     let lines: Vec<Json> = ok(&o).lines().map(Json::parse).collect();
     assert_eq!(lines.len(), 3);
     let najdorf = lines[0].get("opening");
     assert_eq!(najdorf.get("eco").str(), "B90");
-    assert_eq!(najdorf.get("name").str(), "Sicilian Defense: Najdorf Variation");
+    assert_eq!(
+        najdorf.get("name").str(),
+        "Sicilian Defense: Najdorf Variation"
+    );
     assert_eq!(najdorf.get("ply").num(), 10.0);
-    assert_eq!(lines[1].get("opening").get("eco").str(), "A00", "1. h4: Kadas Opening");
-    assert!(matches!(lines[2].get("opening"), Json::Null), "no move, no name");
+    assert_eq!(
+        lines[1].get("opening").get("eco").str(),
+        "A00",
+        "1. h4: Kadas Opening"
+    );
+    assert!(
+        matches!(lines[2].get("opening"), Json::Null),
+        "no move, no name"
+    );
     // without the flag, no such key; with --uci too, both
     let plain = kifu(&["json"], Some(pgn));
     assert!(!ok(&plain).contains("\"opening\""));

@@ -253,19 +253,42 @@ fn games_openings_named_from_the_moves() {
         "[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n1. Kb1 *\n\n",
         "1. e4 Ke6 2. d4 *\n",
     );
-    let b = pgn_batch(Table::PgnGames, &TableOptions::default(), "o.pgn", pgn.as_bytes());
+    let b = pgn_batch(
+        Table::PgnGames,
+        &TableOptions::default(),
+        "o.pgn",
+        pgn.as_bytes(),
+    );
     let eco = strs(&b, "opening_eco");
     let name = strs(&b, "opening_name");
     let ply = i32s(&b, "opening_ply");
-    assert_eq!(eco[0].as_deref(), Some("B92"), "the tags say A00: the moves decide");
-    assert_eq!(name[0].as_deref(), Some("Sicilian Defense: Najdorf Variation, Opocensky Variation"));
+    assert_eq!(
+        eco[0].as_deref(),
+        Some("B92"),
+        "the tags say A00: the moves decide"
+    );
+    assert_eq!(
+        name[0].as_deref(),
+        Some("Sicilian Defense: Najdorf Variation, Opocensky Variation")
+    );
     assert_eq!(ply[0], Some(11));
     assert_eq!(eco[1].as_deref(), Some("B90"));
-    assert_eq!(name[1].as_deref(), Some("Sicilian Defense: Najdorf Variation"));
+    assert_eq!(
+        name[1].as_deref(),
+        Some("Sicilian Defense: Najdorf Variation")
+    );
     assert_eq!(ply[1], Some(10));
     assert_eq!((eco[2].as_deref(), ply[2]), (None, None), "no move");
-    assert_eq!((eco[3].as_deref(), name[3].as_deref()), (None, None), "from a FEN");
-    assert_eq!(eco[4].as_deref(), Some("B00"), "1. e4, named before the illegal move");
+    assert_eq!(
+        (eco[3].as_deref(), name[3].as_deref()),
+        (None, None),
+        "from a FEN"
+    );
+    assert_eq!(
+        eco[4].as_deref(),
+        Some("B00"),
+        "1. e4, named before the illegal move"
+    );
     assert_eq!(ply[4], Some(1));
     // asked for alone, the columns are the same
     let mut only = Builder::new(Table::PgnGames, &TableOptions::default())
@@ -276,7 +299,10 @@ fn games_openings_named_from_the_moves() {
     }
     let only = only.finish();
     assert_eq!(only.num_columns(), 2);
-    assert_eq!((strs(&only, "opening_eco"), i32s(&only, "opening_ply")), (eco, ply));
+    assert_eq!(
+        (strs(&only, "opening_eco"), i32s(&only, "opening_ply")),
+        (eco, ply)
+    );
 }
 
 #[test]

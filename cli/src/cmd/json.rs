@@ -191,9 +191,8 @@ impl PerGame for Lines {
 
 /// `,"opening":{"eco":…,"name":…,"ply":…}` (or `null`) for `game`, after `out`.
 fn opening_entry(game: &pgn::Game, out: &mut String) {
-    let opening = kifu_replay::chess::openings::classify(game).map(|o| {
-        serde_json::json!({"eco": o.eco, "name": o.name, "ply": o.ply})
-    });
+    let opening = kifu_replay::chess::openings::classify(game)
+        .map(|o| serde_json::json!({"eco": o.eco, "name": o.name, "ply": o.ply}));
     out.push_str(",\"opening\":");
     out.push_str(&serde_json::Value::from(opening).to_string());
 }
