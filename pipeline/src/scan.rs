@@ -295,6 +295,11 @@ impl<'s> Scan<'s> {
         self
     }
 
+    /// The stop flag of [`with_stop`](Self::with_stop), for work that can end early too.
+    pub(crate) fn stop_flag(&self) -> Option<&'s AtomicBool> {
+        self.stop
+    }
+
     /// Stops the scan once `stop` is set (Ctrl-C, a consumer gone): reads fail, the sink is no
     /// longer called, and [`run`](Self::run) returns within a read.
     pub fn with_stop(mut self, stop: &'s AtomicBool) -> Scan<'s> {

@@ -27,6 +27,7 @@
 
 use std::io;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use arrow_array::RecordBatch;
@@ -207,6 +208,9 @@ pub struct Rows<'a, F, N> {
     batch_rows: usize,
     /// With one thread: where batches go as soon as they are made.
     inline: Option<&'a Mutex<Collector<F, N>>>,
+    /// The scan's stop flag: a piece read when it was set ends at its next game, so that the
+    /// pieces in flight do not hold up a Ctrl-C.
+    stop: Option<&'a AtomicBool>,
     stopped: bool,
 }
 
@@ -273,7 +277,7 @@ where
         self.cut(true);
     }
     fn go_on(&self) -> bool {
-        !self.stopped
+        !self.stopped && !self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -281,6 +285,7 @@ where
 pub struct TableWork<'a, F, N> {
     spec: &'a TableSpec,
     inline: Option<&'a Mutex<Collector<F, N>>>,
+    stop: Option<&'a AtomicBool>,
 }
 
 impl<'a, F, N> TableWork<'a, F, N>
@@ -298,6 +303,7 @@ where
             input: input.clone(),
             batch_rows: self.spec.batch_rows.max(1),
             inline: self.inline,
+            stop: self.stop,
             stopped: false,
         }
     }
@@ -504,9 +510,11 @@ where
         left_out: 0,
         stopped: false,
     });
+    let stop = scan.stop_flag();
     let work = TableWork {
         spec,
         inline: one_thread.then_some(&collector),
+        stop,
     };
     let lock = || {
         collector
