@@ -197,6 +197,17 @@ pub fn start(
             inline: (scan_opts.threads <= 1).then(|| tx.clone()),
         };
         let warn = tx.clone();
+        // the games of small pieces (a file of one game each: a folder of SGF files) are sent
+        // `batch` at a time, not piece by piece: each message wakes the Python thread
+        let pending = std::cell::RefCell::new(Vec::new());
+        let flush = |tx: &std::sync::mpsc::SyncSender<Msg<Item>>| {
+            let items = std::mem::take(&mut *pending.borrow_mut());
+            if items.is_empty() {
+                Ok(())
+            } else {
+                tx.send(Msg::Items(items)).map_err(|_| Stopped)
+            }
+        };
         let scanned = scan::scan(source, formats, scan_opts, &stop).run(
             &work,
             |event| {
@@ -210,8 +221,17 @@ pub fn start(
                             shift(item, info.first_game);
                         }
                     }
-                    if !items.is_empty() {
-                        tx.send(Msg::Items(items)).map_err(|_| Stopped)?;
+                    let full = {
+                        let mut p = pending.borrow_mut();
+                        if p.is_empty() {
+                            *p = items;
+                        } else {
+                            p.append(&mut items);
+                        }
+                        p.len() >= opts.batch
+                    };
+                    if full {
+                        flush(&tx)?;
                     }
                 }
                 Ok::<(), Stopped>(())
@@ -220,11 +240,16 @@ pub fn start(
                 if let Note::NoGame { problems, .. } = note
                     && problems > 0
                 {
-                    let _ = warn.send(Msg::Warn(scan::note_text(&note)));
+                    // the games read before it first, then the warning
+                    if flush(&warn).is_ok() {
+                        let _ = warn.send(Msg::Warn(scan::note_text(&note)));
+                    }
                 }
             },
         );
-        if let Ok(scanned) = scanned {
+        if let Ok(scanned) = scanned
+            && flush(&tx).is_ok()
+        {
             let _ = tx.send(Msg::End(scanned));
         }
     })
