@@ -1,0 +1,295 @@
+"""read_pgn and read_sgf in the DuckDB Python package: the rows of `kifu stats`, the columns of
+`kifu export` read back with read_parquet, compressed and bundled inputs, the same rows at every
+thread count, and the errors of missing and damaged inputs."""
+
+import bz2
+import gzip
+import lzma
+import shutil
+import subprocess
+import tarfile
+import zipfile
+
+import pytest
+
+from conftest import OPERA, SGF, SLOPPY
+
+# a total order of each table's rows, to compare tables read in parallel
+ORDER = {
+    ("pgn", "games"): "file, game_index",
+    ("pgn", "moves"): "file, game_index, ALL",
+    ("sgf", "trees"): "file, game_index",
+    ("sgf", "moves"): "file, game_index, ALL",
+    ("sgf", "positions"): "file, game_index, ALL",
+}
+
+
+def reader(fmt):
+    return "read_pgn" if fmt == "pgn" else "read_sgf"
+
+
+def sql_list(paths):
+    return "[" + ", ".join(f"'{p}'" for p in paths) + "]"
+
+
+def rows(con, query):
+    return con.execute(query).fetchall()
+
+
+def same_table(con, ours, theirs, order):
+    """Asserts that two queries give the same columns (names and DuckDB types) and rows."""
+    a = con.execute(f"DESCRIBE {ours}").fetchall()
+    b = con.execute(f"DESCRIBE {theirs}").fetchall()
+    assert [(r[0], r[1]) for r in a] == [(r[0], r[1]) for r in b]
+    order = order.replace("ALL", ", ".join(f'"{r[0]}"' for r in a if not r[1].startswith("MAP")))
+    x = con.execute(f"SELECT * FROM {ours} ORDER BY {order}").arrow()
+    y = con.execute(f"SELECT * FROM {theirs} ORDER BY {order}").arrow()
+    assert x.num_rows == y.num_rows
+    for name in x.column_names:
+        assert x[name].equals(y[name]), f"column {name} differs"
+
+
+def test_loads_and_reads_both_formats(con, sample):
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{sample}/games.pgn')") == [(2,)]
+    assert rows(con, f"SELECT count(*) FROM read_sgf('{sample}/go.sgf')") == [(2,)]
+    got = rows(
+        con,
+        f"SELECT White, WhiteElo, error_count > 0 FROM read_pgn('{sample}/games.pgn') ORDER BY game_index",
+    )
+    assert got == [("Morphy, Paul", 2690, False), ("?", 1500, True)]
+    # a directory holds both: each function reads its own format
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{sample}')") == [(2,)]
+    assert rows(con, f"SELECT count(*) FROM read_sgf('{sample}', \"table\" := 'moves')") == [(7,)]
+
+
+def test_the_input_names_its_rows(con, sample):
+    a = sample / "a.pgn"
+    b = sample / "b.pgn"
+    a.write_text(OPERA)
+    b.write_text(SLOPPY + OPERA)
+    got = rows(
+        con,
+        f"SELECT file, count(*) FROM read_pgn({sql_list([a, b])}) GROUP BY file ORDER BY file",
+    )
+    assert got == [(str(a), 1), (str(b), 2)]
+    # a glob, in order
+    got = rows(con, f"SELECT DISTINCT file FROM read_pgn('{sample}/?.pgn') ORDER BY file")
+    assert got == [(str(a),), (str(b),)]
+
+
+def test_projection_any_order(con, sample):
+    p = sample / "games.pgn"
+    got = rows(con, f"SELECT plies, Black, White FROM read_pgn('{p}') ORDER BY game_index")
+    full = rows(con, f"SELECT plies, Black, White FROM (SELECT * FROM read_pgn('{p}')) ORDER BY game_index")
+    assert got == full
+    assert got[0] == (33, "Duke Karl / Count Isouard", "Morphy, Paul")
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{p}') WHERE WhiteElo > 2000") == [(1,)]
+    events = rows(con, f"SELECT Event FROM read_pgn('{p}') ORDER BY game_index")
+    assert events == [("Paris",), ("A sloppy record",)]
+    # count(*) builds no column of the moves table, and counts its rows
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{p}', \"table\" := 'moves')") == [(39,)]
+
+
+def test_counts_equal_kifu_stats(con, kifu, sample, corpus):
+    for fmt, path in [
+        ("pgn", sample / "games.pgn"),
+        ("pgn", corpus / "pgn" / "small"),
+        ("sgf", corpus / "sgf" / "small"),
+        ("pgn", corpus / "pgn" / "large" / "tcec"),
+    ]:
+        games = kifu.stats(path)["games"]
+        got = rows(con, f"SELECT count(*) FROM {reader(fmt)}('{path}', ignore_errors := true) WHERE input_error IS NULL")
+        assert got == [(games,)], path
+
+
+@pytest.mark.parametrize(
+    "fmt,table",
+    [("pgn", "games"), ("pgn", "moves"), ("sgf", "trees"), ("sgf", "moves"), ("sgf", "positions")],
+)
+def test_columns_equal_kifu_export(con, kifu, sample, tmp_path, fmt, table):
+    src = sample / ("games.pgn" if fmt == "pgn" else "go.sgf")
+    out = kifu.export(tmp_path / "out.parquet", src, table=table)
+    same_table(
+        con,
+        f"{reader(fmt)}('{src}', \"table\" := '{table}')",
+        f"read_parquet('{out}')",
+        ORDER[(fmt, table)],
+    )
+
+
+@pytest.mark.parametrize(
+    "fmt,table,path",
+    [
+        ("pgn", "games", "pgn/small"),
+        ("pgn", "moves", "pgn/large/tcec/TCEC_Cup_9_Bronze.pgn"),
+        ("sgf", "trees", "sgf/small"),
+        ("sgf", "positions", "sgf/small/gnugo/regression/golois"),
+    ],
+)
+def test_corpus_columns_equal_kifu_export(con, kifu, corpus, tmp_path, fmt, table, path):
+    src = corpus / path
+    out = kifu.export(tmp_path / "out.parquet", src, table=table)
+    same_table(
+        con,
+        f"{reader(fmt)}('{src}', \"table\" := '{table}')",
+        f"read_parquet('{out}')",
+        ORDER[(fmt, table)],
+    )
+
+
+def test_replay_columns_equal_kifu_export(con, kifu, sample, tmp_path):
+    src = sample / "games.pgn"
+    for table in ["games", "moves"]:
+        out = kifu.export(tmp_path / f"{table}.parquet", src, table=table, extra=["--replay"])
+        same_table(
+            con,
+            f"read_pgn('{src}', \"table\" := '{table}', replay := true)",
+            f"read_parquet('{out}')",
+            ORDER[("pgn", table)],
+        )
+    got = rows(con, f"SELECT final_fen IS NOT NULL FROM read_pgn('{src}', replay := true) ORDER BY game_index")
+    assert got == [(True,), (True,)]
+
+
+def compressed(dir, name, data):
+    """The file `name` (plain, .gz, .bz2, .xz, .zst) holding `data`."""
+    path = dir / name
+    raw = data.encode()
+    if name.endswith(".gz"):
+        path.write_bytes(gzip.compress(raw))
+    elif name.endswith(".bz2"):
+        path.write_bytes(bz2.compress(raw))
+    elif name.endswith(".xz"):
+        path.write_bytes(lzma.compress(raw))
+    elif name.endswith(".zst"):
+        if not shutil.which("zstd"):
+            pytest.skip("no zstd command to make a .zst file")
+        path.write_bytes(subprocess.run(["zstd", "-q", "-c"], input=raw, capture_output=True, check=True).stdout)
+    else:
+        path.write_bytes(raw)
+    return path
+
+
+@pytest.mark.parametrize("ext", ["", ".gz", ".bz2", ".xz", ".zst"])
+def test_compressed_inputs(con, kifu, tmp_path, ext):
+    path = compressed(tmp_path, "games.pgn" + ext, (OPERA + SLOPPY) * 3)
+    out = kifu.export(tmp_path / "out.parquet", path)
+    same_table(con, f"read_pgn('{path}')", f"read_parquet('{out}')", ORDER[("pgn", "games")])
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{path}')") == [(6,)]
+
+
+@pytest.mark.parametrize("kind", ["tar.bz2", "tar.gz", "zip"])
+def test_archives(con, kifu, sample, tmp_path, kind):
+    (sample / "more.pgn").write_text(OPERA)
+    arc = tmp_path / f"bundle.{kind}"
+    members = ["games.pgn", "more.pgn", "go.sgf"]
+    if kind == "zip":
+        with zipfile.ZipFile(arc, "w", zipfile.ZIP_DEFLATED) as z:
+            for m in members:
+                z.write(sample / m, m)
+    else:
+        with tarfile.open(arc, "w:" + kind.split(".")[1]) as t:
+            for m in members:
+                t.add(sample / m, m)
+    for fmt, table, n in [("pgn", "games", 3), ("sgf", "trees", 2), ("sgf", "moves", 6)]:
+        out = kifu.export(tmp_path / "out.parquet", arc, table=table) if fmt == "sgf" else None
+        if fmt == "pgn":
+            # kifu export of a mixed archive takes the first format met; read_pgn its PGN
+            names = rows(con, f"SELECT DISTINCT file FROM read_pgn('{arc}') ORDER BY file")
+            assert names == [(f"{arc}:games.pgn",), (f"{arc}:more.pgn",)]
+        else:
+            same_table(con, f"read_sgf('{arc}', \"table\" := '{table}')", f"read_parquet('{out}')", ORDER[(fmt, table)])
+        assert rows(con, f"SELECT count(*) FROM {reader(fmt)}('{arc}', \"table\" := '{table}')") == [(n,)]
+
+
+def test_same_rows_at_every_thread_count(con, kifu, tmp_path):
+    # about 8 MB: pieces of 1 MiB, cut where games start, read on several threads
+    big = tmp_path / "big.pgn"
+    big.write_text((OPERA + SLOPPY) * 5000)
+    gz = compressed(tmp_path, "big.pgn.gz", (OPERA + SLOPPY) * 2000)
+    for src in [big, gz]:
+        results = []
+        for duck_threads, kifu_threads in [(1, 1), (1, 2), (4, 4), (2, 3)]:
+            con.execute(f"SET threads = {duck_threads}")
+            q = (
+                f"SELECT game_index, byte_offset, White, plies, moves, errors FROM "
+                f"read_pgn('{src}', threads := {kifu_threads}) ORDER BY game_index"
+            )
+            results.append(con.execute(q).arrow())
+        for r in results[1:]:
+            assert r.equals(results[0])
+        assert results[0].num_rows == kifu.stats(src)["games"]
+        # and the game numbers are the input's, one after the other
+        idx = results[0]["game_index"].to_pylist()
+        assert idx == list(range(len(idx)))
+
+
+def test_limit_stops_the_scan(con, tmp_path):
+    big = tmp_path / "big.pgn"
+    big.write_text((OPERA + SLOPPY) * 5000)
+    assert len(rows(con, f"SELECT White FROM read_pgn('{big}') LIMIT 3")) == 3
+    # the connection goes on
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{big}')") == [(10000,)]
+
+
+def test_missing_input_raises_naming_it(con, duckdb, sample):
+    with pytest.raises(duckdb.Error, match="missing.pgn"):
+        con.execute(f"SELECT count(*) FROM read_pgn('{sample}/missing.pgn')").fetchall()
+    with pytest.raises(duckdb.Error, match=r"no file matches the pattern"):
+        con.execute(f"SELECT count(*) FROM read_pgn('{sample}/*.zst')").fetchall()
+    with pytest.raises(duckdb.Error, match="missing.pgn"):
+        con.execute(f"SELECT * FROM read_pgn(['{sample}/games.pgn', '{sample}/missing.pgn'])").fetchall()
+
+
+def damaged(tmp_path):
+    """A tar.bz2 of two PGN files, cut short in its second member."""
+    good = tmp_path / "src"
+    good.mkdir()
+    (good / "a.pgn").write_text(OPERA * 50)
+    (good / "b.pgn").write_text((OPERA + SLOPPY) * 2000)
+    arc = tmp_path / "damaged.tar.bz2"
+    with tarfile.open(arc, "w:bz2") as t:
+        t.add(good / "a.pgn", "a.pgn")
+        t.add(good / "b.pgn", "b.pgn")
+    data = arc.read_bytes()
+    arc.write_bytes(data[: len(data) * 2 // 3])
+    return arc
+
+
+def test_damaged_archive(con, duckdb, kifu, tmp_path):
+    arc = damaged(tmp_path)
+    with pytest.raises(duckdb.Error, match="damaged.tar.bz2"):
+        con.execute(f"SELECT count(*) FROM read_pgn('{arc}')").fetchall()
+    # ignore_errors: the games read, and a row naming the input with its error
+    got = rows(
+        con,
+        f"SELECT file, input_error IS NOT NULL, count(*) FROM read_pgn('{arc}', ignore_errors := true) "
+        "GROUP BY ALL ORDER BY ALL",
+    )
+    assert got[0] == (f"{arc}:a.pgn", False, 50), got
+    failed = [r for r in got if r[1]]
+    assert len(failed) == 1 and failed[0][2] == 1 and failed[0][0].startswith(str(arc)), got
+    # as many games as kifu reads before the damage
+    read = sum(r[2] for r in got if not r[1])
+    assert read == kifu.run("stats", "--json", "-q", arc, check=False).stdout.count("") and True
+    games = __import__("json").loads(kifu.run("stats", "--json", "-q", arc, check=False).stdout)["games"]
+    assert read == games
+
+
+def test_bad_arguments(con, duckdb, sample):
+    p = sample / "games.pgn"
+    with pytest.raises(duckdb.Error, match="table must be 'games' or 'moves'"):
+        con.execute(f"SELECT * FROM read_pgn('{p}', \"table\" := 'positions')")
+    with pytest.raises(duckdb.Error, match="threads must be"):
+        con.execute(f"SELECT * FROM read_pgn('{p}', threads := 0)")
+    with pytest.raises(duckdb.Error):
+        con.execute(f"SELECT * FROM read_sgf('{p}', replay := true)")
+    with pytest.raises(duckdb.Error, match="source"):
+        con.execute("SELECT * FROM read_pgn(42)")
+    # the connection goes on
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{p}')") == [(2,)]
+
+
+def test_sgf_columns(con, sample):
+    got = rows(con, f"SELECT PB, KM, board_cols FROM read_sgf('{sample}/go.sgf') ORDER BY game_index")
+    assert got == [("Honinbo Shusaku", 6.5, 9), (None, None, 3)]
