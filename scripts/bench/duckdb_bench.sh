@@ -9,11 +9,13 @@
 # Runs are interleaved (A B C D, RUNS times) and the medians of per-run ratios quoted (B/A, D/C),
 # beside the median wall seconds: the machine is shared and noisy.
 #
-#   scripts/bench/duckdb_bench.sh [RUNS] [FILE]
+#   scripts/bench/duckdb_bench.sh [RUNS] [lichess|tcec|FILE]
 #
-# FILE defaults to the TCEC games of the corpus (../shared/corpus/pgn/large/tcec, every file
-# concatenated, three times over: about 105 MB) compressed with zstd, made once under
-# ${KIFU_BENCH_DIR:-/tmp/kifu-duckdb-bench}. The extension and kifu are release builds
+# FILE defaults to lichess games of the corpus (../shared/corpus/pgn/small/shakmaty-benches/
+# lichess_db_1000k.pgn, 438 games, 110 times over: about 110 MB, 48,180 games) compressed with
+# zstd, made once under ${KIFU_BENCH_DIR:-/tmp/kifu-duckdb-bench}; `tcec` for the TCEC games
+# (../shared/corpus/pgn/large/tcec, every file three times over: 107 MB in 2,415 long games with
+# an engine comment on every move). The extension and kifu are release builds
 # (scripts/duckdb/build.sh, cargo build --release -p kifu-cli), DuckDB the package venv's
 # (scripts/python_env.sh). Both read on the machine's cores.
 set -euo pipefail
@@ -22,13 +24,19 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${KIFU_BENCH_DIR:-${TMPDIR:-/tmp}/kifu-duckdb-bench}
 shared=${KIFU_SHARED:-$root/../shared}
 mkdir -p "$dir"
-file=${2:-}
-if [ -z "$file" ]; then
-  file=$dir/tcec3.pgn.zst
+file=${2:-lichess}
+case "$file" in
+  lichess) src=$shared/corpus/pgn/small/shakmaty-benches/lichess_db_1000k.pgn times=110 ;;
+  tcec) src=$shared/corpus/pgn/large/tcec times=3 ;;
+  *) src="" ;;
+esac
+if [ -n "$src" ]; then
+  [ -e "$src" ] || { echo "duckdb_bench: no $src: give a FILE" >&2; exit 2; }
+  name=$file
+  file=$dir/$name$times.pgn.zst
   if [ ! -f "$file" ]; then
-    tcec=$shared/corpus/pgn/large/tcec
-    [ -d "$tcec" ] || { echo "duckdb_bench: no $tcec: give a FILE" >&2; exit 2; }
-    for _ in 1 2 3; do cat "$tcec"/*.pgn; done | zstd -q -c > "$file.tmp"
+    if [ -d "$src" ]; then set -- "$src"/*.pgn; else set -- "$src"; fi
+    for _ in $(seq "$times"); do cat "$@"; done | zstd -q -c > "$file.tmp"
     mv "$file.tmp" "$file"
   fi
 fi
