@@ -168,6 +168,9 @@ fn init(init: &InitInfo) -> Result<Init, Box<dyn Error>> {
     spec.columns = Some(names);
     // SAFETY: DuckDB is loaded (the extension's entry point ran); a plain getter.
     let chunk_rows = unsafe { ffi::duckdb_vector_size() } as usize;
+    // batches of a chunk's rows: what waits in the queue is a few chunks per thread, whatever
+    // the games hold (8,192 TCEC games with their engine comments are 360 MB)
+    spec.batch_rows = chunk_rows.max(1);
     let scanning = Scanning::start(call, spec, chunk_rows)?;
     init.set_max_threads(call.threads as u64);
     Ok(Init { scanning, columns })
