@@ -157,6 +157,15 @@ def test_replay_columns_equal_kifu_export(con, kifu, sample, tmp_path):
         )
     got = rows(con, f"SELECT final_fen IS NOT NULL FROM read_pgn('{src}', replay := true) ORDER BY game_index")
     assert got == [(True,), (True,)]
+    # variations: a row per move of every variation, as --variations
+    out = kifu.export(tmp_path / "var.parquet", src, table="moves", extra=["--variations", "--replay"])
+    same_table(
+        con,
+        f"read_pgn('{src}', \"table\" := 'moves', variations := true, replay := true)",
+        f"read_parquet('{out}')",
+        ORDER[("pgn", "moves")],
+    )
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{src}', \"table\" := 'moves', variations := true)") == [(43,)]
 
 
 def compressed(dir, name, data):
