@@ -314,3 +314,25 @@ def test_bad_arguments(con, duckdb, sample):
 def test_sgf_columns(con, sample):
     got = rows(con, f"SELECT PB, KM, board_cols FROM read_sgf('{sample}/go.sgf') ORDER BY game_index")
     assert got == [("Honinbo Shusaku", 6.5, 9), (None, None, 3)]
+
+
+def test_the_footer(extension, tmp_path, duckdb):
+    """The metadata DuckDB reads from the file's last 512 bytes: eight 32-byte fields stored last
+    to first, then the (empty) signature; a footer naming another C API version is refused."""
+    data = extension.read_bytes()
+    footer = data[-512:]
+    fields = [footer[i * 32 : (i + 1) * 32].rstrip(b"\0").decode() for i in range(8)][::-1]
+    assert fields[0] == "4"
+    assert fields[1].split("_")[0] in ("linux", "osx", "windows")
+    assert fields[2] == "v1.2.0"
+    assert fields[3].startswith("v")
+    assert fields[4] == "C_STRUCT"
+    assert fields[5:] == ["", "", ""]
+    assert footer[256:] == b"\0" * 256
+    # the same library with a footer naming C API v9.9.9: DuckDB says no, naming the version
+    other = tmp_path / "kifu.duckdb_extension"
+    other.write_bytes(data[:-512] + footer[:-256].replace(b"v1.2.0", b"v9.9.9") + footer[-256:])
+    c = duckdb.connect(config={"allow_unsigned_extensions": "true"})
+    with pytest.raises(duckdb.Error, match="v9.9.9"):
+        c.execute(f"LOAD '{other}'")
+    c.close()
