@@ -79,6 +79,8 @@ enum Column {
 pub struct Init {
     scanning: Scanning,
     columns: Vec<Column>,
+    /// Rows of a chunk (DuckDB's vector size).
+    chunk_rows: usize,
 }
 
 fn bind(format: Format, bind: &BindInfo) -> Result<Call, Box<dyn Error>> {
@@ -173,7 +175,11 @@ fn init(init: &InitInfo) -> Result<Init, Box<dyn Error>> {
     spec.batch_rows = chunk_rows.max(1);
     let scanning = Scanning::start(call, spec, chunk_rows)?;
     init.set_max_threads(call.threads as u64);
-    Ok(Init { scanning, columns })
+    Ok(Init {
+        scanning,
+        columns,
+        chunk_rows,
+    })
 }
 
 fn func(call: &Call, init: &Init, output: &mut DataChunkHandle) -> Result<(), Box<dyn Error>> {
@@ -187,11 +193,9 @@ fn func(call: &Call, init: &Init, output: &mut DataChunkHandle) -> Result<(), Bo
             // SAFETY: `chunk` is the output chunk DuckDB handed to this call, with one vector
             // per column asked (`init.columns`, in that order); `i` is below their count.
             let raw = unsafe { ffi::duckdb_data_chunk_get_vector(chunk, i as u64) };
-            // SAFETY: the vector is the chunk's, of the type the bind declared for its column
-            // (`vector::logical_type` of the same field, VARCHAR for `input_error`), with
-            // room for a chunk of rows; the pieces are at most a chunk long; this call alone
-            // writes this chunk.
-            unsafe { Vector::new(raw) }
+            // SAFETY: the vector is the chunk's, live during this call, with room for a
+            // chunk's rows (`duckdb_vector_size()`); this call alone writes this chunk.
+            unsafe { Vector::new(raw, init.chunk_rows) }
         })
         .collect();
     let rows = match &piece {

@@ -60,14 +60,10 @@ pub fn supported(field: &Field) -> Result<(), String> {
     }
 }
 
-/// The DuckDB type of an Arrow field's type (DuckDB must be there: the extension is loaded).
-///
-/// # Errors
-///
-/// As [`supported`].
-pub fn logical_type(field: &Field) -> Result<LogicalTypeHandle, String> {
+/// The DuckDB type id of an Arrow type (of a supported field).
+fn type_id(data_type: &DataType) -> Option<LogicalTypeId> {
     use LogicalTypeId as Id;
-    let id = match field.data_type() {
+    Some(match data_type {
         DataType::Boolean => Id::Boolean,
         DataType::Int8 => Id::Tinyint,
         DataType::Int16 => Id::Smallint,
@@ -83,31 +79,39 @@ pub fn logical_type(field: &Field) -> Result<LogicalTypeHandle, String> {
         DataType::Time64(TimeUnit::Microsecond | TimeUnit::Nanosecond) => Id::Time,
         DataType::Utf8 | DataType::LargeUtf8 => Id::Varchar,
         DataType::Binary | DataType::LargeBinary => Id::Blob,
+        DataType::List(_) | DataType::LargeList(_) => Id::List,
+        DataType::Struct(_) => Id::Struct,
+        DataType::Map(_, _) => Id::Map,
+        _ => return None,
+    })
+}
+
+/// The DuckDB type of an Arrow field's type (DuckDB must be there: the extension is loaded).
+///
+/// # Errors
+///
+/// As [`supported`].
+pub fn logical_type(field: &Field) -> Result<LogicalTypeHandle, String> {
+    supported(field)?;
+    Ok(match field.data_type() {
         DataType::List(item) | DataType::LargeList(item) => {
-            return Ok(LogicalTypeHandle::list(&logical_type(item)?));
+            LogicalTypeHandle::list(&logical_type(item)?)
         }
         DataType::Struct(fields) => {
             let children = fields
                 .iter()
                 .map(|f| Ok((f.name().as_str(), logical_type(f)?)))
                 .collect::<Result<Vec<_>, String>>()?;
-            return Ok(LogicalTypeHandle::struct_type(&children));
+            LogicalTypeHandle::struct_type(&children)
         }
         DataType::Map(entries, _) => {
             let DataType::Struct(kv) = entries.data_type() else {
                 return Err(unsupported(field));
             };
-            let [key, value] = &kv.iter().collect::<Vec<_>>()[..] else {
-                return Err(unsupported(field));
-            };
-            return Ok(LogicalTypeHandle::map(
-                &logical_type(key)?,
-                &logical_type(value)?,
-            ));
+            LogicalTypeHandle::map(&logical_type(&kv[0])?, &logical_type(&kv[1])?)
         }
-        _ => return Err(unsupported(field)),
-    };
-    Ok(LogicalTypeHandle::from(id))
+        other => LogicalTypeHandle::from(type_id(other).ok_or_else(|| unsupported(field))?),
+    })
 }
 
 fn unsupported(field: &Field) -> String {
@@ -118,40 +122,79 @@ fn unsupported(field: &Field) -> String {
     )
 }
 
-/// A DuckDB vector of the output chunk (or a child of one), with room for the rows written.
+/// A DuckDB vector of the output chunk (or a child of one), and how many rows it has room for.
+///
+/// [`write`](Vector::write) checks, before it writes, that the array's rows fit and that the
+/// vector's DuckDB type is the one [`logical_type`] gives for the array's type: a column bound
+/// with another type, or a piece longer than the chunk, is an error, never a write out of
+/// place.
 #[derive(Clone, Copy)]
 pub struct Vector {
     raw: ffi::duckdb_vector,
+    capacity: usize,
 }
 
 impl Vector {
-    /// The vector `raw`.
+    /// The vector `raw`, with room for `capacity` rows.
     ///
     /// # Safety
     ///
     /// `raw` is a live vector of the chunk DuckDB handed to the function (or a child of one),
-    /// of the DuckDB type [`logical_type`] gives for the arrays written into it, with room for
-    /// the rows written (a chunk's vectors hold `duckdb_vector_size()` rows), used by this
-    /// thread alone while the `Vector` is in use.
-    pub unsafe fn new(raw: ffi::duckdb_vector) -> Vector {
-        Vector { raw }
+    /// with room for `capacity` rows of its type (a chunk's vectors hold
+    /// `duckdb_vector_size()` rows), used by this thread alone while the `Vector` is in use.
+    pub unsafe fn new(raw: ffi::duckdb_vector, capacity: usize) -> Vector {
+        Vector { raw, capacity }
+    }
+
+    /// The vector's DuckDB type id.
+    fn type_id(self) -> ffi::duckdb_type {
+        // SAFETY: the vector is live (the contract of `Vector::new`); DuckDB returns a new
+        // logical type, which is destroyed below once its id is read.
+        let mut ty = unsafe { ffi::duckdb_vector_get_column_type(self.raw) };
+        // SAFETY: `ty` is the valid logical type just returned.
+        let id = unsafe { ffi::duckdb_get_type_id(ty) };
+        // SAFETY: `ty` is ours to destroy, once; it is not used after.
+        unsafe { ffi::duckdb_destroy_logical_type(&mut ty) };
+        id
+    }
+
+    /// Whether `rows` rows fit at `at`, and the vector is of `data_type`'s DuckDB type.
+    fn check(self, data_type: &DataType, at: usize, rows: usize) -> Result<(), String> {
+        if at.checked_add(rows).is_none_or(|end| end > self.capacity) {
+            return Err(format!(
+                "{rows} rows at row {at} do not fit a vector of {} rows",
+                self.capacity
+            ));
+        }
+        let Some(expected) = type_id(data_type) else {
+            return Err(unsupported(&Field::new("(value)", data_type.clone(), true)));
+        };
+        let expected = expected as ffi::duckdb_type;
+        let got = self.type_id();
+        if got != expected {
+            return Err(format!(
+                "a column of Arrow type {data_type} met a DuckDB vector of type id {got}, not {expected}"
+            ));
+        }
+        Ok(())
     }
 
     /// Writes `array` at rows `at..at + array.len()`.
     ///
     /// # Errors
     ///
-    /// A type [`logical_type`] refuses (never for a column it accepted), or a list child
-    /// DuckDB cannot hold.
+    /// A type [`logical_type`] refuses (never for a column it accepted), a vector of another
+    /// type or without room for the rows, or a list child DuckDB cannot hold.
     pub fn write(self, array: &dyn Array, at: usize) -> Result<(), String> {
+        self.check(array.data_type(), at, array.len())?;
         let n = array.len();
         match array.data_type() {
             DataType::Boolean => {
                 let a = array.as_boolean();
                 let data = self.data::<bool>();
                 for i in 0..n {
-                    // SAFETY: `data` points at the vector's booleans (one byte each), which
-                    // have room for rows `at..at + n` (the contract of `Vector::new`).
+                    // SAFETY: `data` points at the vector's booleans (one byte each: the type
+                    // was checked), with room for rows `at..at + n` (checked).
                     unsafe { *data.add(at + i) = a.value(i) };
                 }
             }
@@ -175,7 +218,8 @@ impl Vector {
                 let values = array.as_primitive::<Time64NanosecondType>().values();
                 let data = self.data::<i64>();
                 for (i, v) in values.iter().enumerate() {
-                    // SAFETY: as for the booleans: room for rows `at..at + n`, i64 each.
+                    // SAFETY: a TIME vector (checked): i64 values, room for rows
+                    // `at..at + n` (checked).
                     unsafe { *data.add(at + i) = v / 1000 };
                 }
             }
@@ -203,9 +247,9 @@ impl Vector {
                     // SAFETY: the vector is a STRUCT whose children are the struct's fields
                     // in order (the type `logical_type` gave); `k` is below their count.
                     let child = unsafe { ffi::duckdb_struct_vector_get_child(self.raw, k as u64) };
-                    // SAFETY: a STRUCT's children have the rows of the struct (the
-                    // contract of `Vector::new` holds for them), of the field's type.
-                    let child = unsafe { Vector::new(child) };
+                    // SAFETY: a STRUCT's children are live while it is, with room for as
+                    // many rows as it has.
+                    let child = unsafe { Vector::new(child, self.capacity) };
                     child.write(column.as_ref(), at)?;
                     if let Some(nulls) = a.nulls() {
                         // DuckDB wants the fields of a NULL struct NULL too
@@ -226,8 +270,9 @@ impl Vector {
         Ok(())
     }
 
-    /// Marks NULL the rows `at + i` for which `null` yields `true`.
+    /// Marks NULL the rows `at + i` for which `null` yields `true` (those that fit).
     fn nulls(self, null: impl Iterator<Item = bool>, at: usize) {
+        let null = null.take(self.capacity.saturating_sub(at));
         // SAFETY: the vector is live (the contract of `Vector::new`); DuckDB allocates its
         // validity mask if it has none yet, for the vector's capacity.
         unsafe { ffi::duckdb_vector_ensure_validity_writable(self.raw) };
@@ -253,10 +298,10 @@ impl Vector {
     fn copy<T: ArrowPrimitiveType>(self, array: &dyn Array, at: usize) {
         let values = array.as_primitive::<T>().values();
         let data = self.data::<T::Native>();
-        // SAFETY: `data` has room for rows `at..at + values.len()` of the DuckDB type
-        // `logical_type` gave for `T`, whose values have `T::Native`'s size and layout (the
-        // integers and floats themselves, DATE as i32 days, TIME as i64 microseconds); the
-        // Arrow buffer and the vector never overlap.
+        // SAFETY: `data` has room for rows `at..at + values.len()` (checked by `write`) of
+        // the DuckDB type `logical_type` gives for `T` (checked), whose values have
+        // `T::Native`'s size and layout (the integers and floats themselves, DATE as i32 days,
+        // TIME as i64 microseconds); the Arrow buffer and the vector never overlap.
         unsafe {
             std::ptr::copy_nonoverlapping(values.as_ptr(), data.add(at), values.len());
         }
@@ -274,8 +319,8 @@ impl Vector {
             }
             let value = array.value(i);
             let bytes: &[u8] = value.as_ref();
-            // SAFETY: a VARCHAR or BLOB vector (the type `logical_type` gave), with room for
-            // row `at + i`; DuckDB copies the `bytes.len()` bytes at `bytes.as_ptr()` (or
+            // SAFETY: a VARCHAR or BLOB vector (checked), with room for row `at + i`
+            // (checked); DuckDB copies the `bytes.len()` bytes at `bytes.as_ptr()` (or
             // inlines them) before returning.
             unsafe {
                 ffi::duckdb_vector_assign_string_element_len(
@@ -315,9 +360,9 @@ impl Vector {
         }
         // SAFETY: as above; the child is fetched after the reserve (which may replace it).
         let child = unsafe { ffi::duckdb_list_vector_get_child(self.raw) };
-        // SAFETY: the child of a LIST is a vector of the item type with room for the `size`
-        // values just reserved; rows `base..size` are written.
-        let child = unsafe { Vector::new(child) };
+        // SAFETY: the child of a LIST is live while the list is, with room for the `size`
+        // values just reserved.
+        let child = unsafe { Vector::new(child, size) };
         child.write(values.slice(start, end - start).as_ref(), base)?;
         // SAFETY: as above; `size` values are reserved, and written.
         let state = unsafe { ffi::duckdb_list_vector_set_size(self.raw, size as u64) };
@@ -327,8 +372,9 @@ impl Vector {
         let entries = self.data::<ffi::duckdb_list_entry>();
         for (i, w) in offsets.windows(2).enumerate() {
             let (from, to) = (w[0].as_usize(), w[1].as_usize());
-            // SAFETY: a LIST vector's data is its entries, with room for rows `at..at + n`
-            // (`n` = `offsets.len() - 1`, the rows written).
+            // SAFETY: a LIST (or MAP) vector's data is its entries (the type was checked),
+            // with room for rows `at..at + n` (`n` = `offsets.len() - 1`, the array's rows:
+            // checked).
             unsafe {
                 *entries.add(at + i) = ffi::duckdb_list_entry {
                     offset: (base + from - start) as u64,
