@@ -57,9 +57,10 @@ impl Scanning {
     /// The thread could not be started.
     pub fn start(call: &Call, spec: TableSpec, chunk_rows: usize) -> std::io::Result<Scanning> {
         let stop = Arc::new(AtomicBool::new(false));
-        // a few batches ahead per thread reading: enough to keep the readers busy while
-        // DuckDB's threads write the chunks, bounded whatever the input
-        let (tx, rx) = sync_channel::<RecordBatch>(2 * call.threads + 2);
+        // a batch ahead per thread reading: the readers stay busy while DuckDB's threads
+        // write the chunks, and memory holds a few chunks' rows (a chunk of 2,048 TCEC games
+        // with their engine comments is 90 MB)
+        let (tx, rx) = sync_channel::<RecordBatch>(call.threads + 1);
         let paths: Vec<PathBuf> = call.paths.clone();
         let options = ScanOptions::with_threads(call.threads);
         let formats = Formats::only(call.format);
