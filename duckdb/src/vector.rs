@@ -6,16 +6,19 @@
 //! strings), lists, maps and structs recursively, the children of a list written once for the
 //! slice (a slice of an Arrow list keeps its parent's child array: only its range is written).
 //!
-//! The types are the export's: integers, floats, booleans, `Date32`, `Time64`, UTF-8, binary,
-//! lists, structs and maps. Any other type is refused when the function binds (so that a
-//! column added to the export tomorrow with a new type fails loudly, not wrongly).
+//! The types are the export's (integers, floats, booleans, `Date32`, `Time64`, UTF-8, binary,
+//! lists, structs and maps) and the few a column may take tomorrow (`Date64`, timestamps,
+//! string and binary views, dictionaries, written as their values). Any other type is refused
+//! when the function binds, naming the column: a new column fails loudly, never wrongly.
 
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Date32Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type,
-    Time64MicrosecondType, Time64NanosecondType, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
+    Date32Type, Date64Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type,
+    Time64MicrosecondType, Time64NanosecondType, TimestampMicrosecondType,
+    TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType, UInt8Type, UInt16Type,
+    UInt32Type, UInt64Type,
 };
 use arrow_array::{Array, ArrowPrimitiveType, OffsetSizeTrait};
 use arrow_schema::{DataType, Field, TimeUnit};
@@ -45,11 +48,18 @@ pub fn supported(field: &Field) -> Result<(), String> {
         | DataType::Float32
         | DataType::Float64
         | DataType::Date32
+        | DataType::Date64
         | DataType::Time64(TimeUnit::Microsecond | TimeUnit::Nanosecond)
+        | DataType::Timestamp(_, _)
         | DataType::Utf8
         | DataType::LargeUtf8
+        | DataType::Utf8View
         | DataType::Binary
-        | DataType::LargeBinary => Ok(()),
+        | DataType::LargeBinary
+        | DataType::BinaryView => Ok(()),
+        DataType::Dictionary(key, value) if key.is_dictionary_key_type() => {
+            supported(&Field::new(field.name(), (**value).clone(), true))
+        }
         DataType::List(item) | DataType::LargeList(item) => supported(item),
         DataType::Struct(fields) => fields.iter().try_for_each(|f| supported(f)),
         DataType::Map(entries, _) => match entries.data_type() {
@@ -75,10 +85,14 @@ fn type_id(data_type: &DataType) -> Option<LogicalTypeId> {
         DataType::UInt64 => Id::UBigint,
         DataType::Float32 => Id::Float,
         DataType::Float64 => Id::Double,
-        DataType::Date32 => Id::Date,
+        DataType::Date32 | DataType::Date64 => Id::Date,
         DataType::Time64(TimeUnit::Microsecond | TimeUnit::Nanosecond) => Id::Time,
-        DataType::Utf8 | DataType::LargeUtf8 => Id::Varchar,
-        DataType::Binary | DataType::LargeBinary => Id::Blob,
+        DataType::Timestamp(_, Some(_)) => Id::TimestampTZ,
+        DataType::Timestamp(TimeUnit::Nanosecond, None) => Id::TimestampNs,
+        DataType::Timestamp(_, None) => Id::Timestamp,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => Id::Varchar,
+        DataType::Binary | DataType::LargeBinary | DataType::BinaryView => Id::Blob,
+        DataType::Dictionary(_, value) => return type_id(value),
         DataType::List(_) | DataType::LargeList(_) => Id::List,
         DataType::Struct(_) => Id::Struct,
         DataType::Map(_, _) => Id::Map,
@@ -109,6 +123,9 @@ pub fn logical_type(field: &Field) -> Result<LogicalTypeHandle, String> {
                 return Err(unsupported(field));
             };
             LogicalTypeHandle::map(&logical_type(&kv[0])?, &logical_type(&kv[1])?)
+        }
+        DataType::Dictionary(_, value) => {
+            logical_type(&Field::new(field.name(), (**value).clone(), true))?
         }
         other => LogicalTypeHandle::from(type_id(other).ok_or_else(|| unsupported(field))?),
     })
@@ -216,13 +233,49 @@ impl Vector {
             }
             DataType::Time64(TimeUnit::Nanosecond) => {
                 let values = array.as_primitive::<Time64NanosecondType>().values();
-                let data = self.data::<i64>();
-                for (i, v) in values.iter().enumerate() {
-                    // SAFETY: a TIME vector (checked): i64 values, room for rows
-                    // `at..at + n` (checked).
-                    unsafe { *data.add(at + i) = v / 1000 };
+                self.convert(values, at, |ns| ns.div_euclid(1000))
+            }
+            // DuckDB's DATE from milliseconds: whole days, rounded down
+            DataType::Date64 => {
+                let values = array.as_primitive::<Date64Type>().values();
+                self.convert(values, at, |ms| ms.div_euclid(86_400_000) as i32)
+            }
+            // DuckDB's TIMESTAMP and TIMESTAMP WITH TIME ZONE in microseconds, TIMESTAMP_NS in
+            // nanoseconds, all i64
+            DataType::Timestamp(unit, tz) => {
+                let values = match unit {
+                    TimeUnit::Second => array.as_primitive::<TimestampSecondType>().values(),
+                    TimeUnit::Millisecond => {
+                        array.as_primitive::<TimestampMillisecondType>().values()
+                    }
+                    TimeUnit::Microsecond => {
+                        array.as_primitive::<TimestampMicrosecondType>().values()
+                    }
+                    TimeUnit::Nanosecond => {
+                        array.as_primitive::<TimestampNanosecondType>().values()
+                    }
+                };
+                match (unit, tz) {
+                    (TimeUnit::Second, _) => {
+                        self.convert(values, at, |v| v.saturating_mul(1_000_000))
+                    }
+                    (TimeUnit::Millisecond, _) => {
+                        self.convert(values, at, |v| v.saturating_mul(1000))
+                    }
+                    (TimeUnit::Nanosecond, Some(_)) => {
+                        self.convert(values, at, |v| v.div_euclid(1000))
+                    }
+                    _ => self.convert(values, at, |v| v),
                 }
             }
+            // the values a dictionary's keys name, as a plain array of the value type
+            DataType::Dictionary(_, value) => {
+                let plain = duckdb::arrow::compute::cast(array, value)
+                    .map_err(|e| format!("a dictionary column: {e}"))?;
+                return self.write(plain.as_ref(), at);
+            }
+            DataType::Utf8View => self.strings(array.as_string_view(), at),
+            DataType::BinaryView => self.strings(array.as_binary_view(), at),
             DataType::Utf8 => self.strings(array.as_string::<i32>(), at),
             DataType::LargeUtf8 => self.strings(array.as_string::<i64>(), at),
             DataType::Binary => self.strings(array.as_binary::<i32>(), at),
@@ -304,6 +357,18 @@ impl Vector {
         // TIME as i64 microseconds); the Arrow buffer and the vector never overlap.
         unsafe {
             std::ptr::copy_nonoverlapping(values.as_ptr(), data.add(at), values.len());
+        }
+    }
+
+    /// Writes `values` as `f` turns them into the vector's values (DuckDB's layout for its
+    /// type: `U`).
+    fn convert<T: Copy, U>(self, values: &[T], at: usize, f: impl Fn(T) -> U) {
+        let data = self.data::<U>();
+        for (i, v) in values.iter().enumerate() {
+            // SAFETY: `data` has room for rows `at..at + values.len()` (checked by `write`),
+            // of the DuckDB type whose values are `U`s (checked by `write`: DATE as i32 days,
+            // TIME, TIMESTAMP and TIMESTAMP_NS as i64).
+            unsafe { data.add(at + i).write(f(*v)) };
         }
     }
 
