@@ -1,22 +1,27 @@
-//! A query's scan: kifu-pipeline's table scan ([`scan_table`]) run on a thread of its own, its
-//! record batches (in input order, the same at every thread count) handed through a bounded
-//! queue to DuckDB's threads, which cut them into chunks and write them into DuckDB's vectors
-//! side by side.
+//! A query's scan, read on DuckDB's threads: kifu-pipeline's table scan
+//! ([`scan_table_on`]) with DuckDB's threads as its executor.
 //!
-//! The scan itself reads on `threads` threads as `kifu export -j` does: inputs in parallel,
-//! large ones cut into pieces at game boundaries (`kifu::par`). It stops within a read when
-//! the query no longer wants rows (a `LIMIT` met, an error elsewhere): the queue is dropped and
-//! the scan's stop flag set.
+//! A thread of the scan's own walks the inputs (a folder, an archive's members, a compressed
+//! stream decoded) and cuts each into pieces where games start (`kifu::par`); each piece's
+//! reading (the parse, the rows built) is a job, which the DuckDB thread that next asks for a
+//! chunk runs. The results come back in input order on the scan's thread, which numbers the
+//! games, mends a wrong cut and cuts the rows into batches of a chunk's rows: the batches are
+//! the same at every thread count, DuckDB's or the scan's. A DuckDB thread asking for a chunk
+//! takes a batch when one is ready, else runs a job, else waits.
+//!
+//! When the query no longer wants rows (a `LIMIT` met, an error elsewhere) the scan is told to
+//! stop within a read, the jobs still queued are run where they are (every job must run), and
+//! the scan's thread is joined.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
 use arrow_array::RecordBatch;
-use kifu_pipeline::table::{TableScanned, TableSpec, scan_table};
+use kifu::par::{Executor, Job};
+use kifu_pipeline::table::{TableScanned, TableSpec, scan_table_on};
 use kifu_pipeline::{Formats, InputError, Scan, ScanOptions, Source};
 
 use crate::bind::Call;
@@ -31,21 +36,62 @@ pub enum Piece {
 
 /// The scan of one query, shared by DuckDB's threads.
 pub struct Scanning {
-    state: Mutex<State>,
+    shared: Arc<Shared>,
     stop: Arc<AtomicBool>,
+    /// The scan's thread, joined by the thread that meets its end.
+    thread: Mutex<Option<JoinHandle<TableScanned>>>,
     /// Rows per chunk (DuckDB's vector size).
     chunk_rows: usize,
 }
 
+/// What the scan's thread and DuckDB's threads share: batches one way, jobs the other.
+struct Shared {
+    state: Mutex<State>,
+    /// A batch, a job, room for a batch or the end: something changed.
+    changed: Condvar,
+    /// Batches ready at most (then the scan waits for DuckDB's threads to take one).
+    capacity: usize,
+}
+
 struct State {
-    /// The scan's batches; `None` once it ended.
-    batches: Option<Receiver<RecordBatch>>,
+    /// Batches ready, in input order.
+    batches: VecDeque<RecordBatch>,
     /// The batch being cut into chunks, and its next row.
     current: Option<(RecordBatch, usize)>,
-    /// The scan's thread, joined when the queue ends.
-    thread: Option<JoinHandle<TableScanned>>,
+    /// Pieces to read.
+    jobs: VecDeque<Job>,
+    /// The scan's thread has handed on its last batch.
+    ended: bool,
+    /// The query is over: no batch is taken any more, and a job is run where it is given.
+    closed: bool,
     /// Failed inputs still to be handed on as rows (`ignore_errors`).
     failed: VecDeque<InputError>,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // a panic while locked would be in this module's few lines, which do not panic; the
+        // state stays whole whatever a job does (jobs run unlocked)
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// DuckDB's threads as the scan's executor.
+struct Helpers(Arc<Shared>);
+
+impl Executor for Helpers {
+    fn execute(&self, job: Job) {
+        let mut st = self.0.lock();
+        if st.closed {
+            // the query is over: nobody takes jobs any more, and each must run
+            drop(st);
+            job();
+            return;
+        }
+        st.jobs.push_back(job);
+        drop(st);
+        self.0.changed.notify_one();
+    }
 }
 
 impl Scanning {
@@ -54,48 +100,76 @@ impl Scanning {
     ///
     /// # Errors
     ///
-    /// The thread could not be started.
+    /// The scan's thread could not be started.
     pub fn start(call: &Call, spec: TableSpec, chunk_rows: usize) -> std::io::Result<Scanning> {
         let stop = Arc::new(AtomicBool::new(false));
-        // a batch ahead per thread reading: the readers stay busy while DuckDB's threads
-        // write the chunks, and memory holds a few chunks' rows (a chunk of 2,048 TCEC games
-        // with their engine comments is 90 MB)
-        let (tx, rx) = sync_channel::<RecordBatch>(call.threads + 1);
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                batches: VecDeque::new(),
+                current: None,
+                jobs: VecDeque::new(),
+                ended: false,
+                closed: false,
+                failed: VecDeque::new(),
+            }),
+            changed: Condvar::new(),
+            // a batch per reading thread, plus one: DuckDB's threads always find one, and
+            // memory holds a few chunks' rows (2,048 TCEC games with their engine comments
+            // are 90 MB)
+            capacity: call.threads + 1,
+        });
         let paths: Vec<PathBuf> = call.paths.clone();
         let options = ScanOptions::with_threads(call.threads);
         let formats = Formats::only(call.format);
-        let flag = Arc::clone(&stop);
+        let (flag, to_scan) = (Arc::clone(&stop), Arc::clone(&shared));
         let thread = std::thread::Builder::new()
             .name(format!("kifu {}", call.name()))
             .spawn(move || {
                 let scan = Scan::new(Source::Paths(paths), formats)
                     .with_options(options)
                     .with_stop(&flag);
-                scan_table(scan, &spec, |_, batch| tx.send(batch).is_ok(), |_| {})
+                let out = {
+                    let shared = Arc::clone(&to_scan);
+                    move |_, batch| {
+                        let mut st = shared.lock();
+                        loop {
+                            if st.closed {
+                                return false;
+                            }
+                            if st.batches.len() < shared.capacity {
+                                st.batches.push_back(batch);
+                                drop(st);
+                                shared.changed.notify_all();
+                                return true;
+                            }
+                            st = shared.changed.wait(st).unwrap_or_else(|p| p.into_inner());
+                        }
+                    }
+                };
+                let helpers = Helpers(Arc::clone(&to_scan));
+                let done = scan_table_on(scan, &spec, &helpers, out, |_| {});
+                to_scan.lock().ended = true;
+                to_scan.changed.notify_all();
+                done
             })?;
         Ok(Scanning {
-            state: Mutex::new(State {
-                batches: Some(rx),
-                current: None,
-                thread: Some(thread),
-                failed: VecDeque::new(),
-            }),
+            shared,
             stop,
+            thread: Mutex::new(Some(thread)),
             chunk_rows: chunk_rows.max(1),
         })
     }
 
-    /// The next piece for a chunk; `None` at the end.
+    /// The next piece for a chunk (reading pieces of the input meanwhile, when there is one to
+    /// read and no batch is ready); `None` at the end.
     ///
     /// # Errors
     ///
     /// The inputs that could not be read (without `ignore_errors`), each named, once the
     /// scan is over; the scan's thread failing.
     pub fn next(&self, call: &Call) -> Result<Option<Piece>, String> {
-        let mut st = self
-            .state
-            .lock()
-            .map_err(|_| "the scan failed on another thread".to_string())?;
+        let shared = &*self.shared;
+        let mut st = shared.lock();
         loop {
             if let Some((batch, at)) = &mut st.current {
                 let rows = (batch.num_rows() - *at).min(self.chunk_rows);
@@ -106,35 +180,42 @@ impl Scanning {
                 }
                 st.current = None;
             }
-            let Some(rx) = &st.batches else { break };
-            match rx.recv() {
-                Ok(batch) => st.current = Some((batch, 0)),
-                Err(_) => {
-                    // the scan is over: its report
-                    st.batches = None;
-                    let thread = st.thread.take().expect("one end");
-                    let scanned = thread.join().map_err(|p| {
-                        format!("{}: the scan failed: {}", call.name(), panic_text(&p))
-                    })?;
-                    if scanned.scanned.errors.is_empty() {
-                        break;
-                    }
-                    if !call.ignore_errors {
-                        let errors: Vec<String> = scanned
-                            .scanned
-                            .errors
-                            .iter()
-                            .map(|e| e.to_string())
-                            .collect();
-                        return Err(format!(
-                            "{}: {} (ignore_errors := true gives their rows instead)",
-                            call.name(),
-                            errors.join("; ")
-                        ));
-                    }
-                    st.failed.extend(scanned.scanned.errors);
-                }
+            if let Some(batch) = st.batches.pop_front() {
+                st.current = Some((batch, 0));
+                // room for the scan's next batch
+                shared.changed.notify_all();
+                continue;
             }
+            if let Some(job) = st.jobs.pop_front() {
+                drop(st);
+                // a piece read on this thread (its panics are caught inside the job)
+                job();
+                st = shared.lock();
+                continue;
+            }
+            if st.ended {
+                break;
+            }
+            st = shared.changed.wait(st).unwrap_or_else(|p| p.into_inner());
+        }
+        let thread = self.thread.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(thread) = thread {
+            // the scan is over: its report, once
+            drop(st);
+            let scanned = thread
+                .join()
+                .map_err(|p| format!("{}: the scan failed: {}", call.name(), panic_text(&*p)))?;
+            let errors = scanned.scanned.errors;
+            if !errors.is_empty() && !call.ignore_errors {
+                let errors: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                return Err(format!(
+                    "{}: {} (ignore_errors := true gives their rows instead)",
+                    call.name(),
+                    errors.join("; ")
+                ));
+            }
+            st = shared.lock();
+            st.failed.extend(errors);
         }
         if st.failed.is_empty() {
             return Ok(None);
@@ -145,18 +226,29 @@ impl Scanning {
 }
 
 impl Drop for Scanning {
-    /// The query is over (or stopped early): the scan stops within a read, and its thread is
-    /// joined.
+    /// The query is over (or stopped early): the scan stops within a read, the jobs left are
+    /// run here (each must run, and they end quickly: reads fail now), and the scan's thread
+    /// is joined.
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-        let state = self.state.get_mut().ok();
-        if let Some(st) = state {
-            // the reader's sends fail from now on
-            st.batches = None;
+        let jobs = {
+            let mut st = self.shared.lock();
+            st.closed = true;
+            st.batches.clear();
             st.current = None;
-            if let Some(t) = st.thread.take() {
-                let _ = t.join();
-            }
+            std::mem::take(&mut st.jobs)
+        };
+        self.shared.changed.notify_all();
+        for job in jobs {
+            job();
+        }
+        let thread = self
+            .thread
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(t) = thread {
+            let _ = t.join();
         }
     }
 }

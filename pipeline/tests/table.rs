@@ -153,13 +153,15 @@ fn tags_alone_read_without_the_movetext_are_the_columns_of_the_whole_table() {
 
 /// An executor of threads the scan does not own: a queue its workers take jobs from, the most
 /// recent first (pieces read out of order).
-struct Lent {
-    jobs: std::sync::Arc<(
-        std::sync::Mutex<(Vec<kifu::par::Job>, bool)>,
-        std::sync::Condvar,
-    )>,
-}
+/// The jobs waiting, whether the workers may end, and the signal of a change.
+type Queue = std::sync::Arc<(
+    std::sync::Mutex<(Vec<kifu::par::Job>, bool)>,
+    std::sync::Condvar,
+)>;
 
+struct Lent {
+    jobs: Queue,
+}
 impl kifu::par::Executor for Lent {
     fn execute(&self, job: kifu::par::Job) {
         let (lock, cond) = &*self.jobs;
@@ -229,8 +231,7 @@ fn run_on(
         w.join().unwrap();
     }
     assert!(!done.stopped && !done.scanned.failed());
-    let out = std::mem::take(&mut *out.lock().unwrap());
-    out
+    std::mem::take(&mut *out.lock().unwrap())
 }
 
 #[test]

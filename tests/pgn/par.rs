@@ -307,11 +307,14 @@ fn a_cut_inside_a_comment_is_mended() {
 
 /// An executor whose jobs wait in a queue until one of its threads takes them, the last queued
 /// first: pieces are read out of order, on threads the scan does not own.
+/// The jobs waiting, whether the workers may end, and the signal of a change.
+type Queue = std::sync::Arc<(
+    std::sync::Mutex<(Vec<kifu::par::Job>, bool)>,
+    std::sync::Condvar,
+)>;
+
 struct Lent {
-    jobs: std::sync::Arc<(
-        std::sync::Mutex<(Vec<kifu::par::Job>, bool)>,
-        std::sync::Condvar,
-    )>,
+    jobs: Queue,
 }
 
 impl kifu::par::Executor for Lent {
