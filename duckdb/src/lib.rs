@@ -14,9 +14,9 @@
 //!   numbers of `kifu export` for the same input, built by the same code.
 //! - Projection pushdown: only the columns the query reads are built, with the export's
 //!   shortcuts (`count(*)` or a few tags read no movetext at all).
-//! - The scan reads on several threads, the pieces of a large input as `kifu::par` cuts them;
-//!   DuckDB's threads write the chunks side by side. The rows are the same at every thread
-//!   count.
+//! - The scan reads on DuckDB's threads: inputs and the pieces of a large input as `kifu::par`
+//!   cuts them are read by the threads that ask for chunks ([`scan`]). The rows are the same
+//!   at every thread count.
 //! - A game's problems are in its `error_count` and `errors` columns; an input that cannot
 //!   be read fails the query with an error naming it, or, with `ignore_errors := true`, is a
 //!   row of its own with the error in `input_error`.
@@ -56,11 +56,11 @@ pub fn register(conn: Connection) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// `read_pgn(source, table := 'games'|'moves', replay, variations, max_game_bytes, threads,
+/// `read_pgn(source, "table" := 'games'|'moves', replay, variations, max_game_bytes, threads,
 /// ignore_errors)`: chess games.
 pub struct ReadPgn;
 
-/// `read_sgf(source, table := 'trees'|'moves'|'positions', charset, max_game_bytes, threads,
+/// `read_sgf(source, "table" := 'trees'|'moves'|'positions', charset, max_game_bytes, threads,
 /// ignore_errors)`: Go game trees.
 pub struct ReadSgf;
 
@@ -170,10 +170,11 @@ fn init(init: &InitInfo) -> Result<Init, Box<dyn Error>> {
     spec.columns = Some(names);
     // SAFETY: DuckDB is loaded (the extension's entry point ran); a plain getter.
     let chunk_rows = unsafe { ffi::duckdb_vector_size() } as usize;
-    // batches of a chunk's rows: what waits in the queue is a few chunks per thread, whatever
-    // the games hold (8,192 TCEC games with their engine comments are 360 MB)
+    // batches of a chunk's rows: what waits in the queue is a few chunks, whatever the games
+    // hold (8,192 TCEC games with their engine comments are 360 MB)
     spec.batch_rows = chunk_rows.max(1);
     let scanning = Scanning::start(call, spec, chunk_rows)?;
+    // DuckDB's threads read the pieces: as many as pieces in flight
     init.set_max_threads(call.threads as u64);
     Ok(Init {
         scanning,
