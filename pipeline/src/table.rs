@@ -2,8 +2,9 @@
 //! record batches on the worker that read them; in input order, the batches are rebased to
 //! their input's game numbers and cut again to a fixed number of rows, so that every thread
 //! count and every piece size gives the same batches. [`scan_table`] hands them to a consumer
-//! (Python's Arrow stream); [`export`] writes them safely to Parquet, CSV or JSON Lines (the
-//! `kifu export` command and `kifu.to_parquet` run this one function).
+//! (Python's Arrow stream), [`scan_table_on`] too with the pieces read on threads a host lends
+//! (DuckDB's); [`export`] writes them safely to Parquet, CSV or JSON Lines (the `kifu export`
+//! command and `kifu.to_parquet` run this one function).
 //!
 //! With one thread, each input is read straight through by one visitor: its batches are handed
 //! on as they are made, so that memory stays bounded by a batch, not by the input.
