@@ -76,6 +76,16 @@ impl Shared {
     }
 }
 
+/// Tells DuckDB's threads, when dropped, that the scan's thread hands on no more batches.
+struct End(Arc<Shared>);
+
+impl Drop for End {
+    fn drop(&mut self) {
+        self.0.lock().ended = true;
+        self.0.changed.notify_all();
+    }
+}
+
 /// DuckDB's threads as the scan's executor.
 struct Helpers(Arc<Shared>);
 
@@ -146,11 +156,11 @@ impl Scanning {
                         }
                     }
                 };
+                // the end is told whatever happens, a panic included (DuckDB's threads then
+                // meet it when they join this thread), so that none waits for it forever
+                let _end = End(Arc::clone(&to_scan));
                 let helpers = Helpers(Arc::clone(&to_scan));
-                let done = scan_table_on(scan, &spec, &helpers, out, |_| {});
-                to_scan.lock().ended = true;
-                to_scan.changed.notify_all();
-                done
+                scan_table_on(scan, &spec, &helpers, out, |_| {})
             })?;
         Ok(Scanning {
             shared,
