@@ -100,7 +100,8 @@ impl Executor for Helpers {
         }
         st.jobs.push_back(job);
         drop(st);
-        self.0.changed.notify_one();
+        // (all: the scan's thread may be the one waiting on this condition, for room)
+        self.0.changed.notify_all();
     }
 }
 
