@@ -10,7 +10,8 @@
 //! - [`Scan`]: every core through `kifu::par` — inputs in parallel, large ones cut into pieces
 //!   at game boundaries — with the caller's per-piece work, results handed back in input
 //!   order, the inputs that failed or held no game reported ([`Scanned`], [`Note`]), and a
-//!   stop flag that ends a scan within a read.
+//!   stop flag that ends a scan within a read; [`Scan::run_on`] reads the pieces on threads a
+//!   host lends instead (DuckDB's, for the DuckDB extension).
 //! - [`Dom`] and [`PerGame`]: a piece's visitor that builds each game with the library's DOM
 //!   builder and hands it on as soon as it is complete (`json`, `fmt`, `filter`, `split`,
 //!   `dedup`, Python's `read_pgn`/`read_sgf`, and the tables).

@@ -387,7 +387,7 @@ impl<'s> Scan<'s> {
     ///
     /// The first error `sink` returned. An input that cannot be read is not an error of the
     /// scan: it is in [`Scanned::errors`], and the other inputs are read.
-    pub fn run<W, E, S, N>(self, work: &W, mut sink: S, mut note: N) -> Result<Scanned, E>
+    pub fn run<W, E, S, N>(self, work: &W, sink: S, note: N) -> Result<Scanned, E>
     where
         W: Work<Input = Input>,
         W::Pgn: Games,
@@ -395,6 +395,49 @@ impl<'s> Scan<'s> {
         E: Send,
         S: FnMut(Event<'_, W>) -> Result<(), E>,
         N: FnMut(Note),
+    {
+        self.run_with(Own(work), sink, note)
+    }
+
+    /// As [`run`](Self::run), with the pieces read on `executor`'s threads (`kifu::par::scan_on`:
+    /// a host's threads, a database's, say) rather than on threads of the scan's own: the same
+    /// events in the same order. The walk of the inputs still runs on a thread of the scan's,
+    /// and `sink` and `note` on the calling thread.
+    ///
+    /// # Errors
+    ///
+    /// As [`run`](Self::run).
+    ///
+    /// # Panics
+    ///
+    /// When `executor` drops a piece's job unrun (`kifu::par::Executor` runs every job).
+    pub fn run_on<W, E, S, N>(
+        self,
+        work: Arc<W>,
+        executor: &dyn par::Executor,
+        sink: S,
+        note: N,
+    ) -> Result<Scanned, E>
+    where
+        W: Work<Input = Input> + Send + 'static,
+        W::Pgn: Games + 'static,
+        W::Sgf: Games + 'static,
+        E: Send,
+        S: FnMut(Event<'_, W>) -> Result<(), E>,
+        N: FnMut(Note),
+    {
+        self.run_with(On(work, executor), sink, note)
+    }
+
+    fn run_with<W, E, S, N, D>(self, drive: D, mut sink: S, mut note: N) -> Result<Scanned, E>
+    where
+        W: Work<Input = Input>,
+        W::Pgn: Games,
+        W::Sgf: Games,
+        E: Send,
+        S: FnMut(Event<'_, W>) -> Result<(), E>,
+        N: FnMut(Note),
+        D: Drive<W>,
     {
         let Scan {
             source,
@@ -421,9 +464,8 @@ impl<'s> Scan<'s> {
         // games and problems no game carries, in the current input
         let mut in_input = (0u64, 0u64);
         let mut games = 0u64;
-        let result = par::scan(
+        let result = drive.scan(
             &par_options,
-            work,
             |feeder: &mut Feeder<'_, W, E>| {
                 report = Some(source.walk(&input_options, &progress, |entry| {
                     let Some(format) = formats.choose(&entry) else {
@@ -488,6 +530,49 @@ impl<'s> Scan<'s> {
         let mut scanned = Scanned::from_report(&report, named, skipped_format, games);
         scanned.stopped = stopped(stop);
         Ok(scanned)
+    }
+}
+
+/// Where a scan's pieces are read: on threads of the scan's own, or on an executor's.
+trait Drive<W: Work> {
+    fn scan<E, P, S>(self, options: &par::Options, produce: P, sink: S) -> Result<(), E>
+    where
+        E: Send,
+        P: for<'s> FnOnce(&mut Feeder<'s, W, E>) + Send,
+        S: FnMut(Event<'_, W>) -> Result<(), E>;
+}
+
+/// On threads of the scan's own (`kifu::par::scan`).
+struct Own<'w, W>(&'w W);
+
+impl<W: Work> Drive<W> for Own<'_, W> {
+    fn scan<E, P, S>(self, options: &par::Options, produce: P, sink: S) -> Result<(), E>
+    where
+        E: Send,
+        P: for<'s> FnOnce(&mut Feeder<'s, W, E>) + Send,
+        S: FnMut(Event<'_, W>) -> Result<(), E>,
+    {
+        par::scan(options, self.0, produce, sink)
+    }
+}
+
+/// On an executor's threads (`kifu::par::scan_on`).
+struct On<'e, W>(Arc<W>, &'e dyn par::Executor);
+
+impl<W> Drive<W> for On<'_, W>
+where
+    W: Work + Send + 'static,
+    W::Input: 'static,
+    W::Pgn: 'static,
+    W::Sgf: 'static,
+{
+    fn scan<E, P, S>(self, options: &par::Options, produce: P, sink: S) -> Result<(), E>
+    where
+        E: Send,
+        P: for<'s> FnOnce(&mut Feeder<'s, W, E>) + Send,
+        S: FnMut(Event<'_, W>) -> Result<(), E>,
+    {
+        par::scan_on(options, self.0, self.1, produce, sink)
     }
 }
 

@@ -2,8 +2,9 @@
 //! record batches on the worker that read them; in input order, the batches are rebased to
 //! their input's game numbers and cut again to a fixed number of rows, so that every thread
 //! count and every piece size gives the same batches. [`scan_table`] hands them to a consumer
-//! (Python's Arrow stream); [`export`] writes them safely to Parquet, CSV or JSON Lines (the
-//! `kifu export` command and `kifu.to_parquet` run this one function).
+//! (Python's Arrow stream), [`scan_table_on`] too with the pieces read on threads a host lends
+//! (DuckDB's); [`export`] writes them safely to Parquet, CSV or JSON Lines (the `kifu export`
+//! command and `kifu.to_parquet` run this one function).
 //!
 //! With one thread, each input is read straight through by one visitor: its batches are handed
 //! on as they are made, so that memory stays bounded by a batch, not by the input.
@@ -283,7 +284,7 @@ where
 
 /// The per-piece work of a table scan.
 pub struct TableWork<'a, F, N> {
-    spec: &'a TableSpec,
+    spec: Arc<TableSpec>,
     inline: Option<&'a Mutex<Collector<F, N>>>,
     stop: Option<&'a AtomicBool>,
 }
@@ -497,63 +498,124 @@ where
     N: FnMut(Note) + Send,
 {
     let one_thread = scan.options().threads <= 1;
-    let collector = Mutex::new(Collector {
-        spec_rows: spec.batch_rows.max(1),
-        other: short_name(spec.default_table(None)),
-        table: None,
-        pending: Vec::new(),
-        pending_rows: 0,
-        out,
-        note,
-        noted: None,
-        rows: 0,
-        left_out: 0,
-        stopped: false,
-    });
-    let stop = scan.stop_flag();
+    let collector = Collecting::new(spec, out, note);
     let work = TableWork {
-        spec,
-        inline: one_thread.then_some(&collector),
-        stop,
-    };
-    let lock = || {
-        collector
-            .lock()
-            .expect("the collector never panics while locked")
+        spec: Arc::new(spec.clone()),
+        inline: one_thread.then_some(&collector.0),
+        stop: scan.stop_flag(),
     };
     let result = scan.run(
         &work,
-        |event| {
-            let Event::Piece {
-                input,
-                visited,
-                info,
-            } = event
-            else {
-                return Ok(());
-            };
-            let go_on = match visited {
-                Visited::Pgn(mut d) => lock().piece(input, info.first_game, &mut d.each),
-                Visited::Sgf(mut d) => lock().piece(input, info.first_game, &mut d.each),
-            };
-            if go_on { Ok(()) } else { Err(Stopped) }
-        },
-        |n| (lock().note)(n),
+        |event| collector.event(event),
+        |n| (collector.lock().note)(n),
     );
-    let mut c = collector
-        .into_inner()
-        .expect("the collector never panics while locked");
-    let (scanned, stopped) = match result {
-        Ok(s) if s.stopped => (s, true),
-        Ok(s) => (s, !c.finish()),
-        Err(Stopped) => (Scanned::default(), true),
-    };
-    TableScanned {
-        scanned,
-        table: c.table,
-        rows: c.rows,
-        left_out: c.left_out,
-        stopped: stopped || c.stopped,
+    collector.end(result)
+}
+
+/// As [`scan_table`], with the pieces read and their rows built on `executor`'s threads
+/// ([`Scan::run_on`]: a database's threads, say): the same batches, in the same order, handed
+/// to `out` on the calling thread. With one thread, [`scan_table`] itself.
+///
+/// # Panics
+///
+/// When `executor` drops a job unrun (`kifu::par::Executor` runs every job).
+pub fn scan_table_on<F, N>(
+    scan: Scan<'_>,
+    spec: &TableSpec,
+    executor: &dyn kifu::par::Executor,
+    out: F,
+    note: N,
+) -> TableScanned
+where
+    F: FnMut(Table, RecordBatch) -> bool + Send + 'static,
+    N: FnMut(Note) + Send + 'static,
+{
+    if scan.options().threads <= 1 {
+        return scan_table(scan, spec, out, note);
+    }
+    let collector = Collecting::new(spec, out, note);
+    let work: Arc<TableWork<'static, F, N>> = Arc::new(TableWork {
+        spec: Arc::new(spec.clone()),
+        inline: None,
+        // a host's threads: the host stops the query (a pipeline's stop flag borrowed for the
+        // scan cannot outlive it)
+        stop: None,
+    });
+    let result = scan.run_on(
+        work,
+        executor,
+        |event| collector.event(event),
+        |n| (collector.lock().note)(n),
+    );
+    collector.end(result)
+}
+
+/// A table scan's collector, shared by the threads that read (the inline one) and the calling
+/// thread.
+struct Collecting<F, N>(Mutex<Collector<F, N>>);
+
+impl<F, N> Collecting<F, N>
+where
+    F: FnMut(Table, RecordBatch) -> bool + Send,
+    N: FnMut(Note) + Send,
+{
+    fn new(spec: &TableSpec, out: F, note: N) -> Self {
+        Collecting(Mutex::new(Collector {
+            spec_rows: spec.batch_rows.max(1),
+            other: short_name(spec.default_table(None)),
+            table: None,
+            pending: Vec::new(),
+            pending_rows: 0,
+            out,
+            note,
+            noted: None,
+            rows: 0,
+            left_out: 0,
+            stopped: false,
+        }))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Collector<F, N>> {
+        self.0
+            .lock()
+            .expect("the collector never panics while locked")
+    }
+
+    /// A scan's event: a piece's rows to the collector, in input order.
+    fn event(&self, event: Event<'_, TableWork<'_, F, N>>) -> Result<(), Stopped> {
+        let Event::Piece {
+            input,
+            visited,
+            info,
+        } = event
+        else {
+            return Ok(());
+        };
+        let go_on = match visited {
+            Visited::Pgn(mut d) => self.lock().piece(input, info.first_game, &mut d.each),
+            Visited::Sgf(mut d) => self.lock().piece(input, info.first_game, &mut d.each),
+        };
+        if go_on { Ok(()) } else { Err(Stopped) }
+    }
+
+    /// The scan is over: the last rows handed on, and what was read.
+    fn end(self, result: Result<Scanned, Stopped>) -> TableScanned {
+        let mut c = self
+            .0
+            .into_inner()
+            .expect("the collector never panics while locked");
+        let (scanned, stopped) = match result {
+            Ok(s) if s.stopped => (s, true),
+            Ok(s) => (s, !c.finish()),
+            Err(Stopped) => (Scanned::default(), true),
+        };
+        TableScanned {
+            scanned,
+            table: c.table,
+            rows: c.rows,
+            left_out: c.left_out,
+            stopped: stopped || c.stopped,
+        }
     }
 }
 

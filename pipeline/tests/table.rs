@@ -155,3 +155,101 @@ fn tags_alone_read_without_the_movetext_are_the_columns_of_the_whole_table() {
     }
     assert_eq!(whole.len(), some.len());
 }
+
+/// An executor of threads the scan does not own: a queue its workers take jobs from, the most
+/// recent first (pieces read out of order).
+/// The jobs waiting, whether the workers may end, and the signal of a change.
+type Queue = std::sync::Arc<(
+    std::sync::Mutex<(Vec<kifu::par::Job>, bool)>,
+    std::sync::Condvar,
+)>;
+
+struct Lent {
+    jobs: Queue,
+}
+impl kifu::par::Executor for Lent {
+    fn execute(&self, job: kifu::par::Job) {
+        let (lock, cond) = &*self.jobs;
+        lock.lock().unwrap().0.push(job);
+        cond.notify_one();
+    }
+}
+
+/// `run` with `scan_table_on`, the pieces read on `lent` threads of a [`Lent`] executor.
+fn run_on(
+    data: &[u8],
+    threads: usize,
+    piece_size: usize,
+    table: &str,
+    lent: usize,
+) -> Vec<RecordBatch> {
+    use std::sync::{Arc, Condvar, Mutex};
+    let jobs = Arc::new((
+        Mutex::new((Vec::<kifu::par::Job>::new(), false)),
+        Condvar::new(),
+    ));
+    let workers: Vec<_> = (0..lent)
+        .map(|_| {
+            let jobs = Arc::clone(&jobs);
+            std::thread::spawn(move || {
+                let (lock, cond) = &*jobs;
+                loop {
+                    let mut q = lock.lock().unwrap();
+                    while q.0.is_empty() && !q.1 {
+                        q = cond.wait(q).unwrap();
+                    }
+                    let Some(job) = q.0.pop() else { return };
+                    drop(q);
+                    job();
+                }
+            })
+        })
+        .collect();
+    let source = Source::Bytes {
+        name: "g.pgn".into(),
+        data: data.to_vec(),
+    };
+    let options = ScanOptions {
+        piece_size,
+        ..ScanOptions::with_threads(threads)
+    };
+    let scan = Scan::new(source, Formats::ANY).with_options(options);
+    let mut spec = TableSpec::by_name(table).unwrap();
+    spec.batch_rows = 100;
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&out);
+    let done = table::scan_table_on(
+        scan,
+        &spec,
+        &Lent {
+            jobs: Arc::clone(&jobs),
+        },
+        move |_, b| {
+            sink.lock().unwrap().push(b);
+            true
+        },
+        |_| {},
+    );
+    jobs.0.lock().unwrap().1 = true;
+    jobs.1.notify_all();
+    for w in workers {
+        w.join().unwrap();
+    }
+    assert!(!done.stopped && !done.scanned.failed());
+    std::mem::take(&mut *out.lock().unwrap())
+}
+
+#[test]
+fn the_same_batches_read_on_lent_threads() {
+    let data = games(1234);
+    for table in ["games", "moves"] {
+        let one = run(&data, 1, 1 << 20, table);
+        for (threads, piece, lent) in [(2, 4096, 1), (3, 1000, 2), (4, 2000, 3), (1, 4096, 1)] {
+            assert_eq!(
+                one,
+                run_on(&data, threads, piece, table, lent),
+                "{table} -j{threads} on {lent} lent threads"
+            );
+        }
+    }
+}

@@ -14,6 +14,9 @@
 #    - ```python blocks run with the Python of the venv scripts/python_env.sh makes (kifu,
 #      pyarrow, DuckDB), which `scripts/ci/python_test.sh` has built kifu into; without that
 #      venv they are skipped, and the script says so;
+#    - the DuckDB extension, when built (target/duckdb/kifu.duckdb_extension, which
+#      `scripts/ci/duckdb_test.sh` builds, or $KIFU_DUCKDB_EXTENSION), is in the tour's folder as
+#      kifu.duckdb_extension; a block that loads it is skipped, saying so, when it is not built;
 #    - a block right after a line `<!-- tour: skip (REASON) -->` is skipped (installs, the
 #      network, steps CI runs on their own), and the reason printed;
 #    - ```rust blocks are the crate's doctests (`cargo test --doc -p kifu`), not run here;
@@ -28,7 +31,7 @@ cd "$root"
 # --- 1. links -------------------------------------------------------------------------------
 if command -v python3 >/dev/null 2>&1; then
   python3 - "$root" README.md docs/*.md cli/README.md input/README.md export/README.md \
-    replay/README.md output/README.md pipeline/README.md <<'EOF' ||
+    replay/README.md output/README.md pipeline/README.md duckdb/README.md <<'EOF' ||
 import os, re, sys
 root, files = sys.argv[1], sys.argv[2:]
 
@@ -106,6 +109,13 @@ if py=$("$root/scripts/python_env.sh" --check 2>/dev/null) && "$py" -c 'import k
   chmod +x "$bin/python"
 fi
 
+extension=${KIFU_DUCKDB_EXTENSION:-$root/target/duckdb/kifu.duckdb_extension}
+if [ -f "$extension" ]; then
+  ln -s "$(cd "$(dirname "$extension")" && pwd)/$(basename "$extension")" "$work/kifu.duckdb_extension"
+else
+  extension=""
+fi
+
 # the blocks: "LINE LANG SKIP-REASON" then the body, split by awk into files under $work/.blocks
 mkdir "$work/.blocks"
 awk -v dir="$work/.blocks" '
@@ -136,6 +146,11 @@ for meta in "$work"/.blocks/*.meta; do
   fi
   if [ "$kind" = python ] && [ -z "$python" ]; then
     echo "readme: line $line (python): SKIPPED: no venv with kifu and duckdb (scripts/python_env.sh, scripts/ci/python_test.sh)"
+    skipped=$((skipped + 1))
+    continue
+  fi
+  if [ -z "$extension" ] && grep -q 'kifu\.duckdb_extension' "$block"; then
+    echo "readme: line $line ($lang): SKIPPED: the DuckDB extension is not built (scripts/duckdb/build.sh, scripts/ci/duckdb_test.sh)"
     skipped=$((skipped + 1))
     continue
   fi

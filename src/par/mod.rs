@@ -75,7 +75,7 @@ use bytes::Bytes;
 /// The formats a scan cuts (the crate's one [`Format`]).
 pub use crate::Format;
 pub use ordered::map_ordered;
-pub use scan::{Event, Feeder, PieceInfo, Visited, Work, scan};
+pub use scan::{Event, Feeder, PieceInfo, Visited, Work, scan, scan_on};
 
 use crate::{pgn, sgf};
 
@@ -107,6 +107,18 @@ impl Default for Options {
 impl Options {
     /// The default piece size, 1 MiB.
     pub const DEFAULT_PIECE_SIZE: usize = 1 << 20;
+}
+
+/// A piece's reading, handed to an [`Executor`].
+pub type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// Threads lent to a scan ([`scan_on`]): the pieces are read there instead of on threads of
+/// the scan's own (a host's worker threads, say: a database's, which call back for work).
+pub trait Executor: Send + Sync {
+    /// Runs `job` on one of the executor's threads, now or later. Every job must run: the
+    /// scan waits for each one's result, in order (a job dropped unrun makes the scan panic
+    /// rather than hand on an input with pieces missing).
+    fn execute(&self, job: Job);
 }
 
 /// Reads `reader` as PGN on `options.threads` threads: `make` makes a visitor per piece,

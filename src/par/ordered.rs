@@ -122,6 +122,129 @@ where
     outcome
 }
 
+/// As [`run`], with the work done by `executor`'s threads instead of threads of the pool's own:
+/// a dispatching thread hands each item to the executor as a job, and the results come back
+/// to `sink` in order. Every job the executor is given must run (a job dropped unrun ends the
+/// pool with a panic here, rather than with results missing).
+pub(crate) fn run_on<T, U, E, P, S>(
+    window: usize,
+    produce: P,
+    work: Arc<dyn Fn(T) -> U + Send + Sync>,
+    executor: &dyn super::Executor,
+    mut sink: S,
+) -> Result<(), E>
+where
+    T: Send + 'static,
+    U: Send + 'static,
+    P: FnOnce(&mut Sender<T>) + Send,
+    S: FnMut(U) -> Result<(), E>,
+{
+    let window = window.max(2);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (task_tx, task_rx) = sync_channel::<(u64, T)>(window);
+    let (permit_tx, permit_rx) = sync_channel::<()>(window);
+    for _ in 0..window {
+        permit_tx.send(()).expect("the permits fit the channel");
+    }
+    let (result_tx, result_rx) = channel::<(u64, thread::Result<U>)>();
+    let mut failure = None;
+    let mut outcome = Ok(());
+    let mut sent = 0u64;
+    let mut next = 0u64;
+    thread::scope(|s| {
+        let mut sender = Sender {
+            tasks: task_tx,
+            permits: permit_rx,
+            seq: 0,
+            cancel: Arc::clone(&cancel),
+        };
+        let producer = s.spawn(move || produce(&mut sender));
+        let dispatcher = {
+            let cancel = Arc::clone(&cancel);
+            s.spawn(move || {
+                let mut sent = 0u64;
+                for (seq, item) in task_rx.iter() {
+                    sent += 1;
+                    let (work, cancel) = (Arc::clone(&work), Arc::clone(&cancel));
+                    let mut result = Unrun {
+                        seq,
+                        tx: Some(result_tx.clone()),
+                    };
+                    // (a job runs whole even once the pool is cancelled: at most a window's
+                    // worth of work is done for nothing)
+                    executor.execute(Box::new(move || {
+                        let done = catch_unwind(AssertUnwindSafe(|| work(item)));
+                        let failed = done.is_err();
+                        let tx = result.tx.take().expect("a job runs once");
+                        if tx.send((seq, done)).is_err() || failed {
+                            cancel.store(true, Ordering::Relaxed);
+                        }
+                    }));
+                }
+                sent
+            })
+        };
+        let mut held = BTreeMap::new();
+        'results: for (seq, done) in result_rx.iter() {
+            held.insert(seq, done);
+            while let Some(done) = held.remove(&next) {
+                next += 1;
+                match done {
+                    Ok(u) => {
+                        if let Err(e) = sink(u) {
+                            outcome = Err(e);
+                            break 'results;
+                        }
+                    }
+                    Err(panic) => {
+                        failure = Some(panic);
+                        break 'results;
+                    }
+                }
+                let _ = permit_tx.send(());
+            }
+        }
+        // stop the producer (its next send fails); the dispatcher ends with it
+        cancel.store(true, Ordering::Relaxed);
+        drop(permit_tx);
+        if let Err(panic) = producer.join() {
+            failure.get_or_insert(panic);
+        }
+        match dispatcher.join() {
+            Ok(n) => sent = n,
+            Err(panic) => {
+                failure.get_or_insert(panic);
+            }
+        }
+        // the jobs still out run to their end (each holds a result sender): wait for them
+        // here, so that none outlives the pool's borrows
+        for _ in result_rx.iter() {}
+    });
+    if let Some(panic) = failure {
+        resume_unwind(panic);
+    }
+    // every result handed on, unless the sink stopped the pool
+    debug_assert!(outcome.is_err() || next == sent, "{next} of {sent} results");
+    outcome
+}
+
+/// A job's way back: dropped unrun (an executor that broke its word), it hands on a panic in
+/// the job's place, so that the pool ends raising it rather than waiting for a result forever.
+struct Unrun<U> {
+    seq: u64,
+    tx: Option<std::sync::mpsc::Sender<(u64, thread::Result<U>)>>,
+}
+
+impl<U> Drop for Unrun<U> {
+    fn drop(&mut self) {
+        if let Some(tx) = self.tx.take() {
+            let why: Box<dyn std::any::Any + Send> =
+                Box::new("kifu::par: an executor dropped a job unrun");
+            let _ = tx.send((self.seq, Err(why)));
+        }
+    }
+}
+
 /// Maps `items` through `work` on `threads` threads and hands the results to `sink` in the
 /// order of the items, on the calling thread. At most `2 * threads + 2` items are in flight.
 /// With one thread everything runs on the calling thread, item by item.
@@ -236,6 +359,61 @@ mod tests {
                 }
                 i
             },
+            |_| -> Result<(), ()> { Ok(()) },
+        );
+    }
+
+    /// Runs each job at once, on the thread that hands it over.
+    struct Inline;
+    impl crate::par::Executor for Inline {
+        fn execute(&self, job: crate::par::Job) {
+            job();
+        }
+    }
+
+    /// Drops every job.
+    struct Careless;
+    impl crate::par::Executor for Careless {
+        fn execute(&self, _job: crate::par::Job) {}
+    }
+
+    #[test]
+    fn an_executor_runs_the_work_and_the_results_come_in_order() {
+        let mut got = Vec::new();
+        let r = run_on(
+            4,
+            |tx| {
+                for i in 0..100u64 {
+                    if !tx.send(i) {
+                        break;
+                    }
+                }
+            },
+            Arc::new(|i: u64| i * 3),
+            &Inline,
+            |u| -> Result<(), ()> {
+                got.push(u);
+                Ok(())
+            },
+        );
+        assert_eq!(r, Ok(()));
+        assert_eq!(got, (0..100).map(|i| i * 3).collect::<Vec<_>>());
+    }
+
+    #[test]
+    #[should_panic(expected = "dropped a job unrun")]
+    fn a_job_dropped_unrun_is_a_panic_not_a_gap() {
+        let _ = run_on(
+            4,
+            |tx| {
+                for i in 0..10u64 {
+                    if !tx.send(i) {
+                        break;
+                    }
+                }
+            },
+            Arc::new(|i: u64| i),
+            &Careless,
             |_| -> Result<(), ()> { Ok(()) },
         );
     }

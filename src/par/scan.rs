@@ -626,6 +626,68 @@ impl<P> Ended<P> {
     }
 }
 
+/// [`scan`] with the pieces read on `executor`'s threads (`options.threads` sizes the window of
+/// pieces in flight, about `2 * threads + 2`): the producer still runs on a thread of the
+/// scan's own and `sink` on the calling thread, which also mends the wrong cuts and counts the
+/// games, so that the visitors see what they see in [`scan`], whatever the executor's threads.
+/// With one thread nothing is cut, and everything runs on the calling thread, as in [`scan`].
+///
+/// `work` is shared with the executor's threads, hence the `Arc` and the `'static` bounds.
+///
+/// # Panics
+///
+/// As [`scan`] (a panic of `produce` or of a visitor is raised again here), and when the
+/// executor drops a job unrun.
+pub fn scan_on<W, E, P, S>(
+    options: &Options,
+    work: Arc<W>,
+    executor: &dyn super::Executor,
+    produce: P,
+    mut sink: S,
+) -> Result<(), E>
+where
+    W: Work + Send + 'static,
+    W::Input: 'static,
+    W::Pgn: 'static,
+    W::Sgf: 'static,
+    P: for<'s> FnOnce(&mut Feeder<'s, W, E>) + Send,
+    S: FnMut(Event<'_, W>) -> Result<(), E>,
+    E: Send,
+{
+    if options.threads <= 1 {
+        return scan(options, &*work, produce, sink);
+    }
+    let options = *options;
+    let mut merge = Merge::<W> {
+        first_game: 0,
+        open: None,
+    };
+    let job: Arc<dyn Fn(Task<W>) -> Done<W> + Send + Sync> =
+        Arc::new(move |task| run_task(&*work, task));
+    let result = ordered::run_on(
+        2 * options.threads + 2,
+        |tx: &mut ordered::Sender<Task<W>>| {
+            let mut feeder = Feeder {
+                mode: Mode::Pool(tx, Batch::new()),
+                options,
+                scratch: Vec::new(),
+            };
+            produce(&mut feeder);
+            if let Mode::Pool(tx, batch) = &mut feeder.mode {
+                // the scan ends whether or not this last send goes through
+                let _ = batch.flush(tx);
+            }
+        },
+        job,
+        executor,
+        |done| merge.take(done, &mut sink),
+    );
+    match result {
+        Err(Halt::Sink(e)) => Err(e),
+        Err(Halt::Stopped) | Ok(()) => Ok(()),
+    }
+}
+
 /// Runs a scan: `produce` puts inputs into the [`Feeder`] (on a thread of its own when the
 /// scan has several), `work` makes a visitor per piece, and `sink` gets the pieces' visitors
 /// and the inputs' ends in input order, on the calling thread.

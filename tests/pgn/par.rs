@@ -304,3 +304,122 @@ fn a_cut_inside_a_comment_is_mended() {
         "the game holding the comment, then the next: {starts:?}"
     );
 }
+
+/// An executor whose jobs wait in a queue until one of its threads takes them, the last queued
+/// first: pieces are read out of order, on threads the scan does not own.
+/// The jobs waiting, whether the workers may end, and the signal of a change.
+type Queue = std::sync::Arc<(
+    std::sync::Mutex<(Vec<kifu::par::Job>, bool)>,
+    std::sync::Condvar,
+)>;
+
+struct Lent {
+    jobs: Queue,
+}
+
+impl kifu::par::Executor for Lent {
+    fn execute(&self, job: kifu::par::Job) {
+        let (lock, cond) = &*self.jobs;
+        lock.lock().unwrap().0.push(job);
+        cond.notify_one();
+    }
+}
+
+/// The scan's work: an event log per piece.
+struct Logs;
+
+impl kifu::par::Work for Logs {
+    type Input = ();
+    type Pgn = pgn::EventLog;
+    type Sgf = kifu::sgf::EventLog;
+    fn pgn(&self, _: &()) -> pgn::EventLog {
+        pgn::EventLog::default()
+    }
+    fn sgf(&self, _: &()) -> kifu::sgf::EventLog {
+        kifu::sgf::EventLog::default()
+    }
+}
+
+/// The events of `data` read by `scan_on` on `lent` threads of a [`Lent`] executor.
+fn pgn_lent(data: &[u8], threads: usize, piece_size: usize, lent: usize) -> Vec<pgn::Event> {
+    use std::sync::{Arc, Condvar, Mutex};
+    let jobs = Arc::new((
+        Mutex::new((Vec::<kifu::par::Job>::new(), false)),
+        Condvar::new(),
+    ));
+    let workers: Vec<_> = (0..lent)
+        .map(|_| {
+            let jobs = Arc::clone(&jobs);
+            std::thread::spawn(move || {
+                let (lock, cond) = &*jobs;
+                loop {
+                    let mut q = lock.lock().unwrap();
+                    while q.0.is_empty() && !q.1 {
+                        q = cond.wait(q).unwrap();
+                    }
+                    let Some(job) = q.0.pop() else { return };
+                    drop(q);
+                    job();
+                }
+            })
+        })
+        .collect();
+    let options = Options {
+        threads,
+        piece_size,
+        ..Default::default()
+    };
+    let mut all = Vec::new();
+    let data = Bytes::copy_from_slice(data);
+    kifu::par::scan_on(
+        &options,
+        Arc::new(Logs),
+        &Lent {
+            jobs: Arc::clone(&jobs),
+        },
+        |f| {
+            f.pgn_bytes((), pgn::Config::default(), data);
+        },
+        |event| -> Result<(), ()> {
+            if let kifu::par::Event::Piece {
+                visited: kifu::par::Visited::Pgn(log),
+                info,
+                ..
+            } = event
+            {
+                all.extend(
+                    log.events
+                        .into_iter()
+                        .map(|e| pgn_rebased(e, info.first_game)),
+                );
+            }
+            Ok(())
+        },
+    )
+    .unwrap();
+    jobs.0.lock().unwrap().1 = true;
+    jobs.1.notify_all();
+    for w in workers {
+        w.join().unwrap();
+    }
+    all
+}
+
+#[test]
+fn pieces_read_on_lent_threads_read_as_alone() {
+    let mut long = Vec::new();
+    for (i, trap) in PGN_TRAPS.iter().cycle().take(200).enumerate() {
+        long.extend_from_slice(trap);
+        long.extend_from_slice(format!("\n[Event \"{i}\"]\n\n1. e4 {{{i}}} e5 *\n\n").as_bytes());
+    }
+    let want = pgn_alone(&long);
+    for (threads, piece_size, lent) in [(2, 64, 1), (3, 200, 2), (4, 1000, 3), (1, 64, 1)] {
+        let got = pgn_lent(&long, threads, piece_size, lent);
+        assert!(
+            got == want,
+            "threads {threads}, pieces of {piece_size}, {lent} lent threads: {} events, want {}",
+            got.len(),
+            want.len()
+        );
+    }
+}

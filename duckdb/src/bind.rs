@@ -1,0 +1,296 @@
+//! The arguments of `read_pgn` and `read_sgf`: the sources (a path, a glob or a list of them,
+//! checked and expanded here) and the named parameters, turned into kifu-pipeline's
+//! [`TableSpec`] and scan options.
+
+use std::path::{Path, PathBuf};
+
+use arrow_schema::SchemaRef;
+use kifu::Format;
+use kifu_export::{Charset, Table, TableOptions};
+use kifu_pipeline::table::TableSpec;
+
+/// The name of the column that `ignore_errors := true` adds: the error of an input that could
+/// not be read whole, on a row of its own.
+pub const INPUT_ERROR: &str = "input_error";
+
+/// What a call of `read_pgn` or `read_sgf` reads, and how.
+#[derive(Clone, Debug)]
+pub struct Call {
+    /// The function's format.
+    pub format: Format,
+    /// The files, directories and archives, globs expanded, in the order given.
+    pub paths: Vec<PathBuf>,
+    /// The table and its options (every column: the projection is the init's).
+    pub spec: TableSpec,
+    /// The table's columns, as the export writes them.
+    pub schema: SchemaRef,
+    /// Threads reading the inputs.
+    pub threads: usize,
+    /// An input that cannot be read is a row with its error, not the query's error.
+    pub ignore_errors: bool,
+}
+
+/// The named parameters of a function, with their types (`read_sgf` has no `replay` nor
+/// `variations`, `read_pgn` no `charset`).
+pub fn named_parameters(format: Format) -> Vec<(&'static str, Kind)> {
+    let mut p = vec![("table", Kind::Text)];
+    match format {
+        Format::Pgn => {
+            p.push(("replay", Kind::Bool));
+            p.push(("variations", Kind::Bool));
+        }
+        Format::Sgf => p.push(("charset", Kind::Text)),
+    }
+    p.extend([
+        ("max_game_bytes", Kind::Int),
+        ("threads", Kind::Int),
+        ("ignore_errors", Kind::Bool),
+    ]);
+    p
+}
+
+/// The SQL type of a named parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `VARCHAR`.
+    Text,
+    /// `BOOLEAN`.
+    Bool,
+    /// `BIGINT`.
+    Int,
+}
+
+/// A named parameter's value, as the bind read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// A `VARCHAR`.
+    Text(String),
+    /// A `BOOLEAN`.
+    Bool(bool),
+    /// A `BIGINT`.
+    Int(i64),
+}
+
+/// The function's name in SQL.
+pub fn function_name(format: Format) -> &'static str {
+    match format {
+        Format::Pgn => "read_pgn",
+        Format::Sgf => "read_sgf",
+    }
+}
+
+impl Call {
+    /// The call of `format`'s function on `sources` with the named arguments `named` (those
+    /// given).
+    ///
+    /// # Errors
+    ///
+    /// A table the format has not, a value out of range, an unknown charset, a source that
+    /// names no file (a missing path, a glob that matches nothing), or a column of a type
+    /// DuckDB is not given.
+    pub fn new(format: Format, sources: &[String], named: &[(&str, Arg)]) -> Result<Call, String> {
+        let name = function_name(format);
+        let get = |key: &str| named.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+        let table = match get("table") {
+            Some(Arg::Text(t)) => t.to_ascii_lowercase(),
+            _ => match format {
+                Format::Pgn => "games".into(),
+                Format::Sgf => "trees".into(),
+            },
+        };
+        let sgf = format == Format::Sgf;
+        let table = match (table.as_str(), sgf) {
+            ("games", false) | ("trees", true) | ("moves", _) | ("positions", true) => {
+                Table::by_name(&table, sgf).expect("a table of the format")
+            }
+            _ => {
+                let known = if sgf {
+                    "'trees', 'moves' or 'positions'"
+                } else {
+                    "'games' or 'moves'"
+                };
+                return Err(format!("{name}: table must be {known}, not '{table}'"));
+            }
+        };
+        let mut spec = TableSpec::only(table);
+        let flag = |key: &str| matches!(get(key), Some(Arg::Bool(true)));
+        spec.replay = flag("replay");
+        spec.options = TableOptions {
+            variations: flag("variations"),
+            charset: match get("charset") {
+                Some(Arg::Text(c)) => {
+                    Charset::by_name(c).ok_or_else(|| format!("{name}: unknown charset '{c}'"))?
+                }
+                _ => Charset::Auto,
+            },
+            ..TableOptions::default()
+        };
+        if let Some(Arg::Int(n)) = get("max_game_bytes") {
+            spec.max_game_bytes = usize::try_from(*n)
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("{name}: max_game_bytes must be positive, not {n}"))?;
+        }
+        let threads = match get("threads") {
+            Some(Arg::Int(n)) => usize::try_from(*n)
+                .ok()
+                .filter(|&n| (1..=1024).contains(&n))
+                .ok_or_else(|| format!("{name}: threads must be 1 to 1024, not {n}"))?,
+            _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let schema = spec.schema(table);
+        for field in schema.fields() {
+            crate::vector::supported(field).map_err(|e| format!("{name}: {e}"))?;
+        }
+        Ok(Call {
+            format,
+            paths: expand(name, sources)?,
+            spec,
+            schema,
+            threads,
+            ignore_errors: flag("ignore_errors"),
+        })
+    }
+
+    /// The function's name in SQL.
+    pub fn name(&self) -> &'static str {
+        function_name(self.format)
+    }
+}
+
+/// Whether `s` is a glob pattern (`*`, `?` or `[`), as DuckDB's readers take them.
+fn is_glob(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// The paths `sources` name: a glob's matches in order (`**` for any depth), a path as it is;
+/// each must name something, as DuckDB's readers require.
+fn expand(name: &str, sources: &[String]) -> Result<Vec<PathBuf>, String> {
+    if sources.is_empty() {
+        return Err(format!("{name}: no source given"));
+    }
+    let mut paths = Vec::new();
+    for s in sources {
+        if is_glob(s) {
+            let matches = glob::glob(s).map_err(|e| format!("{name}: {s}: {e}"))?;
+            let mut found: Vec<PathBuf> = matches.filter_map(Result::ok).collect();
+            if found.is_empty() {
+                return Err(format!("{name}: no file matches the pattern \"{s}\""));
+            }
+            found.sort();
+            paths.extend(found);
+        } else {
+            let p = Path::new(s);
+            if let Err(e) = std::fs::metadata(p) {
+                return Err(format!("{name}: {s}: {}", kifu_input_message(&e)));
+            }
+            paths.push(p.to_path_buf());
+        }
+    }
+    Ok(paths)
+}
+
+/// An I/O error's text without its `(os error N)`.
+fn kifu_input_message(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(format: Format, sources: &[&str], named: &[(&str, Arg)]) -> Result<Call, String> {
+        let sources: Vec<String> = sources.iter().map(|s| s.to_string()).collect();
+        Call::new(format, &sources, named)
+    }
+
+    #[test]
+    fn tables_by_format() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a.pgn");
+        std::fs::write(&f, "1. e4 *\n").unwrap();
+        let f = f.to_str().unwrap();
+        let c = call(Format::Pgn, &[f], &[]).unwrap();
+        assert_eq!(c.spec.pgn, Some(Table::PgnGames));
+        assert_eq!(c.spec.sgf, None);
+        let c = call(Format::Pgn, &[f], &[("table", Arg::Text("MOVES".into()))]).unwrap();
+        assert_eq!(c.spec.pgn, Some(Table::PgnMoves));
+        let c = call(Format::Sgf, &[f], &[]).unwrap();
+        assert_eq!(c.spec.sgf, Some(Table::SgfTrees));
+        let e = call(
+            Format::Pgn,
+            &[f],
+            &[("table", Arg::Text("positions".into()))],
+        );
+        assert!(e.unwrap_err().contains("'games' or 'moves'"));
+        let e = call(Format::Sgf, &[f], &[("table", Arg::Text("games".into()))]);
+        assert!(e.unwrap_err().contains("'trees', 'moves' or 'positions'"));
+        let c = call(Format::Pgn, &[f], &[("replay", Arg::Bool(true))]).unwrap();
+        assert!(c.schema.field_with_name("final_fen").is_ok());
+    }
+
+    #[test]
+    fn sources_are_checked_and_globs_expanded() {
+        let dir = tempfile::tempdir().unwrap();
+        for n in ["b.pgn", "a.pgn", "c.sgf"] {
+            std::fs::write(dir.path().join(n), "1. e4 *\n").unwrap();
+        }
+        let d = dir.path().to_str().unwrap();
+        let c = call(Format::Pgn, &[&format!("{d}/*.pgn")], &[]).unwrap();
+        let names: Vec<_> = c.paths.iter().map(|p| p.file_name().unwrap()).collect();
+        assert_eq!(names, ["a.pgn", "b.pgn"]);
+        let e = call(Format::Pgn, &[&format!("{d}/*.zst")], &[]).unwrap_err();
+        assert!(e.contains("no file matches the pattern"), "{e}");
+        let missing = format!("{d}/missing.pgn");
+        let e = call(Format::Pgn, &[&missing], &[]).unwrap_err();
+        assert!(
+            e.starts_with("read_pgn: ") && e.contains("missing.pgn"),
+            "{e}"
+        );
+        assert!(call(Format::Pgn, &[], &[]).is_err());
+        // a directory is read as kifu reads it
+        assert_eq!(call(Format::Sgf, &[d], &[]).unwrap().paths.len(), 1);
+    }
+
+    #[test]
+    fn values_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap();
+        let e = call(Format::Pgn, &[d], &[("threads", Arg::Int(0))]).unwrap_err();
+        assert!(e.contains("threads must be"), "{e}");
+        let e = call(
+            Format::Sgf,
+            &[d],
+            &[("charset", Arg::Text("klingon".into()))],
+        );
+        assert!(e.unwrap_err().contains("unknown charset"));
+        let e = call(Format::Pgn, &[d], &[("max_game_bytes", Arg::Int(-1))]).unwrap_err();
+        assert!(e.contains("max_game_bytes"), "{e}");
+        let c = call(Format::Pgn, &[d], &[("threads", Arg::Int(3))]).unwrap();
+        assert_eq!(c.threads, 3);
+    }
+
+    #[test]
+    fn every_table_has_duckdb_types() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap();
+        for (format, table) in [
+            (Format::Pgn, "games"),
+            (Format::Pgn, "moves"),
+            (Format::Sgf, "trees"),
+            (Format::Sgf, "moves"),
+            (Format::Sgf, "positions"),
+        ] {
+            let named = [
+                ("table", Arg::Text(table.into())),
+                ("replay", Arg::Bool(true)),
+            ];
+            let c = call(format, &[d], &named).unwrap();
+            assert!(c.schema.fields().len() > 3);
+        }
+    }
+}

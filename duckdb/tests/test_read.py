@@ -1,0 +1,338 @@
+"""read_pgn and read_sgf in the DuckDB Python package: the rows of `kifu stats`, the columns of
+`kifu export` read back with read_parquet, compressed and bundled inputs, the same rows at every
+thread count, and the errors of missing and damaged inputs."""
+
+import bz2
+import json
+import gzip
+import lzma
+import shutil
+import subprocess
+import tarfile
+import zipfile
+
+import pytest
+
+from conftest import OPERA, SGF, SLOPPY
+
+# a total order of each table's rows, to compare tables read in parallel
+ORDER = {
+    ("pgn", "games"): "file, game_index",
+    ("pgn", "moves"): "file, game_index, ALL",
+    ("sgf", "trees"): "file, game_index",
+    ("sgf", "moves"): "file, game_index, ALL",
+    ("sgf", "positions"): "file, game_index, ALL",
+}
+
+
+def reader(fmt):
+    return "read_pgn" if fmt == "pgn" else "read_sgf"
+
+
+def sql_list(paths):
+    return "[" + ", ".join(f"'{p}'" for p in paths) + "]"
+
+
+def rows(con, query):
+    return con.execute(query).fetchall()
+
+
+def same_table(con, ours, theirs, order):
+    """Asserts that two queries give the same columns (names and DuckDB types) and rows."""
+    a = con.execute(f"DESCRIBE SELECT * FROM {ours}").fetchall()
+    b = con.execute(f"DESCRIBE SELECT * FROM {theirs}").fetchall()
+    assert [(r[0], r[1]) for r in a] == [(r[0], r[1]) for r in b]
+    order = order.replace("ALL", ", ".join(f'"{r[0]}"' for r in a if not r[1].startswith("MAP")))
+    x = con.sql(f"SELECT * FROM {ours} ORDER BY {order}").to_arrow_table()
+    y = con.sql(f"SELECT * FROM {theirs} ORDER BY {order}").to_arrow_table()
+    assert x.num_rows == y.num_rows
+    for name in x.column_names:
+        assert x[name].equals(y[name]), f"column {name} differs"
+
+
+def test_loads_and_reads_both_formats(con, sample):
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{sample}/games.pgn')") == [(2,)]
+    assert rows(con, f"SELECT count(*) FROM read_sgf('{sample}/go.sgf')") == [(2,)]
+    got = rows(
+        con,
+        f"SELECT White, WhiteElo, error_count > 0 FROM read_pgn('{sample}/games.pgn') ORDER BY game_index",
+    )
+    assert got == [("Morphy, Paul", 2690, False), ("?", 1500, True)]
+    # a directory holds both: each function reads its own format
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{sample}')") == [(2,)]
+    assert rows(con, f"SELECT count(*) FROM read_sgf('{sample}', \"table\" := 'moves')") == [(7,)]
+
+
+def test_the_input_names_its_rows(con, sample):
+    a = sample / "a.pgn"
+    b = sample / "b.pgn"
+    a.write_text(OPERA)
+    b.write_text(SLOPPY + OPERA)
+    got = rows(
+        con,
+        f"SELECT file, count(*) FROM read_pgn({sql_list([a, b])}) GROUP BY file ORDER BY file",
+    )
+    assert got == [(str(a), 1), (str(b), 2)]
+    # a glob, in order
+    got = rows(con, f"SELECT DISTINCT file FROM read_pgn('{sample}/?.pgn') ORDER BY file")
+    assert got == [(str(a),), (str(b),)]
+
+
+def test_projection_any_order(con, sample):
+    p = sample / "games.pgn"
+    got = rows(con, f"SELECT plies, Black, White FROM read_pgn('{p}') ORDER BY game_index")
+    # the columns of the whole row, as the whole row has them
+    full = con.sql(f"SELECT * FROM read_pgn('{p}') ORDER BY game_index").to_arrow_table()
+    assert got == list(zip(*(full[c].to_pylist() for c in ["plies", "Black", "White"])))
+    assert got[0] == (33, "Duke Karl / Count Isouard", "Morphy, Paul")
+    # tags alone (the parser skips the movetext) and with the movetext, the same values
+    tags = rows(con, f"SELECT game_index, byte_offset, Event, WhiteElo FROM read_pgn('{p}') ORDER BY 1")
+    with_moves = rows(
+        con, f"SELECT game_index, byte_offset, Event, WhiteElo, moves FROM read_pgn('{p}') ORDER BY 1"
+    )
+    assert tags == [r[:4] for r in with_moves]
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{p}') WHERE WhiteElo > 2000") == [(1,)]
+    events = rows(con, f"SELECT Event FROM read_pgn('{p}') ORDER BY game_index")
+    assert events == [("Paris",), ("A sloppy record",)]
+    # count(*) builds no column of the moves table, and counts its rows
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{p}', \"table\" := 'moves')") == [(39,)]
+
+
+def test_counts_equal_kifu_stats(con, kifu, sample, corpus):
+    for fmt, path in [
+        ("pgn", sample / "games.pgn"),
+        ("pgn", corpus / "pgn" / "small"),
+        ("sgf", corpus / "sgf" / "small"),
+        ("pgn", corpus / "pgn" / "large" / "tcec"),
+    ]:
+        games = kifu.stats(path)["games"]
+        got = rows(con, f"SELECT count(*) FROM {reader(fmt)}('{path}', ignore_errors := true) WHERE input_error IS NULL")
+        assert got == [(games,)], path
+
+
+@pytest.mark.parametrize(
+    "fmt,table",
+    [("pgn", "games"), ("pgn", "moves"), ("sgf", "trees"), ("sgf", "moves"), ("sgf", "positions")],
+)
+def test_columns_equal_kifu_export(con, kifu, sample, tmp_path, fmt, table):
+    src = sample / ("games.pgn" if fmt == "pgn" else "go.sgf")
+    out = kifu.export(tmp_path / "out.parquet", src, table=table)
+    same_table(
+        con,
+        f"{reader(fmt)}('{src}', \"table\" := '{table}')",
+        f"read_parquet('{out}')",
+        ORDER[(fmt, table)],
+    )
+
+
+@pytest.mark.parametrize(
+    "fmt,table,path",
+    [
+        ("pgn", "games", "pgn/small"),
+        ("pgn", "moves", "pgn/large/tcec/TCEC_Cup_9_Bronze.pgn"),
+        ("sgf", "trees", "sgf/small"),
+        ("sgf", "positions", "sgf/small/gnugo/regression/golois"),
+    ],
+)
+def test_corpus_columns_equal_kifu_export(con, kifu, corpus, tmp_path, fmt, table, path):
+    src = corpus / path
+    out = kifu.export(tmp_path / "out.parquet", src, table=table)
+    same_table(
+        con,
+        f"{reader(fmt)}('{src}', \"table\" := '{table}')",
+        f"read_parquet('{out}')",
+        ORDER[(fmt, table)],
+    )
+
+
+def test_replay_columns_equal_kifu_export(con, kifu, sample, tmp_path):
+    src = sample / "games.pgn"
+    for table in ["games", "moves"]:
+        out = kifu.export(tmp_path / f"{table}.parquet", src, table=table, extra=["--replay"])
+        same_table(
+            con,
+            f"read_pgn('{src}', \"table\" := '{table}', replay := true)",
+            f"read_parquet('{out}')",
+            ORDER[("pgn", table)],
+        )
+    got = rows(con, f"SELECT final_fen IS NOT NULL FROM read_pgn('{src}', replay := true) ORDER BY game_index")
+    assert got == [(True,), (True,)]
+    # variations: a row per move of every variation, as --variations
+    out = kifu.export(tmp_path / "var.parquet", src, table="moves", extra=["--variations", "--replay"])
+    same_table(
+        con,
+        f"read_pgn('{src}', \"table\" := 'moves', variations := true, replay := true)",
+        f"read_parquet('{out}')",
+        ORDER[("pgn", "moves")],
+    )
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{src}', \"table\" := 'moves', variations := true)") == [(43,)]
+
+
+def compressed(dir, name, data):
+    """The file `name` (plain, .gz, .bz2, .xz, .zst) holding `data`."""
+    path = dir / name
+    raw = data.encode()
+    if name.endswith(".gz"):
+        path.write_bytes(gzip.compress(raw))
+    elif name.endswith(".bz2"):
+        path.write_bytes(bz2.compress(raw))
+    elif name.endswith(".xz"):
+        path.write_bytes(lzma.compress(raw))
+    elif name.endswith(".zst"):
+        if not shutil.which("zstd"):
+            pytest.skip("no zstd command to make a .zst file")
+        path.write_bytes(subprocess.run(["zstd", "-q", "-c"], input=raw, capture_output=True, check=True).stdout)
+    else:
+        path.write_bytes(raw)
+    return path
+
+
+@pytest.mark.parametrize("ext", ["", ".gz", ".bz2", ".xz", ".zst"])
+def test_compressed_inputs(con, kifu, tmp_path, ext):
+    path = compressed(tmp_path, "games.pgn" + ext, (OPERA + SLOPPY) * 3)
+    out = kifu.export(tmp_path / "out.parquet", path)
+    same_table(con, f"read_pgn('{path}')", f"read_parquet('{out}')", ORDER[("pgn", "games")])
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{path}')") == [(6,)]
+
+
+def bundle(path, folder, members):
+    """An archive (tar.bz2, tar.gz, zip) of `members` of `folder`."""
+    kind = path.name.split(".", 1)[1]
+    if kind == "zip":
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+            for m in members:
+                z.write(folder / m, m)
+    else:
+        with tarfile.open(path, "w:" + kind.split(".")[1]) as t:
+            for m in members:
+                t.add(folder / m, m)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["tar.bz2", "tar.gz", "zip"])
+def test_archives(con, kifu, sample, tmp_path, kind):
+    (sample / "more.pgn").write_text(OPERA)
+    (sample / "more.sgf").write_text(SGF)
+    chess = bundle(tmp_path / f"chess.{kind}", sample, ["games.pgn", "more.pgn"])
+    go = bundle(tmp_path / f"go.{kind}", sample, ["go.sgf", "more.sgf"])
+    for fmt, table, arc in [("pgn", "games", chess), ("pgn", "moves", chess), ("sgf", "trees", go), ("sgf", "positions", go)]:
+        out = kifu.export(tmp_path / "out.parquet", arc, table=table)
+        same_table(con, f'{reader(fmt)}(\'{arc}\', "table" := \'{table}\')', f"read_parquet('{out}')", ORDER[(fmt, table)])
+    names = rows(con, f"SELECT DISTINCT file FROM read_pgn('{chess}') ORDER BY file")
+    assert names == [(f"{chess}:games.pgn",), (f"{chess}:more.pgn",)]
+    # an archive of both formats: each function reads its own
+    both = bundle(tmp_path / f"both.{kind}", sample, ["games.pgn", "go.sgf", "more.pgn"])
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{both}')") == [(3,)]
+    assert rows(con, f"SELECT count(*) FROM read_sgf('{both}')") == [(2,)]
+
+
+def test_same_rows_at_every_thread_count(con, kifu, tmp_path):
+    # about 8 MB: pieces of 1 MiB, cut where games start, read on several threads
+    big = tmp_path / "big.pgn"
+    big.write_text((OPERA + SLOPPY) * 5000)
+    gz = compressed(tmp_path, "big.pgn.gz", (OPERA + SLOPPY) * 2000)
+    for src in [big, gz]:
+        results = []
+        for duck_threads, kifu_threads in [(1, 1), (1, 2), (4, 4), (2, 3)]:
+            con.execute(f"SET threads = {duck_threads}")
+            q = (
+                f"SELECT game_index, byte_offset, White, plies, moves, errors FROM "
+                f"read_pgn('{src}', threads := {kifu_threads}) ORDER BY game_index"
+            )
+            results.append(con.sql(q).to_arrow_table())
+        for r in results[1:]:
+            assert r.equals(results[0])
+        assert results[0].num_rows == kifu.stats(src)["games"]
+        # and the game numbers are the input's, one after the other
+        idx = results[0]["game_index"].to_pylist()
+        assert idx == list(range(len(idx)))
+
+
+def test_limit_stops_the_scan(con, tmp_path):
+    big = tmp_path / "big.pgn"
+    big.write_text((OPERA + SLOPPY) * 5000)
+    assert len(rows(con, f"SELECT White FROM read_pgn('{big}') LIMIT 3")) == 3
+    # the connection goes on
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{big}')") == [(10000,)]
+
+
+def test_missing_input_raises_naming_it(con, duckdb, sample):
+    with pytest.raises(duckdb.Error, match="missing.pgn"):
+        con.execute(f"SELECT count(*) FROM read_pgn('{sample}/missing.pgn')").fetchall()
+    with pytest.raises(duckdb.Error, match=r"no file matches the pattern"):
+        con.execute(f"SELECT count(*) FROM read_pgn('{sample}/*.zst')").fetchall()
+    with pytest.raises(duckdb.Error, match="missing.pgn"):
+        con.execute(f"SELECT * FROM read_pgn(['{sample}/games.pgn', '{sample}/missing.pgn'])").fetchall()
+
+
+def damaged(tmp_path):
+    """A tar.bz2 of two PGN files, cut short in its second member."""
+    good = tmp_path / "src"
+    good.mkdir()
+    (good / "a.pgn").write_text(OPERA * 50)
+    (good / "b.pgn").write_text((OPERA + SLOPPY) * 2000)
+    arc = tmp_path / "damaged.tar.bz2"
+    with tarfile.open(arc, "w:bz2") as t:
+        t.add(good / "a.pgn", "a.pgn")
+        t.add(good / "b.pgn", "b.pgn")
+    data = arc.read_bytes()
+    arc.write_bytes(data[: len(data) * 2 // 3])
+    return arc
+
+
+def test_damaged_archive(con, duckdb, kifu, tmp_path):
+    arc = damaged(tmp_path)
+    with pytest.raises(duckdb.Error, match="damaged.tar.bz2"):
+        con.execute(f"SELECT count(*) FROM read_pgn('{arc}')").fetchall()
+    # ignore_errors: the games read, and a row naming the input with its error
+    got = rows(
+        con,
+        f"SELECT file, input_error, count(*) FROM read_pgn('{arc}', ignore_errors := true) "
+        "GROUP BY ALL ORDER BY ALL",
+    )
+    failed = [r for r in got if r[1] is not None]
+    assert len(failed) == 1 and failed[0][2] == 1 and failed[0][0].startswith(str(arc)), got
+    # the games read before the damage, as kifu reads them
+    stats = json.loads(kifu.run("stats", "--json", "-q", arc, check=False).stdout)
+    assert sum(r[2] for r in got if r[1] is None) == stats["games"]
+
+
+def test_bad_arguments(con, duckdb, sample):
+    p = sample / "games.pgn"
+    with pytest.raises(duckdb.Error, match="table must be 'games' or 'moves'"):
+        con.execute(f"SELECT * FROM read_pgn('{p}', \"table\" := 'positions')")
+    with pytest.raises(duckdb.Error, match="threads must be"):
+        con.execute(f"SELECT * FROM read_pgn('{p}', threads := 0)")
+    with pytest.raises(duckdb.Error):
+        con.execute(f"SELECT * FROM read_sgf('{p}', replay := true)")
+    with pytest.raises(duckdb.Error, match="source"):
+        con.execute("SELECT * FROM read_pgn(42)")
+    # the connection goes on
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{p}')") == [(2,)]
+
+
+def test_sgf_columns(con, sample):
+    got = rows(con, f"SELECT PB, KM, board_cols FROM read_sgf('{sample}/go.sgf') ORDER BY game_index")
+    assert got == [("Honinbo Shusaku", 6.5, 9), (None, None, 3)]
+
+
+def test_the_footer(extension, tmp_path, duckdb):
+    """The metadata DuckDB reads from the file's last 512 bytes: eight 32-byte fields stored last
+    to first, then the (empty) signature; a footer naming another C API version is refused."""
+    data = extension.read_bytes()
+    footer = data[-512:]
+    fields = [footer[i * 32 : (i + 1) * 32].rstrip(b"\0").decode() for i in range(8)][::-1]
+    assert fields[0] == "4"
+    assert fields[1].split("_")[0] in ("linux", "osx", "windows")
+    assert fields[2] == "v1.2.0"
+    assert fields[3].startswith("v")
+    assert fields[4] == "C_STRUCT"
+    assert fields[5:] == ["", "", ""]
+    assert footer[256:] == b"\0" * 256
+    # the same library with a footer naming C API v9.9.9: DuckDB says no, naming the version
+    other = tmp_path / "kifu.duckdb_extension"
+    other.write_bytes(data[:-512] + footer[:-256].replace(b"v1.2.0", b"v9.9.9") + footer[-256:])
+    c = duckdb.connect(config={"allow_unsigned_extensions": "true"})
+    with pytest.raises(duckdb.Error, match="v9.9.9"):
+        c.execute(f"LOAD '{other}'")
+    c.close()
