@@ -336,3 +336,29 @@ def test_the_footer(extension, tmp_path, duckdb):
     with pytest.raises(duckdb.Error, match="v9.9.9"):
         c.execute(f"LOAD '{other}'")
     c.close()
+
+
+def test_the_issues_queries_group_by_openings_speeds_and_ranks(con, kifu, tmp_path):
+    # the values analysts group by, straight from a compressed file and an archive
+    najdorf = '[TimeControl "180+2"]\n[WhiteElo "2000"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 1-0\n\n'
+    transposed = '[TimeControl "60"]\n[WhiteElo "1800"]\n\n1. e4 c5 2. Nc3 d6 3. Nf3 Nf6 4. d4 cxd4 5. Nxd4 a6 0-1\n\n'
+    src = compressed(tmp_path, "g.pgn.xz", (najdorf + transposed + OPERA) * 50)
+    got = rows(con, f"SELECT opening_eco, count(*), avg(WhiteElo) FROM read_pgn('{src}') GROUP BY ALL ORDER BY 1")
+    assert got == [("B90", 100, 1900.0), ("C41", 50, 2690.0)]
+    # the same counts as kifu stats --by
+    out = kifu.run("stats", "--by", "opening_eco", "--json", "-q", src).stdout
+    assert [(r["key"], r["games"]) for r in map(json.loads, out.splitlines())] == [("B90", 100), ("C41", 50)]
+    speeds = rows(con, f"SELECT speed, count(*) FROM read_pgn('{src}') GROUP BY ALL ORDER BY 1")
+    assert speeds == [("blitz", 50), ("bullet", 50), (None, 50)]
+    trees = "".join(
+        f"(;GM[1]SZ[19]PB[p{i}]BR[{r}]WR[3k]RE[B+R];B[pd];W[dd])" for i, r in enumerate(["7d", "9p", "5d", "2k", "1d*"])
+    )
+    folder = tmp_path / "kgs"
+    folder.mkdir()
+    (folder / "games.sgf").write_text(trees)
+    archive = tmp_path / "kgs.tar.bz2"
+    with tarfile.open(archive, "w:bz2") as t:
+        t.add(folder, arcname="kgs")
+    assert rows(con, f"SELECT count(*) FROM read_sgf('{archive}') WHERE black_rank >= 7") == [(2,)]
+    assert rows(con, f"SELECT black_rank, winner, win_by FROM read_sgf('{archive}') ORDER BY black_rank") == [
+        (-2, "B", "resign"), (1, "B", "resign"), (5, "B", "resign"), (7, "B", "resign"), (18, "B", "resign")]
