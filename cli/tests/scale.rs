@@ -805,6 +805,62 @@ fn filter_on_openings_named_from_the_moves() {
     assert_eq!(events(&["-w", "opening_eco!=B90"]), ["dragon", "none"]);
 }
 
+/// `split --by` takes the keys of `stats --by`: files per opening named from the moves, per
+/// speed, per month.
+#[test]
+fn split_by_opening_speed_and_month() {
+    let tmp = TempDir::new("split-keys");
+    let f = tmp.file(
+        "g.pgn",
+        b"[TimeControl \"180+2\"]\n[UTCDate \"2024.01.31\"]\n[Date \"2024.02.01\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n\n\
+          [TimeControl \"60\"]\n[Date \"2024.02.03\"]\n\n1. e4 c5 2. Nc3 d6 3. Nf3 Nf6 4. d4 cxd4 5. Nxd4 a6 *\n\n\
+          [TimeControl \"-\"]\n\n1. d4 d5 2. c4 *\n",
+    );
+    let files = |by: &str| -> Vec<(String, usize)> {
+        let out = tmp.0.join(format!("by-{by}"));
+        let o = kifu(&[
+            OsString::from("split"),
+            f.clone().into(),
+            "-o".into(),
+            out.clone().into(),
+            "--by".into(),
+            by.into(),
+            "-q".into(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{by}: {}", text(&o.stderr));
+        let mut v: Vec<(String, usize)> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let games = std::fs::read_to_string(e.path())
+                    .unwrap()
+                    .matches("\n1. ")
+                    .count();
+                (e.file_name().to_string_lossy().into_owned(), games)
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let v = |pairs: &[(&str, usize)]| -> Vec<(String, usize)> {
+        pairs.iter().map(|(n, c)| (n.to_string(), *c)).collect()
+    };
+    assert_eq!(files("opening_eco"), v(&[("B90.pgn", 2), ("D06.pgn", 1)]));
+    assert_eq!(
+        files("speed"),
+        v(&[
+            ("blitz.pgn", 1),
+            ("bullet.pgn", 1),
+            ("correspondence.pgn", 1)
+        ])
+    );
+    // UTCDate first, then Date: as the export's partitions and stats --by
+    assert_eq!(
+        files("month"),
+        v(&[("2024-01.pgn", 1), ("2024-02.pgn", 1), ("unknown.pgn", 1)])
+    );
+}
+
 #[test]
 fn split_makes_files_of_n_games_or_per_value() {
     let tmp = TempDir::new("split");

@@ -526,6 +526,77 @@ fn date_key(date: &[u8], month: bool) -> Option<[u8; 7]> {
     Some(out)
 }
 
+impl By {
+    /// The value of this key a PGN game (a DOM) has, as `kifu stats --by` counts it; `None`
+    /// where it has none. `kifu split --by` names its files with it.
+    ///
+    /// ```
+    /// use kifu_pipeline::group::By;
+    /// let g = kifu::pgn::games(b"[Date \"2021.??.??\"]\n[UTCDate \"2020.12.31\"]\n[TimeControl \"60+1\"]\n\n1. e4 *\n")
+    ///     .next().unwrap();
+    /// assert_eq!(By::Year.pgn_value(&g).as_deref(), Some("2020")); // UTCDate first
+    /// assert_eq!(By::Speed.pgn_value(&g).as_deref(), Some("bullet"));
+    /// assert_eq!(By::OpeningEco.pgn_value(&g).as_deref(), Some("B00"));
+    /// assert_eq!(By::Field("White".into()).pgn_value(&g), None);
+    /// ```
+    pub fn pgn_value(&self, game: &pgn::Game) -> Option<String> {
+        match self {
+            By::Field(name) => game.tag(name).map(str::to_string),
+            By::Year | By::Month => {
+                let month = *self == By::Month;
+                let d = ["UTCDate", "Date", "EventDate"]
+                    .iter()
+                    .find_map(|t| date_key(game.tag(t)?.as_bytes(), month))?;
+                Some(date_text(&d, month))
+            }
+            By::Speed => {
+                let tc = TimeControl::parse(game.tag("TimeControl")?.as_bytes())?;
+                Some(tc.speed()?.as_str().to_string())
+            }
+            By::OpeningEco | By::OpeningName => {
+                let o = kifu_replay::chess::openings::classify(game)?;
+                Some(
+                    if *self == By::OpeningEco {
+                        o.eco
+                    } else {
+                        o.name
+                    }
+                    .to_string(),
+                )
+            }
+        }
+    }
+
+    /// The value of this key an SGF game tree has (a root property, its text decoded as
+    /// UTF-8 where it is, else as Latin-1; the year or month of `DT`); `None` where it has
+    /// none, and for the PGN keys (`speed`, the openings).
+    pub fn sgf_value(&self, tree: &sgf::GameTree) -> Option<String> {
+        if tree.is_empty() {
+            return None;
+        }
+        let root = tree.root();
+        match self {
+            By::Field(name) => {
+                let v = root.value(name.as_bytes())?;
+                let mut out = String::new();
+                push_text(&mut out, &v.decoded(name.as_bytes()));
+                Some(out)
+            }
+            By::Year | By::Month => {
+                let month = *self == By::Month;
+                let d = date_key(root.value(b"DT")?.as_bytes(), month)?;
+                Some(date_text(&d, month))
+            }
+            By::Speed | By::OpeningEco | By::OpeningName => None,
+        }
+    }
+}
+
+/// The text of a [`date_key`].
+fn date_text(d: &[u8; 7], month: bool) -> String {
+    String::from_utf8_lossy(&d[..if month { 7 } else { 4 }]).into_owned()
+}
+
 /// The PGN dates a game may be dated by, best first.
 #[derive(Debug, Default)]
 struct Dates {

@@ -17,6 +17,7 @@ use crate::out::{Guard, Output};
 use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
 use kifu_pipeline::Input;
+use kifu_pipeline::group::By as GroupBy;
 use kifu_pipeline::{Dom, PerGame};
 
 /// Write the games into files of N games each (`--games`) or one file per value of a tag or
@@ -36,10 +37,11 @@ pub struct Args {
         required_unless_present = "by"
     )]
     pub games: Option<u64>,
-    /// One file per value of this tag (PGN) or root property (SGF); `year`: the year of
-    /// Date (PGN; else UTCDate, EventDate) or DT (SGF).
-    #[arg(long, value_name = "NAME")]
-    pub by: Option<String>,
+    /// One file per value of this tag (PGN) or root property (SGF), or of a key of `kifu stats
+    /// --by`: `year`, `month` (of UTCDate, else Date, else EventDate; SGF DT), `speed`,
+    /// `opening_eco`, `opening_name`.
+    #[arg(long, value_name = "NAME", value_parser = GroupBy::parse)]
+    pub by: Option<GroupBy>,
     /// File name template: {num} (the file number, 0001 on), {value} (the value, made safe
     /// for a file name), {ext}. Default: part-{num}.{ext} with --games, {value}.{ext} with
     /// --by.
@@ -82,9 +84,9 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
 pub enum By {
     /// N games per file.
     Count(u64),
-    /// One file per value of this tag or root property; `year` is the year of `Date` (PGN,
-    /// else `UTCDate`, `EventDate`) or `DT` (SGF).
-    Value(String),
+    /// One file per value of this key (a tag or root property, `year`, `month`, `speed`,
+    /// `opening_eco`, `opening_name`: the keys of `kifu stats --by`).
+    Value(GroupBy),
 }
 
 /// What `kifu split` was asked.
@@ -119,14 +121,7 @@ impl PerGame for Sorted {
     fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         let value = match &*self.by {
             By::Count(_) => String::new(),
-            By::Value(name) if name == "year" => {
-                let date = ["Date", "UTCDate", "EventDate"].iter().find_map(|t| {
-                    game.tag(t)
-                        .filter(|d| d.len() >= 4 && d[..4].bytes().all(|b| b.is_ascii_digit()))
-                });
-                date.map(|d| d[..4].to_string()).unwrap_or_default()
-            }
-            By::Value(name) => game.tag(name).unwrap_or_default().to_string(),
+            By::Value(key) => key.pgn_value(&game).unwrap_or_default(),
         };
         self.keys
             .push((value, if self.jsonl { "jsonl" } else { "pgn" }));
@@ -134,25 +129,9 @@ impl PerGame for Sorted {
         Some(game)
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
-        let prop = |name: &[u8]| -> String {
-            if tree.is_empty() {
-                return String::new();
-            }
-            let Some(v) = tree.root().value(name) else {
-                return String::new();
-            };
-            String::from_utf8_lossy(&v.decoded(name)).into_owned()
-        };
         let value = match &*self.by {
             By::Count(_) => String::new(),
-            By::Value(name) if name == "year" => {
-                let dt = prop(b"DT");
-                let year = dt
-                    .get(..4)
-                    .filter(|y| y.bytes().all(|b| b.is_ascii_digit()));
-                year.unwrap_or_default().to_string()
-            }
-            By::Value(name) => prop(name.as_bytes()),
+            By::Value(key) => key.sgf_value(&tree).unwrap_or_default(),
         };
         self.keys
             .push((value, if self.jsonl { "jsonl" } else { "sgf" }));
