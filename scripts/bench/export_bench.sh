@@ -8,6 +8,8 @@
 #   scripts/bench/export_bench.sh python           against a python-chess conversion script and
 #                                            pgn2data on the same samples (ratios)
 #   scripts/bench/export_bench.sh memory           peak RSS exporting ~1 GB against ~1 MB
+#   scripts/bench/export_bench.sh command-memory   the same for the kifu command itself, -j1 and -j2,
+#                                            the corpus through stdin once and 15 times
 #   scripts/bench/export_bench.sh cli [ROUNDS] [J] the command itself: `kifu export --table games` to
 #                                            Parquet against `kifu stats` on the same files, as
 #                                            whole processes (-jJ, default 1) run interleaved;
@@ -20,7 +22,7 @@ cd "$(dirname "$0")/../.."
 corpus=${KIFU_CORPUS:-../shared/corpus}
 what=${1:-speed}
 rounds=${2:-5}
-if [ "$what" = cli ]; then
+if [ "$what" = cli ] || [ "$what" = command-memory ]; then
   cargo build --release -q -p kifu-cli
 else
   cargo build --release -q -p kifu-export --example export_bench
@@ -139,11 +141,32 @@ cli() {
     "$(median < "$tmp/ratio")" "$rounds"
 }
 
+# `command_memory`: peak RSS of the command itself, `kifu export --table games` at -j1 and -j2,
+# the PGN corpus streamed through stdin once (72 MB) and 15 times (1.09 GB); and again with
+# glibc's mmap threshold fixed
+command_memory() {
+  mapfile -t all < <(find "$corpus/pgn" -name '*.pgn' | sort)
+  for j in 1 2; do
+    for n in 1 15; do
+      for fixed in 0 1; do
+        env $([ "$fixed" = 1 ] && echo MALLOC_MMAP_THRESHOLD_=65536 MALLOC_TRIM_THRESHOLD_=65536) \
+          /usr/bin/time -f "%M" -o "$tmp/rss" bash -c \
+          'n=$1; k=$2; j=$3; out=$4; shift 4; for _ in $(seq "$n"); do cat "$@"; done |
+             "$k" export -q -j"$j" --table games --format pgn -o "$out" --force -' \
+          _ "$n" "$K" "$j" "$tmp/m.parquet" "${all[@]}"
+        printf -- '-j%s x%-2s fixed=%s: peak RSS %7.1f MiB\n' "$j" "$n" "$fixed" \
+          "$(python3 -c "print($(tail -1 "$tmp/rss") / 1024)")"
+      done
+    done
+  done
+}
+
 case "$what" in
   cli) threads=${3:-1}; cli dense "${dense[@]}"; cli tcec "${tcec[@]}" ;;
   speed) speed dense "${dense[@]}"; speed tcec "${tcec[@]}" ;;
   python) python_ratios ;;
   memory) memory ;;
+  command-memory) command_memory ;;
   all) speed dense "${dense[@]}"; speed tcec "${tcec[@]}"; python_ratios; memory ;;
   *) echo "usage: $0 speed [ROUNDS] | cli [ROUNDS] [J] | python | memory | all" >&2; exit 2 ;;
 esac
