@@ -88,27 +88,13 @@ where
             });
         }
         drop(result_tx);
-        let mut next = 0u64;
-        let mut held = BTreeMap::new();
-        'results: for (seq, done) in result_rx.iter() {
-            held.insert(seq, done);
-            while let Some(done) = held.remove(&next) {
-                next += 1;
-                match done {
-                    Ok(u) => {
-                        if let Err(e) = sink(u) {
-                            outcome = Err(e);
-                            break 'results;
-                        }
-                    }
-                    Err(panic) => {
-                        failure = Some(panic);
-                        break 'results;
-                    }
-                }
-                let _ = permit_tx.send(());
-            }
-        }
+        merge_in_order(
+            &result_rx,
+            &permit_tx,
+            &mut sink,
+            &mut outcome,
+            &mut failure,
+        );
         // stop the producer (its next send fails) and let the workers drain
         cancel.store(true, Ordering::Relaxed);
         drop(permit_tx);
@@ -184,26 +170,13 @@ where
                 sent
             })
         };
-        let mut held = BTreeMap::new();
-        'results: for (seq, done) in result_rx.iter() {
-            held.insert(seq, done);
-            while let Some(done) = held.remove(&next) {
-                next += 1;
-                match done {
-                    Ok(u) => {
-                        if let Err(e) = sink(u) {
-                            outcome = Err(e);
-                            break 'results;
-                        }
-                    }
-                    Err(panic) => {
-                        failure = Some(panic);
-                        break 'results;
-                    }
-                }
-                let _ = permit_tx.send(());
-            }
-        }
+        next = merge_in_order(
+            &result_rx,
+            &permit_tx,
+            &mut sink,
+            &mut outcome,
+            &mut failure,
+        );
         // stop the producer (its next send fails); the dispatcher ends with it
         cancel.store(true, Ordering::Relaxed);
         drop(permit_tx);
@@ -226,6 +199,41 @@ where
     // every result handed on, unless the sink stopped the pool
     debug_assert!(outcome.is_err() || next == sent, "{next} of {sent} results");
     outcome
+}
+
+/// The merge of [`run`] and [`run_on`]: hands the results to `sink` in sequence order as they
+/// come (holding those that come early), giving a permit back for each; ends at the first error
+/// of `sink` (in `outcome`) or panic of a job (in `failure`), or when the results end. Returns
+/// how many results went to `sink`.
+fn merge_in_order<U, E>(
+    results: &Receiver<(u64, thread::Result<U>)>,
+    permits: &SyncSender<()>,
+    sink: &mut impl FnMut(U) -> Result<(), E>,
+    outcome: &mut Result<(), E>,
+    failure: &mut Option<Box<dyn core::any::Any + Send + 'static>>,
+) -> u64 {
+    let mut next = 0u64;
+    let mut held = BTreeMap::new();
+    for (seq, done) in results.iter() {
+        held.insert(seq, done);
+        while let Some(done) = held.remove(&next) {
+            next += 1;
+            match done {
+                Ok(u) => {
+                    if let Err(e) = sink(u) {
+                        *outcome = Err(e);
+                        return next;
+                    }
+                }
+                Err(panic) => {
+                    *failure = Some(panic);
+                    return next;
+                }
+            }
+            let _ = permits.send(());
+        }
+    }
+    next
 }
 
 /// A job's way back: dropped unrun (an executor that broke its word), it hands on a panic in
