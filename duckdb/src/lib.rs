@@ -259,56 +259,37 @@ fn source() -> Option<Vec<LogicalTypeHandle>> {
     Some(vec![LogicalTypeHandle::from(LogicalTypeId::Any)])
 }
 
-impl VTab for ReadPgn {
-    type InitData = Init;
-    type BindData = Call;
+/// `read_pgn` and `read_sgf`: one table function each, the same callbacks for the format.
+macro_rules! read_function {
+    ($vtab:ty, $format:expr) => {
+        impl VTab for $vtab {
+            type InitData = Init;
+            type BindData = Call;
 
-    fn bind(info: &BindInfo) -> Result<Call, Box<dyn Error>> {
-        bind(Format::Pgn, info)
-    }
-    fn init(info: &InitInfo) -> Result<Init, Box<dyn Error>> {
-        init(info)
-    }
-    fn func(
-        info: &TableFunctionInfo<Self>,
-        output: &mut DataChunkHandle,
-    ) -> Result<(), Box<dyn Error>> {
-        func(info.get_bind_data(), info.get_init_data(), output)
-    }
-    fn supports_pushdown() -> bool {
-        true
-    }
-    fn parameters() -> Option<Vec<LogicalTypeHandle>> {
-        source()
-    }
-    fn named_parameters() -> Option<Vec<(String, LogicalTypeHandle)>> {
-        named(Format::Pgn)
-    }
+            fn bind(info: &BindInfo) -> Result<Call, Box<dyn Error>> {
+                bind($format, info)
+            }
+            fn init(info: &InitInfo) -> Result<Init, Box<dyn Error>> {
+                init(info)
+            }
+            fn func(
+                info: &TableFunctionInfo<Self>,
+                output: &mut DataChunkHandle,
+            ) -> Result<(), Box<dyn Error>> {
+                func(info.get_bind_data(), info.get_init_data(), output)
+            }
+            fn supports_pushdown() -> bool {
+                true
+            }
+            fn parameters() -> Option<Vec<LogicalTypeHandle>> {
+                source()
+            }
+            fn named_parameters() -> Option<Vec<(String, LogicalTypeHandle)>> {
+                named($format)
+            }
+        }
+    };
 }
 
-impl VTab for ReadSgf {
-    type InitData = Init;
-    type BindData = Call;
-
-    fn bind(info: &BindInfo) -> Result<Call, Box<dyn Error>> {
-        bind(Format::Sgf, info)
-    }
-    fn init(info: &InitInfo) -> Result<Init, Box<dyn Error>> {
-        init(info)
-    }
-    fn func(
-        info: &TableFunctionInfo<Self>,
-        output: &mut DataChunkHandle,
-    ) -> Result<(), Box<dyn Error>> {
-        func(info.get_bind_data(), info.get_init_data(), output)
-    }
-    fn supports_pushdown() -> bool {
-        true
-    }
-    fn parameters() -> Option<Vec<LogicalTypeHandle>> {
-        source()
-    }
-    fn named_parameters() -> Option<Vec<(String, LogicalTypeHandle)>> {
-        named(Format::Sgf)
-    }
-}
+read_function!(ReadPgn, Format::Pgn);
+read_function!(ReadSgf, Format::Sgf);
