@@ -85,25 +85,27 @@ impl Lines {
 
     /// Records every line break in `bytes` (starting at stream offset `base`), as
     /// [`scan`](Self::scan) does, by counting instead of visiting each break: for a long block
-    /// of many short lines (what a parallel scan's cutter counts) it is several times faster.
-    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    /// of many short lines (what a parallel scan counts for each piece) it is several times
+    /// faster.
+    #[cfg(test)]
     pub(crate) fn count(&mut self, bytes: &[u8], base: u64) {
-        let Some(last) = memchr::memrchr2(b'\n', b'\r', bytes) else {
+        self.apply(&Breaks::count(bytes, base));
+    }
+
+    /// Records the line breaks `breaks` counted in a block of bytes: the counter after the
+    /// block, as [`count`](Self::count) over the block gives it.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn apply(&mut self, breaks: &Breaks) {
+        let Some(last) = breaks.last else {
             return;
         };
         // the second half of a `\r\n` whose `\r` ended the bytes before: already counted
-        let paired = bytes[0] == b'\n' && base == self.after_cr;
-        let mut breaks = count_where(bytes, bytes, |a, _| a == b'\n');
-        if let Some(last_cr) = memchr::memrchr(b'\r', bytes) {
-            let cr = count_where(bytes, bytes, |a, _| a == b'\r');
-            let (a, b) = (&bytes[..bytes.len() - 1], &bytes[1..]);
-            let pairs = count_where(a, b, |a, b| a == b'\r' && b == b'\n');
-            breaks += cr - pairs;
-            self.after_cr = base + last_cr as u64 + 1;
+        let paired = breaks.lf_first && breaks.base == self.after_cr;
+        self.line += breaks.breaks - u64::from(paired);
+        self.line_start = last + 1;
+        if let Some(cr) = breaks.last_cr {
+            self.after_cr = cr + 1;
         }
-        breaks -= u64::from(paired);
-        self.line += breaks;
-        self.line_start = base + last as u64 + 1;
     }
 
     /// Records the line breaks of a block of up to 32 bytes starting at stream offset `base`:
@@ -150,6 +152,79 @@ impl Lines {
     pub(crate) fn at_line_start(&self, at: u64) -> bool {
         at == self.line_start
     }
+}
+
+/// The line breaks of a block of bytes, counted without knowing what came before it: applied
+/// to the counter at the block's start ([`Lines::apply`]) they give the counter at its end. A
+/// parallel scan counts each piece's on the thread that reads the piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
+pub(crate) struct Breaks {
+    /// Stream offset of the block's first byte.
+    base: u64,
+    /// Line breaks, a `\r\n` counted once, and a `\n` first in the block counted too.
+    breaks: u64,
+    /// The block starts with `\n` (the second half of a `\r\n` if a `\r` ended the bytes
+    /// before).
+    lf_first: bool,
+    /// Stream offset of the block's last line-break byte.
+    last: Option<u64>,
+    /// Stream offset of its last `\r`.
+    last_cr: Option<u64>,
+}
+
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
+impl Breaks {
+    /// Counts the line breaks of `bytes`, which start at stream offset `base`.
+    pub(crate) fn count(bytes: &[u8], base: u64) -> Breaks {
+        let Some(last) = memchr::memrchr2(b'\n', b'\r', bytes) else {
+            return Breaks {
+                base,
+                breaks: 0,
+                lf_first: false,
+                last: None,
+                last_cr: None,
+            };
+        };
+        // one pass for the `\n`s that also tells whether any `\r` is there (most files have
+        // none: the passes for them are skipped)
+        let (mut breaks, any_cr) = count_lf(bytes);
+        let last_cr = if any_cr {
+            memchr::memrchr(b'\r', bytes)
+        } else {
+            None
+        };
+        if last_cr.is_some() {
+            let cr = count_where(bytes, bytes, |a, _| a == b'\r');
+            let (a, b) = (&bytes[..bytes.len() - 1], &bytes[1..]);
+            let pairs = count_where(a, b, |a, b| a == b'\r' && b == b'\n');
+            breaks += cr - pairs;
+        }
+        Breaks {
+            base,
+            breaks,
+            lf_first: bytes[0] == b'\n',
+            last: Some(base + last as u64),
+            last_cr: last_cr.map(|c| base + c as u64),
+        }
+    }
+}
+
+/// How many `\n`s `bytes` holds, and whether it holds a `\r`: in blocks of at most 255 bytes
+/// counted into a byte, as [`count_where`], in one pass.
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
+fn count_lf(bytes: &[u8]) -> (u64, bool) {
+    let mut cr = 0u8;
+    let mut lf = 0u64;
+    for block in bytes.chunks(255) {
+        let mut n = 0u8;
+        for &b in block {
+            n = n.wrapping_add(u8::from(b == b'\n'));
+            cr |= u8::from(b == b'\r');
+        }
+        lf += u64::from(n);
+    }
+    (lf, cr != 0)
 }
 
 /// How many `i` have `f(a[i], b[i])`, for `a` and `b` of one length. Counted in blocks of at

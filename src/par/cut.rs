@@ -5,11 +5,13 @@
 //! decided later by the parser that read everything before it (`super::piece`).
 
 use std::io::{self, Read};
+use std::sync::Arc;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 
+use super::lines::{Chain, Start};
+use super::pool::Pool;
 use crate::Format;
-use crate::position::Lines;
 
 /// A piece without a place to cut is cut anyway at this many piece sizes, so that input
 /// without game boundaries (a huge game, junk, a bomb of one byte repeated) keeps the pieces in
@@ -124,20 +126,26 @@ pub(crate) struct Cut {
     pub bytes: Bytes,
     /// Stream offset of its first byte.
     pub offset: u64,
-    /// The line counter at its first byte.
-    pub lines: Lines,
+    /// The line counter at its first byte, worked out by the thread that reads it.
+    pub start: Start,
 }
 
-/// The bytes a cutter holds: read into a growing buffer, or an input held whole.
+/// The bytes a cutter holds: read into a buffer, or an input held whole.
 enum Held {
-    Read(BytesMut),
+    /// Read into `buf`: its first `filled` bytes are the input's, the rest is room for the
+    /// next reads, which land there directly. The room is initialized (zeroed when the buffer
+    /// was made, or left by the pieces of a buffer used before).
+    Read {
+        buf: Vec<u8>,
+        filled: usize,
+    },
     Whole(Bytes),
 }
 
 impl Held {
     fn as_slice(&self) -> &[u8] {
         match self {
-            Held::Read(b) => b,
+            Held::Read { buf, filled } => &buf[..*filled],
             Held::Whole(b) => b,
         }
     }
@@ -150,12 +158,31 @@ impl Held {
         self.len() == 0
     }
 
-    fn split_to(&mut self, n: usize) -> Bytes {
+    /// The first `n` bytes as a piece. A read buffer becomes the piece (lent out through
+    /// `pool`), and the bytes after the cut move to the next buffer.
+    fn split_to(&mut self, n: usize, pool: &Arc<Pool>) -> Bytes {
         match self {
-            Held::Read(b) => b.split_to(n).freeze(),
+            Held::Read { buf, filled } => {
+                let rest = *filled - n;
+                let mut next = match rest {
+                    0 => Vec::new(),
+                    _ if rest <= pool.size() / 2 => pool.get(),
+                    _ => vec![0; rest + pool.size()],
+                };
+                next[..rest].copy_from_slice(&buf[n..*filled]);
+                let piece = core::mem::replace(buf, next);
+                *filled = rest;
+                pool.share(piece).slice(..n)
+            }
             Held::Whole(b) => b.split_to(n),
         }
     }
+}
+
+/// The pool of read buffers for pieces of `size` bytes read `read_size` bytes at a time,
+/// keeping at most `keep` of them.
+pub(crate) fn pool(size: usize, read_size: usize, keep: usize) -> Arc<Pool> {
+    Pool::new(size.max(1) + DECIDE + read_size.clamp(1, 1 << 24), keep)
 }
 
 /// Cuts a stream into pieces of about `size` bytes (longer when no candidate comes: at most
@@ -169,13 +196,16 @@ pub(crate) struct Cutter<R> {
     /// Bytes of `buf` already searched for a candidate.
     searched: usize,
     offset: u64,
-    lines: Lines,
+    /// The line counters at the pieces' starts, for the threads that read them.
+    chain: Arc<Chain>,
     eof: bool,
     /// The read error that ended the input, handed out after the bytes read before it.
     error: Option<io::Error>,
-    /// Where reads land before they join `buf` (only the bytes read are copied: a small input
-    /// costs no zeroed room for a whole read), kept from input to input by the caller.
+    /// Where an input's first read lands (only the bytes read are then copied: a small input
+    /// costs no room for a whole read), kept from input to input by the caller.
     scratch: Vec<u8>,
+    /// The read buffers, used again once their pieces are dropped.
+    pool: Arc<Pool>,
 }
 
 impl Cutter<io::Empty> {
@@ -196,14 +226,25 @@ impl<R: Read> Cutter<R> {
             format,
             size,
             read_size: read_size.clamp(1, 1 << 24),
-            buf: Held::Read(BytesMut::new()),
+            buf: Held::Read {
+                buf: Vec::new(),
+                filled: 0,
+            },
             searched: 0,
             offset: 0,
-            lines: Lines::default(),
+            chain: Chain::new(),
             eof: false,
             error: None,
             scratch: Vec::new(),
+            pool: pool(size, read_size, 4),
         }
+    }
+
+    /// Reads into `pool`'s buffers (kept from one input to the next), which must be made by
+    /// [`pool`] for this cutter's sizes.
+    pub(crate) fn with_pool(mut self, pool: Arc<Pool>) -> Self {
+        self.pool = pool;
+        self
     }
 
     /// Reads through `scratch` (a buffer kept from one input to the next).
@@ -263,13 +304,13 @@ impl<R: Read> Cutter<R> {
 
     /// Takes the first `n` bytes of the buffer as a piece.
     fn take(&mut self, n: usize) -> Cut {
-        let bytes = self.buf.split_to(n);
+        let bytes = self.buf.split_to(n, &self.pool);
+        let start = self.chain.push(self.offset, &bytes);
         let cut = Cut {
             offset: self.offset,
-            lines: self.lines,
+            start,
             bytes,
         };
-        self.lines.count(&cut.bytes, self.offset);
         self.offset += n as u64;
         self.searched = 0;
         cut
@@ -278,36 +319,46 @@ impl<R: Read> Cutter<R> {
     /// Reads once more into the buffer; marks the end of input. A read error ends the input
     /// too: what was read before it goes out first, then the error.
     fn fill(&mut self) {
-        let Held::Read(buf) = &mut self.buf else {
+        let Held::Read { buf, filled } = &mut self.buf else {
             self.eof = true;
             return;
         };
-        if self.scratch.len() < self.read_size {
-            self.scratch.resize(self.read_size, 0);
+        let first = buf.is_empty() && self.offset == 0;
+        if !first && buf.len() == *filled {
+            // no room left: a buffer of the pool, or a larger one for a piece that found no
+            // place to cut yet, the bytes not cut yet moved into it
+            let mut grown = if *filled + self.read_size <= self.pool.size() {
+                self.pool.get()
+            } else {
+                vec![0; *filled + self.size]
+            };
+            grown[..*filled].copy_from_slice(&buf[..*filled]);
+            *buf = grown;
         }
         loop {
-            match self.reader.read(&mut self.scratch[..self.read_size]) {
+            let read = if first {
+                // an input's first read goes through the scratch buffer and only its bytes
+                // are kept: most files of a directory of SGF files are smaller than one read
+                if self.scratch.len() < self.read_size {
+                    self.scratch.resize(self.read_size, 0);
+                }
+                self.reader.read(&mut self.scratch[..self.read_size])
+            } else {
+                let end = buf.len().min(*filled + self.read_size);
+                self.reader.read(&mut buf[*filled..end])
+            };
+            match read {
                 Ok(0) => {
                     self.eof = true;
                     return;
                 }
+                Ok(k) if first => {
+                    *buf = self.scratch[..k].to_vec();
+                    *filled = k;
+                    return;
+                }
                 Ok(k) => {
-                    let len = buf.len();
-                    if buf.capacity() < len + k {
-                        // room for a whole piece at once: after a cut the buffer shares its
-                        // allocation with the pieces before, so this allocates exactly what is
-                        // asked, where growing read by read would double the allocation that
-                        // each piece then keeps alive; the first read of an input asks for its
-                        // own bytes only (most files of a directory of SGF files are smaller
-                        // than one read)
-                        let want = if len == 0 && self.offset == 0 {
-                            k
-                        } else {
-                            (self.size + DECIDE + self.read_size).max(len + k)
-                        };
-                        buf.reserve(want - len);
-                    }
-                    buf.extend_from_slice(&self.scratch[..k]);
+                    *filled += k;
                     return;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -382,7 +433,7 @@ mod tests {
         let mut c = Cutter::new(&input[..], Format::Pgn, 1, 4096);
         let mut lines = Vec::new();
         while let Some(cut) = c.next_cut().unwrap() {
-            lines.push(cut.lines.at(cut.offset));
+            lines.push(cut.start.resolve(&cut.bytes).at(cut.offset));
         }
         let got: Vec<(u64, u64, u32)> =
             lines.iter().map(|p| (p.offset, p.line, p.column)).collect();

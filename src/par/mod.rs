@@ -16,10 +16,14 @@
 //! 1. **Cut** (one thread, cheap): after `piece_size` bytes, the next place that looks like a
 //!    game's start: for PGN a `[` opening a line and a tag name, after a blank line or a line
 //!    that is not a tag pair; for SGF a `(` opening a line (or after a `)`) followed by `;` and
-//!    a root property. Only a few bytes around it are looked at.
+//!    a root property. Only a few bytes around it are looked at. A reader's bytes are read
+//!    straight into the buffer that becomes the piece (buffers are used again once their
+//!    pieces are dropped); an input held in memory is cut into slices of it.
 //! 2. **Read** (every thread): each piece is read by a fresh parser placed at the piece's
 //!    first byte ([`pgn::Parser::start_at`](crate::pgn::Parser::start_at): its offset, line and
-//!    column, counted by the cutter), as if a game started there.
+//!    column), as if a game started there. The line and column come from the line breaks of
+//!    the pieces before it, which each piece's thread counts in its own piece first: the
+//!    cutter touches no byte it does not look at, and no thread waits for another for them.
 //! 3. **Check**: after its piece, each parser reads on into the next piece (a copy of it, with
 //!    the events muted) until the next game starts. If that is exactly at the cut, the parser
 //!    that read everything before the cut agrees that a game starts there, so the next piece's
@@ -64,8 +68,10 @@
 //! [`map_ordered`] is enough.
 
 mod cut;
+mod lines;
 mod ordered;
 mod piece;
+mod pool;
 mod scan;
 
 use std::io::{self, Read};
@@ -87,7 +93,8 @@ pub struct Options {
     pub threads: usize,
     /// About how many bytes a piece holds (more when no game starts for a while: at most four
     /// times this, unless the input ends first). Memory holds about `2 * threads + 2` pieces.
-    /// Default: 1 MiB (a piece, its copy and its line count stay in the caches; larger
+    /// Default: 1 MiB (a piece stays in the caches while its thread counts its lines and
+    /// reads it; larger
     /// pieces read more slowly and hold more memory).
     pub piece_size: usize,
     /// Bytes read from a reader at a time. Default: 64 KiB.
@@ -211,6 +218,53 @@ where
         sgf_of,
         done,
     );
+}
+
+/// Cuts `reader` into pieces as a scan's cutter does, and hands them to one other thread that
+/// only works out their line counters (a worker's first step) and drops them: the pieces and
+/// bytes cut, and the seconds spent cutting on the calling thread. Only for measuring the
+/// cutter's own rate (`examples/cut_rate.rs`); not part of the API.
+#[doc(hidden)]
+pub fn cut_only<R: Read>(
+    options: &Options,
+    format: Format,
+    reader: R,
+) -> io::Result<(u64, u64, f64)> {
+    let cutter = cut::Cutter::new(reader, format, options.piece_size, options.read_size);
+    cut_timed(cutter)
+}
+
+/// [`cut_only`] over an input held in memory (the pieces are slices of it).
+#[doc(hidden)]
+pub fn cut_only_bytes(options: &Options, format: Format, data: Bytes) -> (u64, u64, f64) {
+    let cutter = cut::Cutter::whole(data, format, options.piece_size);
+    cut_timed(cutter).expect("no read error in memory")
+}
+
+fn cut_timed<R: Read>(mut cutter: cut::Cutter<R>) -> io::Result<(u64, u64, f64)> {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<cut::Cut>(4);
+    let counter = std::thread::spawn(move || {
+        for cut in rx {
+            core::hint::black_box(cut.start.resolve(&cut.bytes));
+        }
+    });
+    let (mut pieces, mut seconds) = (0, 0.0);
+    let result = loop {
+        let t = std::time::Instant::now();
+        let next = cutter.next_cut();
+        seconds += t.elapsed().as_secs_f64();
+        match next {
+            Ok(Some(cut)) => {
+                pieces += 1;
+                tx.send(cut).expect("the counter runs");
+            }
+            Ok(None) => break Ok((pieces, cutter.offset(), seconds)),
+            Err(e) => break Err(e),
+        }
+    };
+    drop(tx);
+    counter.join().expect("the counter ends");
+    result
 }
 
 /// Takes the visitor of a one-format scan out of its format's case.

@@ -7,9 +7,11 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use super::Options;
-use super::cut::{Cut, Cutter};
+use super::cut::{self, Cut, Cutter};
+use super::lines::Start;
 use super::ordered;
 use super::piece::{Drive, Ended, read_on};
+use super::pool::Pool;
 use crate::Format;
 use crate::position::Lines;
 use crate::{pgn, sgf};
@@ -87,6 +89,9 @@ pub struct Feeder<'s, W: Work, E> {
     options: Options,
     /// The read buffer, kept from one input to the next.
     scratch: Vec<u8>,
+    /// The cutter's read buffers, kept from one input to the next (made at the first input
+    /// that is cut).
+    pool: Option<Arc<Pool>>,
 }
 
 impl<W: Work, E> core::fmt::Debug for Feeder<'_, W, E> {
@@ -318,8 +323,15 @@ impl<W: Work, E> Feeder<'_, W, E> {
                     }
                     None => {
                         let scratch = core::mem::take(&mut self.scratch);
-                        let mut cutter = Cutter::new(reader, format, size, self.options.read_size)
-                            .with_scratch(scratch);
+                        let read_size = self.options.read_size;
+                        // the pieces in flight, and a few more
+                        let keep = 2 * self.options.threads + 4;
+                        let pool = self
+                            .pool
+                            .get_or_insert_with(|| cut::pool(size, read_size, keep));
+                        let mut cutter = Cutter::new(reader, format, size, read_size)
+                            .with_scratch(scratch)
+                            .with_pool(Arc::clone(pool));
                         let going = cut_all(tx, batch, size, &input, syntax, &mut cutter);
                         self.scratch = cutter.into_scratch();
                         going
@@ -419,7 +431,7 @@ fn cut_all<W: Work, R: Read>(
         // an empty input is one empty piece: its visitor still sees its start and end
         bytes: Bytes::new(),
         offset: 0,
-        lines: Lines::default(),
+        start: Start::Known(Lines::default()),
     });
     let end = Task::End {
         input: Arc::clone(input),
@@ -462,13 +474,21 @@ fn run_task<W: Work>(w: &W, task: Task<W>) -> Done<W> {
             let read = match syntax {
                 Syntax::Pgn(cfg) => {
                     let mut v = w.pgn(&input);
-                    let parser = <pgn::Parser as Drive<W::Pgn>>::fresh(&cfg, cut.lines, cut.offset);
+                    let parser = <pgn::Parser as Drive<W::Pgn>>::fresh(
+                        &cfg,
+                        cut.start.resolve(&cut.bytes),
+                        cut.offset,
+                    );
                     let ended = read_on(parser, &cut.bytes, end, next.as_deref(), &mut v);
                     Reading::Pgn(v, ended)
                 }
                 Syntax::Sgf(cfg) => {
                     let mut v = w.sgf(&input);
-                    let parser = <sgf::Parser as Drive<W::Sgf>>::fresh(&cfg, cut.lines, cut.offset);
+                    let parser = <sgf::Parser as Drive<W::Sgf>>::fresh(
+                        &cfg,
+                        cut.start.resolve(&cut.bytes),
+                        cut.offset,
+                    );
                     let ended = read_on(parser, &cut.bytes, end, next.as_deref(), &mut v);
                     Reading::Sgf(v, ended)
                 }
@@ -671,6 +691,7 @@ where
                 mode: Mode::Pool(tx, Batch::new()),
                 options,
                 scratch: Vec::new(),
+                pool: None,
             };
             produce(&mut feeder);
             if let Mode::Pool(tx, batch) = &mut feeder.mode {
@@ -722,6 +743,7 @@ where
                 },
                 options,
                 scratch: Vec::new(),
+                pool: None,
             };
             produce(&mut feeder);
         }
@@ -742,6 +764,7 @@ where
                 mode: Mode::Pool(tx, Batch::new()),
                 options,
                 scratch: Vec::new(),
+                pool: None,
             };
             produce(&mut feeder);
             if let Mode::Pool(tx, batch) = &mut feeder.mode {
