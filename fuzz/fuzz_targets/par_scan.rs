@@ -6,7 +6,7 @@
 //!
 //! | byte | meaning |
 //! |---|---|
-//! | 0 | bit 0: PGN (clear) or SGF (set); bits 1-2: threads `1 + (b0 >> 1) % 4` (1..=4) |
+//! | 0 | bit 0: PGN (clear) or SGF (set); bits 1-2: threads `1 + (b0 >> 1) % 4` (1..=4); bit 3: the text held in memory (clear) or read through a reader (set), `1 + (b0 >> 4) * 97` bytes a read (1..=1456: the cutter's buffers, their carry-over and their reuse) |
 //! | 1, 2 | piece size `16 + u16::from_le_bytes([b1, b2]) % 4096` bytes |
 //! | rest | the text |
 
@@ -31,29 +31,42 @@ fn pgn_rebased(mut e: pgn::Event, base: u64) -> pgn::Event {
     e
 }
 
-fn pgn_pieces(text: &[u8], options: &Options) -> Vec<pgn::Event> {
+fn pgn_pieces(text: &[u8], options: &Options, read: bool) -> Vec<pgn::Event> {
     let mut all = Vec::new();
     let mut next = 0u64;
-    kifu::par::pgn_bytes(
-        options,
-        pgn::Config::default(),
-        Bytes::copy_from_slice(text),
-        pgn::EventLog::default,
-        |log, info| {
-            assert_eq!(info.first_game, next, "pieces in order, counted");
-            let games = log
-                .events
-                .iter()
-                .filter(|e| matches!(e, pgn::Event::TreeEnd(c) if c.depth == 0))
-                .count() as u64;
-            next += games;
-            all.extend(
-                log.events
-                    .into_iter()
-                    .map(|e| pgn_rebased(e, info.first_game)),
-            );
-        },
-    );
+    let done = |log: pgn::EventLog, info: kifu::par::PieceInfo| {
+        assert_eq!(info.first_game, next, "pieces in order, counted");
+        let games = log
+            .events
+            .iter()
+            .filter(|e| matches!(e, pgn::Event::TreeEnd(c) if c.depth == 0))
+            .count() as u64;
+        next += games;
+        all.extend(
+            log.events
+                .into_iter()
+                .map(|e| pgn_rebased(e, info.first_game)),
+        );
+    };
+    if read {
+        kifu::par::pgn(
+            options,
+            pgn::Config::default(),
+            text,
+            pgn::EventLog::default,
+            done,
+        )
+        .expect("no read error in memory");
+    } else {
+        let data = Bytes::copy_from_slice(text);
+        kifu::par::pgn_bytes(
+            options,
+            pgn::Config::default(),
+            data,
+            pgn::EventLog::default,
+            done,
+        );
+    }
     all
 }
 
@@ -75,21 +88,34 @@ fn sgf_rebased(mut e: sgf::Event, base: u64) -> sgf::Event {
     e
 }
 
-fn sgf_pieces(text: &[u8], options: &Options) -> Vec<sgf::Event> {
+fn sgf_pieces(text: &[u8], options: &Options, read: bool) -> Vec<sgf::Event> {
     let mut all = Vec::new();
-    kifu::par::sgf_bytes(
-        options,
-        sgf::Config::default(),
-        Bytes::copy_from_slice(text),
-        sgf::EventLog::default,
-        |log, info| {
-            all.extend(
-                log.events
-                    .into_iter()
-                    .map(|e| sgf_rebased(e, info.first_game)),
-            );
-        },
-    );
+    let done = |log: sgf::EventLog, info: kifu::par::PieceInfo| {
+        all.extend(
+            log.events
+                .into_iter()
+                .map(|e| sgf_rebased(e, info.first_game)),
+        );
+    };
+    if read {
+        kifu::par::sgf(
+            options,
+            sgf::Config::default(),
+            text,
+            sgf::EventLog::default,
+            done,
+        )
+        .expect("no read error in memory");
+    } else {
+        let data = Bytes::copy_from_slice(text);
+        kifu::par::sgf_bytes(
+            options,
+            sgf::Config::default(),
+            data,
+            sgf::EventLog::default,
+            done,
+        );
+    }
     all
 }
 
@@ -104,14 +130,15 @@ fuzz_target!(|data: &[u8]| {
     let threads = 1 + usize::from(b(0) >> 1) % 4;
     let piece_size = 16 + usize::from(u16::from_le_bytes([b(1), b(2)])) % 4096;
     let text = data.get(3..).unwrap_or(&[]);
+    let read = b(0) & 8 != 0;
     let options = Options {
         threads,
         piece_size,
-        ..Default::default()
+        read_size: 1 + usize::from(b(0) >> 4) * 97,
     };
     if b(0) & 1 == 0 {
-        assert_eq!(pgn_pieces(text, &options), pgn_alone(text));
+        assert_eq!(pgn_pieces(text, &options, read), pgn_alone(text));
     } else {
-        assert_eq!(sgf_pieces(text, &options), sgf_alone(text));
+        assert_eq!(sgf_pieces(text, &options, read), sgf_alone(text));
     }
 });

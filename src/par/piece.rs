@@ -40,9 +40,9 @@ pub(crate) trait Drive<V>: Clone + Sized {
     /// Reads on in `next` with the events muted: the offset and index of the first game that
     /// starts, if one starts in it.
     fn probe(&self, next: &[u8]) -> Option<(u64, u64)>;
-    /// Reads on in `next`, the events to `v`, up to the start of the game at `boundary`
-    /// (which a probe found), then raises `on_end`.
-    fn close_at(&mut self, next: &[u8], boundary: u64, v: &mut V);
+    /// Reads on in `next`, the events to `v`, up to the start of the game at `boundary`, of
+    /// index `game` (which a probe found), then raises `on_end`.
+    fn close_at(&mut self, next: &[u8], boundary: u64, game: u64, v: &mut V);
 }
 
 /// Reads `bytes` on with `parser`, then decides the boundary after them with `next` (the next
@@ -65,7 +65,7 @@ pub(crate) fn read_on<P: Drive<V>, V>(
         // (a piece that saw no game start of its own, only text before an input's first game,
         // reads on: what comes before the first game belongs to it, as in one reading)
         Some((at, game)) if at == end && game > 0 => {
-            parser.close_at(next, end, v);
+            parser.close_at(next, end, game, v);
             Ended::Closed { game }
         }
         _ => Ended::Open(Box::new(parser)),
@@ -77,11 +77,25 @@ pub(crate) fn read_on<P: Drive<V>, V>(
 struct Probe(Option<(u64, u64)>);
 
 /// A visitor's events up to the start of the game at `boundary`: that one and what the parser
-/// raises before it stops (the rest of the token) are not passed on.
+/// raises before it stops (the rest of the token) are not passed on. Nor is a problem of that
+/// game raised before its start (an SGF `(` that no `;` follows is reported at the byte after
+/// it, then the tree opens): the reading of the next piece raises it.
 struct Until<'v, V> {
     inner: &'v mut V,
     boundary: u64,
+    /// The index of the game at `boundary`.
+    game: u64,
     reached: bool,
+}
+
+impl<V> Until<'_, V> {
+    /// Whether a problem at `pos` of game `game` is the next piece's.
+    fn past(&mut self, pos: u64, game: u64) -> bool {
+        if pos >= self.boundary && game >= self.game {
+            self.reached = true;
+        }
+        self.reached
+    }
 }
 
 /// Passes an event on to the inner visitor until the boundary was reached.
@@ -134,10 +148,11 @@ impl<V: pgn::Visitor> Drive<V> for pgn::Parser {
         probe.0
     }
 
-    fn close_at(&mut self, next: &[u8], boundary: u64, v: &mut V) {
+    fn close_at(&mut self, next: &[u8], boundary: u64, game: u64, v: &mut V) {
         let mut until = Until {
             inner: v,
             boundary,
+            game,
             reached: false,
         };
         let _ = self.feed(next, &mut until);
@@ -168,10 +183,11 @@ impl<V: sgf::Visitor> Drive<V> for sgf::Parser {
         probe.0
     }
 
-    fn close_at(&mut self, next: &[u8], boundary: u64, v: &mut V) {
+    fn close_at(&mut self, next: &[u8], boundary: u64, game: u64, v: &mut V) {
         let mut until = Until {
             inner: v,
             boundary,
+            game,
             reached: false,
         };
         let _ = self.feed(next, &mut until);
@@ -208,6 +224,7 @@ impl<V: pgn::Visitor> pgn::Visitor for Until<'_, V> {
         until!(self, self.inner.on_result(ctx, outcome))
     }
     fn on_error(&mut self, error: &pgn::Error<'_>) -> Control {
+        self.past(error.pos.offset, error.game);
         until!(self, self.inner.on_error(error))
     }
 }
@@ -241,6 +258,7 @@ impl<V: sgf::Visitor> sgf::Visitor for Until<'_, V> {
         until!(self, self.inner.on_comment(ctx, comment))
     }
     fn on_error(&mut self, error: &sgf::Error<'_>) -> Control {
+        self.past(error.pos.offset, error.game);
         until!(self, self.inner.on_error(error))
     }
 }
