@@ -71,45 +71,56 @@ impl pgn::Visitor for Skipping {
     }
 }
 
-fn pgn_pieces(data: &[u8], threads: usize, piece_size: usize) -> Vec<pgn::Event> {
-    pieces_with(data, threads, piece_size, pgn::EventLog::default, |log| {
-        log.events
-    })
+fn pgn_pieces(
+    data: &[u8],
+    threads: usize,
+    piece_size: usize,
+    read: Option<usize>,
+) -> Vec<pgn::Event> {
+    pieces_with(
+        data,
+        threads,
+        piece_size,
+        read,
+        pgn::EventLog::default,
+        |log| log.events,
+    )
 }
 
-/// The events `make`'s visitors record (`events` takes them out) over the pieces, made absolute.
+/// The events `make`'s visitors record (`events` takes them out) over the pieces, made absolute:
+/// `data` held in memory (`read: None`) or read through a reader `read` bytes at a time.
 fn pieces_with<V: pgn::Visitor + Send>(
     data: &[u8],
     threads: usize,
     piece_size: usize,
+    read: Option<usize>,
     make: fn() -> V,
     events: fn(V) -> Vec<pgn::Event>,
 ) -> Vec<pgn::Event> {
     let options = Options {
         threads,
         piece_size,
-        ..Default::default()
+        read_size: read.unwrap_or(64 << 10),
     };
     let mut all = Vec::new();
     let mut next_game = 0;
     let mut ends = 0;
-    kifu::par::pgn_bytes(
-        &options,
-        pgn::Config::default(),
-        Bytes::copy_from_slice(data),
-        make,
-        |v, info| {
-            assert_eq!(info.first_game, next_game, "pieces come in order, counted");
-            ends += u64::from(info.last);
-            let events = events(v);
-            let games = events
-                .iter()
-                .filter(|e| matches!(e, pgn::Event::TreeEnd(c) if c.depth == 0))
-                .count();
-            next_game = info.first_game + games as u64;
-            all.extend(events.into_iter().map(|e| pgn_rebased(e, info.first_game)));
-        },
-    );
+    let done = |v, info: kifu::par::PieceInfo| {
+        assert_eq!(info.first_game, next_game, "pieces come in order, counted");
+        ends += u64::from(info.last);
+        let events = events(v);
+        let games = events
+            .iter()
+            .filter(|e| matches!(e, pgn::Event::TreeEnd(c) if c.depth == 0))
+            .count();
+        next_game = info.first_game + games as u64;
+        all.extend(events.into_iter().map(|e| pgn_rebased(e, info.first_game)));
+    };
+    let config = pgn::Config::default();
+    match read {
+        None => kifu::par::pgn_bytes(&options, config, Bytes::copy_from_slice(data), make, done),
+        Some(_) => kifu::par::pgn(&options, config, data, make, done).expect("no read error"),
+    }
     assert_eq!(ends, 1, "one last piece");
     all
 }
@@ -121,8 +132,14 @@ fn pgn_alone(data: &[u8]) -> Vec<pgn::Event> {
 }
 
 fn check_pgn(data: &[u8], threads: usize, piece_size: usize) {
+    for read in [None, Some(1), Some(7)] {
+        check_pgn_read(data, threads, piece_size, read);
+    }
+}
+
+fn check_pgn_read(data: &[u8], threads: usize, piece_size: usize, read: Option<usize>) {
     let want = pgn_alone(data);
-    let got = pgn_pieces(data, threads, piece_size);
+    let got = pgn_pieces(data, threads, piece_size, read);
     if got != want {
         let i = got
             .iter()
@@ -130,7 +147,7 @@ fn check_pgn(data: &[u8], threads: usize, piece_size: usize) {
             .position(|(a, b)| a != b)
             .unwrap_or(got.len().min(want.len()));
         panic!(
-            "threads {threads}, pieces of {piece_size}: first difference at event {i} of {}:\n got {:?}\nwant {:?}",
+            "threads {threads}, pieces of {piece_size}, read {read:?}: first difference at event {i} of {}:\n got {:?}\nwant {:?}",
             want.len(),
             got.get(i),
             want.get(i)
@@ -175,7 +192,7 @@ fn pgn_skipping_visitors_read_as_alone() {
     let mut alone = Skipping::default();
     pgn::parse(&data, &mut alone);
     for size in [1, 10, 50, 200] {
-        let got = pieces_with(&data, 2, size, Skipping::default, |v| v.log.events);
+        let got = pieces_with(&data, 2, size, None, Skipping::default, |v| v.log.events);
         assert_eq!(got, alone.log.events, "pieces of {size}");
     }
 }
@@ -230,7 +247,9 @@ fn pgn_corpus_reads_as_alone() {
         all.extend_from_slice(b"\n");
     }
     for size in [4096, 300_000] {
-        check_pgn(&all, 2, size);
+        for read in [None, Some(4096)] {
+            check_pgn_read(&all, 2, size, read);
+        }
     }
 }
 
