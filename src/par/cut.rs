@@ -323,22 +323,13 @@ impl<R: Read> Cutter<R> {
             self.eof = true;
             return;
         };
-        let first = buf.is_empty() && self.offset == 0;
-        if !first && buf.len() == *filled {
-            // no room left: a buffer of the pool, or a larger one for a piece that found no
-            // place to cut yet, the bytes not cut yet moved into it
-            let mut grown = if *filled + self.read_size <= self.pool.size() {
-                self.pool.get()
-            } else {
-                vec![0; *filled + self.size]
-            };
-            grown[..*filled].copy_from_slice(&buf[..*filled]);
-            *buf = grown;
-        }
+        // no room left (and at an input's start): this read goes through the scratch buffer,
+        // so that an input that ends here costs no new buffer (most files of a directory of
+        // SGF files are smaller than one read: their one piece keeps only its own bytes, and
+        // some readers hand out a file's first bytes in a read of their own)
+        let full = buf.len() == *filled;
         loop {
-            let read = if first {
-                // an input's first read goes through the scratch buffer and only its bytes
-                // are kept: most files of a directory of SGF files are smaller than one read
+            let read = if full {
                 if self.scratch.len() < self.read_size {
                     self.scratch.resize(self.read_size, 0);
                 }
@@ -352,9 +343,26 @@ impl<R: Read> Cutter<R> {
                     self.eof = true;
                     return;
                 }
-                Ok(k) if first => {
-                    *buf = self.scratch[..k].to_vec();
-                    *filled = k;
+                Ok(k) if full && *filled + k <= self.pool.size() / 4 => {
+                    // a small input so far: its bytes kept in a vector that grows as vectors
+                    // do (no room zeroed, none of the pool's buffers held for a small file)
+                    buf.extend_from_slice(&self.scratch[..k]);
+                    *filled += k;
+                    return;
+                }
+                Ok(k) if full => {
+                    // a buffer of the pool, or a larger one for a piece that found no place to
+                    // cut yet, the bytes not cut yet and the ones just read moved into it
+                    let n = *filled + k;
+                    let mut grown = if n + self.read_size <= self.pool.size() {
+                        self.pool.get()
+                    } else {
+                        vec![0; n + self.size]
+                    };
+                    grown[..*filled].copy_from_slice(&buf[..*filled]);
+                    grown[*filled..n].copy_from_slice(&self.scratch[..k]);
+                    *buf = grown;
+                    *filled = n;
                     return;
                 }
                 Ok(k) => {
