@@ -436,6 +436,44 @@ mod tests {
     }
 
     #[test]
+    fn a_small_input_holds_no_pooled_buffer_and_a_large_one_reuses_them() {
+        // a reader that hands out the first bytes alone (as a sniffing reader does)
+        struct Two<'a>(&'a [u8], bool);
+        impl Read for Two<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = if self.1 { 4 } else { buf.len() }.min(self.0.len());
+                self.1 = false;
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let small = b"(;GM[1];B[aa])\n(;GM[1];W[bb])\n".repeat(20);
+        let pool = pool(1 << 12, 1 << 10, 8);
+        let mut c = Cutter::new(Two(&small, true), Format::Sgf, 1 << 12, 1 << 10)
+            .with_pool(Arc::clone(&pool));
+        let cut = c.next_cut().unwrap().expect("one piece");
+        assert_eq!(&cut.bytes[..], &small[..]);
+        assert!(c.next_cut().unwrap().is_none());
+        drop((cut, c));
+        assert_eq!(pool.free_len(), 0, "no buffer of the pool was taken");
+
+        let large = b"(;GM[1];B[aa])\n(;GM[1];W[bb])\n".repeat(2000);
+        let mut c = Cutter::new(Two(&large, true), Format::Sgf, 1 << 12, 1 << 10)
+            .with_pool(Arc::clone(&pool));
+        let mut joined = Vec::new();
+        while let Some(cut) = c.next_cut().unwrap() {
+            // a piece's thread's first step: its line counter (which lets the chain drop the
+            // bytes it keeps for counting)
+            cut.start.resolve(&cut.bytes);
+            joined.extend_from_slice(&cut.bytes);
+        }
+        assert_eq!(joined, large);
+        assert!(pool.free_len() >= 1, "buffers came back");
+        assert!(pool.free_len() <= 8, "at most `keep` kept");
+    }
+
+    #[test]
     fn the_line_counter_follows_the_cuts() {
         let input = b"[A \"1\"]\r\n*\r\n\r\n[B \"2\"]\n*\r[C \"3\"]\n";
         let mut c = Cutter::new(&input[..], Format::Pgn, 1, 4096);

@@ -33,6 +33,12 @@ impl Pool {
         self.size
     }
 
+    /// How many buffers wait to be used again.
+    #[cfg(test)]
+    pub(crate) fn free_len(&self) -> usize {
+        self.free.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
     /// A buffer of the pool's size: one handed back, or a new one (zeroed).
     pub(crate) fn get(&self) -> Vec<u8> {
         let back = self.free.lock().unwrap_or_else(|e| e.into_inner()).pop();
