@@ -479,6 +479,33 @@ fn parquet_is_the_same_bytes_at_every_encoding_thread_count() {
 }
 
 #[test]
+fn text_is_the_same_bytes_at_every_encoding_thread_count() {
+    let tmp = TempDir::new("text-threads");
+    let batch = seed_games();
+    for format in [OutFormat::Csv, OutFormat::Jsonl] {
+        let mut files = Vec::new();
+        for (threads, step) in [(0, 25), (1, 7), (3, 3), (2, 1)] {
+            let out = tmp.path(&format!("t{threads}.{}", format.extension()));
+            let opts = SinkOptions { threads, ..force() };
+            let mut sink = create(&out, format, batch.schema(), &opts).unwrap();
+            // batches of any size, more of them than threads and their queues hold
+            let mut start = 0;
+            while start < batch.num_rows() {
+                let n = step.min(batch.num_rows() - start);
+                sink.write(&batch.slice(start, n)).unwrap();
+                start += n;
+            }
+            assert_eq!(sink.finish().unwrap().rows, 25);
+            files.push(fs::read(&out).unwrap());
+        }
+        assert!(files.windows(2).all(|w| w[0] == w[1]), "{format:?}");
+        let lines = files[0].iter().filter(|&&b| b == b'\n').count();
+        let header = usize::from(format == OutFormat::Csv);
+        assert!(lines >= 25 + header, "{format:?}: {lines} lines");
+    }
+}
+
+#[test]
 fn parquet_row_groups_end_at_their_arrow_bytes() {
     let tmp = TempDir::new("pq-bytes");
     let batch = seed_games();

@@ -633,8 +633,8 @@ pub struct Exported {
 }
 
 /// Writes the table `spec` names, built from `scan`, to `out` as `format` (one file, or a
-/// dataset directory as `sink` says; Parquet row groups encoded on as many threads as the scan
-/// reads with, unless `sink.threads` says otherwise): the output is checked before anything is read, created
+/// dataset directory as `sink` says; Parquet row groups, CSV and JSON Lines batches encoded on
+/// as many threads as the scan reads with, unless `sink.threads` says otherwise): the output is checked before anything is read, created
 /// when the first rows come (its schema is the table of the first input's format, or of
 /// `scan`'s forced format when no row comes), written under a temporary name, and put in
 /// place only when complete. When an input could not be read the output is still written
@@ -681,7 +681,8 @@ where
     let mut opts = sink.clone();
     opts.inputs = scan.paths().to_vec();
     if opts.threads == 0 {
-        // Parquet row groups encoded on as many threads as read the input, beside them
+        // row groups (Parquet) and batches (CSV, JSON Lines) encoded on as many threads as read
+        // the input, beside them
         opts.threads = scan.options().threads.max(1);
     }
     // the output is checked before anything is read (it is created when the first rows come)

@@ -10,6 +10,7 @@ use parquet::schema::types::ColumnPath;
 
 use super::cell::{csv_value, is_nested, json_value};
 use super::parquet_out::ParquetOut;
+use super::text_out::{Text, TextOut};
 use super::{OutFormat, SinkOptions, Target};
 use crate::TABLE_KEY;
 
@@ -47,15 +48,8 @@ pub(crate) fn parquet_properties(schema: &SchemaRef, opts: &SinkOptions) -> Writ
 
 pub(crate) enum Encoder {
     Parquet(ParquetOut),
-    Csv {
-        writer: csv::Writer<BufWriter<Target>>,
-        cell: Vec<u8>,
-    },
-    Jsonl {
-        out: BufWriter<Target>,
-        line: Vec<u8>,
-        kifu_json: bool,
-    },
+    /// CSV or JSON Lines.
+    Text(TextOut),
 }
 
 /// Errors of the encoders, before the path is added.
@@ -94,20 +88,17 @@ impl Encoder {
         Ok(match format {
             OutFormat::Parquet => Encoder::Parquet(ParquetOut::new(out, schema, opts)?),
             OutFormat::Csv => {
-                let mut writer = csv::WriterBuilder::new().from_writer(out);
-                writer.write_record(schema.fields().iter().map(|f| f.name().as_str()))?;
-                Encoder::Csv {
-                    writer,
-                    cell: Vec::new(),
-                }
+                let mut header = csv::WriterBuilder::new().from_writer(out);
+                header.write_record(schema.fields().iter().map(|f| f.name().as_str()))?;
+                let out = header
+                    .into_inner()
+                    .map_err(|e| EncodeError::Io(e.into_error()))?;
+                Encoder::Text(TextOut::new(out, Text::Csv, opts.threads))
             }
             OutFormat::Jsonl => {
                 let table = schema.metadata().get(TABLE_KEY).map(String::as_str);
-                Encoder::Jsonl {
-                    out,
-                    line: Vec::new(),
-                    kifu_json: matches!(table, Some("pgn_json" | "sgf_json")),
-                }
+                let kifu_json = matches!(table, Some("pgn_json" | "sgf_json"));
+                Encoder::Text(TextOut::new(out, Text::Jsonl { kifu_json }, opts.threads))
             }
         })
     }
@@ -115,28 +106,7 @@ impl Encoder {
     pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<(), EncodeError> {
         match self {
             Encoder::Parquet(p) => p.write(batch)?,
-            Encoder::Csv { writer, cell } => {
-                let columns = batch.columns();
-                for i in 0..batch.num_rows() {
-                    for col in columns {
-                        cell.clear();
-                        csv_value(cell, col.as_ref(), i);
-                        writer.write_field(&cell[..])?;
-                    }
-                    writer.write_record(None::<&[u8]>)?;
-                }
-            }
-            Encoder::Jsonl {
-                out,
-                line,
-                kifu_json,
-            } => {
-                if *kifu_json {
-                    write_kifu_json(out, line, batch)?;
-                } else {
-                    write_rows(out, line, batch)?;
-                }
-            }
+            Encoder::Text(t) => t.write(batch)?,
         }
         Ok(())
     }
@@ -145,22 +115,42 @@ impl Encoder {
     pub(crate) fn close(self) -> Result<Target, EncodeError> {
         let out = match self {
             Encoder::Parquet(p) => p.close()?,
-            Encoder::Csv { writer, .. } => writer
-                .into_inner()
-                .map_err(|e| EncodeError::Io(e.into_error()))?,
-            Encoder::Jsonl { out, .. } => out,
+            Encoder::Text(t) => t.close()?,
         };
         out.into_inner()
             .map_err(|e| EncodeError::Io(e.into_error()))
     }
 }
 
-/// The rows of a `json` table as `kifu json` lines.
-fn write_kifu_json(
-    out: &mut BufWriter<Target>,
-    line: &mut Vec<u8>,
+/// A batch's rows as `text`, appended to `out`.
+pub(crate) fn encode_rows(
+    text: Text,
     batch: &RecordBatch,
-) -> std::io::Result<()> {
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    match text {
+        Text::Csv => {
+            let mut writer = csv::WriterBuilder::new().from_writer(out);
+            let mut cell = Vec::new();
+            let columns = batch.columns();
+            for i in 0..batch.num_rows() {
+                for col in columns {
+                    cell.clear();
+                    csv_value(&mut cell, col.as_ref(), i);
+                    writer.write_field(&cell[..])?;
+                }
+                writer.write_record(None::<&[u8]>)?;
+            }
+            writer.flush()?;
+        }
+        Text::Jsonl { kifu_json: true } => write_kifu_json(out, batch)?,
+        Text::Jsonl { kifu_json: false } => write_rows(out, batch)?,
+    }
+    Ok(())
+}
+
+/// The rows of a `json` table as `kifu json` lines.
+fn write_kifu_json(line: &mut Vec<u8>, batch: &RecordBatch) -> std::io::Result<()> {
     use arrow_array::cast::AsArray;
     use arrow_array::types::Int64Type;
     let col = |name: &str| batch.column_by_name(name).expect("a json table column");
@@ -169,7 +159,6 @@ fn write_kifu_json(
     let file = col("file").as_string::<i32>();
     let json = col("json").as_string::<i32>();
     for i in 0..batch.num_rows() {
-        line.clear();
         write!(
             line,
             "{{\"index\":{},\"offset\":{},\"file\":",
@@ -184,20 +173,14 @@ fn write_kifu_json(
         }
         line.extend_from_slice(&rest.as_bytes()[1.min(rest.len())..]);
         line.push(b'\n');
-        out.write_all(line)?;
     }
     Ok(())
 }
 
 /// The rows of any table as JSON objects, one per line, keys in column order.
-fn write_rows(
-    out: &mut BufWriter<Target>,
-    line: &mut Vec<u8>,
-    batch: &RecordBatch,
-) -> std::io::Result<()> {
+fn write_rows(line: &mut Vec<u8>, batch: &RecordBatch) -> std::io::Result<()> {
     let schema = batch.schema();
     for i in 0..batch.num_rows() {
-        line.clear();
         line.push(b'{');
         for (k, (f, col)) in schema.fields().iter().zip(batch.columns()).enumerate() {
             if k > 0 {
@@ -208,7 +191,6 @@ fn write_rows(
             json_value(line, col.as_ref(), i);
         }
         line.extend_from_slice(b"}\n");
-        out.write_all(line)?;
     }
     Ok(())
 }

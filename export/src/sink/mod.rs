@@ -33,6 +33,7 @@ mod cell;
 mod encode;
 mod parquet_out;
 mod partition;
+mod text_out;
 
 use std::fs::File;
 use std::io;
@@ -104,9 +105,10 @@ pub struct SinkOptions {
     /// [`max_rows_per_file`](Self::max_rows_per_file) rows. A missing value is
     /// `__HIVE_DEFAULT_PARTITION__`, as Hive and Spark write it.
     pub partition_by: Vec<String>,
-    /// Parquet: threads that encode row groups (default 0: on the thread that writes). With
-    /// `N`, up to `N + 1` row groups are encoded at once, beside the thread that builds the
-    /// rows, and appended in order: the file is the same bytes at every count.
+    /// Threads that encode (default 0: on the thread that writes). Parquet: with `N`, up to
+    /// `N + 1` row groups are encoded at once, beside the thread that builds the rows; CSV and
+    /// JSON Lines: batch `k` is turned into text on thread `k mod N`. Either way the encoded
+    /// parts are appended in order: the file is the same bytes at every count.
     pub threads: usize,
     /// Parquet: the zstd level (default 1: fast; 3 compresses about 10% better at half the
     /// speed).

@@ -1,0 +1,160 @@
+//! The text encoders, CSV and JSON Lines: each batch's rows turned into bytes — on the calling
+//! thread, or on one of [`SinkOptions::threads`](super::SinkOptions::threads) encoding
+//! threads (batch `k` on thread `k mod N`, while the rows of the next batches are still being
+//! built) — and the bytes appended to the file in batch order. A batch's bytes are a pure
+//! function of its rows (each row's text stands alone), so the file is the same bytes at every
+//! thread count.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufWriter, Write};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
+
+use arrow_array::RecordBatch;
+
+use super::Target;
+use super::encode::{EncodeError, encode_rows};
+
+/// What a text file holds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Text {
+    /// CSV rows (the header is written once, before them).
+    Csv,
+    /// JSON objects, one per line: `kifu json`'s lines for a `json` table.
+    Jsonl { kifu_json: bool },
+}
+
+type Encoded = Result<Vec<u8>, EncodeError>;
+
+/// Encoding threads, each with its channel, and the batches encoded but not yet appended.
+struct Pool {
+    threads: Vec<(SyncSender<(usize, RecordBatch)>, JoinHandle<()>)>,
+    done: Receiver<(usize, Encoded)>,
+    ready: BTreeMap<usize, Encoded>,
+}
+
+impl Pool {
+    fn start(n: usize, text: Text) -> Pool {
+        let (tx, done) = sync_channel(2 * n + 2);
+        let threads = (0..n)
+            .map(|k| {
+                let (jobs, rx) = sync_channel::<(usize, RecordBatch)>(2);
+                let tx = tx.clone();
+                let handle = std::thread::Builder::new()
+                    .name(format!("kifu-text-{k}"))
+                    .spawn(move || {
+                        for (index, batch) in rx {
+                            let mut out = Vec::new();
+                            let encoded = encode_rows(text, &batch, &mut out).map(|()| out);
+                            if tx.send((index, encoded)).is_err() {
+                                return;
+                            }
+                        }
+                    })
+                    .expect("a thread to encode text");
+                (jobs, handle)
+            })
+            .collect();
+        Pool {
+            threads,
+            done,
+            ready: BTreeMap::new(),
+        }
+    }
+}
+
+/// A CSV or JSON Lines file being written.
+pub(crate) struct TextOut {
+    out: BufWriter<Target>,
+    text: Text,
+    /// Batches sent so far (the index of the next).
+    sent: usize,
+    /// Batches appended so far.
+    appended: usize,
+    pool: Option<Pool>,
+    /// The bytes of a batch encoded on this thread (no pool), kept from batch to batch.
+    scratch: Vec<u8>,
+}
+
+fn stopped() -> EncodeError {
+    EncodeError::Io(io::Error::other("an encoding thread stopped"))
+}
+
+impl TextOut {
+    /// A text file on `out` (its CSV header already written), encoded on `threads` threads.
+    pub(crate) fn new(out: BufWriter<Target>, text: Text, threads: usize) -> TextOut {
+        TextOut {
+            out,
+            text,
+            sent: 0,
+            appended: 0,
+            pool: (threads > 0).then(|| Pool::start(threads, text)),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Takes a batch's rows.
+    pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<(), EncodeError> {
+        let Some(pool) = &self.pool else {
+            self.scratch.clear();
+            encode_rows(self.text, batch, &mut self.scratch)?;
+            self.out.write_all(&self.scratch)?;
+            return Ok(());
+        };
+        let n = pool.threads.len();
+        let (jobs, _) = &pool.threads[self.sent % n];
+        jobs.send((self.sent, batch.clone()))
+            .map_err(|_| stopped())?;
+        self.sent += 1;
+        // at most two batches a thread in flight: the oldest is waited for first
+        while self.sent - self.appended > 2 * n {
+            self.take_one(true)?;
+        }
+        while self.take_one(false)? {}
+        Ok(())
+    }
+
+    /// Appends the next batch's bytes if they are encoded (waiting for them when `wait`);
+    /// whether some were appended.
+    fn take_one(&mut self, wait: bool) -> Result<bool, EncodeError> {
+        let pool = self.pool.as_mut().expect("a pool");
+        loop {
+            if let Some(bytes) = pool.ready.remove(&self.appended) {
+                self.out.write_all(&bytes?)?;
+                self.appended += 1;
+                return Ok(true);
+            }
+            if self.appended >= self.sent {
+                return Ok(false);
+            }
+            let got = if wait {
+                pool.done.recv().ok()
+            } else {
+                pool.done.try_recv().ok()
+            };
+            match got {
+                Some((index, bytes)) => {
+                    pool.ready.insert(index, bytes);
+                }
+                None if wait => return Err(stopped()),
+                None => return Ok(false),
+            }
+        }
+    }
+
+    /// Appends every batch and gives the file back (not yet flushed).
+    pub(crate) fn close(mut self) -> Result<BufWriter<Target>, EncodeError> {
+        if self.pool.is_some() {
+            while self.appended < self.sent {
+                self.take_one(true)?;
+            }
+            if let Some(pool) = self.pool.take() {
+                for (jobs, handle) in pool.threads {
+                    drop(jobs);
+                    let _ = handle.join();
+                }
+            }
+        }
+        Ok(self.out)
+    }
+}
