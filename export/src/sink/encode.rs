@@ -47,9 +47,9 @@ pub(crate) fn parquet_properties(schema: &SchemaRef, opts: &SinkOptions) -> Writ
 }
 
 pub(crate) enum Encoder {
-    Parquet(ParquetOut),
+    Parquet(Box<ParquetOut>),
     /// CSV or JSON Lines.
-    Text(TextOut),
+    Text(Box<TextOut>),
 }
 
 /// Errors of the encoders, before the path is added.
@@ -86,19 +86,23 @@ impl Encoder {
     ) -> Result<Encoder, EncodeError> {
         let out = BufWriter::with_capacity(BUF, file);
         Ok(match format {
-            OutFormat::Parquet => Encoder::Parquet(ParquetOut::new(out, schema, opts)?),
+            OutFormat::Parquet => Encoder::Parquet(Box::new(ParquetOut::new(out, schema, opts)?)),
             OutFormat::Csv => {
                 let mut header = csv::WriterBuilder::new().from_writer(out);
                 header.write_record(schema.fields().iter().map(|f| f.name().as_str()))?;
                 let out = header
                     .into_inner()
                     .map_err(|e| EncodeError::Io(e.into_error()))?;
-                Encoder::Text(TextOut::new(out, Text::Csv, opts.threads))
+                Encoder::Text(Box::new(TextOut::new(out, Text::Csv, opts.threads)))
             }
             OutFormat::Jsonl => {
                 let table = schema.metadata().get(TABLE_KEY).map(String::as_str);
                 let kifu_json = matches!(table, Some("pgn_json" | "sgf_json"));
-                Encoder::Text(TextOut::new(out, Text::Jsonl { kifu_json }, opts.threads))
+                Encoder::Text(Box::new(TextOut::new(
+                    out,
+                    Text::Jsonl { kifu_json },
+                    opts.threads,
+                )))
             }
         })
     }

@@ -26,9 +26,12 @@ pub(crate) enum Text {
 
 type Encoded = Result<Vec<u8>, EncodeError>;
 
+/// Where an encoding thread takes its batches, each with its index.
+type Jobs = SyncSender<(usize, RecordBatch)>;
+
 /// Encoding threads, each with its channel, and the batches encoded but not yet appended.
 struct Pool {
-    threads: Vec<(SyncSender<(usize, RecordBatch)>, JoinHandle<()>)>,
+    threads: Vec<(Jobs, JoinHandle<()>)>,
     done: Receiver<(usize, Encoded)>,
     ready: BTreeMap<usize, Encoded>,
 }
