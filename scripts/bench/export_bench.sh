@@ -14,6 +14,11 @@
 #                                            Parquet against `kifu stats` on the same files, as
 #                                            whole processes (-jJ, default 1) run interleaved;
 #                                            the median of the ratios of their times
+#   scripts/bench/export_bench.sh matrix [ROUNDS]  the same for dense, TCEC and a lichess-format
+#                                            stream (the corpus's lichess_db_1000k.pgn repeated
+#                                            to 256 MB: clocks on every move, evals on some),
+#                                            the games and moves tables, Parquet and CSV, -j1
+#                                            and -j2, each against `kifu stats` at the same -j
 #
 # Needs ../shared/corpus (or KIFU_CORPUS); `python` makes the venv of
 # scripts/python_env.sh --export-bench. Timing on a shared machine is noisy: compare the ratios.
@@ -22,7 +27,7 @@ cd "$(dirname "$0")/../.."
 corpus=${KIFU_CORPUS:-../shared/corpus}
 what=${1:-speed}
 rounds=${2:-5}
-if [ "$what" = cli ] || [ "$what" = command-memory ]; then
+if [ "$what" = cli ] || [ "$what" = command-memory ] || [ "$what" = matrix ]; then
   cargo build --release -q -p kifu-cli
 else
   cargo build --release -q -p kifu-export --example export_bench
@@ -141,6 +146,50 @@ cli() {
     "$(median < "$tmp/ratio")" "$rounds"
 }
 
+# `matrix`: every input × table × format × -j, `kifu export` against `kifu stats` on the same
+# file at the same -j, interleaved; one line each
+matrix() {
+  local dir=${KIFU_BENCH_DIR:-/tmp/kifu-bench}
+  mkdir -p "$dir"
+  local lichess=$dir/lichess256.pgn one="$corpus/pgn/small/shakmaty-benches/lichess_db_1000k.pgn"
+  if [ ! -s "$lichess" ]; then
+    local n=$(( (256000000 + $(stat -c %s "$one") - 1) / $(stat -c %s "$one") ))
+    for _ in $(seq "$n"); do cat "$one"; done > "$lichess"
+  fi
+  cat "${dense[@]}" > "$tmp/dense.pgn"
+  cat "${tcec[@]}" > "$tmp/tcec.pgn"
+  echo "| input | table | to | -j | kifu stats | kifu export | export MB/s | stats / export |"
+  echo "|---|---|---|---:|---:|---:|---:|---:|"
+  for input in dense tcec lichess; do
+    local f=$tmp/$input.pgn
+    [ "$input" = lichess ] && f=$lichess
+    local bytes
+    bytes=$(stat -c %s "$f")
+    "$K" stats -q -j1 "$f" > /dev/null # warm the page cache
+    for table in games moves; do
+      for to in parquet csv; do
+        for j in 1 2; do
+          : > "$tmp/ratio" ; : > "$tmp/st" ; : > "$tmp/ex"
+          for _ in $(seq "$rounds"); do
+            a=$(date +%s.%N)
+            "$K" stats -q -j"$j" "$f" > /dev/null
+            b=$(date +%s.%N)
+            "$K" export -q -j"$j" --table "$table" --to "$to" --force -o "$tmp/out.$to" "$f" 2>/dev/null
+            c=$(date +%s.%N)
+            python3 -c "print($b - $a)" >> "$tmp/st"
+            python3 -c "print($c - $b)" >> "$tmp/ex"
+            python3 -c "print(($b - $a) / ($c - $b))" >> "$tmp/ratio"
+          done
+          printf '| %s (%.0f MB) | %s | %s | %s | %.3f s | %.3f s | %.1f | **%.3f** |\n' \
+            "$input" "$(python3 -c "print($bytes / 1e6)")" "$table" "$to" "$j" \
+            "$(median < "$tmp/st")" "$(median < "$tmp/ex")" \
+            "$(python3 -c "print($bytes / 1e6 / $(median < "$tmp/ex"))")" "$(median < "$tmp/ratio")"
+        done
+      done
+    done
+  done
+}
+
 # `command_memory`: peak RSS of the command itself, `kifu export --table games` at -j1 and -j2,
 # the PGN corpus streamed through stdin once (72 MB) and 15 times (1.09 GB); and again with
 # glibc's mmap threshold fixed
@@ -163,10 +212,11 @@ command_memory() {
 
 case "$what" in
   cli) threads=${3:-1}; cli dense "${dense[@]}"; cli tcec "${tcec[@]}" ;;
+  matrix) matrix ;;
   speed) speed dense "${dense[@]}"; speed tcec "${tcec[@]}" ;;
   python) python_ratios ;;
   memory) memory ;;
   command-memory) command_memory ;;
   all) speed dense "${dense[@]}"; speed tcec "${tcec[@]}"; python_ratios; memory ;;
-  *) echo "usage: $0 speed [ROUNDS] | cli [ROUNDS] [J] | python | memory | all" >&2; exit 2 ;;
+  *) echo "usage: $0 speed [ROUNDS] | cli [ROUNDS] [J] | matrix [ROUNDS] | python | memory | command-memory | all" >&2; exit 2 ;;
 esac

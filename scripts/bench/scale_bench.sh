@@ -3,19 +3,25 @@
 # processes run alternately N times (A B A B …), the median of the per-run ratios of wall time
 # quoted (and of CPU time, user + system, where it says more on a shared machine):
 #
-#   scripts/bench/scale_bench.sh [N] [SECTION...]     sections: cli par pzstd codecs memory extract
+#   scripts/bench/scale_bench.sh [N] [SECTION...]
+#
+# sections: cli par pzstd codecs memory extract, and
+#   commands   -j1 against -j2 for every command, on plain PGN and on the same file by pzstd
+#   cutter     the parallel scan's cutter alone beside one parser (examples/cut_rate.rs): how
+#              many parsers one cutter feeds, on dense, TCEC and lichess-format PGN
 #
 # Inputs are built in $KIFU_BENCH_DIR (default /tmp/kifu-bench) from ../shared/corpus.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n=${1:-5}
 shift || true
-sections=${*:-cli par pzstd codecs memory extract}
+sections=${*:-cli par pzstd commands cutter codecs memory extract}
 corpus=${KIFU_CORPUS:-../shared/corpus}
 dir=${KIFU_BENCH_DIR:-/tmp/kifu-bench}
 mkdir -p "$dir"
 cargo build --release -q -p kifu-cli
 cargo build --release -q -p kifu-compare --example pgn_reader_stats --example pgn_throughput
+cargo build --release -q -p kifu --example cut_rate
 kifu=$PWD/target/release/kifu
 anchor=$PWD/target/release/examples/pgn_reader_stats
 
@@ -37,6 +43,10 @@ if [ ! -s "$dir/all2.pgn" ]; then
   cat "$dir/all1.pgn" "$dir/all1.pgn" > "$dir/all2.pgn"
 fi
 [ -d "$dir/sgf" ] || cp -r "$corpus/sgf" "$dir/sgf"
+if [ ! -s "$dir/lichess.pgn" ]; then
+  one="$corpus/pgn/small/shakmaty-benches/lichess_db_1000k.pgn"
+  for _ in $(seq 128); do cat "$one"; done > "$dir/lichess.pgn"
+fi
 
 # ----- timing ------------------------------------------------------------------------------------
 # run CMD: prints "wall cpu" in seconds
@@ -102,6 +112,32 @@ for s in $sections; do
     header "a pzstd file ($(($(size "$p.zst") / 1000000)) MB compressed, $(($(size "$p") / 1000000)) MB plain; MB/s of plain bytes)"
     pair "kifu stats -j1 against -j2" "$(size "$p")" "$kifu stats -q -j1 $p.zst" "$kifu stats -q -j2 $p.zst"
     pair "zstd -dc | kifu stats - against kifu stats -j2" "$(size "$p")" "zstd -dc $p.zst | $kifu stats -q -" "$kifu stats -q -j2 $p.zst"
+    ;;
+  commands)
+    p=$dir/all2.pgn
+    [ -s "$p.zst" ] || pzstd -q -p2 -10 "$p" -o "$p.zst"
+    out=$(mktemp -d)
+    for f in "$p" "$p.zst"; do
+      header "every command, -j1 against -j2: $(basename "$f") ($(($(size "$p") / 1000000)) MB plain; MB/s of plain bytes)"
+      pair "stats" "$(size "$p")" "$kifu stats -q -j1 $f" "$kifu stats -q -j2 $f"
+      pair "check" "$(size "$p")" "$kifu check -q -j1 $f" "$kifu check -q -j2 $f"
+      pair "json" "$(size "$p")" "$kifu json -q -j1 $f" "$kifu json -q -j2 $f"
+      pair "fmt" "$(size "$p")" "$kifu fmt -q -j1 $f" "$kifu fmt -q -j2 $f"
+      pair "filter -w Result=1-0" "$(size "$p")" "$kifu filter -q -j1 -w Result=1-0 $f" "$kifu filter -q -j2 -w Result=1-0 $f"
+      pair "dedup" "$(size "$p")" "$kifu dedup -q -j1 $f" "$kifu dedup -q -j2 $f"
+      pair "split --games 100000" "$(size "$p")" "$kifu split -q -j1 --force --games 100000 -o $out/s1 $f" "$kifu split -q -j2 --force --games 100000 -o $out/s2 $f"
+      pair "export games, Parquet" "$(size "$p")" "$kifu export -q -j1 --force -o $out/g1.parquet $f" "$kifu export -q -j2 --force -o $out/g2.parquet $f"
+      pair "export moves, Parquet" "$(size "$p")" "$kifu export -q -j1 --table moves --force -o $out/m1.parquet $f" "$kifu export -q -j2 --table moves --force -o $out/m2.parquet $f"
+    done
+    rm -rf "$out"
+    ;;
+  cutter)
+    echo
+    echo "### the cutter alone beside one parser (examples/cut_rate.rs, best of $n)"
+    echo
+    for f in dense tcec lichess; do
+      echo "- $f: $(target/release/examples/cut_rate "$dir/$f.pgn" "$n")"
+    done
     ;;
   codecs)
     p=$dir/all1.pgn
