@@ -175,27 +175,38 @@ impl Iterator for Arrows<'_> {
 
 /// `h:mm:ss(.fff)`, `mm:ss`, or bare seconds, with an optional fraction.
 fn duration(s: &str) -> Option<Duration> {
-    let (whole, frac) = match s.split_once('.') {
-        Some((w, f)) => (w, Some(f)),
-        None => (s, None),
-    };
-    let mut secs: u64 = 0;
-    let mut parts = 0;
-    for part in whole.split(':') {
-        parts += 1;
-        if parts > 3 || part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
+    // one pass over the bytes (every move of a lichess game has a clock): `H:MM:SS`, `M:SS`
+    // or `S`, each part digits, then `.` and fractional digits
+    let b = s.as_bytes();
+    let (mut secs, mut part, mut digits, mut colons) = (0u64, 0u64, 0usize, 0);
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'0'..=b'9' => {
+                part = part.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
+                digits += 1;
+            }
+            b':' if digits > 0 && colons < 2 => {
+                secs = secs.checked_mul(60)?.checked_add(part)?;
+                (part, digits) = (0, 0);
+                colons += 1;
+            }
+            b'.' => break,
+            _ => return None,
         }
-        let v: u64 = part.parse().ok()?;
-        secs = secs.checked_mul(60)?.checked_add(v)?;
+        i += 1;
     }
+    if digits == 0 {
+        return None;
+    }
+    let secs = secs.checked_mul(60)?.checked_add(part)?;
     let mut nanos = 0u32;
-    if let Some(f) = frac {
-        if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) {
+    if let Some(f) = b.get(i + 1..) {
+        if f.is_empty() || !f.iter().all(u8::is_ascii_digit) {
             return None;
         }
         let mut scale = 100_000_000;
-        for d in f.bytes().take(9) {
+        for d in f.iter().take(9) {
             nanos += u32::from(d - b'0') * scale;
             scale /= 10;
         }
@@ -363,6 +374,72 @@ pub fn strip_commands(text: &str) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+
+    /// The first implementation (split on `.` and `:`), the reference for the one-pass one.
+    fn duration_split(s: &str) -> Option<Duration> {
+        let (whole, frac) = match s.split_once('.') {
+            Some((w, f)) => (w, Some(f)),
+            None => (s, None),
+        };
+        let mut secs: u64 = 0;
+        let mut parts = 0;
+        for part in whole.split(':') {
+            parts += 1;
+            if parts > 3 || part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let v: u64 = part.parse().ok()?;
+            secs = secs.checked_mul(60)?.checked_add(v)?;
+        }
+        let mut nanos = 0u32;
+        if let Some(f) = frac {
+            if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let mut scale = 100_000_000;
+            for d in f.bytes().take(9) {
+                nanos += u32::from(d - b'0') * scale;
+                scale /= 10;
+            }
+        }
+        Some(Duration::new(secs, nanos))
+    }
+
+    #[test]
+    fn durations_read_as_the_split_reading() {
+        let parts = [
+            "",
+            "0",
+            "7",
+            "09",
+            "59",
+            "123",
+            "18446744073709551615",
+            "99999999999999999999",
+        ];
+        let seps = ["", ":", ".", "::", ":.", "..", "x", " "];
+        let mut n = 0;
+        for a in parts {
+            for s1 in seps {
+                for b in parts {
+                    for s2 in seps {
+                        for c in ["", "0", "5", "123456789012", "1a"] {
+                            let text = format!("{a}{s1}{b}{s2}{c}");
+                            assert_eq!(duration(&text), duration_split(&text), "{text:?}");
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(n > 10_000);
+        assert_eq!(
+            duration("1:02:03.5"),
+            Some(Duration::new(3723, 500_000_000))
+        );
+        assert_eq!(duration("0:03:00"), Some(Duration::new(180, 0)));
+        assert_eq!(duration("1:2:3:4"), None);
+    }
     use super::*;
     use alloc::vec::Vec;
 
