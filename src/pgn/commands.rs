@@ -311,7 +311,8 @@ fn find(s: &str) -> Option<(usize, usize, &str, &str)> {
         if b.get(start + 1) == Some(&b'%') {
             if let Some(q) = memchr::memchr(b']', &b[start..]) {
                 let inner = &s[start + 2..start + q];
-                let (name, args) = match inner.find(|c: char| c.is_ascii_whitespace()) {
+                // (an ASCII byte always starts a character: the index is a boundary)
+                let (name, args) = match inner.bytes().position(|c| c.is_ascii_whitespace()) {
                     Some(k) => (&inner[..k], &inner[k..]),
                     None => (inner, ""),
                 };
