@@ -6,8 +6,10 @@
 //! `ROUNDS` passes each, interleaved:
 //!
 //! - `cut, read`: the cutter over the file through `std::fs::File` (what `kifu` does with a
-//!   plain file), the time spent on the cutter's thread only (another thread takes the pieces
-//!   and does a worker's first step with them: it counts their lines);
+//!   plain file at `-j3` and more), the time spent on the cutter's thread only (another thread
+//!   takes the pieces and does a worker's first step with them: it counts their lines);
+//! - `cut and count, read`: the same with the cutter counting the lines itself, as it does for
+//!   a scan on two threads (`-j2`);
 //! - `cut, held`: the same over the file held in memory (pieces are slices, no copy);
 //! - `parse`: one parser over the file with a visitor counting games (`kifu stats -j1`'s work).
 //!
@@ -49,14 +51,18 @@ fn main() {
         options.piece_size = size;
     }
     let data = Bytes::from(std::fs::read(path).expect("read the file"));
-    let (mut read, mut held, mut parse) = (f64::MAX, f64::MAX, f64::MAX);
+    let (mut read, mut counted, mut held, mut parse) = (f64::MAX, f64::MAX, f64::MAX, f64::MAX);
     let (mut pieces, mut games) = (0, 0);
     for _ in 0..rounds {
         let file = std::fs::File::open(path).expect("open the file");
-        let (n, bytes, seconds) = kifu::par::cut_only(&options, format, file).expect("cut");
+        let (n, bytes, seconds) = kifu::par::cut_only(&options, format, file, false).expect("cut");
         read = read.min(seconds);
         assert_eq!(bytes, data.len() as u64);
         pieces = n;
+
+        let file = std::fs::File::open(path).expect("open the file");
+        let (_, _, seconds) = kifu::par::cut_only(&options, format, file, true).expect("cut");
+        counted = counted.min(seconds);
 
         let (n, _, seconds) = kifu::par::cut_only_bytes(&options, format, data.clone());
         held = held.min(seconds);
@@ -81,13 +87,15 @@ fn main() {
     let mb = data.len() as f64 / 1e6;
     println!(
         "{mb:.1} MB, {games} games, {pieces} pieces of {} KiB: cut, read {:.0} MB/s; \
-         cut, held {:.0} MB/s; parse {:.0} MB/s; one cutter feeds {:.1} parsers (read), \
-         {:.1} (held)",
+         cut and count, read {:.0} MB/s; cut, held {:.0} MB/s; parse {:.0} MB/s; one cutter \
+         feeds {:.1} parsers (read), {:.1} (cut and count, read), {:.1} (held)",
         options.piece_size >> 10,
         mb / read,
+        mb / counted,
         mb / held,
         mb / parse,
         parse / read,
+        parse / counted,
         parse / held,
     );
 }

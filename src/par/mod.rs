@@ -220,17 +220,20 @@ where
     );
 }
 
-/// Cuts `reader` into pieces as a scan's cutter does, and hands them to one other thread that
-/// only works out their line counters (a worker's first step) and drops them: the pieces and
-/// bytes cut, and the seconds spent cutting on the calling thread. Only for measuring the
-/// cutter's own rate (`examples/cut_rate.rs`); not part of the API.
+/// Cuts `reader` into pieces as a scan's cutter does (counting the lines itself when
+/// `counting`, as it does for a scan on at most two threads), and hands them to one other
+/// thread that only works out their line counters (a worker's first step) and drops them: the
+/// pieces and bytes cut, and the seconds spent cutting on the calling thread. Only for
+/// measuring the cutter's own rate (`examples/cut_rate.rs`); not part of the API.
 #[doc(hidden)]
 pub fn cut_only<R: Read>(
     options: &Options,
     format: Format,
     reader: R,
+    counting: bool,
 ) -> io::Result<(u64, u64, f64)> {
-    let cutter = cut::Cutter::new(reader, format, options.piece_size, options.read_size);
+    let cutter =
+        cut::Cutter::new(reader, format, options.piece_size, options.read_size).counting(counting);
     cut_timed(cutter)
 }
 

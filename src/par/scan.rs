@@ -331,7 +331,8 @@ impl<W: Work, E> Feeder<'_, W, E> {
                             .get_or_insert_with(|| cut::pool(size, read_size, keep));
                         let mut cutter = Cutter::new(reader, format, size, read_size)
                             .with_scratch(scratch)
-                            .with_pool(Arc::clone(pool));
+                            .with_pool(Arc::clone(pool))
+                            .counting(self.options.threads <= 2);
                         let going = cut_all(tx, batch, size, &input, syntax, &mut cutter);
                         self.scratch = cutter.into_scratch();
                         going
