@@ -22,8 +22,11 @@
 //! 2. **Read** (every thread): each piece is read by a fresh parser placed at the piece's
 //!    first byte ([`pgn::Parser::start_at`](crate::pgn::Parser::start_at): its offset, line and
 //!    column), as if a game started there. The line and column come from the line breaks of
-//!    the pieces before it, which each piece's thread counts in its own piece first: the
-//!    cutter touches no byte it does not look at, and no thread waits for another for them.
+//!    the pieces before it. Each piece's thread counts its own piece's first, so that the
+//!    cutter touches no byte it does not look at and no thread waits for another for them;
+//!    on two threads, where the total work is the bound rather than the cutter's rate, the
+//!    cutter counts a reader's bytes itself, right after each read, while they are in the
+//!    cache.
 //! 3. **Check**: after its piece, each parser reads on into the next piece (a copy of it, with
 //!    the events muted) until the next game starts. If that is exactly at the cut, the parser
 //!    that read everything before the cut agrees that a game starts there, so the next piece's
