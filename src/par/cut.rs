@@ -535,7 +535,11 @@ mod tests {
             }
             let got: Vec<(u64, u64, u32)> =
                 lines.iter().map(|p| (p.offset, p.line, p.column)).collect();
-            assert_eq!(got, [(0, 1, 1), (14, 4, 1), (24, 6, 1)], "{counting} {read}");
+            assert_eq!(
+                got,
+                [(0, 1, 1), (14, 4, 1), (24, 6, 1)],
+                "{counting} {read}"
+            );
         }
     }
 }
