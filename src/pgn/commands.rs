@@ -375,6 +375,7 @@ pub fn strip_commands(text: &str) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+    use alloc::format;
 
     /// The first implementation (split on `.` and `:`), the reference for the one-pass one.
     fn duration_split(s: &str) -> Option<Duration> {
