@@ -31,6 +31,7 @@
 
 mod cell;
 mod encode;
+mod in_order;
 mod parquet_out;
 mod partition;
 mod text_out;

@@ -7,10 +7,9 @@
 //! group ends depends only on the rows and batches written, and encoding is a pure function of
 //! a group's batches, so the file is the same bytes at every thread count.
 
-use std::collections::BTreeMap;
 use std::io::BufWriter;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 use arrow_array::{Array, RecordBatch};
@@ -23,6 +22,7 @@ use parquet::errors::ParquetError;
 use parquet::file::writer::SerializedFileWriter;
 
 use super::encode::parquet_properties;
+use super::in_order::InOrder;
 use super::{SinkOptions, Target};
 
 type Chunks = Result<Vec<ArrowColumnChunk>, ParquetError>;
@@ -91,11 +91,10 @@ enum Msg {
     End(usize),
 }
 
-/// Encoding threads, each with its channel, and the row groups encoded but not yet appended.
+/// Encoding threads, each with its channel, and their row groups in order.
 struct Pool {
     threads: Vec<(SyncSender<Msg>, JoinHandle<()>)>,
-    done: Receiver<(usize, Chunks)>,
-    ready: BTreeMap<usize, Chunks>,
+    done: InOrder<Chunks>,
 }
 
 impl Pool {
@@ -132,8 +131,7 @@ impl Pool {
             .collect();
         Pool {
             threads,
-            done,
-            ready: BTreeMap::new(),
+            done: InOrder::new(done),
         }
     }
 
@@ -157,8 +155,6 @@ pub(crate) struct ParquetOut {
     max_bytes: usize,
     /// Row groups ended so far (the index of the one taking rows).
     ended: usize,
-    /// Row groups appended to the file so far.
-    appended: usize,
     pool: Option<Pool>,
 }
 
@@ -196,7 +192,6 @@ impl ParquetOut {
             max_rows: opts.row_group_rows.max(1),
             max_bytes: opts.row_group_bytes.max(1),
             ended: 0,
-            appended: 0,
             pool,
         })
     }
@@ -238,13 +233,12 @@ impl ParquetOut {
             None => {
                 let group = self.group.take().expect("rows were written");
                 append(&mut self.writer, group.close()?)?;
-                self.appended += 1;
             }
             Some(pool) => {
                 pool.send(index, Msg::End(index))?;
                 // at most one group a thread in flight: the oldest is waited for first
                 let n = pool.threads.len();
-                while self.ended - self.appended > n {
+                while self.ended - self.pool.as_ref().map_or(0, |p| p.done.taken()) > n {
                     self.take_one(true)?;
                 }
                 while self.take_one(false)? {}
@@ -257,29 +251,16 @@ impl ParquetOut {
     /// was appended.
     fn take_one(&mut self, wait: bool) -> Result<bool, ParquetError> {
         let pool = self.pool.as_mut().expect("a pool");
-        loop {
-            if let Some(chunks) = pool.ready.remove(&self.appended) {
+        let next = pool
+            .done
+            .next(self.ended, wait)
+            .map_err(|_| ParquetError::General("an encoding thread stopped".into()))?;
+        match next {
+            Some(chunks) => {
                 append(&mut self.writer, chunks?)?;
-                self.appended += 1;
-                return Ok(true);
+                Ok(true)
             }
-            if self.appended >= self.ended {
-                return Ok(false);
-            }
-            let got = if wait {
-                pool.done.recv().ok()
-            } else {
-                pool.done.try_recv().ok()
-            };
-            match got {
-                Some((index, chunks)) => {
-                    pool.ready.insert(index, chunks);
-                }
-                None if wait => {
-                    return Err(ParquetError::General("an encoding thread stopped".into()));
-                }
-                None => return Ok(false),
-            }
+            None => Ok(false),
         }
     }
 
@@ -288,9 +269,7 @@ impl ParquetOut {
     pub(crate) fn close(mut self) -> Result<BufWriter<Target>, ParquetError> {
         self.end_group()?;
         if self.pool.is_some() {
-            while self.appended < self.ended {
-                self.take_one(true)?;
-            }
+            while self.take_one(true)? {}
             if let Some(pool) = self.pool.take() {
                 for (jobs, handle) in pool.threads {
                     drop(jobs);

@@ -5,15 +5,15 @@
 //! function of its rows (each row's text stands alone), so the file is the same bytes at every
 //! thread count.
 
-use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 use arrow_array::RecordBatch;
 
 use super::Target;
 use super::encode::{EncodeError, encode_rows};
+use super::in_order::InOrder;
 
 /// What a text file holds.
 #[derive(Clone, Copy, Debug)]
@@ -29,11 +29,10 @@ type Encoded = Result<Vec<u8>, EncodeError>;
 /// Where an encoding thread takes its batches, each with its index.
 type Jobs = SyncSender<(usize, RecordBatch)>;
 
-/// Encoding threads, each with its channel, and the batches encoded but not yet appended.
+/// Encoding threads, each with its channel, and their batches' bytes in order.
 struct Pool {
     threads: Vec<(Jobs, JoinHandle<()>)>,
-    done: Receiver<(usize, Encoded)>,
-    ready: BTreeMap<usize, Encoded>,
+    done: InOrder<Encoded>,
 }
 
 impl Pool {
@@ -60,8 +59,7 @@ impl Pool {
             .collect();
         Pool {
             threads,
-            done,
-            ready: BTreeMap::new(),
+            done: InOrder::new(done),
         }
     }
 }
@@ -72,8 +70,6 @@ pub(crate) struct TextOut {
     text: Text,
     /// Batches sent so far (the index of the next).
     sent: usize,
-    /// Batches appended so far.
-    appended: usize,
     pool: Option<Pool>,
     /// The bytes of a batch encoded on this thread (no pool), kept from batch to batch.
     scratch: Vec<u8>,
@@ -90,7 +86,6 @@ impl TextOut {
             out,
             text,
             sent: 0,
-            appended: 0,
             pool: (threads > 0).then(|| Pool::start(threads, text)),
             scratch: Vec::new(),
         }
@@ -110,47 +105,30 @@ impl TextOut {
             .map_err(|_| stopped())?;
         self.sent += 1;
         // at most two batches a thread in flight: the oldest is waited for first
-        while self.sent - self.appended > 2 * n {
-            self.take_one(true)?;
+        while self.sent - self.pool.as_ref().map_or(0, |p| p.done.taken()) > 2 * n {
+            self.append_next(true)?;
         }
-        while self.take_one(false)? {}
+        while self.append_next(false)? {}
         Ok(())
     }
 
     /// Appends the next batch's bytes if they are encoded (waiting for them when `wait`);
     /// whether some were appended.
-    fn take_one(&mut self, wait: bool) -> Result<bool, EncodeError> {
+    fn append_next(&mut self, wait: bool) -> Result<bool, EncodeError> {
         let pool = self.pool.as_mut().expect("a pool");
-        loop {
-            if let Some(bytes) = pool.ready.remove(&self.appended) {
+        match pool.done.next(self.sent, wait).map_err(|_| stopped())? {
+            Some(bytes) => {
                 self.out.write_all(&bytes?)?;
-                self.appended += 1;
-                return Ok(true);
+                Ok(true)
             }
-            if self.appended >= self.sent {
-                return Ok(false);
-            }
-            let got = if wait {
-                pool.done.recv().ok()
-            } else {
-                pool.done.try_recv().ok()
-            };
-            match got {
-                Some((index, bytes)) => {
-                    pool.ready.insert(index, bytes);
-                }
-                None if wait => return Err(stopped()),
-                None => return Ok(false),
-            }
+            None => Ok(false),
         }
     }
 
     /// Appends every batch and gives the file back (not yet flushed).
     pub(crate) fn close(mut self) -> Result<BufWriter<Target>, EncodeError> {
         if self.pool.is_some() {
-            while self.appended < self.sent {
-                self.take_one(true)?;
-            }
+            while self.append_next(true)? {}
             if let Some(pool) = self.pool.take() {
                 for (jobs, handle) in pool.threads {
                     drop(jobs);
