@@ -197,8 +197,9 @@ pub(crate) struct Cutter<R> {
     /// Bytes of `buf` already searched for a candidate.
     searched: usize,
     offset: u64,
-    /// An input held whole: the line counters at the pieces' starts, worked out by the threads
-    /// that read them (its bytes are cold here; counting them would cost this thread a pass).
+    /// The line counters at the pieces' starts, worked out by the threads that read them: for
+    /// an input held whole (its bytes are cold here; counting them would cost this thread a
+    /// pass), and for a read one when this thread does not count (see [`Cutter::counting`]).
     chain: Arc<Chain>,
     /// Whether this thread counts the line breaks of a read input (see [`Cutter::counting`]).
     counting: bool,

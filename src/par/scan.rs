@@ -647,6 +647,26 @@ impl<P> Ended<P> {
     }
 }
 
+/// The producer's side of a scan on several threads: `produce` puts its inputs into a feeder
+/// that sends their pieces (and batches of small inputs) down `tx`, the last batch at the end.
+fn feed_pool<W: Work, E>(
+    tx: &mut ordered::Sender<Task<W>>,
+    options: Options,
+    produce: impl for<'s> FnOnce(&mut Feeder<'s, W, E>),
+) {
+    let mut feeder = Feeder {
+        mode: Mode::Pool(tx, Batch::new()),
+        options,
+        scratch: Vec::new(),
+        pool: None,
+    };
+    produce(&mut feeder);
+    if let Mode::Pool(tx, batch) = &mut feeder.mode {
+        // the scan ends whether or not this last send goes through
+        let _ = batch.flush(tx);
+    }
+}
+
 /// [`scan`] with the pieces read on `executor`'s threads (`options.threads` sizes the window of
 /// pieces in flight, about `2 * threads + 2`): the producer still runs on a thread of the
 /// scan's own and `sink` on the calling thread, which also mends the wrong cuts and counts the
@@ -687,19 +707,7 @@ where
         Arc::new(move |task| run_task(&*work, task));
     let result = ordered::run_on(
         2 * options.threads + 2,
-        |tx: &mut ordered::Sender<Task<W>>| {
-            let mut feeder = Feeder {
-                mode: Mode::Pool(tx, Batch::new()),
-                options,
-                scratch: Vec::new(),
-                pool: None,
-            };
-            produce(&mut feeder);
-            if let Mode::Pool(tx, batch) = &mut feeder.mode {
-                // the scan ends whether or not this last send goes through
-                let _ = batch.flush(tx);
-            }
-        },
+        |tx: &mut ordered::Sender<Task<W>>| feed_pool(tx, options, produce),
         job,
         executor,
         |done| merge.take(done, &mut sink),
@@ -760,19 +768,7 @@ where
     let result = ordered::run(
         options.threads,
         2 * options.threads + 2,
-        |tx: &mut ordered::Sender<Task<W>>| {
-            let mut feeder = Feeder {
-                mode: Mode::Pool(tx, Batch::new()),
-                options,
-                scratch: Vec::new(),
-                pool: None,
-            };
-            produce(&mut feeder);
-            if let Mode::Pool(tx, batch) = &mut feeder.mode {
-                // the scan ends whether or not this last send goes through
-                let _ = batch.flush(tx);
-            }
-        },
+        |tx: &mut ordered::Sender<Task<W>>| feed_pool(tx, options, produce),
         |task| run_task(work, task),
         |done| merge.take(done, &mut sink),
     );
