@@ -203,7 +203,8 @@ impl Temp {
             file.sync_all().map_err(Error::io(&self.path))?;
         }
         drop(file);
-        if self.guard.is_input(&self.path) {
+        // checked again: the path may have changed since (what the inputs reach is known)
+        if self.guard.is_input(&self.path) || self.guard.replaces_input(&self.path) {
             return Err(Error::Input(self.path.clone()));
         }
         let live = live::lock();

@@ -53,6 +53,7 @@ mod error;
 mod file;
 mod guard;
 mod live;
+mod reading;
 
 pub use dataset::Dataset;
 pub use error::Error;
@@ -61,6 +62,7 @@ pub use guard::{Destination, Guard};
 #[cfg(all(unix, feature = "signals"))]
 pub use live::remove_on_signal;
 pub use live::remove_temporaries_and_exit;
+pub use reading::Reading;
 
 #[cfg(test)]
 mod tests {
