@@ -104,6 +104,9 @@ fn main() -> ExitCode {
     if let Err(e) = kifu_output::remove_on_signal() {
         eprintln!("kifu: cannot watch for interrupts: {e}");
     }
+    // stdin redirected from a file is an input of the run, named `-` or not: no output of this
+    // process replaces that file (kifu-output's guard refuses it while this lives)
+    let _stdin = kifu_output::Reading::stdin();
     // `kifu` alone is the tour: the statistics of the embedded sample, said so on stderr (it
     // reads no stdin: every command does, and none of them invents a game)
     let command = cli.command.unwrap_or_else(|| {
