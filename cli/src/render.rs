@@ -51,7 +51,7 @@ impl Rendered {
         }
     }
 
-    /// How many games were written.
+    /// How many games were given (written, or named as not written).
     pub fn len(&self) -> usize {
         match self {
             Rendered::Std(f) => f.starts.len(),
@@ -59,7 +59,33 @@ impl Rendered {
         }
     }
 
-    /// Writes game `k` out (a JSON line's index counted from `first_game`).
+    /// Game `k`'s index in the piece.
+    pub fn index(&self, k: usize) -> u64 {
+        match self {
+            Rendered::Std(f) => f.starts[k].1,
+            Rendered::Json(l) => l.starts[k].1,
+        }
+    }
+
+    /// Why game `k` could not be written (a game tree nesting variations deeper than its JSON
+    /// serialization goes), or `None` when it was.
+    pub fn why_unwritten(&self, k: usize) -> Option<&str> {
+        match self {
+            Rendered::Std(_) => None,
+            Rendered::Json(l) => l.why_unwritten(k),
+        }
+    }
+
+    /// The games that could not be written: (index in the piece, why), in order.
+    pub fn unwritten(&self) -> &[(u64, String)] {
+        match self {
+            Rendered::Std(_) => &[],
+            Rendered::Json(l) => &l.unwritten,
+        }
+    }
+
+    /// Writes game `k` out (a JSON line's index counted from `first_game`; nothing for a game
+    /// that could not be written).
     pub fn write_game(&self, k: usize, out: &mut impl Write, first_game: u64) -> io::Result<()> {
         match self {
             Rendered::Std(f) => {
@@ -71,11 +97,29 @@ impl Rendered {
         }
     }
 
-    /// Writes every game out.
+    /// Writes every game out (nothing for those that could not be written).
     pub fn write_all(&self, out: &mut impl Write, first_game: u64) -> io::Result<()> {
         match self {
             Rendered::Std(f) => out.write_all(&f.out),
             Rendered::Json(l) => l.write_to(out, first_game),
         }
     }
+}
+
+/// Names on stderr a game that could not be written (`kifu COMMAND: FILE: game N: not
+/// written: WHY`, `game` counted from 1), after flushing `out` so that stdout and stderr stay in
+/// order.
+pub fn name_unwritten(
+    command: &str,
+    input: &str,
+    game: u64,
+    why: &str,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    out.flush()?;
+    eprintln!(
+        "kifu {command}: {}: game {game}: not written: {why}",
+        kifu_pipeline::shown(input)
+    );
+    Ok(())
 }

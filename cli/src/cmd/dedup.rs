@@ -183,10 +183,7 @@ impl Keyed {
     }
 
     fn index(&self, k: usize) -> u64 {
-        match &self.rendered {
-            Rendered::Std(f) => f.starts[k].1,
-            Rendered::Json(l) => l.starts[k].1,
-        }
+        self.rendered.index(k)
     }
 }
 
@@ -234,7 +231,8 @@ impl Work for DedupWork {
 
 /// `kifu dedup`: the first game of each set of duplicates written (or, with `--list`, one line
 /// per duplicate: `FILE:GAME: duplicate of FILE:GAME`, games 1-based), and the count on
-/// stderr. Exit status 0 (2 when an input could not be read).
+/// stderr. Exit status 0; 1 when a game could not be written (named on stderr), 2 when an input
+/// could not be read.
 pub fn command(
     common: &Common,
     to: To,
@@ -257,6 +255,7 @@ pub fn command(
     let mut first: HashMap<u128, (u32, u64)> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let (mut games, mut duplicates) = (0u64, 0u64);
+    let mut unwritten = false;
     let scanned = run::scan(common, "deduplicating", &work, |event| {
         let Event::Piece {
             input,
@@ -295,7 +294,12 @@ pub fn command(
                     }
                 }
             } else if seen.insert(key) {
-                keyed.rendered.write_game(k, &mut out, info.first_game)?;
+                if let Some(why) = keyed.rendered.why_unwritten(k) {
+                    unwritten = true;
+                    crate::render::name_unwritten("dedup", &input.name, index + 1, why, &mut out)?;
+                } else {
+                    keyed.rendered.write_game(k, &mut out, info.first_game)?;
+                }
             } else {
                 duplicates += 1;
             }
@@ -306,5 +310,5 @@ pub fn command(
     if !common.quiet {
         eprintln!("kifu dedup: {games} games, {duplicates} duplicates");
     }
-    Ok(Outcome::of(&scanned, false).code())
+    Ok(Outcome::of(&scanned, unwritten).code())
 }

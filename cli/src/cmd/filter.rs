@@ -163,8 +163,8 @@ impl Work for FilterWork {
     }
 }
 
-/// `kifu filter`. Exit status 1 when no game was kept (as grep), 2 when an input could not be
-/// read.
+/// `kifu filter`. Exit status 1 when no game was kept (as grep) or a kept game could not be
+/// written (named on stderr), 2 when an input could not be read.
 pub fn command(
     common: &Common,
     opts: Options,
@@ -180,8 +180,14 @@ pub fn command(
         max_game_bytes: opts.max_game_bytes,
     };
     let mut kept = 0u64;
+    let mut unwritten = false;
     let scanned = run::scan(common, "filtering", &work, |event| {
-        if let Event::Piece { visited, info, .. } = event {
+        if let Event::Piece {
+            input,
+            visited,
+            info,
+        } = event
+        {
             let rendered = match &visited {
                 Visited::Pgn(dom) => &dom.each.rendered,
                 Visited::Sgf(dom) => &dom.each.rendered,
@@ -189,6 +195,11 @@ pub fn command(
             kept += rendered.len() as u64;
             if !opts.count {
                 rendered.write_all(&mut out, info.first_game)?;
+                for (index, why) in rendered.unwritten() {
+                    unwritten = true;
+                    let n = info.first_game + index + 1;
+                    crate::render::name_unwritten("filter", &input.name, n, why, &mut out)?;
+                }
             }
         }
         Ok(())
@@ -197,5 +208,5 @@ pub fn command(
         writeln!(out, "{kept}")?;
     }
     out::finish(out)?;
-    Ok(Outcome::of(&scanned, kept == 0).code())
+    Ok(Outcome::of(&scanned, kept == 0 || unwritten).code())
 }

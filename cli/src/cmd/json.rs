@@ -72,9 +72,11 @@ fn charset_by_name(name: &str) -> io::Result<CharsetChoice> {
 pub struct Lines {
     /// The lines.
     pub out: Vec<u8>,
-    /// Where each line starts in `out`, and its game's index in the piece.
+    /// Where each game's line starts in `out`, and its game's index in the piece: one entry
+    /// per game pushed, a game that could not be written with an empty line (see
+    /// [`Lines::why_unwritten`]).
     pub starts: Vec<(usize, u64)>,
-    /// Games that could not be written (index in the piece, why).
+    /// Games that could not be written (index in the piece, why), in order.
     pub unwritten: Vec<(u64, String)>,
     file: Vec<u8>,
     body: Vec<u8>,
@@ -120,15 +122,12 @@ impl Lines {
         self.body.clear();
         if let Err(e) = serde_json::to_writer(&mut self.body, value) {
             // a tree nesting deeper than the serialization goes: said, and the rest goes on
-            self.unwritten.push((index, e.to_string()));
-            return;
+            return self.refuse(index, e.to_string());
         }
         // `{"index":N,"offset":M,` then the rest: the commas end the numbers
         let mut commas = self.body.iter().enumerate().filter(|&(_, &b)| b == b',');
         let (Some((first, _)), Some((second, _))) = (commas.next(), commas.next()) else {
-            self.unwritten
-                .push((index, "not an object with index and offset".into()));
-            return;
+            return self.refuse(index, "not an object with index and offset".into());
         };
         self.starts.push((self.out.len(), index));
         self.out
@@ -139,6 +138,27 @@ impl Lines {
         self.out.extend_from_slice(&body[..body.len() - 1]);
         self.out.extend_from_slice(extra.as_bytes());
         self.out.extend_from_slice(b"}\n");
+    }
+
+    /// A game that could not be written: an empty line in its place (nothing is written for
+    /// it), and why in [`Lines::unwritten`].
+    fn refuse(&mut self, index: u64, why: String) {
+        self.starts.push((self.out.len(), index));
+        self.unwritten.push((index, why));
+    }
+
+    /// Why game `k` of the piece could not be written, or `None` when it was.
+    pub fn why_unwritten(&self, k: usize) -> Option<&str> {
+        let (start, index) = self.starts[k];
+        let end = self.starts.get(k + 1).map_or(self.out.len(), |s| s.0);
+        if start < end {
+            return None;
+        }
+        // a written line is never empty (it ends in `}\n`)
+        self.unwritten
+            .iter()
+            .find(|u| u.0 == index)
+            .map(|u| u.1.as_str())
     }
 
     /// Writes the lines, each game's index counted from `first_game`.
@@ -159,7 +179,7 @@ impl Lines {
         }
         match with_replay(game, self.replay) {
             Ok(value) => self.push(game.index, &value, &extra),
-            Err(e) => self.unwritten.push((game.index, e.to_string())),
+            Err(e) => self.refuse(game.index, e.to_string()),
         }
     }
 
@@ -170,10 +190,14 @@ impl Lines {
         self.push(tree.index(), &tree.with_decoder(&decode), "");
     }
 
-    /// Writes game `k` of the piece (its index counted from `first_game`).
+    /// Writes game `k` of the piece (its index counted from `first_game`); nothing for a game
+    /// that could not be written.
     pub fn write_game(&self, k: usize, out: &mut impl Write, first_game: u64) -> io::Result<()> {
         let (start, index) = self.starts[k];
         let end = self.starts.get(k + 1).map_or(self.out.len(), |s| s.0);
+        if start == end {
+            return Ok(());
+        }
         write!(out, "{{\"index\":{},", first_game + index)?;
         out.write_all(&self.out[start..end])
     }
@@ -355,12 +379,8 @@ pub fn command(
                 lines.write_to(&mut out, info.first_game)?;
                 for (index, why) in &lines.unwritten {
                     found = true;
-                    out.flush()?;
                     let n = info.first_game + index + 1;
-                    eprintln!(
-                        "kifu json: {}: game {n}: not written: {why}",
-                        kifu_pipeline::shown(&input.name)
-                    );
+                    crate::render::name_unwritten("json", &input.name, n, why, &mut out)?;
                 }
             }
             Event::End { .. } => {

@@ -301,7 +301,8 @@ impl Files {
 }
 
 /// `kifu split`. The files made are listed on stderr with their game counts (unless
-/// `--quiet`). Exit status 0 (2 when an input could not be read).
+/// `--quiet`). Exit status 0; 1 when a game could not be written (named on stderr), 2 when an
+/// input could not be read.
 pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCode> {
     let guard = Guard::new(&common.files, force);
     if opts.dir.as_os_str() == "-" {
@@ -339,9 +340,15 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
         max_game_bytes: opts.max_game_bytes,
     };
     let mut written = 0u64;
+    let mut unwritten = false;
     let mut names = Names::default();
     let scanned = run::scan(common, "splitting", &work, |event| {
-        let Event::Piece { visited, info, .. } = event else {
+        let Event::Piece {
+            input,
+            visited,
+            info,
+        } = event
+        else {
             return Ok(());
         };
         let sorted = match &visited {
@@ -355,6 +362,13 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
                 By::Value(_) => name(&template, 0, value, ext),
             };
             written += 1;
+            if let Some(why) = sorted.rendered.why_unwritten(k) {
+                // the game keeps its place (the next goes where it would have gone)
+                unwritten = true;
+                let n = info.first_game + sorted.rendered.index(k) + 1;
+                crate::render::name_unwritten("split", &input.name, n, why, &mut io::stdout())?;
+                continue;
+            }
             files.write(&file, |f| sorted.rendered.write_game(k, f, info.first_game))?;
         }
         Ok(())
@@ -369,7 +383,7 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
         }
     }
     io::stdout().flush()?;
-    Ok(Outcome::of(&scanned, false).code())
+    Ok(Outcome::of(&scanned, unwritten).code())
 }
 
 #[cfg(test)]
