@@ -419,6 +419,8 @@ pub fn to_parquet<'py>(
         movetext_width,
         max_game_bytes,
     )?;
+    // a file object's file is an input: never the output, while the export runs
+    let _reading = crate::source::reading(source)?;
     let (source, slot) = extract(source, name)?;
     let defaults = SinkOptions::default();
     let sink_opts = SinkOptions {

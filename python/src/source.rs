@@ -84,6 +84,34 @@ pub fn extract(source: &Bound<'_, PyAny>, name: Option<String>) -> PyResult<(Sou
     )))
 }
 
+/// The file a file object `source` reads, when it has a descriptor on a regular file
+/// (`fileno()`: `open(path, 'rb')`, `gzip.open(path)`; not `io.BytesIO`, not a pipe): an input
+/// known by identity (`os.fstat`), which no output replaces while the returned value lives.
+pub fn reading(source: &Bound<'_, PyAny>) -> PyResult<Option<kifu_output::Reading>> {
+    if !source.hasattr("read")? || !source.hasattr("fileno")? {
+        return Ok(None);
+    }
+    // io.BytesIO and wrappers without a descriptor raise io.UnsupportedOperation (an OSError)
+    let Ok(fd) = source.call_method0("fileno") else {
+        return Ok(None);
+    };
+    let py = source.py();
+    let Ok(stat) = py.import("os")?.call_method1("fstat", (fd,)) else {
+        return Ok(None);
+    };
+    let mode = stat.getattr("st_mode")?;
+    if !py
+        .import("stat")?
+        .call_method1("S_ISREG", (mode,))?
+        .extract::<bool>()?
+    {
+        return Ok(None);
+    }
+    let dev: u64 = stat.getattr("st_dev")?.extract()?;
+    let ino: u64 = stat.getattr("st_ino")?.extract()?;
+    Ok(Some(kifu_output::Reading::identity(dev, ino)))
+}
+
 /// `str` and `os.PathLike` sources as a path.
 fn as_path(obj: &Bound<'_, PyAny>) -> PyResult<Option<PathBuf>> {
     if obj.is_instance_of::<PyString>() {
