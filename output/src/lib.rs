@@ -6,7 +6,10 @@
 //!
 //! * **Never an input.** An output that is one of the inputs (the same file, however reached:
 //!   a link, another path) or lies inside an input directory (also when it does not exist yet:
-//!   the next run would read it back in) is refused, with or without `force`.
+//!   the next run would read it back in) is refused, with or without `force`. Inputs are
+//!   compared by identity (device and inode) too: a file that an input directory reaches
+//!   through a link or a bind mount, stdin redirected from a file (`-`), a file read through a
+//!   descriptor ([`Reading`]), and a dataset directory holding one of them are never replaced.
 //! * **Never clobbered by surprise.** An existing file is replaced only with `force`.
 //! * **Never half-written.** A file is written under a hidden, unpredictable name created
 //!   exclusively in the same directory (the `tempfile` crate: `O_EXCL`, so that a link planted
@@ -17,7 +20,9 @@
 //!   replaced; a block device or a socket is refused.
 //! * **Datasets swap whole.** A dataset directory ([`Guard::dataset`]) is built beside its
 //!   place and swapped in only when every part and its `_SUCCESS` mark are there: the old
-//!   dataset stays whole until the new one is.
+//!   dataset stays whole until the new one is. On Linux the two are exchanged in one step, so
+//!   that the path is never missing, a crash included ([`Dataset::commit`] says what a crash
+//!   leaves elsewhere).
 //! * **Interrupts leave nothing.** Every temporary file and directory is known to a registry
 //!   of the process; [`remove_temporaries_and_exit`] removes them, and with the `signals`
 //!   feature [`remove_on_signal`] does so on SIGINT, SIGTERM and SIGHUP before the process
