@@ -251,8 +251,10 @@ impl Guard {
     ///
     /// # Errors
     ///
-    /// [`Error::Input`], [`Error::Exists`] (without `force`), [`Error::IsDirectory`],
-    /// [`Error::Special`] (a block device, a socket).
+    /// [`Error::Input`] (an input, a path inside an input directory, or, to be replaced with
+    /// `force`, a file an input directory reaches by a link or a bind mount), [`Error::Exists`]
+    /// (without `force`), [`Error::IsDirectory`], [`Error::Special`] (a block device, a
+    /// socket).
     pub fn check(&self, path: &Path) -> Result<Destination, Error> {
         if path.as_os_str() == "-" {
             return Ok(Destination::Stdout);
@@ -306,7 +308,9 @@ impl Guard {
     ///
     /// # Errors
     ///
-    /// [`Error::Input`] (`dir` is or lies inside an input, or an input lies inside it),
+    /// [`Error::Input`] (`dir` is or lies inside an input, or an input lies inside it, by
+    /// path or, to be replaced with `force`, by identity: a file the inputs reach by a link or
+    /// a bind mount, or read through a descriptor),
     /// [`Error::Exists`] (without `force`), [`Error::Foreign`] (the directory to replace holds
     /// files kifu did not write), [`Error::Special`], and I/O errors naming the path.
     pub fn dataset(&self, dir: &Path, extension: &str) -> Result<Dataset, Error> {
