@@ -9,15 +9,31 @@ pub use kifu::Format;
 /// The limit on one game, for the commands that hold whole games.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct GameLimit {
-    /// The most a game may hold in memory (estimated): bytes, or with K, M, G; the rest of a
-    /// larger game is skipped and reported (`game_too_large`, SGF `E103`).
-    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size_usize,
+    /// The most a game may hold in memory (estimated): bytes, or with K, M, G (at least 1);
+    /// the rest of a larger game is skipped and reported (`game_too_large`, SGF `E103`).
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_nonzero_size_usize,
           help_heading = "Limits")]
     pub max_game_bytes: usize,
 }
 
-fn parse_size_usize(text: &str) -> Result<usize, String> {
-    parse_size(text).and_then(|n| usize::try_from(n).map_err(|_| format!("`{text}`: too large")))
+fn parse_nonzero_size_usize(text: &str) -> Result<usize, String> {
+    parse_nonzero_size(text)
+        .and_then(|n| usize::try_from(n).map_err(|_| format!("`{text}`: too large")))
+}
+
+/// A count on the command line where 0 would mean nothing (`split --games`, `stats
+/// --max-groups`, `export --row-group-rows`, `--max-rows-per-file`): a number, at least 1.
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err(format!("`{text}`: at least 1 (0 would mean nothing)")),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{text}`: a whole number, at least 1")),
+    }
+}
+
+/// [`parse_count`] as a `usize`.
+pub fn parse_count_usize(text: &str) -> Result<usize, String> {
+    parse_count(text).and_then(|n| usize::try_from(n).map_err(|_| format!("`{text}`: too large")))
 }
 
 /// Where a command that writes games writes them.
@@ -46,8 +62,8 @@ pub struct Common {
     /// Compression is told from the bytes (zstd, gzip, bzip2, xz).
     #[arg(help_heading = "Input")]
     pub files: Vec<PathBuf>,
-    /// Threads (default: the machine's cores). With 1, each input is read straight through;
-    /// with more, inputs in parallel and large ones in pieces: the output is the same.
+    /// Threads (default, or 0: the machine's cores). With 1, each input is read straight
+    /// through; with more, inputs in parallel and large ones in pieces: the output is the same.
     #[arg(
         short = 'j',
         long = "threads",
@@ -55,8 +71,9 @@ pub struct Common {
         help_heading = "Performance tuning"
     )]
     pub threads: Option<usize>,
-    /// About how many bytes each piece of a large input holds when read on several threads.
-    #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_size_usize,
+    /// About how many bytes each piece of a large input holds when read on several threads
+    /// (at least 1).
+    #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_nonzero_size_usize,
           help_heading = "Performance tuning")]
     pub piece_size: usize,
     /// Bytes read at a time (down to 1; K, M, G suffixes).
@@ -69,9 +86,10 @@ pub struct Common {
           help_heading = "Performance tuning")]
     pub frame_buffer: u64,
     /// The most memory one decoder may take for what an input asks (a zstd window, an xz
-    /// dictionary): a larger one is refused, named as the limit. Bytes, or with a suffix: K,
-    /// M, G (powers of 1024). `zstd --long=31` archives need 2G.
-    #[arg(long, value_name = "SIZE", default_value = "128M", value_parser = parse_size,
+    /// dictionary): a larger one is refused, named as the limit; one as large is taken. Bytes,
+    /// or with a suffix: K, M, G (powers of 1024; at least 1). `zstd --long=31` archives need
+    /// 2G.
+    #[arg(long, value_name = "SIZE", default_value = "128M", value_parser = parse_nonzero_size,
           help_heading = "Limits")]
     pub decoder_memory: u64,
     /// The format of stdin (and of inputs whose name does not say): pgn or sgf.
@@ -204,5 +222,18 @@ mod tests {
         assert!(parse_size("12X").is_err());
         assert!(parse_size("M").is_err());
         assert!(parse_size("99999999999G").is_err());
+    }
+
+    #[test]
+    fn counts_and_limits_are_at_least_1() {
+        assert_eq!(parse_count("3"), Ok(3));
+        assert!(parse_count("0").unwrap_err().contains("at least 1"));
+        assert!(parse_count("-1").is_err());
+        assert!(parse_count("x").is_err());
+        assert_eq!(parse_count_usize("122880"), Ok(122_880));
+        assert!(parse_count_usize("0").is_err());
+        assert!(parse_nonzero_size("0K").is_err());
+        assert!(parse_nonzero_size_usize("0").is_err());
+        assert_eq!(parse_nonzero_size_usize("1K"), Ok(1024));
     }
 }

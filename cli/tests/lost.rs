@@ -8,6 +8,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+const GAME: &[u8] =
+    b"[Event \"e\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
+
 fn kifu<S: AsRef<OsStr>>(args: &[S], stdin: Option<&[u8]>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_kifu"));
     cmd.args(args)
@@ -126,4 +129,114 @@ fn a_tree_too_deep_for_json_is_named_by_every_json_form() {
             assert!(written.contains("B[dd]") || written.contains(plain));
         }
     }
+}
+
+// ----- split --by keeps values bounded -------------------------------------------------------
+
+/// Values longer than a file name are kept as their first bytes and a hash of the whole: two
+/// long values that begin alike go to two files whose names end with their hashes, never to
+/// one, and the same value always to the same file.
+#[test]
+fn split_by_a_long_value_names_its_file_by_a_prefix_and_a_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sgf = Vec::new();
+    for (k, tail) in ["a", "b", "a"].iter().enumerate() {
+        let value = format!("{}{tail}", "x".repeat(5000));
+        sgf.extend_from_slice(format!("(;GM[1]PB[{value}]C[game {k}];B[dd])\n").as_bytes());
+    }
+    let input = dir.path().join("long.sgf");
+    fs::write(&input, sgf).unwrap();
+    let to = dir.path().join("by");
+    let o = kifu(
+        &[
+            "split",
+            "--by",
+            "PB",
+            "-o",
+            to.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let names = entries(&to);
+    assert_eq!(names.len(), 2, "{names:?}");
+    for name in &names {
+        let stem = name.strip_suffix(".sgf").unwrap();
+        let (prefix, hash) = stem.rsplit_once('-').unwrap();
+        assert!(prefix.bytes().all(|b| b == b'x'), "{name}");
+        assert_eq!(hash.len(), 16, "{name}");
+        assert!(hash.bytes().all(|b| b.is_ascii_hexdigit()), "{name}");
+        assert!(name.len() <= 104, "{name}");
+    }
+    let games: Vec<usize> = names
+        .iter()
+        .map(|n| {
+            fs::read_to_string(to.join(n))
+                .unwrap()
+                .matches("(;GM[1]")
+                .count()
+        })
+        .collect();
+    let mut sorted = games.clone();
+    sorted.sort();
+    assert_eq!(sorted, [1, 2], "{names:?}: {games:?}");
+}
+
+// ----- values that mean nothing --------------------------------------------------------------
+
+/// A count or a limit of 0 means nothing: refused as a usage error (exit 2, the flag named)
+/// before any input is read, by every command that takes it.
+#[test]
+fn zero_counts_and_limits_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("g.pgn");
+    fs::write(&input, GAME).unwrap();
+    let input = input.to_str().unwrap();
+    let out_dir = dir.path().join("out");
+    let out_dir = out_dir.to_str().unwrap();
+    let parquet = dir.path().join("t.parquet");
+    let parquet = parquet.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["stats", "--by", "Event", "--max-groups", "0"],
+            "--max-groups",
+        ),
+        (
+            &["export", "-o", parquet, "--row-group-rows", "0"],
+            "--row-group-rows",
+        ),
+        (
+            &[
+                "export",
+                "-o",
+                out_dir,
+                "--dataset",
+                "--max-rows-per-file",
+                "0",
+            ],
+            "--max-rows-per-file",
+        ),
+        (&["split", "-o", out_dir, "--games", "0"], "--games"),
+        (&["json", "--max-game-bytes", "0"], "--max-game-bytes"),
+        (&["stats", "--decoder-memory", "0"], "--decoder-memory"),
+        (&["stats", "--piece-size", "0K"], "--piece-size"),
+        (&["stats", "--buffer-size", "0"], "--buffer-size"),
+        (&["stats", "--frame-buffer", "0"], "--frame-buffer"),
+    ];
+    for (args, flag) in cases {
+        let o = kifu(&[*args, &[input]].concat(), None);
+        assert_eq!(code(&o), 2, "{args:?}: {}", err(&o));
+        assert!(err(&o).contains(flag), "{args:?}: {}", err(&o));
+        assert!(err(&o).contains("at least 1"), "{args:?}: {}", err(&o));
+        assert!(out(&o).is_empty(), "{args:?}: {}", out(&o));
+    }
+    assert!(!Path::new(parquet).exists());
+    assert!(!Path::new(out_dir).exists());
+    // 1 is a value
+    let o = kifu(
+        &["stats", "--by", "Event", "--max-groups", "1", input],
+        None,
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
 }

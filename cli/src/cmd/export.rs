@@ -57,11 +57,12 @@ pub struct Args {
         help_heading = "Output"
     )]
     pub partition_by: Vec<String>,
-    /// At most this many rows per file of a dataset directory.
-    #[arg(long, value_name = "N")]
+    /// At most this many rows per file of a dataset directory (at least 1).
+    #[arg(long, value_name = "N", value_parser = crate::args::parse_count)]
     pub max_rows_per_file: Option<u64>,
-    /// Rows per Parquet row group (at most; groups also end at 64 MiB of data).
-    #[arg(long, value_name = "N", default_value_t = 122_880)]
+    /// Rows per Parquet row group (at most, at least 1; groups also end at 64 MiB of data).
+    #[arg(long, value_name = "N", default_value_t = 122_880,
+          value_parser = crate::args::parse_count_usize)]
     pub row_group_rows: usize,
     /// SGF text encoding, as for `kifu json`.
     #[arg(long, default_value = "auto")]

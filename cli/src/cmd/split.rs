@@ -29,10 +29,11 @@ pub struct Args {
     /// The directory the files go to (made if missing).
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     pub dir: PathBuf,
-    /// N games per file.
+    /// N games per file (at least 1).
     #[arg(
         long,
         value_name = "N",
+        value_parser = crate::args::parse_count,
         conflicts_with = "by",
         required_unless_present = "by"
     )]
@@ -60,7 +61,7 @@ pub struct Args {
 /// `kifu split`.
 pub fn run(args: Args) -> io::Result<ExitCode> {
     let by = match (args.games, args.by) {
-        (Some(n), _) if n > 0 => By::Count(n),
+        (Some(n), _) => By::Count(n),
         (_, Some(name)) => By::Value(name),
         _ => {
             return Err(io::Error::new(
@@ -109,10 +110,11 @@ pub struct Options {
 /// At most this many files open at once; the others are parked (closed, reopened to append).
 const OPEN_FILES: usize = 128;
 
-/// A piece's games, written, each with the value it is split by and its extension.
+/// A piece's games, written, each with the value it is split by (kept bounded) and its
+/// extension.
 pub struct Sorted {
     rendered: Rendered,
-    keys: Vec<(String, &'static str)>,
+    keys: Vec<(Key, &'static str)>,
     by: Arc<By>,
     jsonl: bool,
 }
@@ -120,8 +122,8 @@ pub struct Sorted {
 impl PerGame for Sorted {
     fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         let value = match &*self.by {
-            By::Count(_) => String::new(),
-            By::Value(key) => key.pgn_value(&game).unwrap_or_default(),
+            By::Count(_) => Key::default(),
+            By::Value(key) => Key::of(&key.pgn_value(&game).unwrap_or_default()),
         };
         self.keys
             .push((value, if self.jsonl { "jsonl" } else { "pgn" }));
@@ -130,8 +132,8 @@ impl PerGame for Sorted {
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
         let value = match &*self.by {
-            By::Count(_) => String::new(),
-            By::Value(key) => key.sgf_value(&tree).unwrap_or_default(),
+            By::Count(_) => Key::default(),
+            By::Value(key) => Key::of(&key.sgf_value(&tree).unwrap_or_default()),
         };
         self.keys
             .push((value, if self.jsonl { "jsonl" } else { "sgf" }));
@@ -174,10 +176,58 @@ impl Work for SplitWork {
 /// hidden temporary name's additions, well within the 255 bytes file systems allow.
 const MAX_VALUE_BYTES: usize = 100;
 
-/// Names Windows reserves for devices, whatever the extension and case.
-const RESERVED: [&str; 22] = [
-    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
-    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+/// The most bytes of a value kept whole; of a longer one, only this many first bytes are kept,
+/// with hashes of the whole.
+const KEPT_VALUE_BYTES: usize = MAX_VALUE_BYTES;
+
+/// A value as `split --by` keeps it, of bounded size whatever the value's length (a tag of
+/// megabytes is held only while its game is): whole when it has at most [`KEPT_VALUE_BYTES`]
+/// bytes, else its first bytes (cut at a character boundary) with its length and two 64-bit
+/// hashes of the whole value, which keep apart long values that begin alike.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct Key {
+    /// The value, or its first bytes.
+    prefix: String,
+    /// For a longer value: its length in bytes, its FNV-1a hash (which its file name shows:
+    /// the same in every build) and its SipHash.
+    whole: Option<(u64, u64, u64)>,
+}
+
+impl Key {
+    fn of(value: &str) -> Key {
+        if value.len() <= KEPT_VALUE_BYTES {
+            return Key {
+                prefix: value.to_string(),
+                whole: None,
+            };
+        }
+        let mut sip = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(value, &mut sip);
+        Key {
+            prefix: cut(value, KEPT_VALUE_BYTES).to_string(),
+            whole: Some((
+                value.len() as u64,
+                fnv1a(value.as_bytes()),
+                std::hash::Hasher::finish(&sip),
+            )),
+        }
+    }
+}
+
+/// The 64-bit FNV-1a hash of `bytes`: a fixed function, so that a file name made from it is the
+/// same in every build.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Names Windows reserves for devices, whatever the extension and case (the superscript
+/// digits `¹ ² ³` count as digits there).
+const RESERVED: [&str; 30] = [
+    "CON", "PRN", "AUX", "NUL", "COM0", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7",
+    "COM8", "COM9", "COM¹", "COM²", "COM³", "LPT0", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6",
+    "LPT7", "LPT8", "LPT9", "LPT¹", "LPT²", "LPT³",
 ];
 
 /// `s` cut to at most `max` bytes, at a character boundary.
@@ -217,21 +267,28 @@ fn safe(value: &str) -> String {
     }
 }
 
-/// The file-name part of each value: [`safe`], and kept apart from every other value's
-/// (`A/B` and `A_B`, `Foo` and `foo` on a file system that ignores case, two long values cut
-/// to the same bytes) by a suffix `-2`, `-3`… in the order the values first come (input
-/// order: the same at every `-j`).
+/// The file-name part of each value: [`safe`] (a long value: its first bytes made safe, then
+/// `-` and the 16 hex digits of its hash), and kept apart from every other value's (`A/B` and
+/// `A_B`, `Foo` and `foo` on a file system that ignores case) by a suffix `-2`, `-3`… in the
+/// order the values first come (input order: the same at every `-j`).
 #[derive(Default)]
 struct Names {
-    by_value: HashMap<String, String>,
+    by_value: HashMap<Key, String>,
     /// The names given, in lower case.
     taken: HashSet<String>,
 }
 
 impl Names {
-    fn of(&mut self, value: &str) -> &str {
+    fn of(&mut self, value: &Key) -> &str {
         if !self.by_value.contains_key(value) {
-            let base = safe(value);
+            let base = match value.whole {
+                None => safe(&value.prefix),
+                Some((_, hash, _)) => {
+                    let hash = format!("-{hash:016x}");
+                    let prefix = safe(&value.prefix);
+                    format!("{}{hash}", cut(&prefix, MAX_VALUE_BYTES - hash.len()))
+                }
+            };
             let mut name = base.clone();
             let mut k = 1u64;
             while self.taken.contains(&name.to_lowercase()) {
@@ -240,7 +297,7 @@ impl Names {
                 name = format!("{}{suffix}", cut(&base, MAX_VALUE_BYTES - suffix.len()));
             }
             self.taken.insert(name.to_lowercase());
-            self.by_value.insert(value.to_string(), name);
+            self.by_value.insert(value.clone(), name);
         }
         &self.by_value[value]
     }
@@ -412,6 +469,12 @@ mod tests {
         assert_eq!(named("com1"), "_com1.pgn");
         assert_eq!(named("Lpt9.x"), "_Lpt9.x.pgn");
         assert_eq!(named("CONSOLE"), "CONSOLE.pgn");
+        assert_eq!(named("COM0"), "_COM0.pgn");
+        assert_eq!(named("lpt0.txt"), "_lpt0.txt.pgn");
+        assert_eq!(named("COM¹"), "_COM¹.pgn");
+        assert_eq!(named("com²"), "_com².pgn");
+        assert_eq!(named("LPT³"), "_LPT³.pgn");
+        assert_eq!(named("COM10"), "COM10.pgn");
     }
 
     #[test]
@@ -425,20 +488,46 @@ mod tests {
     #[test]
     fn values_that_look_alike_stay_apart() {
         let mut names = Names::default();
-        let a = names.of("A/B").to_string();
-        let b = names.of("A_B").to_string();
-        let c = names.of("a_b").to_string();
+        let mut of = |v: &str| names.of(&Key::of(v)).to_string();
+        let a = of("A/B");
+        let b = of("A_B");
+        let c = of("a_b");
         assert_eq!(
             (a.as_str(), b.as_str(), c.as_str()),
             ("A_B", "A_B-2", "a_b-3")
         );
-        assert_eq!(names.of("A/B"), "A_B", "the same value keeps its name");
+        assert_eq!(of("A/B"), "A_B", "the same value keeps its name");
         let long = "x".repeat(150);
         let mut longer = long.clone();
         longer.push('y');
-        let first = names.of(&long).to_string();
-        let second = names.of(&longer).to_string();
+        let first = of(&long);
+        let second = of(&longer);
         assert_ne!(first, second);
         assert!(second.len() <= MAX_VALUE_BYTES);
+        assert_eq!(of(&long), first, "the same long value keeps its name");
+    }
+
+    #[test]
+    fn long_values_are_kept_bounded_and_apart() {
+        let a = format!("{}a", "x".repeat(1 << 20));
+        let b = format!("{}b", "x".repeat(1 << 20));
+        let (ka, kb) = (Key::of(&a), Key::of(&b));
+        assert_ne!(ka, kb, "values that differ only past the cut stay apart");
+        assert_eq!(ka, Key::of(&a));
+        assert_eq!(ka.prefix.len(), KEPT_VALUE_BYTES);
+        assert_eq!(Key::of("short").prefix, "short");
+        assert_eq!(Key::of("short").whole, None);
+        // the name: the cut prefix made safe, then the hash, the same in every build
+        let mut names = Names::default();
+        let name = names.of(&ka).to_string();
+        assert_eq!(name.len(), MAX_VALUE_BYTES);
+        assert!(name.starts_with("xxxx"), "{name}");
+        assert!(
+            name.ends_with(&format!("-{:016x}", fnv1a(a.as_bytes()))),
+            "{name}"
+        );
+        assert_ne!(names.of(&kb), name);
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
     }
 }

@@ -25,10 +25,11 @@ pub struct Args {
     /// games, plies, White/draw/Black shares, errors.
     #[arg(long, value_name = "KEY", value_parser = By::parse, help_heading = "Grouping")]
     pub by: Option<By>,
-    /// The most distinct values with a row of their own; the games of later values are counted
-    /// in one `(other)` row, with a note.
+    /// The most distinct values with a row of their own (at least 1); the games of later values
+    /// are counted in one `(other)` row, with a note.
     #[arg(long, value_name = "N", default_value_t = Grouping::DEFAULT_MAX_GROUPS,
-          requires = "by", help_heading = "Grouping")]
+          value_parser = crate::args::parse_count_usize, requires = "by",
+          help_heading = "Grouping")]
     pub max_groups: usize,
     /// The order of the rows: by the value (numbers as numbers), or most games first.
     #[arg(long, value_enum, default_value_t = SortBy::Key, requires = "by",
@@ -52,7 +53,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         Some(by) => {
             let grouping = Grouping {
                 by,
-                max_groups: args.max_groups.max(1),
+                max_groups: args.max_groups,
                 sort: match args.sort {
                     SortBy::Key => Sort::Key,
                     SortBy::Games => Sort::Games,
