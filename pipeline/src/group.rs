@@ -10,7 +10,7 @@
 //! capped total.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use kifu::Control;
 use kifu::par::{Event, Visited, Work};
@@ -289,25 +289,20 @@ impl Grouping {
     }
 }
 
-/// The work of a grouped scan: a visitor per piece (or per input, read on one thread). Its
+/// The work of a grouped scan: a visitor per piece, on any number of threads. Its
 /// [`GroupTotal`] adds up what the pieces found, in input order.
 #[derive(Debug)]
 pub struct GroupWork {
     by: Arc<By>,
     max: usize,
-    /// Read on one thread: the capped total every game goes to.
-    inline: Option<Arc<Mutex<Groups>>>,
 }
 
 impl GroupWork {
-    /// The work for `grouping` on a scan of `threads` threads (the scan's own count: one
-    /// thread reads each input straight through with one visitor).
-    pub fn new(grouping: &Grouping, threads: usize) -> GroupWork {
-        let max = grouping.max_groups.max(1);
+    /// The work for `grouping` (every thread count gives the same rows).
+    pub fn new(grouping: &Grouping) -> GroupWork {
         GroupWork {
             by: Arc::new(grouping.by.clone()),
-            max,
-            inline: (threads <= 1).then(|| Arc::new(Mutex::new(Groups::new(max)))),
+            max: grouping.max_groups.max(1),
         }
     }
 
@@ -315,7 +310,6 @@ impl GroupWork {
     pub fn total(&self) -> GroupTotal {
         GroupTotal {
             total: Groups::new(self.max),
-            inline: self.inline.clone(),
         }
     }
 }
@@ -324,7 +318,6 @@ impl GroupWork {
 #[derive(Debug)]
 pub struct GroupTotal {
     total: Groups,
-    inline: Option<Arc<Mutex<Groups>>>,
 }
 
 impl GroupTotal {
@@ -340,14 +333,7 @@ impl GroupTotal {
     }
 
     /// The rows, ordered as `grouping` asks.
-    pub fn finish(mut self, grouping: &Grouping) -> Grouped {
-        if let Some(inline) = self.inline.take() {
-            let groups = std::mem::replace(
-                &mut *inline.lock().unwrap_or_else(PoisonError::into_inner),
-                Groups::new(0),
-            );
-            self.total.absorb(groups);
-        }
+    pub fn finish(self, grouping: &Grouping) -> Grouped {
         let t = self.total;
         let mut rows: Vec<Row> = t
             .rows
@@ -429,7 +415,6 @@ struct Acc {
     by: Arc<By>,
     /// This piece's groups (uncapped: a piece is a bounded slice of its input).
     groups: Groups,
-    inline: Option<Arc<Mutex<Groups>>>,
     in_game: bool,
     /// Games begun in this piece.
     seen: u64,
@@ -445,7 +430,6 @@ impl Acc {
         Acc {
             by: work.by.clone(),
             groups: Groups::new(usize::MAX),
-            inline: work.inline.clone(),
             in_game: false,
             seen: 0,
             stray: 0,
@@ -472,13 +456,7 @@ impl Acc {
         }
         self.in_game = false;
         let key = self.has_key.then_some(self.key.as_str());
-        match &self.inline {
-            Some(total) => total
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .add(key, &self.counts),
-            None => self.groups.add(key, &self.counts),
-        }
+        self.groups.add(key, &self.counts);
     }
 
     fn set_key(&mut self, value: &[u8]) {
@@ -865,7 +843,7 @@ impl crate::Scan<'_> {
         grouping: &Grouping,
         note: impl FnMut(crate::Note),
     ) -> std::io::Result<(Grouped, crate::Scanned)> {
-        let work = GroupWork::new(grouping, self.options().threads);
+        let work = GroupWork::new(grouping);
         let mut total = work.total();
         let scanned = self.run(
             &work,

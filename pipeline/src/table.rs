@@ -38,9 +38,6 @@ use kifu_export::{Builder, OutFormat, Shift, Sink, SinkOptions, Summary, Table, 
 
 use crate::{Dom, Input, Note, PerGame, Scan, Scanned};
 
-/// A batch ends past this many bytes (about) while one thread reads a whole input.
-const BATCH_BYTES: usize = 4 << 20;
-
 /// What table to build, and how.
 #[derive(Clone, Debug)]
 pub struct TableSpec {
@@ -199,7 +196,7 @@ pub fn short_name(table: Table) -> &'static str {
 }
 
 /// A piece's rows, as record batches.
-pub struct Rows<'a, F, N> {
+pub struct Rows<'a> {
     builder: Option<Builder>,
     table: Option<Table>,
     batches: Vec<RecordBatch>,
@@ -207,43 +204,23 @@ pub struct Rows<'a, F, N> {
     refused: Vec<(u64, String)>,
     input: Input,
     batch_rows: usize,
-    /// With one thread: where batches go as soon as they are made.
-    inline: Option<&'a Mutex<Collector<F, N>>>,
     /// The scan's stop flag: a piece read when it was set ends at its next game, so that the
     /// pieces in flight do not hold up a Ctrl-C.
     stop: Option<&'a AtomicBool>,
     stopped: bool,
 }
 
-impl<F, N> Rows<'_, F, N>
-where
-    F: FnMut(Table, RecordBatch) -> bool + Send,
-    N: FnMut(Note) + Send,
-{
-    /// Ends a batch: at the piece's end, or (one thread) every `batch_rows` rows or
-    /// [`BATCH_BYTES`].
+impl Rows<'_> {
+    /// Ends a batch: at the piece's end, or every `batch_rows` rows.
     fn cut(&mut self, end: bool) {
         let Some(b) = &mut self.builder else {
             return;
         };
         let rows = b.rows();
-        let cut = end
-            || rows >= self.batch_rows
-            || (self.inline.is_some() && b.estimated_bytes() >= BATCH_BYTES);
-        if rows == 0 || !cut {
+        if rows == 0 || !(end || rows >= self.batch_rows) {
             return;
         }
-        let batch = b.finish();
-        match self.inline {
-            Some(c) => {
-                let table = self.table.expect("a builder has its table");
-                let mut c = c.lock().expect("one thread");
-                if !c.push(&self.input, table, batch) {
-                    self.stopped = true;
-                }
-            }
-            None => self.batches.push(batch),
-        }
+        self.batches.push(b.finish());
     }
 
     fn pushed(&mut self, index: u64, r: Result<(), kifu_export::PushError>) {
@@ -254,11 +231,7 @@ where
     }
 }
 
-impl<F, N> PerGame for Rows<'_, F, N>
-where
-    F: FnMut(Table, RecordBatch) -> bool + Send,
-    N: FnMut(Note) + Send,
-{
+impl PerGame for Rows<'_> {
     fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         let r = match &mut self.builder {
             Some(b) => b.push_pgn(&self.input.name, &game),
@@ -283,18 +256,13 @@ where
 }
 
 /// The per-piece work of a table scan.
-pub struct TableWork<'a, F, N> {
+pub struct TableWork<'a> {
     spec: Arc<TableSpec>,
-    inline: Option<&'a Mutex<Collector<F, N>>>,
     stop: Option<&'a AtomicBool>,
 }
 
-impl<'a, F, N> TableWork<'a, F, N>
-where
-    F: FnMut(Table, RecordBatch) -> bool + Send,
-    N: FnMut(Note) + Send,
-{
-    fn rows(&self, input: &Input) -> Rows<'a, F, N> {
+impl<'a> TableWork<'a> {
+    fn rows(&self, input: &Input) -> Rows<'a> {
         let table = self.spec.table(input.format);
         Rows {
             builder: table.map(|t| self.spec.builder(t)),
@@ -303,21 +271,16 @@ where
             refused: Vec::new(),
             input: input.clone(),
             batch_rows: self.spec.batch_rows.max(1),
-            inline: self.inline,
             stop: self.stop,
             stopped: false,
         }
     }
 }
 
-impl<'a, F, N> Work for TableWork<'a, F, N>
-where
-    F: FnMut(Table, RecordBatch) -> bool + Send,
-    N: FnMut(Note) + Send,
-{
+impl<'a> Work for TableWork<'a> {
     type Input = Input;
-    type Pgn = Dom<pgn::GameBuilder, Rows<'a, F, N>>;
-    type Sgf = Dom<sgf::TreeBuilder, Rows<'a, F, N>>;
+    type Pgn = Dom<pgn::GameBuilder, Rows<'a>>;
+    type Sgf = Dom<sgf::TreeBuilder, Rows<'a>>;
     fn pgn(&self, input: &Input) -> Self::Pgn {
         // the moves table without variations needs only the main line; the games table's tags
         // alone need no movetext (the parser skips it at its skipping speed)
@@ -414,7 +377,7 @@ where
     }
 
     /// A piece's rows, in input order.
-    fn piece(&mut self, input: &Input, first_game: u64, rows: &mut Rows<'_, F, N>) -> bool
+    fn piece(&mut self, input: &Input, first_game: u64, rows: &mut Rows<'_>) -> bool
     where
         F: Send,
         N: Send,
@@ -497,11 +460,9 @@ where
     F: FnMut(Table, RecordBatch) -> bool + Send,
     N: FnMut(Note) + Send,
 {
-    let one_thread = scan.options().threads <= 1;
     let collector = Collecting::new(spec, out, note);
     let work = TableWork {
         spec: Arc::new(spec.clone()),
-        inline: one_thread.then_some(&collector.0),
         stop: scan.stop_flag(),
     };
     let result = scan.run(
@@ -534,9 +495,8 @@ where
         return scan_table(scan, spec, out, note);
     }
     let collector = Collecting::new(spec, out, note);
-    let work: Arc<TableWork<'static, F, N>> = Arc::new(TableWork {
+    let work: Arc<TableWork<'static>> = Arc::new(TableWork {
         spec: Arc::new(spec.clone()),
-        inline: None,
         // a host's threads: the host stops the query (a pipeline's stop flag borrowed for the
         // scan cannot outlive it)
         stop: None,
@@ -550,8 +510,7 @@ where
     collector.end(result)
 }
 
-/// A table scan's collector, shared by the threads that read (the inline one) and the calling
-/// thread.
+/// A table scan's collector: the pieces' rows, in input order, on the calling thread.
 struct Collecting<F, N>(Mutex<Collector<F, N>>);
 
 impl<F, N> Collecting<F, N>
@@ -582,7 +541,7 @@ where
     }
 
     /// A scan's event: a piece's rows to the collector, in input order.
-    fn event(&self, event: Event<'_, TableWork<'_, F, N>>) -> Result<(), Stopped> {
+    fn event(&self, event: Event<'_, TableWork<'_>>) -> Result<(), Stopped> {
         let Event::Piece {
             input,
             visited,

@@ -3,7 +3,6 @@
 //! a time, in input order.
 
 use std::collections::VecDeque;
-use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex};
 
 use kifu::par::{Event, Visited, Work};
@@ -62,42 +61,25 @@ pub struct ReadOptions {
     pub replay: Replay,
     /// The most one game may hold in memory.
     pub max_game_bytes: usize,
-    /// Games per message when one thread reads each input.
+    /// Games per message to the Python thread (those of small pieces are gathered up to it).
     pub batch: usize,
 }
 
 /// A piece's per-game work (under kifu-pipeline's [`Dom`], which builds the games with the
-/// library's builder): replays the games when asked, and keeps them (or, when one thread
-/// reads the whole input, sends them on in batches).
+/// library's builder): replays the games when asked, and keeps them until the piece is handed
+/// on (a piece at a time, on one thread too: what it holds is bounded by a piece).
 pub struct Collect {
     file: Arc<str>,
     opts: ReadOptions,
     items: Vec<Item>,
-    inline: Option<SyncSender<Msg<Item>>>,
-    stopped: bool,
 }
 
 impl Collect {
-    fn new(file: Arc<str>, opts: ReadOptions, inline: Option<SyncSender<Msg<Item>>>) -> Self {
+    fn new(file: Arc<str>, opts: ReadOptions) -> Self {
         Collect {
             file,
             opts,
             items: Vec::new(),
-            inline,
-            stopped: false,
-        }
-    }
-
-    /// Sends a batch when one thread reads the input (games wait for nothing else then).
-    fn flush(&mut self, force: bool) {
-        if let Some(tx) = &self.inline
-            && !self.items.is_empty()
-            && (force || self.items.len() >= self.opts.batch)
-            && tx
-                .send(Msg::Items(std::mem::take(&mut self.items)))
-                .is_err()
-        {
-            self.stopped = true;
         }
     }
 }
@@ -119,7 +101,6 @@ impl PerGame for Collect {
             game,
             replay,
         });
-        self.flush(false);
         None
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
@@ -129,24 +110,16 @@ impl PerGame for Collect {
             tree,
             replay,
         });
-        self.flush(false);
-    }
-    fn end(&mut self) {
-        self.flush(true);
-    }
-    fn go_on(&self) -> bool {
-        !self.stopped
     }
 }
 
 struct ReadWork {
     opts: ReadOptions,
-    inline: Option<SyncSender<Msg<Item>>>,
 }
 
 impl ReadWork {
     fn collect(&self, input: &Input) -> Collect {
-        Collect::new(Arc::clone(&input.name), self.opts, self.inline.clone())
+        Collect::new(Arc::clone(&input.name), self.opts)
     }
 }
 
@@ -192,10 +165,7 @@ pub fn start(
         4
     };
     Pump::start(capacity, py_error, move |tx, stop| {
-        let work = ReadWork {
-            opts,
-            inline: (scan_opts.threads <= 1).then(|| tx.clone()),
-        };
+        let work = ReadWork { opts };
         let warn = tx.clone();
         // the games of small pieces (a file of one game each: a folder of SGF files) are sent
         // `batch` at a time, not piece by piece: each message wakes the Python thread

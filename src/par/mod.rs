@@ -91,7 +91,8 @@ use crate::{pgn, sgf};
 /// How a scan shares out its work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Threads that read pieces. 1 reads each input straight through, on the calling thread.
+    /// Threads that read pieces. 1 reads the pieces one after another on the calling thread,
+    /// each handed on before the next is read.
     /// Default: the machine's cores (`std::thread::available_parallelism`).
     pub threads: usize,
     /// About how many bytes a piece holds (more when no game starts for a while: at most four

@@ -103,14 +103,79 @@ impl<W: Work, E> core::fmt::Debug for Feeder<'_, W, E> {
 }
 
 enum Mode<'s, W: Work, E> {
-    /// One thread: each input read straight through by one visitor.
-    Inline {
-        work: &'s W,
-        sink: &'s mut dyn FnMut(Event<'_, W>) -> Result<(), E>,
-        failed: &'s mut Option<Halt<E>>,
-    },
+    /// One thread: each piece read on the calling thread as soon as it is cut (and the next
+    /// one known), and handed on; nothing is read ahead or read twice.
+    Serial(Serial<'s, W, E>),
     /// Pieces to the pool; small whole inputs gathered into batches first.
     Pool(&'s mut ordered::Sender<Task<W>>, Batch<W>),
+}
+
+/// The one-thread scan: the pool's work and merge, run on the calling thread a piece at a
+/// time, so that a piece's results go on (and are dropped) before the next piece is read.
+struct Serial<'s, W: Work, E> {
+    work: &'s W,
+    merge: Merge<W>,
+    sink: &'s mut dyn FnMut(Event<'_, W>) -> Result<(), E>,
+    failed: &'s mut Option<Halt<E>>,
+}
+
+impl<W: Work, E> Serial<'_, W, E> {
+    /// Reads `task` and hands on what it gives; `false` once the scan is over (the sink failed
+    /// or a visitor stopped).
+    fn run(&mut self, task: Task<W>) -> bool {
+        let done = match task {
+            // a piece whose start the open piece before it reads: not read on its own (on
+            // one thread nothing is read only to be dropped)
+            Task::Piece {
+                input,
+                cut,
+                next,
+                syntax: _,
+            } if self.merge.open.is_some() => Done::Piece {
+                input,
+                cut,
+                next,
+                read: Reading::Open,
+            },
+            task => run_task(self.work, task),
+        };
+        match self.merge.take(done, self.sink) {
+            Ok(()) => true,
+            Err(halt) => {
+                *self.failed = Some(halt);
+                false
+            }
+        }
+    }
+}
+
+/// Where the producer's tasks go: to the pool (small whole inputs batched), or read at once.
+trait Out<W: Work> {
+    /// Sends `task`, after any batched ones; `false` once the scan is over.
+    fn send(&mut self, task: Task<W>) -> bool;
+    /// Sends `task` of a small whole input (`bytes` long), batched where that pays.
+    fn send_small(&mut self, task: Task<W>, bytes: usize) -> bool;
+}
+
+/// The pool's side of [`Out`]: its channel, the batch being gathered, the piece size.
+struct ToPool<'a, W: Work>(&'a mut ordered::Sender<Task<W>>, &'a mut Batch<W>, usize);
+
+impl<W: Work> Out<W> for ToPool<'_, W> {
+    fn send(&mut self, task: Task<W>) -> bool {
+        self.1.flush(self.0) && self.0.send(task)
+    }
+    fn send_small(&mut self, task: Task<W>, bytes: usize) -> bool {
+        self.1.push(self.0, task, bytes, self.2)
+    }
+}
+
+impl<W: Work, E> Out<W> for Serial<'_, W, E> {
+    fn send(&mut self, task: Task<W>) -> bool {
+        self.run(task)
+    }
+    fn send_small(&mut self, task: Task<W>, _bytes: usize) -> bool {
+        self.run(task)
+    }
 }
 
 /// Small whole inputs (one piece each, and their ends) gathered into one task, so that a
@@ -208,11 +273,13 @@ enum Done<W: Work> {
 enum Reading<W: Work> {
     Pgn(W::Pgn, Ended<pgn::Parser>),
     Sgf(W::Sgf, Ended<sgf::Parser>),
+    /// Not read: the open piece before it reads it (one thread only).
+    Open,
 }
 
 impl<W: Work, E> Feeder<'_, W, E> {
     /// Reads `reader` as PGN (with `config`'s limits): cut into pieces on the scan's threads,
-    /// or straight through with one thread. Returns `false` when the scan is stopping (the
+    /// or one after another on the calling thread with one. Returns `false` when the scan is stopping (the
     /// sink failed or a visitor stopped): the producer should then return.
     pub fn pgn<R: Read>(&mut self, input: W::Input, config: pgn::Config, reader: R) -> bool {
         self.input(input, Syntax::Pgn(config), reader, None)
@@ -236,29 +303,14 @@ impl<W: Work, E> Feeder<'_, W, E> {
     /// Reports an input that could not be read at all (it had no piece) in its place in the
     /// order: an [`Event::End`] with the error.
     pub fn failed(&mut self, input: W::Input, error: io::Error) -> bool {
+        let end = Task::End {
+            input: Arc::new(input),
+            bytes: 0,
+            error: Some(error),
+        };
         match &mut self.mode {
-            Mode::Inline { sink, failed, .. } => {
-                let end = Event::End {
-                    input: &input,
-                    bytes: 0,
-                    error: Some(error),
-                };
-                match sink(end) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        **failed = Some(Halt::Sink(e));
-                        false
-                    }
-                }
-            }
-            Mode::Pool(tx, batch) => {
-                let end = Task::End {
-                    input: Arc::new(input),
-                    bytes: 0,
-                    error: Some(error),
-                };
-                batch.push(tx, end, 0, self.options.piece_size)
-            }
+            Mode::Serial(serial) => serial.run(end),
+            Mode::Pool(tx, batch) => batch.push(tx, end, 0, self.options.piece_size),
         }
     }
 
@@ -269,141 +321,45 @@ impl<W: Work, E> Feeder<'_, W, E> {
         reader: R,
         data: Option<Bytes>,
     ) -> bool {
-        match &mut self.mode {
-            Mode::Inline { work, sink, failed } => {
+        let format = match syntax {
+            Syntax::Pgn(_) => Format::Pgn,
+            Syntax::Sgf(_) => Format::Sgf,
+        };
+        let size = self.options.piece_size;
+        let input = Arc::new(input);
+        let mut out: &mut dyn Out<W> = match &mut self.mode {
+            Mode::Serial(serial) => serial,
+            Mode::Pool(tx, batch) => &mut ToPool(tx, batch, size),
+        };
+        match data {
+            Some(data) => {
+                let mut cutter = Cutter::whole(data, format, size);
+                cut_all(&mut out, &input, syntax, &mut cutter)
+            }
+            None => {
+                let scratch = core::mem::take(&mut self.scratch);
                 let read_size = self.options.read_size;
-                let (visited, info, bytes, error, stopped) = match syntax {
-                    Syntax::Pgn(cfg) => {
-                        let mut v = work.pgn(&input);
-                        let parser = pgn::Parser::with_config(cfg);
-                        let (bytes, error, stopped) =
-                            stream(parser, reader, data, &mut self.scratch, read_size, &mut v);
-                        let info = whole(bytes);
-                        (Visited::Pgn(v), info, bytes, error, stopped)
-                    }
-                    Syntax::Sgf(cfg) => {
-                        let mut v = work.sgf(&input);
-                        let parser = sgf::Parser::with_config(cfg);
-                        let (bytes, error, stopped) =
-                            stream(parser, reader, data, &mut self.scratch, read_size, &mut v);
-                        let info = whole(bytes);
-                        (Visited::Sgf(v), info, bytes, error, stopped)
-                    }
-                };
-                let piece = Event::Piece {
-                    input: &input,
-                    visited,
-                    info,
-                };
-                let end = Event::End {
-                    input: &input,
-                    bytes,
-                    error,
-                };
-                if let Err(e) = sink(piece).and_then(|()| sink(end)) {
-                    **failed = Some(Halt::Sink(e));
-                    return false;
-                }
-                if stopped {
-                    **failed = Some(Halt::Stopped);
-                }
-                !stopped
-            }
-            Mode::Pool(tx, batch) => {
-                let format = match syntax {
-                    Syntax::Pgn(_) => Format::Pgn,
-                    Syntax::Sgf(_) => Format::Sgf,
-                };
-                let size = self.options.piece_size;
-                let input = Arc::new(input);
-                match data {
-                    Some(data) => {
-                        let mut cutter = Cutter::whole(data, format, size);
-                        cut_all(tx, batch, size, &input, syntax, &mut cutter)
-                    }
-                    None => {
-                        let scratch = core::mem::take(&mut self.scratch);
-                        let read_size = self.options.read_size;
-                        // the pieces in flight, and a few more
-                        let keep = 2 * self.options.threads + 4;
-                        let pool = self
-                            .pool
-                            .get_or_insert_with(|| cut::pool(size, read_size, keep));
-                        let mut cutter = Cutter::new(reader, format, size, read_size)
-                            .with_scratch(scratch)
-                            .with_pool(Arc::clone(pool))
-                            .counting(self.options.threads <= 2);
-                        let going = cut_all(tx, batch, size, &input, syntax, &mut cutter);
-                        self.scratch = cutter.into_scratch();
-                        going
-                    }
-                }
+                // the pieces in flight, and a few more
+                let keep = 2 * self.options.threads + 4;
+                let pool = self
+                    .pool
+                    .get_or_insert_with(|| cut::pool(size, read_size, keep));
+                let mut cutter = Cutter::new(reader, format, size, read_size)
+                    .with_scratch(scratch)
+                    .with_pool(Arc::clone(pool))
+                    .counting(self.options.threads <= 2);
+                let going = cut_all(&mut out, &input, syntax, &mut cutter);
+                self.scratch = cutter.into_scratch();
+                going
             }
         }
     }
-}
-
-/// The info of a piece that is a whole input.
-fn whole(bytes: u64) -> PieceInfo {
-    PieceInfo {
-        offset: 0,
-        len: bytes,
-        first_game: 0,
-        last: true,
-    }
-}
-
-/// Reads a whole input straight through one parser: its bytes, the read error that ended it,
-/// and whether a visitor stopped.
-fn stream<P: Drive<V>, V, R: Read>(
-    mut parser: P,
-    mut reader: R,
-    data: Option<Bytes>,
-    buf: &mut Vec<u8>,
-    read_size: usize,
-    v: &mut V,
-) -> (u64, Option<io::Error>, bool) {
-    if let Some(data) = data {
-        if parser.feed_all(&data, v) {
-            return (data.len() as u64, None, true);
-        }
-        parser.end_input(v);
-        return (data.len() as u64, None, false);
-    }
-    let read_size = read_size.max(1);
-    if buf.len() < read_size {
-        buf.resize(read_size, 0);
-    }
-    let buf = &mut buf[..read_size];
-    let mut bytes = 0u64;
-    let mut error = None;
-    loop {
-        match reader.read(buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                bytes += n as u64;
-                if parser.feed_all(&buf[..n], v) {
-                    return (bytes, None, true);
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                error = Some(e);
-                break;
-            }
-        }
-    }
-    // every game read before a fault is delivered
-    parser.end_input(v);
-    (bytes, error, false)
 }
 
 /// Cuts an input into pieces and sends them, each with the next one (one piece late). An
-/// input of one piece goes into `batch` with its end.
+/// input of one piece goes as a small one, with its end.
 fn cut_all<W: Work, R: Read>(
-    tx: &mut ordered::Sender<Task<W>>,
-    batch: &mut Batch<W>,
-    piece_size: usize,
+    out: &mut &mut dyn Out<W>,
     input: &Arc<W::Input>,
     syntax: Syntax,
     cutter: &mut Cutter<R>,
@@ -414,12 +370,9 @@ fn cut_all<W: Work, R: Read>(
         match cutter.next_cut() {
             Ok(Some(cut)) => {
                 if let Some(prev) = held.replace(cut) {
-                    if !sent && !batch.flush(tx) {
-                        return false;
-                    }
                     sent = true;
                     let next = held.as_ref().map(|c| c.bytes.clone());
-                    if !tx.send(piece_task(input, syntax, prev, next)) {
+                    if !out.send(piece_task(input, syntax, prev, next)) {
                         return false;
                     }
                 }
@@ -441,10 +394,10 @@ fn cut_all<W: Work, R: Read>(
     };
     if !sent {
         let len = prev.bytes.len();
-        return batch.push(tx, piece_task(input, syntax, prev, None), len, piece_size)
-            && batch.push(tx, end, 0, piece_size);
+        return out.send_small(piece_task(input, syntax, prev, None), len)
+            && out.send_small(end, 0);
     }
-    tx.send(piece_task(input, syntax, prev, None)) && tx.send(end)
+    out.send(piece_task(input, syntax, prev, None)) && out.send(end)
 }
 
 fn piece_task<W: Work>(
@@ -587,6 +540,7 @@ impl<W: Work> Merge<W> {
                 match read {
                     Reading::Pgn(v, ended) => (Visited::Pgn(v), info, ended.map(OpenParser::Pgn)),
                     Reading::Sgf(v, ended) => (Visited::Sgf(v), info, ended.map(OpenParser::Sgf)),
+                    Reading::Open => unreachable!("a piece is left unread only when one is open"),
                 }
             }
         };
@@ -671,7 +625,7 @@ fn feed_pool<W: Work, E>(
 /// pieces in flight, about `2 * threads + 2`): the producer still runs on a thread of the
 /// scan's own and `sink` on the calling thread, which also mends the wrong cuts and counts the
 /// games, so that the visitors see what they see in [`scan`], whatever the executor's threads.
-/// With one thread nothing is cut, and everything runs on the calling thread, as in [`scan`].
+/// With one thread everything runs on the calling thread, a piece at a time, as in [`scan`].
 ///
 /// `work` is shared with the executor's threads, hence the `Arc` and the `'static` bounds.
 ///
@@ -722,14 +676,16 @@ where
 /// scan has several), `work` makes a visitor per piece, and `sink` gets the pieces' visitors
 /// and the inputs' ends in input order, on the calling thread.
 ///
-/// With one thread ([`Options::threads`] = 1) nothing is cut: each input is read straight
-/// through by one visitor, which then sees the indexes of the whole input. With more, each
-/// input is cut into pieces of about [`Options::piece_size`] bytes where a game probably
-/// starts, the pieces are read on the threads, and a cut that turns out to be no game boundary
-/// is mended by reading on (see the [module docs](super)); the visitors then see exactly the
-/// events of the one-thread reading, shared out among them. Inputs smaller than a piece (a
-/// directory of SGF files) travel to the threads in batches of about a piece's worth, so that
-/// each costs no hand-over of its own. Memory holds about `2 * threads + 2` pieces.
+/// Each input is cut into pieces of about [`Options::piece_size`] bytes where a game probably
+/// starts, and a cut that turns out to be no game boundary is mended by reading on (see the
+/// [module docs](super)); the visitors then see exactly the events of the one-visitor reading,
+/// shared out among them. With more than one thread the pieces are read on the threads, and
+/// inputs smaller than a piece (a directory of SGF files) travel to them in batches of about a
+/// piece's worth, so that each costs no hand-over of its own; memory holds about
+/// `2 * threads + 2` pieces. With one thread ([`Options::threads`] = 1) everything runs on the
+/// calling thread, a piece at a time: each piece is read once (never ahead, never only to be
+/// dropped) and handed to `sink` before the next is read, so that what a visitor holds is
+/// bounded by a piece, not by its input.
 ///
 /// The first error of `sink` ends the scan and is returned. A visitor's
 /// [`Control::Stop`](crate::Control::Stop) ends the scan after that piece.
@@ -745,11 +701,15 @@ where
         let mut failed = None;
         {
             let mut feeder = Feeder {
-                mode: Mode::Inline {
+                mode: Mode::Serial(Serial {
                     work,
+                    merge: Merge {
+                        first_game: 0,
+                        open: None,
+                    },
                     sink: &mut sink,
                     failed: &mut failed,
-                },
+                }),
                 options,
                 scratch: Vec::new(),
                 pool: None,

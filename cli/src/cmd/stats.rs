@@ -67,7 +67,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
 
 /// `kifu stats --by KEY`: one row per value, as a table or JSON Lines.
 fn grouped(common: &Common, grouping: &Grouping, as_json: bool) -> io::Result<ExitCode> {
-    let work = GroupWork::new(grouping, common.threads());
+    let work = GroupWork::new(grouping);
     let mut total = work.total();
     let scanned = run::scan(common, "reading", &work, |event| {
         total.take(event);
