@@ -96,6 +96,8 @@ pub struct GameBuilder {
     done: VecDeque<Game>,
     /// The limit of a game's [`Game::estimated_bytes`].
     max_game_bytes: usize,
+    /// The most problems a game keeps in [`Game::errors`] (the rest are counted).
+    max_game_errors: usize,
     /// The estimate of what the open game holds, besides the errors it started with.
     pub(super) bytes: usize,
     /// The estimate of the errors the open game started with (met before it).
@@ -266,6 +268,7 @@ impl Default for GameBuilder {
             comment: Vec::new(),
             done: VecDeque::new(),
             max_game_bytes: GameBuilder::DEFAULT_MAX_GAME_BYTES,
+            max_game_errors: GameBuilder::DEFAULT_MAX_GAME_ERRORS,
             bytes: 0,
             before: 0,
             full: false,
@@ -344,6 +347,36 @@ impl GameBuilder {
     /// The limit of each game's [`estimated_bytes`](Game::estimated_bytes).
     pub fn max_game_bytes(&self) -> usize {
         self.max_game_bytes
+    }
+
+    /// The default of [`with_max_game_errors`](Self::with_max_game_errors): 100.
+    pub const DEFAULT_MAX_GAME_ERRORS: usize = 100;
+
+    /// Keeps at most `max` problems in each game's [`errors`](Game::errors) (the first ones,
+    /// in input order, those met before the first game included); the rest are counted in
+    /// [`errors_dropped`](Game::errors_dropped), and the game is built on as usual. So a game of
+    /// a few kilobytes that raises millions of problems (`1. e4` and then five million `)`)
+    /// holds a hundred, not millions: what it holds is bounded by its own moves and text, not
+    /// by its faults. The [`ErrorKind::GameTooLarge`] of [`with_max_game_bytes`](Self::with_max_game_bytes)
+    /// is always kept. `usize::MAX`: no limit.
+    ///
+    /// ```
+    /// use kifu::pgn::{Config, GameBuilder, Games};
+    /// let pgn = format!("1. e4 {}*\n", ") ".repeat(1000));
+    /// let builder = GameBuilder::new().with_max_game_errors(10);
+    /// let games: Vec<_> = Games::with_builder(pgn.as_bytes(), Config::default(), builder).collect();
+    /// assert_eq!(games.len(), 1);
+    /// assert_eq!((games[0].errors.len(), games[0].errors_dropped), (10, 990));
+    /// assert_eq!(games[0].moves.len(), 1);
+    /// ```
+    pub fn with_max_game_errors(mut self, max: usize) -> GameBuilder {
+        self.max_game_errors = max;
+        self
+    }
+
+    /// The most problems each game keeps ([`with_max_game_errors`](Self::with_max_game_errors)).
+    pub fn max_game_errors(&self) -> usize {
+        self.max_game_errors
     }
 
     /// Whether to return [`Control::Stop`] at the end of each game (default: no).
@@ -749,7 +782,10 @@ impl Visitor for GameBuilder {
         if self.game.is_none() {
             // before the first game (the only place outside a game the parser reports
             // problems): for it, within a budget of their own
-            if self.pending_bytes + size <= self.max_game_bytes {
+            if self.pending.len() >= self.max_game_errors {
+                self.spare.keep_string(owned.text);
+                self.pending_dropped += 1;
+            } else if self.pending_bytes + size <= self.max_game_bytes {
                 self.pending_bytes += size;
                 self.pending.push(owned);
             } else {
@@ -767,10 +803,14 @@ impl Visitor for GameBuilder {
         // A full game keeps only what the parser reports while skipping (a comment open at the
         // end of input); other problems may come until the next event answers `SkipGame`, since
         // the parser takes no `SkipGame` from `on_error`.
+        let many = self
+            .game
+            .as_ref()
+            .is_some_and(|g| g.errors.len() >= self.max_game_errors);
         let kept = if self.full {
-            e.kind == ErrorKind::UnterminatedComment
+            e.kind == ErrorKind::UnterminatedComment && !many
         } else {
-            self.fits(e.pos, e.at, size)
+            !many && self.fits(e.pos, e.at, size)
         };
         if kept {
             if self.full {

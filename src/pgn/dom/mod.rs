@@ -158,10 +158,12 @@ pub struct Game {
     /// assert!(games[1].errors.is_empty());
     /// ```
     pub errors: Vec<GameError>,
-    /// How many problems the builder left out of [`errors`](Self::errors) because they did not
-    /// fit its limit ([`GameBuilder::with_max_game_bytes`]); `errors` then holds the
-    /// `game_too_large` that says where the cut came. Serialized as `errors_dropped`, only when
-    /// it is not 0 (as `kifu json` writes it).
+    /// How many problems the builder left out of [`errors`](Self::errors): past its count
+    /// ([`GameBuilder::with_max_game_errors`], the first 100 by default), or past its memory
+    /// limit ([`GameBuilder::with_max_game_bytes`], and `errors` then holds the
+    /// `game_too_large` that says where the cut came). `errors.len() + errors_dropped` is the
+    /// game's count of problems. Serialized as `errors_dropped`, only when it is not 0 (as
+    /// `kifu json` writes it).
     pub errors_dropped: u64,
 }
 

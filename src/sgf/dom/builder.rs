@@ -70,6 +70,8 @@ pub struct TreeBuilder {
     pub(super) stop_on_release: bool,
     /// The limit of [`GameTree::estimated_bytes`].
     max_game_bytes: usize,
+    /// The most problems a tree keeps in [`GameTree::errors`] (the rest are counted).
+    max_game_errors: usize,
     /// The open tree reached the limit: the rest of it is skipped.
     full: bool,
     /// The estimate of what the open tree holds, besides the errors it started with (met
@@ -113,6 +115,7 @@ impl TreeBuilder {
             pending_dropped: 0,
             stop_on_release: false,
             max_game_bytes: Self::DEFAULT_MAX_GAME_BYTES,
+            max_game_errors: Self::DEFAULT_MAX_GAME_ERRORS,
             full: false,
             used: 0,
             budget: 0,
@@ -155,6 +158,35 @@ impl TreeBuilder {
     /// The limit of each tree's [`estimated_bytes`](GameTree::estimated_bytes).
     pub fn max_game_bytes(&self) -> usize {
         self.max_game_bytes
+    }
+
+    /// The default of [`with_max_game_errors`](Self::with_max_game_errors): 100.
+    pub const DEFAULT_MAX_GAME_ERRORS: usize = 100;
+
+    /// Keeps at most `max` problems in each tree's [`errors`](GameTree::errors) (the first
+    /// ones, in input order); the rest are counted in
+    /// [`errors_dropped`](GameTree::errors_dropped), and the tree is built on as usual, so what
+    /// a tree holds is bounded by its own nodes and text, not by its faults. The `E103` of
+    /// [`with_max_game_bytes`](Self::with_max_game_bytes) is always kept. `usize::MAX`: no
+    /// limit.
+    ///
+    /// ```
+    /// use kifu::sgf::{Config, GameTrees, Scope, TreeBuilder};
+    /// // one node that repeats its move 500 times: a problem each time (E28)
+    /// let input = format!("(;GM[1];B[aa]{})", "B[bb]".repeat(500));
+    /// let builder = TreeBuilder::with_scope(Scope::Full).with_max_game_errors(10);
+    /// let trees: Vec<_> = GameTrees::with_builder(input.as_bytes(), Config::default(), builder).collect();
+    /// assert_eq!(trees.len(), 1);
+    /// assert_eq!((trees[0].errors().len(), trees[0].errors_dropped()), (10, 490));
+    /// ```
+    pub fn with_max_game_errors(mut self, max: usize) -> TreeBuilder {
+        self.max_game_errors = max;
+        self
+    }
+
+    /// The most problems each tree keeps ([`with_max_game_errors`](Self::with_max_game_errors)).
+    pub fn max_game_errors(&self) -> usize {
+        self.max_game_errors
     }
 
     /// The scope it builds with.
@@ -263,7 +295,9 @@ impl TreeBuilder {
         } else {
             (&mut self.pending, &mut self.pending_dropped, 0)
         };
-        if others + (errors.len() + 1) * ERROR_BYTES <= self.max_game_bytes {
+        if errors.len() >= self.max_game_errors {
+            *dropped += 1;
+        } else if others + (errors.len() + 1) * ERROR_BYTES <= self.max_game_bytes {
             errors.push(e);
         } else {
             *dropped += 1;
@@ -403,7 +437,13 @@ impl Visitor for TreeBuilder {
             // skipping; others may come until the next event answers `SkipGame`, since the
             // parser takes no `SkipGame` from `on_error`). Otherwise a problem that does not
             // fit makes the tree full.
-            let keep = if self.full {
+            let many = self
+                .open
+                .as_ref()
+                .is_some_and(|t| t.errors.len() >= self.max_game_errors);
+            let keep = if many {
+                false
+            } else if self.full {
                 matches!(
                     e.kind,
                     ErrorKind::UnclosedTree | ErrorKind::UnterminatedValue

@@ -334,10 +334,13 @@ impl GameTree {
         self.errors.iter().any(|e| e.severity >= Severity::Error)
     }
 
-    /// How many problems the builder left out of [`errors`](Self::errors) because they did not
-    /// fit its limit ([`TreeBuilder::with_max_game_bytes`](super::TreeBuilder::with_max_game_bytes));
-    /// `errors` then holds the `E103` that says where the cut came. Serialized as
-    /// `errors_dropped`, only when it is not 0 (as `kifu json` writes it).
+    /// How many problems the builder left out of [`errors`](Self::errors): past its count
+    /// ([`TreeBuilder::with_max_game_errors`](super::TreeBuilder::with_max_game_errors), the
+    /// first 100 by default), or past its memory limit
+    /// ([`TreeBuilder::with_max_game_bytes`](super::TreeBuilder::with_max_game_bytes), and
+    /// `errors` then holds the `E103` that says where the cut came). `errors().len() +
+    /// errors_dropped()` is the tree's count of problems. Serialized as `errors_dropped`, only
+    /// when it is not 0 (as `kifu json` writes it).
     pub fn errors_dropped(&self) -> u64 {
         self.errors_dropped
     }
