@@ -314,3 +314,212 @@ impl Serialize for Problem {
         m.end()
     }
 }
+
+/// The most problems of one game that kifu lists ([`Problems`]): 100, as the DOM builders keep
+/// ([`pgn::GameBuilder::DEFAULT_MAX_GAME_ERRORS`]).
+pub const MAX_PROBLEMS_PER_GAME: usize = pgn::GameBuilder::DEFAULT_MAX_GAME_ERRORS;
+
+/// The problems of a game past the first [`MAX_PROBLEMS_PER_GAME`], counted, not listed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct More {
+    file: Arc<str>,
+    format: Format,
+    game: u64,
+    errors: u64,
+    warnings: u64,
+}
+
+impl More {
+    /// The input's name.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+    /// The format of the game.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+    /// The game's index in its input, 0-based.
+    pub fn game(&self) -> u64 {
+        self.game
+    }
+    /// How many of them are errors (or fatal).
+    pub fn errors(&self) -> u64 {
+        self.errors
+    }
+    /// How many are warnings.
+    pub fn warnings(&self) -> u64 {
+        self.warnings
+    }
+    /// How many in all.
+    pub fn count(&self) -> u64 {
+        self.errors + self.warnings
+    }
+    /// The worst of them.
+    pub fn severity(&self) -> Severity {
+        if self.errors > 0 {
+            Severity::Error
+        } else {
+            Severity::Warning
+        }
+    }
+    /// The message in words.
+    pub fn message(&self) -> String {
+        format!(
+            "{} more problem{} in this game, not listed (the first {MAX_PROBLEMS_PER_GAME} are)",
+            self.count(),
+            if self.count() == 1 { "" } else { "s" }
+        )
+    }
+    /// Counts its game from `first_game` (as [`Problem::rebase`]).
+    pub fn rebase(&mut self, first_game: u64) {
+        self.game += first_game;
+    }
+}
+
+/// `FILE: SEVERITY: N more problems in this game, not listed (the first 100 are) (game G)`.
+impl std::fmt::Display for More {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {}: {} (game {})",
+            crate::shown(&self.file),
+            self.severity().as_str(),
+            self.message(),
+            self.game + 1
+        )
+    }
+}
+
+/// The object `kifu check --json` writes for it: `type` (`more`), `file`, `game` (1-based),
+/// `problems`, `errors`, `warnings`, `message`.
+impl Serialize for More {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(7))?;
+        m.serialize_entry("type", "more")?;
+        m.serialize_entry("file", &*self.file)?;
+        m.serialize_entry("game", &(self.game + 1))?;
+        m.serialize_entry("problems", &self.count())?;
+        m.serialize_entry("errors", &self.errors)?;
+        m.serialize_entry("warnings", &self.warnings)?;
+        m.serialize_entry("message", &self.message())?;
+        m.end()
+    }
+}
+
+/// What a list of problems holds: a problem, or the count of a game's problems past the first
+/// [`MAX_PROBLEMS_PER_GAME`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Listed {
+    /// A problem, listed.
+    Problem(Problem),
+    /// A game's problems past the first ones, counted.
+    More(More),
+}
+
+impl Listed {
+    /// Counts its game from `first_game`.
+    pub fn rebase(&mut self, first_game: u64) {
+        match self {
+            Listed::Problem(p) => p.rebase(first_game),
+            Listed::More(m) => m.rebase(first_game),
+        }
+    }
+    /// The errors and the warnings it stands for.
+    pub fn counts(&self) -> (u64, u64) {
+        match self {
+            Listed::Problem(p) if p.severity() == Severity::Warning => (0, 1),
+            Listed::Problem(_) => (1, 0),
+            Listed::More(m) => (m.errors, m.warnings),
+        }
+    }
+}
+
+/// The problems a piece met, as kifu lists them (`kifu check`, `kifu.check`): the first
+/// [`MAX_PROBLEMS_PER_GAME`] of each game, in input order, then one [`More`] that counts the
+/// rest of that game; so a game of a few kilobytes that raises millions of problems costs a
+/// hundred, not millions.
+///
+/// ```
+/// use kifu_pipeline::{Listed, Problem, Problems};
+/// use kifu::pgn::{self, Visitor};
+///
+/// struct Found(Problems);
+/// impl Visitor for Found {
+///     fn on_error(&mut self, e: &pgn::Error<'_>) -> kifu::Control {
+///         self.0.push(Problem::pgn("a.pgn", e));
+///         kifu::Control::Continue
+///     }
+/// }
+/// let pgn = format!("1. e4 {}*\n", ") ".repeat(1000));
+/// let mut found = Found(Problems::new());
+/// pgn::parse(pgn.as_bytes(), &mut found);
+/// let list = found.0.finish();
+/// assert_eq!(list.len(), 101);
+/// let Listed::More(more) = &list[100] else { panic!() };
+/// assert_eq!((more.game(), more.count()), (0, 900));
+/// assert_eq!(more.to_string(), "a.pgn: error: 900 more problems in this game, not listed (the first 100 are) (game 1)");
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Problems {
+    list: Vec<Listed>,
+    /// The game of the last problem, and how many of its problems are listed.
+    game: Option<(u64, usize)>,
+    more: Option<More>,
+}
+
+impl Problems {
+    /// An empty list.
+    pub fn new() -> Problems {
+        Problems::default()
+    }
+
+    /// Adds a problem: listed if it is among the first of its game, else counted.
+    pub fn push(&mut self, p: Problem) {
+        match &mut self.game {
+            Some((g, listed)) if *g == p.game => {
+                if *listed < MAX_PROBLEMS_PER_GAME {
+                    *listed += 1;
+                } else {
+                    let more = self.more.get_or_insert_with(|| More {
+                        file: Arc::clone(&p.file),
+                        format: p.format(),
+                        game: p.game,
+                        errors: 0,
+                        warnings: 0,
+                    });
+                    match p.severity() {
+                        Severity::Warning => more.warnings += 1,
+                        _ => more.errors += 1,
+                    }
+                    return;
+                }
+            }
+            _ => {
+                self.close();
+                self.game = Some((p.game, 1));
+            }
+        }
+        self.list.push(Listed::Problem(p));
+    }
+
+    /// The count of the last game's problems past the first, into the list.
+    fn close(&mut self) {
+        if let Some(m) = self.more.take() {
+            self.list.push(Listed::More(m));
+        }
+    }
+
+    /// The list, in input order (each game's [`More`] after its listed problems).
+    pub fn finish(mut self) -> Vec<Listed> {
+        self.close();
+        self.list
+    }
+
+    /// The list as [`finish`](Self::finish) would give it, without taking it.
+    pub fn iter(&self) -> impl Iterator<Item = Listed> + '_ {
+        self.list
+            .iter()
+            .cloned()
+            .chain(self.more.clone().map(Listed::More))
+    }
+}

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use kifu::par::{Event, Visited, Work};
 use kifu::{Control, pgn, sgf};
-use kifu_pipeline::{Formats, Games, Input, Problem};
+use kifu_pipeline::{Formats, Games, Input, Problem, Problems as Listing};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -13,10 +13,10 @@ use crate::diag::Diagnostic;
 use crate::scan;
 use crate::source::{extract, parse_format};
 
-/// A piece's problems.
+/// A piece's problems (the first of each game listed, the rest counted).
 pub struct Problems {
     file: Arc<str>,
-    list: Vec<Problem>,
+    list: Listing,
 }
 
 impl pgn::Visitor for Problems {
@@ -49,7 +49,7 @@ impl Work for CheckWork {
     fn pgn(&self, input: &Input) -> Problems {
         Problems {
             file: Arc::clone(&input.name),
-            list: Vec::new(),
+            list: Listing::new(),
         }
     }
     fn sgf(&self, input: &Input) -> Problems {
@@ -80,7 +80,7 @@ pub fn check(
             |event| {
                 if let Event::Piece { visited, info, .. } = event {
                     let (Visited::Pgn(p) | Visited::Sgf(p)) = visited;
-                    all.extend(p.list.into_iter().map(|mut d| {
+                    all.extend(p.list.finish().into_iter().map(|mut d| {
                         d.rebase(info.first_game);
                         Diagnostic::from(d)
                     }));

@@ -3,7 +3,7 @@
 //! `kifu check --json`) and its line as `str()`.
 
 use kifu::Format;
-use kifu_pipeline::Problem;
+use kifu_pipeline::{Listed, More, Problem};
 use pyo3::prelude::*;
 
 /// A problem met while reading (or replaying) a game: what, how bad, where.
@@ -85,6 +85,43 @@ impl From<Problem> for Diagnostic {
             depth: at.map(|a| a.1),
             source: p.origin().as_str(),
             shown: p.to_string(),
+        }
+    }
+}
+
+impl From<More> for Diagnostic {
+    /// A game's problems past the first 100, counted: kind `more_problems`, the count in
+    /// `message`, no place of its own.
+    fn from(m: More) -> Diagnostic {
+        Diagnostic {
+            file: m.file().to_string(),
+            format: match m.format() {
+                Format::Pgn => "pgn",
+                Format::Sgf => "sgf",
+            },
+            line: None,
+            column: None,
+            offset: None,
+            severity: m.severity().as_str(),
+            kind: "more_problems",
+            message: m.message(),
+            text: String::new(),
+            truncated: false,
+            game: m.game(),
+            move_: None,
+            node: None,
+            depth: None,
+            source: "parser",
+            shown: m.to_string(),
+        }
+    }
+}
+
+impl From<Listed> for Diagnostic {
+    fn from(l: Listed) -> Diagnostic {
+        match l {
+            Listed::Problem(p) => p.into(),
+            Listed::More(m) => m.into(),
         }
     }
 }

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use kifu::par::{Event, Visited, Work};
-use kifu::{Control, Severity, pgn, sgf};
+use kifu::{Control, pgn, sgf};
 use kifu_replay::chess::{self, ReplayVisitor, Replayer};
 use kifu_replay::go::{self, GoReplayVisitor, GoReplayer};
 
@@ -13,7 +13,7 @@ use crate::args::Common;
 use crate::run::{self, Outcome};
 use kifu_pipeline::Games;
 use kifu_pipeline::Input;
-use kifu_pipeline::Problem;
+use kifu_pipeline::{Listed, Problem, Problems};
 
 /// Print every problem as FILE:LINE:COLUMN: SEVERITY[ CODE]: MESSAGE: `TEXT` (game N, move
 /// M | node K); exit 1 if any.
@@ -35,10 +35,10 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     command(&args.common, args.json, args.legal)
 }
 
-/// A piece's problems and games.
+/// A piece's problems (the first of each game listed, the rest counted) and games.
 pub struct Found {
     file: std::sync::Arc<str>,
-    problems: Vec<Problem>,
+    problems: Problems,
     games: u64,
 }
 
@@ -46,7 +46,7 @@ impl Found {
     fn new(input: &Input) -> Found {
         Found {
             file: std::sync::Arc::clone(&input.name),
-            problems: Vec::new(),
+            problems: Problems::new(),
             games: 0,
         }
     }
@@ -175,19 +175,18 @@ where
                     Visited::Sgf(v) => v.found(),
                 };
                 games += found.games;
-                for p in &found.problems {
-                    match p.severity() {
-                        Severity::Warning => warnings += 1,
-                        _ => errors += 1,
+                for mut listed in found.problems.iter() {
+                    let (e, w) = listed.counts();
+                    errors += e;
+                    warnings += w;
+                    listed.rebase(info.first_game);
+                    match (&listed, as_json) {
+                        (Listed::Problem(p), true) => serde_json::to_writer(&mut out, p)?,
+                        (Listed::More(m), true) => serde_json::to_writer(&mut out, m)?,
+                        (Listed::Problem(p), false) => write!(out, "{p}")?,
+                        (Listed::More(m), false) => write!(out, "{m}")?,
                     }
-                    let mut p = p.clone();
-                    p.rebase(info.first_game);
-                    if as_json {
-                        serde_json::to_writer(&mut out, &p)?;
-                        out.write_all(b"\n")?;
-                    } else {
-                        writeln!(out, "{p}")?;
-                    }
+                    out.write_all(b"\n")?;
                 }
             }
             Event::End { .. } => inputs += 1,
