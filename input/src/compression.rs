@@ -131,6 +131,21 @@ pub(crate) fn over_limit(e: &io::Error) -> bool {
             .contains("Frame requires too much memory for decoding")
 }
 
+/// A size in words, in the largest unit that holds it whole: `1 KiB`, `128 MiB`, `2 GiB`, else
+/// bytes (`1500 bytes`).
+pub(crate) fn size_in_words(bytes: u64) -> String {
+    for (shift, unit) in [(30, "GiB"), (20, "MiB"), (10, "KiB")] {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
+            return format!("{} {unit}", bytes >> shift);
+        }
+    }
+    if bytes == 1 {
+        "1 byte".into()
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
 /// The error for a frame or stream that asks for more memory than
 /// [`Options::decoder_memory_limit`] allows.
 pub(crate) fn limit_error(c: Compression, limit: usize, what: &str) -> io::Error {
@@ -142,18 +157,26 @@ pub(crate) fn limit_error(c: Compression, limit: usize, what: &str) -> io::Error
     io::Error::new(
         io::ErrorKind::OutOfMemory,
         format!(
-            "{what}asks for {needs} larger than the decoder memory limit ({} MiB): not decoded; \
+            "{what}asks for {needs} larger than the decoder memory limit ({}): not decoded; \
              raise the limit with --decoder-memory SIZE (Options::decoder_memory_limit) to read it",
-            limit >> 20
+            size_in_words(limit as u64)
         ),
     )
 }
 
-/// A decoder's error in words: the memory limit, a read error of the input, a truncated stream
-/// (the input ended inside compressed data), or corrupt data.
-pub(crate) fn codec_error(c: Compression, e: io::Error, raw: &RawState, limit: usize) -> io::Error {
+/// A decoder's error in words: the memory limit (the frame or stream that asked for too much
+/// named by where it starts, `asked_at`, when the decoder knows it), a read error of the input,
+/// a truncated stream (the input ended inside compressed data), or corrupt data.
+pub(crate) fn codec_error(
+    c: Compression,
+    e: io::Error,
+    raw: &RawState,
+    limit: usize,
+    asked_at: Option<u64>,
+) -> io::Error {
     if over_limit(&e) {
-        return limit_error(c, limit, &format!("the {c} data near byte {} ", raw.pos()));
+        let at = asked_at.unwrap_or_else(|| raw.pos());
+        return limit_error(c, limit, &format!("the {c} data near byte {at} "));
     }
     if raw.failed() {
         return io::Error::new(e.kind(), format!("read error near byte {}: {e}", raw.pos()));
@@ -186,7 +209,7 @@ pub(crate) enum Decoder<R: Read> {
     #[cfg(feature = "bzip2")]
     Bzip2(bzip2::read::MultiBzDecoder<Full<R>>),
     #[cfg(feature = "xz")]
-    Xz(XzStreams<Full<R>>),
+    Xz(XzStreams<R>),
 }
 
 impl<R: Read> Decoder<R> {
@@ -209,13 +232,92 @@ impl<R: Read> Decoder<R> {
             #[cfg(feature = "bzip2")]
             Compression::Bzip2 => Decoder::Bzip2(bzip2::read::MultiBzDecoder::new(Full::new(r))),
             #[cfg(feature = "xz")]
-            Compression::Xz => {
-                Decoder::Xz(XzStreams::new(Full::new(r), opts.decoder_memory_limit)?)
-            }
+            Compression::Xz => Decoder::Xz(XzStreams::new(
+                Full::new(r),
+                xz_memlimit(opts.decoder_memory_limit),
+            )?),
             #[allow(unreachable_patterns)]
             c => return Err(unsupported(c)),
         })
     }
+}
+
+impl<R: Read> Decoder<R> {
+    /// Where the frame (zstd) or stream (xz) being decoded starts, counted in the decoder's
+    /// input: what asked for a window or dictionary (the zstd decoder takes in no byte of a
+    /// frame whose header it refuses, unless the header came in two reads).
+    fn asked_at(&self) -> Option<u64> {
+        match self {
+            #[cfg(feature = "zstd")]
+            Decoder::Zstd(d) => Some(taken(d.get_ref())),
+            #[cfg(feature = "xz")]
+            Decoder::Xz(d) => Some(d.stream_start),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+}
+
+/// The bytes of a [`Full`] reader that the reader of `r` has taken (read and consumed).
+#[cfg(any(feature = "zstd", feature = "xz"))]
+fn taken<R>(r: &io::BufReader<Full<R>>) -> u64 {
+    r.get_ref().delivered - r.buffer().len() as u64
+}
+
+/// liblzma's memory limit for a decoder whose dictionary may take `limit` bytes: the limit
+/// plus what liblzma's stream decoder takes besides its dictionary (measured once), so that a
+/// dictionary of the limit exactly is decoded, as a zstd window of the limit exactly is.
+#[cfg(feature = "xz")]
+pub(crate) fn xz_memlimit(limit: usize) -> u64 {
+    static OVERHEAD: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    let overhead = *OVERHEAD.get_or_init(xz_overhead);
+    (limit as u64).max(1).saturating_add(overhead)
+}
+
+/// What liblzma's stream decoder takes besides the dictionary: the least memory limit that
+/// decodes a stream of a 4 KiB dictionary, less 4 KiB (its tables and buffers; the same for
+/// every dictionary, which liblzma counts byte for byte).
+#[cfg(feature = "xz")]
+fn xz_overhead() -> u64 {
+    use liblzma::stream::{Action, Check, Filters, LzmaOptions, Status, Stream};
+    const DICT: u64 = 4096;
+    let stream = (|| {
+        let mut opts = LzmaOptions::new_preset(0).ok()?;
+        opts.dict_size(DICT as u32);
+        let mut filters = Filters::new();
+        filters.lzma2(&opts);
+        let mut enc = Stream::new_stream_encoder(&filters, Check::None).ok()?;
+        let mut out = Vec::with_capacity(4096);
+        match enc.process_vec(b"kifu", &mut out, Action::Finish).ok()? {
+            Status::StreamEnd => Some(out),
+            _ => None,
+        }
+    })();
+    let decodes = |memlimit: u64| -> bool {
+        let Some(stream) = &stream else { return false };
+        let Ok(mut dec) = Stream::new_stream_decoder(memlimit, 0) else {
+            return false;
+        };
+        let mut out = Vec::with_capacity(64);
+        matches!(
+            dec.process_vec(stream, &mut out, Action::Finish),
+            Ok(Status::StreamEnd)
+        )
+    };
+    let (mut lo, mut hi) = (DICT, DICT + (16 << 20));
+    if !decodes(hi) {
+        // not measurable (never seen): the dictionary alone counts
+        return 0;
+    }
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if decodes(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo - DICT
 }
 
 impl<R: Read> Read for Decoder<R> {
@@ -238,28 +340,30 @@ impl<R: Read> Read for Decoder<R> {
 /// concatenated streams drops the last bytes it decoded when garbage follows them.
 #[cfg(feature = "xz")]
 pub(crate) struct XzStreams<R: Read> {
-    dec: Option<liblzma::bufread::XzDecoder<io::BufReader<R>>>,
+    dec: Option<liblzma::bufread::XzDecoder<io::BufReader<Full<R>>>>,
     /// liblzma's memory limit, bytes.
     memlimit: u64,
+    /// Where the stream being decoded starts in the input.
+    stream_start: u64,
 }
 
 #[cfg(feature = "xz")]
 impl<R: Read> XzStreams<R> {
-    fn new(r: R, memlimit: usize) -> io::Result<Self> {
-        let memlimit = (memlimit as u64).max(1);
+    fn new(r: Full<R>, memlimit: u64) -> io::Result<Self> {
         Ok(XzStreams {
             dec: Some(Self::stream(
                 io::BufReader::with_capacity(1 << 16, r),
                 memlimit,
             )?),
             memlimit,
+            stream_start: 0,
         })
     }
 
     fn stream(
-        r: io::BufReader<R>,
+        r: io::BufReader<Full<R>>,
         memlimit: u64,
-    ) -> io::Result<liblzma::bufread::XzDecoder<io::BufReader<R>>> {
+    ) -> io::Result<liblzma::bufread::XzDecoder<io::BufReader<Full<R>>>> {
         let s =
             liblzma::stream::Stream::new_stream_decoder(memlimit, 0).map_err(io::Error::other)?;
         Ok(liblzma::bufread::XzDecoder::new_stream(r, s))
@@ -300,8 +404,9 @@ impl<R: Read> Read for XzStreams<R> {
                     "bytes after the last xz stream that are not an xz stream",
                 ));
             }
-            let r = self.dec.take().map(|d| d.into_inner());
-            self.dec = Some(Self::stream(r.expect("a decoder"), self.memlimit)?);
+            let r = self.dec.take().map(|d| d.into_inner()).expect("a decoder");
+            self.stream_start = taken(&r);
+            self.dec = Some(Self::stream(r, self.memlimit)?);
         }
     }
 }
@@ -313,16 +418,30 @@ pub(crate) struct Checked<R: Read> {
     c: Compression,
     raw: Arc<RawState>,
     limit: usize,
+    /// Where the decoder's input starts in the stream.
+    base: u64,
     failed: Option<(io::ErrorKind, String)>,
 }
 
 impl<R: Read> Checked<R> {
     pub fn new(c: Compression, r: R, raw: Arc<RawState>, opts: &Options) -> io::Result<Self> {
+        Self::at(c, r, raw, opts, 0)
+    }
+
+    /// A decoder over `r`, whose first byte is byte `base` of the stream.
+    pub fn at(
+        c: Compression,
+        r: R,
+        raw: Arc<RawState>,
+        opts: &Options,
+        base: u64,
+    ) -> io::Result<Self> {
         Ok(Checked {
             dec: Decoder::new(c, r, opts)?,
             c,
             raw,
             limit: opts.decoder_memory_limit,
+            base,
             failed: None,
         })
     }
@@ -340,7 +459,8 @@ impl<R: Read> Read for Checked<R> {
                 if self.c == Compression::None {
                     return Err(e);
                 }
-                let e = codec_error(self.c, e, &self.raw, self.limit);
+                let at = self.dec.asked_at().map(|a| self.base + a);
+                let e = codec_error(self.c, e, &self.raw, self.limit, at);
                 self.failed = Some((e.kind(), e.to_string()));
                 Err(e)
             }
@@ -420,11 +540,17 @@ impl<R: Read> Read for Prefixed<R> {
 pub(crate) struct Full<R> {
     inner: R,
     err: Option<io::Error>,
+    /// The bytes given out so far.
+    delivered: u64,
 }
 
 impl<R> Full<R> {
     pub fn new(inner: R) -> Self {
-        Full { inner, err: None }
+        Full {
+            inner,
+            err: None,
+            delivered: 0,
+        }
     }
 }
 
@@ -447,6 +573,7 @@ impl<R: Read> Read for Full<R> {
                 }
             }
         }
+        self.delivered += n as u64;
         Ok(n)
     }
 }
@@ -568,5 +695,30 @@ impl<R: Read> Read for Chunked<R> {
         out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
         self.pos += n;
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_said_in_the_unit_that_holds_them() {
+        assert_eq!(size_in_words(1024), "1 KiB");
+        assert_eq!(size_in_words(128 << 20), "128 MiB");
+        assert_eq!(size_in_words(2 << 30), "2 GiB");
+        assert_eq!(size_in_words(1536 << 10), "1536 KiB");
+        assert_eq!(size_in_words(1500), "1500 bytes");
+        assert_eq!(size_in_words(1), "1 byte");
+    }
+
+    /// liblzma's decoder takes a few tens of KiB besides its dictionary: the measure is no
+    /// fallback (0) and no runaway.
+    #[cfg(feature = "xz")]
+    #[test]
+    fn the_xz_overhead_is_measured() {
+        let o = xz_overhead();
+        assert!(o > 1024 && o < (4 << 20), "{o}");
+        assert_eq!(xz_memlimit(1 << 20), (1 << 20) + o);
     }
 }

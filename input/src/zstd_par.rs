@@ -127,7 +127,13 @@ impl Split {
         let raw = std::mem::replace(&mut self.raw, Box::new(io::empty()));
         let r = io::Cursor::new(head).chain(raw);
         Ok(Box::new(AtPos {
-            inner: Checked::new(Compression::Zstd, r, Arc::clone(&self.state), &self.opts)?,
+            inner: Checked::at(
+                Compression::Zstd,
+                r,
+                Arc::clone(&self.state),
+                &self.opts,
+                self.pos,
+            )?,
             state: Arc::clone(&self.state),
         }))
     }
