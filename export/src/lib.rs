@@ -278,8 +278,10 @@ pub enum PushError {
         table: Table,
     },
     /// The JSON tables: the game tree nests variations deeper than its serialization goes
-    /// (`kifu::sgf::SERDE_MAX_DEPTH`); `kifu json` names such a tree and goes on.
-    #[error("game {}: not written: {reason}", .index + 1)]
+    /// (`kifu::sgf::SERDE_MAX_DEPTH`); `kifu json` names such a tree and goes on. The message
+    /// names no game: the caller, who knows where the game is in its input, does
+    /// (`FILE: game N: not written: …`).
+    #[error("not written: {reason}")]
     NotSerializable {
         /// The game's index.
         index: u64,
