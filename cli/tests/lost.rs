@@ -240,3 +240,144 @@ fn zero_counts_and_limits_are_refused() {
     );
     assert_eq!(code(&o), 0, "{}", err(&o));
 }
+
+// ----- messages that say what happened -------------------------------------------------------
+
+/// A zstd frame of one raw block holding `payload`, whose header asks for a window of
+/// `2^window_log` bytes (no content size, so the window is what the decoder must hold).
+fn zstd_frame(window_log: u8, payload: &[u8]) -> Vec<u8> {
+    let mut f = b"\x28\xb5\x2f\xfd\x00".to_vec();
+    f.push((window_log - 10) << 3);
+    f.extend_from_slice(&(((payload.len() as u32) << 3) | 1).to_le_bytes()[..3]);
+    f.extend_from_slice(payload);
+    f
+}
+
+/// An xz stream of `payload` whose LZMA2 dictionary is `dict` bytes.
+fn xz_stream(dict: u32, payload: &[u8]) -> Vec<u8> {
+    use liblzma::stream::{Check, Filters, LzmaOptions, Stream};
+    let mut opts = LzmaOptions::new_preset(0).unwrap();
+    opts.dict_size(dict);
+    let mut filters = Filters::new();
+    filters.lzma2(&opts);
+    let stream = Stream::new_stream_encoder(&filters, Check::Crc32).unwrap();
+    let mut w = liblzma::write::XzEncoder::new_stream(Vec::new(), stream);
+    w.write_all(payload).unwrap();
+    w.finish().unwrap()
+}
+
+/// The frame or stream that asks for too much is named by where it starts (not where the
+/// reading had got to), at every `-j`; the limit is said in the unit that holds it.
+#[test]
+fn the_decoder_memory_message_names_the_frame_and_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = zstd::encode_all(GAME.repeat(200).as_slice(), 3).unwrap();
+    let mut bytes = first.clone();
+    bytes.extend(zstd_frame(28, GAME));
+    let zst = dir.path().join("two.pgn.zst");
+    fs::write(&zst, &bytes).unwrap();
+    let zst = zst.to_str().unwrap();
+    for j in ["1", "2"] {
+        let o = kifu(&["stats", "-j", j, zst], None);
+        assert_eq!(code(&o), 2, "{}", err(&o));
+        let said = format!(
+            "two.pgn.zst: the zstd data near byte {} asks for a zstd window larger than the \
+             decoder memory limit (128 MiB)",
+            first.len()
+        );
+        assert!(err(&o).contains(&said), "-j {j}: {}", err(&o));
+    }
+    for (limit, said) in [
+        ("1K", "(1 KiB)"),
+        ("1500", "(1500 bytes)"),
+        ("3M", "(3 MiB)"),
+    ] {
+        let o = kifu(&["stats", "--decoder-memory", limit, zst], None);
+        assert_eq!(code(&o), 2, "{}", err(&o));
+        assert!(err(&o).contains(said), "{limit}: {}", err(&o));
+    }
+    // xz: the stream that asks, after one that does not
+    let small = xz_stream(64 << 10, GAME);
+    let mut bytes = small.clone();
+    bytes.extend(xz_stream(1 << 20, GAME));
+    let xz = dir.path().join("two.pgn.xz");
+    fs::write(&xz, &bytes).unwrap();
+    let o = kifu(
+        &["stats", "--decoder-memory", "1023K", xz.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    let said = format!(
+        "the xz data near byte {} asks for an xz dictionary larger than the decoder memory \
+         limit (1023 KiB)",
+        small.len()
+    );
+    assert!(err(&o).contains(&said), "{}", err(&o));
+}
+
+/// One rule for every decoder: a window or dictionary of the limit exactly is taken, one
+/// larger refused.
+#[test]
+fn the_decoder_memory_limit_is_inclusive_for_zstd_and_xz() {
+    let dir = tempfile::tempdir().unwrap();
+    let zst = dir.path().join("w.pgn.zst");
+    fs::write(&zst, zstd_frame(20, GAME)).unwrap();
+    let xz = dir.path().join("d.pgn.xz");
+    fs::write(&xz, xz_stream(1 << 20, GAME)).unwrap();
+    for input in [&zst, &xz] {
+        let input = input.to_str().unwrap();
+        let o = kifu(&["stats", "--json", "--decoder-memory", "1M", input], None);
+        assert_eq!(code(&o), 0, "{input}: {}", err(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["games"], 1, "{input}");
+        let o = kifu(&["stats", "--decoder-memory", "1023K", input], None);
+        assert_eq!(code(&o), 2, "{input}: {}", err(&o));
+        assert!(err(&o).contains("near byte 0 asks for"), "{}", err(&o));
+    }
+}
+
+/// `split -o FILE` where FILE is a file: said to be no directory (not "File exists").
+#[test]
+fn split_into_a_file_says_it_is_not_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("afile");
+    fs::write(&file, b"kept").unwrap();
+    let o = kifu(
+        &["split", "--games", "1", "-o", file.to_str().unwrap(), "-"],
+        Some(GAME),
+    );
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    assert!(err(&o).contains("afile: not a directory"), "{}", err(&o));
+    assert!(!err(&o).contains("File exists"), "{}", err(&o));
+    assert_eq!(fs::read(&file).unwrap(), b"kept");
+}
+
+/// The export's json table names a tree it cannot write once: `FILE: game N: not written`.
+#[test]
+fn export_names_an_unwritten_tree_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("deep.sgf");
+    fs::write(&input, deep_sgf(1100)).unwrap();
+    let out_file = dir.path().join("t.jsonl");
+    let o = kifu(
+        &[
+            "export",
+            "--table",
+            "json",
+            "-o",
+            out_file.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 1, "{}", err(&o));
+    assert!(
+        err(&o).starts_with("kifu export: ")
+            && err(&o)
+                .contains("deep.sgf: game 1: not written: variations nested deeper than 1000"),
+        "{}",
+        err(&o)
+    );
+    assert!(!err(&o).contains("game 1: game 1"), "{}", err(&o));
+    assert_eq!(fs::read_to_string(&out_file).unwrap().lines().count(), 1);
+}

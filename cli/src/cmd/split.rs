@@ -372,6 +372,15 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
     if guard.is_input(&opts.dir) {
         return Err(kifu_output::Error::Input(opts.dir.clone()).into());
     }
+    if opts.dir.exists() && !opts.dir.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            format!(
+                "{}: not a directory (split writes its files into a directory: -o DIR)",
+                opts.dir.display()
+            ),
+        ));
+    }
     std::fs::create_dir_all(&opts.dir)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", opts.dir.display())))?;
     let template = opts.name.clone().unwrap_or_else(|| match opts.by {
