@@ -381,3 +381,35 @@ fn export_names_an_unwritten_tree_once() {
     assert!(!err(&o).contains("game 1: game 1"), "{}", err(&o));
     assert_eq!(fs::read_to_string(&out_file).unwrap().lines().count(), 1);
 }
+
+// ----- what could not be read is named -------------------------------------------------------
+
+/// A `.pgn` link inside a directory that leads nowhere, or round in a loop, is an input that
+/// could not be read: named on stderr, exit status 2, the other files read.
+#[cfg(unix)]
+#[test]
+fn a_dangling_or_looping_link_in_a_directory_is_named() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    fs::create_dir(&games).unwrap();
+    fs::write(games.join("a.pgn"), GAME).unwrap();
+    symlink("nowhere.pgn", games.join("dangling.pgn")).unwrap();
+    symlink("loop.pgn", games.join("loop.pgn")).unwrap();
+    // a link of another name is a skipped file, as any file of that name
+    symlink("nowhere", games.join("notes.txt")).unwrap();
+    let o = kifu(&["stats", "--json", games.to_str().unwrap()], None);
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["games"], 1);
+    let e = err(&o);
+    assert!(
+        e.contains("dangling.pgn: cannot open: a symbolic link to nothing (dangling)"),
+        "{e}"
+    );
+    assert!(
+        e.contains("loop.pgn: cannot open: a symbolic link that cannot be followed"),
+        "{e}"
+    );
+    assert!(!e.contains("notes.txt"), "{e}");
+}

@@ -198,7 +198,23 @@ fn walk_dir(dir: &Path, report: &mut Report) -> Vec<(PathBuf, u64)> {
                 }
             };
             let p = entry.path();
-            let Ok(t) = entry.file_type() else { continue };
+            let wanted = name_info(&entry.file_name().to_string_lossy()).is_wanted();
+            // a file that cannot be looked at is an input that cannot be read when its name
+            // says it holds games (named, never skipped in silence), else a skipped file
+            let unreadable = |e: io::Error, report: &mut Report| {
+                if wanted {
+                    report.error(&p.display().to_string(), e);
+                } else {
+                    report.skip_file(&p.to_string_lossy());
+                }
+            };
+            let t = match entry.file_type() {
+                Ok(t) => t,
+                Err(e) => {
+                    unreadable(e, report);
+                    continue;
+                }
+            };
             if t.is_dir() {
                 stack.push(p);
                 continue;
@@ -209,16 +225,21 @@ fn walk_dir(dir: &Path, report: &mut Report) -> Vec<(PathBuf, u64)> {
                 match fs::metadata(&p) {
                     Ok(m) if m.is_dir() => continue,
                     Ok(m) => m,
-                    Err(_) => continue,
+                    Err(e) => {
+                        unreadable(link_error(e), report);
+                        continue;
+                    }
                 }
             } else {
                 match entry.metadata() {
                     Ok(m) => m,
-                    Err(_) => continue,
+                    Err(e) => {
+                        unreadable(e, report);
+                        continue;
+                    }
                 }
             };
-            let file_name = entry.file_name();
-            if name_info(&file_name.to_string_lossy()).is_wanted() {
+            if wanted {
                 found.push((p, meta.len()));
             } else {
                 report.skip_file(&p.to_string_lossy());
@@ -227,6 +248,17 @@ fn walk_dir(dir: &Path, report: &mut Report) -> Vec<(PathBuf, u64)> {
     }
     found.sort();
     found
+}
+
+/// Why a symbolic link found in a directory cannot be followed, in words: it leads to nothing
+/// (dangling), or round in a loop.
+fn link_error(e: io::Error) -> io::Error {
+    let why = if e.kind() == io::ErrorKind::NotFound {
+        "a symbolic link to nothing (dangling)".to_string()
+    } else {
+        format!("a symbolic link that cannot be followed: {e}")
+    };
+    io::Error::new(e.kind(), format!("cannot open: {why}"))
 }
 
 /// One top-level stream: compression recognised and undone, then an archive walked or the
