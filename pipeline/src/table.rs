@@ -38,6 +38,22 @@ use kifu_export::{Builder, OutFormat, Shift, Sink, SinkOptions, Summary, Table, 
 
 use crate::{Dom, Input, Note, PerGame, Scan, Scanned};
 
+/// A batch of fewer rows than this (the rows of a small input, a file of one game) is copied
+/// into buffers of its own size ([`trimmed`]): as built, its buffers are sized for a thousand
+/// rows each, and the many small inputs in flight (a folder or an archive of one-game files)
+/// would hold hundreds of megabytes for a few of rows.
+const SMALL_BATCH: usize = 1024;
+
+/// `batch` copied into buffers of its own size.
+fn trimmed(batch: &RecordBatch) -> RecordBatch {
+    let all = arrow_array::UInt32Array::from_iter_values(0..batch.num_rows() as u32);
+    arrow_select::take::take_record_batch(batch, &all).unwrap_or_else(|_| batch.clone())
+}
+
+/// The batches of a table scan waiting to make a batch of `batch_rows` are put together every
+/// this many ([`Collector::compact`]).
+const COMPACT_EVERY: usize = 64;
+
 /// What table to build, and how.
 #[derive(Clone, Debug)]
 pub struct TableSpec {
@@ -220,7 +236,12 @@ impl Rows<'_> {
         if rows == 0 || !(end || rows >= self.batch_rows) {
             return;
         }
-        self.batches.push(b.finish());
+        let batch = b.finish();
+        self.batches.push(if rows < SMALL_BATCH {
+            trimmed(&batch)
+        } else {
+            batch
+        });
     }
 
     fn pushed(&mut self, index: u64, r: Result<(), kifu_export::PushError>) {
@@ -314,6 +335,8 @@ pub struct Collector<F, N> {
     table: Option<Table>,
     pending: Vec<RecordBatch>,
     pending_rows: usize,
+    /// `pending[..compacted]` are put together already (see [`COMPACT_EVERY`]).
+    compacted: usize,
     out: F,
     note: N,
     /// The inputs already noted as not joining the table.
@@ -350,6 +373,9 @@ where
         self.rows += batch.num_rows() as u64;
         self.pending_rows += batch.num_rows();
         self.pending.push(batch);
+        if self.pending.len() - self.compacted >= COMPACT_EVERY {
+            self.compact();
+        }
         while self.pending_rows >= self.spec_rows {
             let all = self.take();
             if !(self.out)(table, all.slice(0, self.spec_rows)) {
@@ -365,8 +391,21 @@ where
         true
     }
 
+    /// The batches that came since the last compaction, put together into one: a small batch
+    /// (the rows of a file of one game) holds its builders' buffers, sized for many rows, so
+    /// that 20,000 of them would hold gigabytes for a few megabytes of rows.
+    fn compact(&mut self) {
+        let tail = self.pending.split_off(self.compacted);
+        let schema = tail[0].schema();
+        let one = arrow_select::concat::concat_batches(&schema, &tail)
+            .expect("batches of one table have one schema");
+        self.pending.push(one);
+        self.compacted = self.pending.len();
+    }
+
     /// The pending rows as one batch.
     fn take(&mut self) -> RecordBatch {
+        self.compacted = 0;
         let pending = std::mem::take(&mut self.pending);
         if pending.len() == 1 {
             return pending.into_iter().next().expect("one");
@@ -525,6 +564,7 @@ where
             table: None,
             pending: Vec::new(),
             pending_rows: 0,
+            compacted: 0,
             out,
             note,
             noted: None,
