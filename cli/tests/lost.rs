@@ -413,3 +413,66 @@ fn a_dangling_or_looping_link_in_a_directory_is_named() {
     );
     assert!(!e.contains("notes.txt"), "{e}");
 }
+
+// ----- split over files that exist -----------------------------------------------------------
+
+/// `split --by --force` over more files than it keeps open, each of them read-only: every file
+/// replaced, its mode kept (a parked temporary is opened again, so it stays writable by its
+/// owner until the commit). Run as another user when the test runs as root, whom no mode stops.
+#[cfg(unix)]
+#[test]
+fn split_force_replaces_read_only_files_beyond_the_open_ones() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = fs::metadata(dir.path()).unwrap().uid() == 0;
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).unwrap();
+    let mut pgn = Vec::new();
+    for k in 0..140 {
+        pgn.extend_from_slice(
+            format!("[Event \"e{k}\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n").as_bytes(),
+        );
+    }
+    let input = dir.path().join("g.pgn");
+    fs::write(&input, &pgn).unwrap();
+    let to = dir.path().join("by");
+    let split = |force: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kifu"));
+        cmd.args(["split", "-q", "--by", "Event", "-o"])
+            .arg(&to)
+            .arg(&input)
+            .args(force.then_some("--force"))
+            .stdin(Stdio::null());
+        if root {
+            // nobody
+            cmd.uid(65534).gid(65534);
+        }
+        cmd.output()
+    };
+    let o = match split(false) {
+        Ok(o) => o,
+        Err(e) if root => {
+            eprintln!("skipped: the binary cannot be run as another user here: {e}");
+            return;
+        }
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(entries(&to).len(), 140);
+    for name in entries(&to) {
+        fs::set_permissions(to.join(name), fs::Permissions::from_mode(0o444)).unwrap();
+    }
+    let o = split(true).unwrap();
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let names = entries(&to);
+    assert_eq!(names.len(), 140, "{names:?}");
+    for name in names {
+        let m = fs::metadata(to.join(&name)).unwrap();
+        assert_eq!(m.permissions().mode() & 0o777, 0o444, "{name}");
+        assert!(
+            fs::read_to_string(to.join(&name))
+                .unwrap()
+                .contains("1. e4")
+        );
+    }
+}

@@ -42,6 +42,10 @@ struct Temp {
     /// The temporary's device and inode: a file opened again must be the same one.
     ino: Option<(u64, u64)>,
     replaces: bool,
+    /// The mode of a file replaced that its owner may not write: the temporary is writable
+    /// until the commit (a parked file is opened again), then given it.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    mode: Option<u32>,
     guard: Guard,
     sync: bool,
     done: bool,
@@ -132,16 +136,19 @@ impl Temp {
         let (dir, prefix) = crate::dataset::beside(&path);
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(".kifu-tmp");
+        #[cfg(not(unix))]
+        let read_only = None;
         #[cfg(unix)]
-        {
+        let read_only = {
             use std::os::unix::fs::PermissionsExt;
             // the mode a new file gets (the umask applies), or the one of the file replaced
             let mode = fs::metadata(&path)
                 .ok()
                 .filter(|m| replaces && m.is_file())
                 .map_or(0o666, |m| m.permissions().mode() & 0o7777);
-            builder.permissions(fs::Permissions::from_mode(mode));
-        }
+            builder.permissions(fs::Permissions::from_mode(mode | 0o200));
+            (mode & 0o200 == 0).then_some(mode)
+        };
         let mut live = live::lock();
         let made = builder.tempfile_in(&dir).map_err(Error::io(&path))?;
         let (file, temp) = made.into_parts();
@@ -162,6 +169,7 @@ impl Temp {
             file: Some(BufWriter::with_capacity(BUFFER, file)),
             ino,
             replaces,
+            mode: read_only,
             guard,
             sync: true,
             done: false,
@@ -199,6 +207,12 @@ impl Temp {
         let file = file
             .into_inner()
             .map_err(|e| Error::io(&self.path)(e.into_error()))?;
+        #[cfg(unix)]
+        if let Some(mode) = self.mode {
+            use std::os::unix::fs::PermissionsExt;
+            file.set_permissions(fs::Permissions::from_mode(mode))
+                .map_err(Error::io(&self.path))?;
+        }
         if self.sync {
             file.sync_all().map_err(Error::io(&self.path))?;
         }
