@@ -1152,8 +1152,8 @@ fn fmt_refuses_to_overwrite_an_input() {
 
 #[test]
 fn json_says_how_many_errors_it_dropped() {
-    // a PGN game of thousands of stray `)`, each a problem: the errors kept are capped by
-    // --max-game-bytes, and the object counts the rest
+    // a PGN game of thousands of stray `)`, each a problem: the first 100 are kept
+    // (`GameBuilder::with_max_game_errors`), and the object counts the rest
     let mut pgn = b"[White \"flood\"]\n\n1. e4 ".to_vec();
     for _ in 0..3000 {
         pgn.extend_from_slice(b") ");
@@ -1166,10 +1166,19 @@ fn json_says_how_many_errors_it_dropped() {
     let games: Vec<Json> = out.lines().map(Json::parse).collect();
     assert_eq!(games.len(), 2);
     let errors = games[0].get("errors").arr();
+    assert_eq!(errors.len(), 100);
+    assert_eq!(errors.last().unwrap().get("kind").str(), "stray_paren");
+    assert_eq!(games[0].get("errors_dropped").num() as usize, 2900);
+    // past --max-game-bytes first (a limit smaller than 100 problems): the kept problems, the
+    // `game_too_large` that says where the cut came, and the dropped ones
+    let out = ok(&kifu(
+        &["json", "--format", "pgn", "--max-game-bytes", "3000", "-"],
+        Some(&pgn),
+    ));
+    let games: Vec<Json> = out.lines().map(Json::parse).collect();
+    let errors = games[0].get("errors").arr();
     let kept = errors.len();
-    assert!(kept < 3000);
-    // the kept problems, the `game_too_large` that says where the cut came, and the dropped
-    // ones: the DOM's one rule (`GameBuilder::with_max_game_bytes`)
+    assert!(kept < 100, "{kept}");
     assert_eq!(errors.last().unwrap().get("kind").str(), "game_too_large");
     assert_eq!(
         games[0].get("errors_dropped").num() as usize + kept - 1,

@@ -1,0 +1,238 @@
+//! Constant memory in every command (issue 32), at small scale: each command that reads games
+//! is run on 2 MiB and on 16 MiB of PGN, at `-j1` and `-j2`, from a file and from stdin, and
+//! its peak resident memory (read by GNU time) may grow by 12 MiB at most (the export: 64 MiB,
+//! its row groups). Before the
+//! one-thread scan streamed its pieces, `kifu json -j1` held its whole output (about four times
+//! its input), which this catches by a wide margin. `scripts/bench/command_memory.sh` measures
+//! the same at 64 MiB and 512 MiB.
+#![cfg(target_os = "linux")]
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Games of about 200 bytes, each its own (dedup keeps them all), a few events (the key of
+/// `stats --by` and `split --by`).
+fn pgn(bytes: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes + 512);
+    let mut i = 0u64;
+    while out.len() < bytes {
+        let result = ["1-0", "0-1", "1/2-1/2"][(i % 3) as usize];
+        write!(
+            out,
+            "[Event \"event {}\"]\n[White \"player {i}\"]\n[Black \"other {}\"]\n[Result \"{result}\"]\n\n\
+             1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {{a comment}} 4. Ba4 Nf6 5. O-O Be7 {result}\n\n",
+            i % 7,
+            i / 3
+        )
+        .unwrap();
+        i += 1;
+    }
+    out
+}
+
+/// GNU time, which reads its child's own peak: the kernel keeps a process's peak across
+/// `execve`, so a child spawned straight from this (large) test process would report the test's
+/// own size; `time` forks it from a small process.
+const TIME: &str = "/usr/bin/time";
+
+/// The peak resident memory of `kifu ARGS` in KiB, its stdin `stdin` (a file, or bytes piped).
+fn peak(args: &[&str], dir: &Path, stdin: Stdin<'_>) -> u64 {
+    let report = dir.join(".peak");
+    let mut cmd = Command::new(TIME);
+    cmd.arg("-f")
+        .arg("%M")
+        .arg("-o")
+        .arg(&report)
+        .arg(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    match stdin {
+        Stdin::File(f) => cmd.stdin(fs::File::open(f).unwrap()),
+        Stdin::Piped(_) => cmd.stdin(Stdio::piped()),
+        Stdin::None => cmd.stdin(Stdio::null()),
+    };
+    let mut child = cmd.spawn().expect("GNU time");
+    let writer = match (stdin, child.stdin.take()) {
+        (Stdin::Piped(bytes), Some(mut w)) => {
+            let bytes = bytes.to_vec();
+            Some(std::thread::spawn(move || {
+                let _ = w.write_all(&bytes);
+            }))
+        }
+        _ => None,
+    };
+    let status = child.wait().unwrap();
+    if let Some(w) = writer {
+        w.join().unwrap();
+    }
+    assert!(
+        status.code().is_some_and(|c| c <= 1),
+        "kifu {args:?} ended with {status}"
+    );
+    let text = fs::read_to_string(&report).unwrap();
+    text.lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or_else(|| panic!("GNU time said {text:?}"))
+}
+
+/// Whether GNU time is here (`.ci/run` installs it); the tests say so and skip without it.
+fn have_time() -> bool {
+    if Path::new(TIME).exists() {
+        return true;
+    }
+    eprintln!("skipped: needs GNU time at {TIME} (Debian's package time) to read a child's peak");
+    false
+}
+
+#[derive(Clone, Copy)]
+enum Stdin<'a> {
+    File(&'a Path),
+    Piped(&'a [u8]),
+    None,
+}
+
+/// Every command that reads games, with its output where it does not go to stdout.
+const COMMANDS: &[&[&str]] = &[
+    &["stats"],
+    &["stats", "--by", "Event"],
+    &["check"],
+    &["json"],
+    &["fmt"],
+    &["filter", "-w", "Result=1-0"],
+    &["dedup"],
+    &["split", "--games", "5000", "-o", "parts", "--force"],
+    &["split", "--by", "Event", "-o", "by-event", "--force"],
+    &["export", "-o", "games.parquet", "--force"],
+    &[
+        "export",
+        "--table",
+        "moves",
+        "-o",
+        "moves.parquet",
+        "--force",
+    ],
+    &["export", "--table", "json", "-o", "json.jsonl", "--force"],
+];
+
+/// The peaks of the small and the large input, for each command, thread count and source.
+#[test]
+fn every_command_stays_flat_from_2_to_16_mib() {
+    if !have_time() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let small = pgn(2 << 20);
+    let large = pgn(16 << 20);
+    fs::write(dir.path().join("small.pgn"), &small).unwrap();
+    fs::write(dir.path().join("large.pgn"), &large).unwrap();
+    let mut grown = Vec::new();
+    let mut report = String::new();
+    for command in COMMANDS {
+        for threads in ["1", "2"] {
+            for from_stdin in [false, true] {
+                let run = |name: &str, bytes: &[u8]| {
+                    let mut args: Vec<&str> = command.to_vec();
+                    // pieces of 64 KiB: the pieces in flight and the pool are at their steady
+                    // state within the small input already, at every -j
+                    args.extend(["-j", threads, "--piece-size", "64K"]);
+                    if from_stdin {
+                        args.push("-");
+                        peak(&args, dir.path(), Stdin::Piped(bytes))
+                    } else {
+                        args.push(name);
+                        peak(&args, dir.path(), Stdin::None)
+                    }
+                };
+                let a = run("small.pgn", &small);
+                let b = run("large.pgn", &large);
+                let line = format!(
+                    "kifu {} -j{threads} {}: {a} KiB -> {b} KiB\n",
+                    command.join(" "),
+                    if from_stdin { "(stdin)" } else { "FILE" }
+                );
+                report.push_str(&line);
+                // the export's allowance: the row groups it gathers (64 MiB, as issue 32 sets it)
+                let allowed = if command[0] == "export" {
+                    64 << 10
+                } else {
+                    12 << 10
+                };
+                if b > a + allowed {
+                    grown.push(line);
+                }
+            }
+        }
+    }
+    println!("{report}");
+    assert!(
+        grown.is_empty(),
+        "memory grew with the input:\n{}",
+        grown.concat()
+    );
+}
+
+/// A game of a few kilobytes that raises a million problems: every command keeps 100 of them
+/// and counts the rest (64 MiB at most, however many).
+#[test]
+fn a_million_problems_in_one_game_stay_bounded() {
+    if !have_time() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut hostile = b"1. e4 ".to_vec();
+    for _ in 0..1_000_000 {
+        hostile.extend_from_slice(b") ");
+    }
+    hostile.extend_from_slice(b"*\n");
+    let path = dir.path().join("hostile.pgn");
+    fs::write(&path, &hostile).unwrap();
+    for command in COMMANDS {
+        let mut args: Vec<&str> = command.to_vec();
+        args.extend(["-j1", "hostile.pgn"]);
+        let kib = peak(&args, dir.path(), Stdin::File(&path));
+        assert!(kib < 64 << 10, "kifu {args:?}: {kib} KiB");
+    }
+    // what check says of it: 100 problems, then one line that counts the rest
+    let out = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["check", "hostile.pgn"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 101, "{}", &text[..text.len().min(2000)]);
+    assert_eq!(
+        lines[100],
+        "hostile.pgn: error: 999900 more problems in this game, not listed (the first 100 are) (game 1)"
+    );
+    let json = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["check", "--json", "hostile.pgn"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&json.stdout);
+    let last: Vec<serde_json::Value> = text
+        .lines()
+        .rev()
+        .take(2)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(last[0]["type"], "summary");
+    assert_eq!(last[0]["problems"], 1_000_000);
+    assert_eq!(last[1]["type"], "more");
+    assert_eq!(last[1]["problems"], 999_900);
+    // the game as JSON: 100 problems kept, the rest counted
+    let json = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["json", "hostile.pgn"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let game: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(game["errors"].as_array().unwrap().len(), 100);
+    assert_eq!(game["errors_dropped"], 999_900);
+}

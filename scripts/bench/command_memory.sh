@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Peak resident memory of every command that reads games, at -j1 and at the default -j, from a
+# file and from stdin, on SMALL and LARGE MiB of PGN (defaults 64 and 512): issue 32's goal is
+# that the large peak is within 16 MiB of the small one (export: 64 MiB, its row groups). The
+# stream is the PGN corpus in ../shared/corpus concatenated repeatedly (KIFU_CORPUS=DIR reads
+# another directory). cli/tests/memory.rs checks the same at 2 and 16 MiB in CI.
+# Usage: scripts/bench/command_memory.sh [SMALL_MIB] [LARGE_MIB]
+set -eu
+cd "$(dirname "$0")/../.."
+small=${1:-64}
+large=${2:-512}
+corpus=${KIFU_CORPUS:-../shared/corpus/pgn}
+[ -d "$corpus" ] || { echo "no $corpus: nothing to measure"; exit 0; }
+[ -x /usr/bin/time ] || { echo "needs GNU time (/usr/bin/time)"; exit 0; }
+cargo build --release -p kifu-cli -q
+kifu=$PWD/target/release/kifu
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+find "$corpus" -name '*.pgn' -print0 | LC_ALL=C sort -z | xargs -0 cat > "$work/all.pgn"
+make() { # $1 = MiB, $2 = file
+    local want=$(( $1 << 20 ))
+    : > "$2"
+    while [ "$(stat -c %s "$2")" -lt "$want" ]; do cat "$work/all.pgn" >> "$2"; done
+    truncate -s "$want" "$2"
+}
+make "$small" "$work/small.pgn"
+make "$large" "$work/large.pgn"
+peak() { # $1 = input file, $2 = file|stdin, $3 = -j, then the command
+    local input=$1 from=$2 j=$3; shift 3
+    if [ "$from" = stdin ]; then
+        (cd "$work" && /usr/bin/time -f %M -o "$work/peak" "$kifu" "$@" $j - < "$input" > /dev/null 2>&1) || true
+    else
+        (cd "$work" && /usr/bin/time -f %M -o "$work/peak" "$kifu" "$@" $j "$input" > /dev/null 2>&1) || true
+    fi
+    tail -n 1 "$work/peak"
+}
+printf '%-52s %-6s %-5s %10s %10s %8s %s\n' command from -j "${small}MiB" "${large}MiB" grown ok
+fail=0
+while IFS= read -r cmd; do
+    for j in -j1 ""; do
+        for from in file stdin; do
+            # shellcheck disable=SC2086
+            a=$(peak "$work/small.pgn" $from "$j" $cmd)
+            # shellcheck disable=SC2086
+            b=$(peak "$work/large.pgn" $from "$j" $cmd)
+            grown=$(( (b - a) / 1024 ))
+            allowed=16; case $cmd in export*) allowed=64 ;; esac
+            ok=yes; [ "$grown" -le "$allowed" ] || { ok=NO; fail=1; }
+            printf '%-52s %-6s %-5s %7d MiB %7d MiB %5d MiB %s\n' "$cmd" "$from" "${j:-all}" $((a / 1024)) $((b / 1024)) "$grown" "$ok"
+        done
+    done
+done <<'COMMANDS'
+stats
+stats --by Event
+check
+json
+fmt
+filter -w Result=1-0
+dedup
+split --games 100000 -o parts --force
+split --by Event -o by-event --force
+export -o games.parquet --force
+export --table moves -o moves.parquet --force
+export --table json -o json.jsonl --force
+COMMANDS
+exit $fail
