@@ -476,3 +476,112 @@ fn split_force_replaces_read_only_files_beyond_the_open_ones() {
         );
     }
 }
+
+/// A tar.gz whose first member is an SGF game and whose second holds three PGN games.
+fn mixed_archive(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("tour.tar.gz");
+    let gz = flate2::write::GzEncoder::new(
+        fs::File::create(&path).unwrap(),
+        flate2::Compression::default(),
+    );
+    let mut tar = tar::Builder::new(gz);
+    let sgf = b"(;GM[1]SZ[9]PB[Black]PW[White];B[ee];W[cc])\n".as_slice();
+    let pgn = GAME.repeat(3);
+    for (name, bytes) in [("parts/go.sgf", sgf), ("parts/games.pgn", &pgn)] {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(bytes.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        tar.append_data(&mut h, name, bytes).unwrap();
+    }
+    tar.into_inner().unwrap().finish().unwrap();
+    path
+}
+
+/// Rows of a JSON Lines file.
+fn rows(path: &Path) -> usize {
+    fs::read_to_string(path).unwrap().lines().count()
+}
+
+#[test]
+fn a_mixed_archive_exports_every_game_one_table_per_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = mixed_archive(dir.path());
+    // the default table (games: PGN games, SGF trees): the first format's table at OUT, the
+    // other's beside it; nothing left out, exit 0
+    let out = dir.path().join("mixed.jsonl");
+    let o = kifu(
+        &[
+            OsStr::new("export"),
+            archive.as_os_str(),
+            OsStr::new("-o"),
+            out.as_os_str(),
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(rows(&out), 1, "the SGF tree, first met");
+    let beside = dir.path().join("mixed.pgn.jsonl");
+    assert_eq!(rows(&beside), 3, "the three PGN games");
+    assert!(err(&o).contains("mixed.pgn.jsonl"), "{}", err(&o));
+    assert!(
+        fs::read_to_string(&out)
+            .unwrap()
+            .contains("\"PB\":\"Black\"")
+    );
+    // the moves of both formats
+    let moves = dir.path().join("moves.jsonl");
+    let o = kifu(
+        &[
+            OsStr::new("export"),
+            archive.as_os_str(),
+            OsStr::new("--table"),
+            OsStr::new("moves"),
+            OsStr::new("-o"),
+            moves.as_os_str(),
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(fs::read_to_string(&moves).unwrap().lines().count(), 2);
+    let pgn_moves = dir.path().join("moves.pgn.jsonl");
+    assert_eq!(fs::read_to_string(&pgn_moves).unwrap().lines().count(), 12);
+    // a table of one format: the other's inputs named, exit 1
+    let trees = dir.path().join("trees.jsonl");
+    let o = kifu(
+        &[
+            OsStr::new("export"),
+            archive.as_os_str(),
+            OsStr::new("--table"),
+            OsStr::new("positions"),
+            OsStr::new("-o"),
+            trees.as_os_str(),
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 1, "{}", err(&o));
+    assert_eq!(rows(&trees), 2, "the Go game's two positions");
+    assert!(err(&o).contains("parts/games.pgn"), "{}", err(&o));
+    assert!(!dir.path().join("trees.pgn.jsonl").exists());
+    // the same bytes at every -j
+    for j in ["1", "2", "3"] {
+        let again = dir.path().join(format!("again{j}.jsonl"));
+        let o = kifu(
+            &[
+                OsStr::new("export"),
+                archive.as_os_str(),
+                OsStr::new("-j"),
+                OsStr::new(j),
+                OsStr::new("-o"),
+                again.as_os_str(),
+            ],
+            None,
+        );
+        assert_eq!(code(&o), 0, "{}", err(&o));
+        let beside = dir.path().join(format!("again{j}.pgn.jsonl"));
+        assert_eq!(
+            fs::read(&beside).unwrap(),
+            fs::read(dir.path().join("mixed.pgn.jsonl")).unwrap()
+        );
+    }
+}

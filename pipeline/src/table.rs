@@ -27,7 +27,7 @@
 //! ```
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -325,72 +325,40 @@ impl<'a> Work for TableWork<'a> {
     }
 }
 
-/// The ordered end of a table scan: rebased batches cut again to `batch_rows`, all of one
-/// table (the first that came), handed to the consumer; inputs that cannot join it, and games
-/// that could not go to it, noted.
+/// The ordered end of a table scan: rebased batches cut again to `batch_rows`, handed to the
+/// consumer; games that could not go to the table noted. With `both`, each format's rows go
+/// to its own table (a mixed archive exported whole); else all rows are of one table (the
+/// first that came), and inputs that cannot join it are noted.
 pub struct Collector<F, N> {
     spec_rows: usize,
     /// The name of the spec's table, for the note on an input of a format it has none for.
     other: &'static str,
-    table: Option<Table>,
-    pending: Vec<RecordBatch>,
-    pending_rows: usize,
-    /// `pending[..compacted]` are put together already (see [`COMPACT_EVERY`]).
-    compacted: usize,
+    /// Each format's table gets its own batches.
+    both: bool,
+    /// The batches waiting, of the one table, or (`both`) of PGN's and SGF's.
+    slots: [Slot; 2],
     out: F,
     note: N,
     /// The inputs already noted as not joining the table.
     noted: Option<Arc<str>>,
+    /// Whether the first rows that came were SGF's (`both`: their table is the output's).
+    first_sgf: Option<bool>,
     rows: u64,
     left_out: u64,
     stopped: bool,
 }
 
-impl<F, N> Collector<F, N>
-where
-    F: FnMut(Table, RecordBatch) -> bool,
-    N: FnMut(Note),
-{
-    /// Takes the batch of `input` (its games numbered in the input); `false` once the consumer
-    /// is gone.
-    fn push(&mut self, input: &Input, table: Table, batch: RecordBatch) -> bool {
-        if self.stopped {
-            return false;
-        }
-        let held = *self.table.get_or_insert(table);
-        if held != table {
-            if self.noted.as_deref() != Some(&*input.name) {
-                self.noted = Some(Arc::clone(&input.name));
-                self.left_out += 1;
-                (self.note)(Note::NotInTable {
-                    input: input.name.to_string(),
-                    format: input.format,
-                    table: short_name(held),
-                });
-            }
-            return true;
-        }
-        self.rows += batch.num_rows() as u64;
-        self.pending_rows += batch.num_rows();
-        self.pending.push(batch);
-        if self.pending.len() - self.compacted >= COMPACT_EVERY {
-            self.compact();
-        }
-        while self.pending_rows >= self.spec_rows {
-            let all = self.take();
-            if !(self.out)(table, all.slice(0, self.spec_rows)) {
-                self.stopped = true;
-                return false;
-            }
-            let rest = all.slice(self.spec_rows, all.num_rows() - self.spec_rows);
-            self.pending_rows = rest.num_rows();
-            if self.pending_rows > 0 {
-                self.pending.push(rest);
-            }
-        }
-        true
-    }
+/// The batches waiting to make a batch of `batch_rows`, of one table.
+#[derive(Default)]
+struct Slot {
+    table: Option<Table>,
+    pending: Vec<RecordBatch>,
+    pending_rows: usize,
+    /// `pending[..compacted]` are put together already (see [`COMPACT_EVERY`]).
+    compacted: usize,
+}
 
+impl Slot {
     /// The batches that came since the last compaction, put together into one: a small batch
     /// (the rows of a file of one game) holds its builders' buffers, sized for many rows, so
     /// that 20,000 of them would hold gigabytes for a few megabytes of rows.
@@ -413,6 +381,64 @@ where
         let schema = pending[0].schema();
         arrow_select::concat::concat_batches(&schema, &pending)
             .expect("batches of one table have one schema")
+    }
+}
+
+impl<F, N> Collector<F, N>
+where
+    F: FnMut(Table, RecordBatch) -> bool,
+    N: FnMut(Note),
+{
+    /// Takes the batch of `input` (its games numbered in the input); `false` once the consumer
+    /// is gone.
+    fn push(&mut self, input: &Input, table: Table, batch: RecordBatch) -> bool {
+        if self.stopped {
+            return false;
+        }
+        let at = usize::from(self.both && table.is_sgf());
+        self.first_sgf.get_or_insert(at == 1);
+        if self.both && self.slots[at].table.is_none() {
+            // each format's table claims its output when its first rows come, in the order
+            // met (the first the output, the other beside it), whichever fills a batch first
+            self.slots[at].table = Some(table);
+            if !(self.out)(table, batch.slice(0, 0)) {
+                self.stopped = true;
+                return false;
+            }
+        }
+        let slot = &mut self.slots[at];
+        let held = *slot.table.get_or_insert(table);
+        if held != table {
+            if self.noted.as_deref() != Some(&*input.name) {
+                self.noted = Some(Arc::clone(&input.name));
+                self.left_out += 1;
+                (self.note)(Note::NotInTable {
+                    input: input.name.to_string(),
+                    format: input.format,
+                    table: short_name(held),
+                });
+            }
+            return true;
+        }
+        self.rows += batch.num_rows() as u64;
+        slot.pending_rows += batch.num_rows();
+        slot.pending.push(batch);
+        if slot.pending.len() - slot.compacted >= COMPACT_EVERY {
+            slot.compact();
+        }
+        while slot.pending_rows >= self.spec_rows {
+            let all = slot.take();
+            if !(self.out)(table, all.slice(0, self.spec_rows)) {
+                self.stopped = true;
+                return false;
+            }
+            let rest = all.slice(self.spec_rows, all.num_rows() - self.spec_rows);
+            slot.pending_rows = rest.num_rows();
+            if slot.pending_rows > 0 {
+                slot.pending.push(rest);
+            }
+        }
+        true
     }
 
     /// A piece's rows, in input order.
@@ -458,15 +484,23 @@ where
         true
     }
 
-    /// The rows left, as the last batch.
+    /// The rows left, as the last batch of each table.
     fn finish(&mut self) -> bool {
-        if self.pending_rows == 0 || self.stopped {
-            return !self.stopped;
+        for slot in &mut self.slots {
+            if self.stopped {
+                return false;
+            }
+            if slot.pending_rows == 0 {
+                continue;
+            }
+            let table = slot.table.expect("rows came");
+            let rest = slot.take();
+            slot.pending_rows = 0;
+            if !(self.out)(table, rest) {
+                self.stopped = true;
+            }
         }
-        let table = self.table.expect("rows came");
-        let rest = self.take();
-        self.pending_rows = 0;
-        (self.out)(table, rest)
+        !self.stopped
     }
 }
 
@@ -475,8 +509,11 @@ where
 pub struct TableScanned {
     /// The scan's report.
     pub scanned: Scanned,
-    /// The table the rows went to (`None`: no row came).
+    /// The table the rows went to (`None`: no row came); with both formats' tables, the
+    /// first that came.
     pub table: Option<Table>,
+    /// With both formats' tables: the other one, when rows came to it too.
+    pub other_table: Option<Table>,
     /// Rows handed on.
     pub rows: u64,
     /// Inputs that could not join the table and games that could not go to it (each noted).
@@ -499,7 +536,18 @@ where
     F: FnMut(Table, RecordBatch) -> bool + Send,
     N: FnMut(Note) + Send,
 {
-    let collector = Collecting::new(spec, out, note);
+    scan_tables(scan, spec, false, out, note)
+}
+
+/// As [`scan_table`]; with `both`, the rows of each format go to that format's table of
+/// `spec` (both tables handed to `out`, each cut to `batch_rows` on its own), so that no input
+/// of a mixed archive is left out.
+fn scan_tables<F, N>(scan: Scan<'_>, spec: &TableSpec, both: bool, out: F, note: N) -> TableScanned
+where
+    F: FnMut(Table, RecordBatch) -> bool + Send,
+    N: FnMut(Note) + Send,
+{
+    let collector = Collecting::new(spec, both, out, note);
     let work = TableWork {
         spec: Arc::new(spec.clone()),
         stop: scan.stop_flag(),
@@ -533,7 +581,7 @@ where
     if scan.options().threads <= 1 {
         return scan_table(scan, spec, out, note);
     }
-    let collector = Collecting::new(spec, out, note);
+    let collector = Collecting::new(spec, false, out, note);
     let work: Arc<TableWork<'static>> = Arc::new(TableWork {
         spec: Arc::new(spec.clone()),
         // a host's threads: the host stops the query (a pipeline's stop flag borrowed for the
@@ -557,17 +605,16 @@ where
     F: FnMut(Table, RecordBatch) -> bool + Send,
     N: FnMut(Note) + Send,
 {
-    fn new(spec: &TableSpec, out: F, note: N) -> Self {
+    fn new(spec: &TableSpec, both: bool, out: F, note: N) -> Self {
         Collecting(Mutex::new(Collector {
             spec_rows: spec.batch_rows.max(1),
             other: short_name(spec.default_table(None)),
-            table: None,
-            pending: Vec::new(),
-            pending_rows: 0,
-            compacted: 0,
+            both,
+            slots: Default::default(),
             out,
             note,
             noted: None,
+            first_sgf: None,
             rows: 0,
             left_out: 0,
             stopped: false,
@@ -608,9 +655,22 @@ where
             Ok(s) => (s, !c.finish()),
             Err(Stopped) => (Scanned::default(), true),
         };
+        let [a, b] = &c.slots;
+        let (table, other_table) = match (a.table, b.table) {
+            (Some(x), Some(y)) if c.both => {
+                // the first that came: the one whose rows came first
+                if c.first_sgf == Some(true) {
+                    (Some(y), Some(x))
+                } else {
+                    (Some(x), Some(y))
+                }
+            }
+            (x, y) => (x.or(y), None),
+        };
         TableScanned {
             scanned,
-            table: c.table,
+            table,
+            other_table,
             rows: c.rows,
             left_out: c.left_out,
             stopped: stopped || c.stopped,
@@ -627,6 +687,9 @@ struct Stopped;
 pub struct Exported {
     /// The files written, their rows and bytes.
     pub summary: Summary,
+    /// A mixed input: the table of its other format, written beside the output
+    /// ([`beside`]), and its files.
+    pub other: Option<(PathBuf, Summary)>,
     /// What the scan read.
     pub scan: TableScanned,
 }
@@ -692,22 +755,35 @@ where
         guard.check(out)?;
     }
     let forced = scan.forced_format();
-    let mut writer: Option<Box<dyn Sink>> = None;
+    // a mixed archive: each format's rows to its own table, the second beside the first
+    // (`OUT.sgf.parquet`, say); partitions are by a table's own columns, so one table there
+    let both = opts.partition_by.is_empty();
+    let mut writers: [Option<(Table, PathBuf, Box<dyn Sink>)>; 2] = [None, None];
     let mut failed: Option<io::Error> = None;
-    let scanned = scan_table(
+    let scanned = scan_tables(
         scan,
         spec,
-        |_, batch| {
-            if writer.is_none() {
-                match kifu_export::create(out, format, batch.schema(), &opts) {
-                    Ok(s) => writer = Some(s),
+        both,
+        |table, batch| {
+            let at = match &writers[0] {
+                Some((t, _, _)) if *t != table => 1,
+                _ => 0,
+            };
+            if writers[at].is_none() {
+                let path = if at == 0 {
+                    out.to_path_buf()
+                } else {
+                    beside(out, table)
+                };
+                match kifu_export::create(&path, format, batch.schema(), &opts) {
+                    Ok(s) => writers[at] = Some((table, path, s)),
                     Err(e) => {
                         failed = Some(io::Error::other(e));
                         return false;
                     }
                 }
             }
-            let w = writer.as_mut().expect("created");
+            let (_, _, w) = writers[at].as_mut().expect("created");
             match w.write(&batch) {
                 Ok(()) => true,
                 Err(e) => {
@@ -722,14 +798,16 @@ where
         return Err(e);
     }
     if scanned.stopped || (!keep_partial && scanned.scanned.failed()) {
-        // dropped unfinished: the temporary goes, nothing is put in place
+        // dropped unfinished: the temporaries go, nothing is put in place
         return Ok(Exported {
             summary: Summary::default(),
+            other: None,
             scan: scanned,
         });
     }
-    let writer = match writer {
-        Some(w) => w,
+    let [first, second] = writers;
+    let writer = match first {
+        Some((_, _, w)) => w,
         // no rows at all: the table, empty
         None => {
             let schema = spec.schema(spec.default_table(forced));
@@ -737,10 +815,34 @@ where
         }
     };
     let summary = writer.finish().map_err(io::Error::other)?;
+    let other = match second {
+        Some((_, path, w)) => Some((path, w.finish().map_err(io::Error::other)?)),
+        None => None,
+    };
     Ok(Exported {
         summary,
+        other,
         scan: scanned,
     })
+}
+
+/// Where the table of a mixed archive's second format goes: beside `out`, the format's name
+/// before its extension (`games.parquet` → `games.sgf.parquet`; a dataset `games` →
+/// `games.sgf`).
+pub fn beside(out: &Path, table: Table) -> PathBuf {
+    let format = if table.is_sgf() { "sgf" } else { "pgn" };
+    let name = match (out.file_stem(), out.extension()) {
+        (Some(stem), Some(ext)) => format!(
+            "{}.{format}.{}",
+            stem.to_string_lossy(),
+            ext.to_string_lossy()
+        ),
+        _ => format!(
+            "{}.{format}",
+            out.file_name().unwrap_or_default().to_string_lossy()
+        ),
+    };
+    out.with_file_name(name)
 }
 
 /// The columns `--replay` adds (kifu-replay's DOM helper): `final_fen` to `games` (the

@@ -351,7 +351,9 @@ def to_parquet(
     zstd_level: int | None = None,
     name: str | None = None,
 ) -> dict[str, Any]:
-    """Writes a table to ``path`` (one file, or a dataset directory); ``{"rows", "files", "bytes"}``."""
+    """Writes a table to ``path`` (one file, or a dataset directory); ``{"rows", "files", "bytes"}``,
+    and for a source of both formats ``"other"``: ``{"path", "rows", "files", "bytes"}`` of the
+    other format's table, written beside ``path`` (``games.sgf.parquet``)."""
 
 def schema(
     table: TableName = "games",

@@ -463,5 +463,21 @@ pub fn to_parquet<'py>(
             .collect::<Vec<_>>(),
     )?;
     d.set_item("bytes", summary.bytes)?;
+    // a mixed source: the table of its other format, written beside `path`
+    if let Some((other_path, other)) = done.other {
+        let o = PyDict::new(py);
+        o.set_item("path", other_path.display().to_string())?;
+        o.set_item("rows", other.rows)?;
+        o.set_item(
+            "files",
+            other
+                .files
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>(),
+        )?;
+        o.set_item("bytes", other.bytes)?;
+        d.set_item("other", o)?;
+    }
     Ok(d)
 }

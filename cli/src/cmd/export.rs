@@ -187,6 +187,19 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             done.summary.files.len(),
             args.out.display()
         );
+        if let Some((path, other)) = &done.other {
+            // a mixed archive: its other format's table, beside the output
+            eprintln!(
+                "kifu export: {} rows in {} file(s) at {} (the {} games)",
+                other.rows,
+                other.files.len(),
+                path.display(),
+                match done.scan.other_table {
+                    Some(t) if t.is_sgf() => "SGF",
+                    _ => "PGN",
+                }
+            );
+        }
     }
     Ok(Outcome::of(&done.scan.scanned, done.scan.left_out > 0).code())
 }
