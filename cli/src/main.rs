@@ -9,6 +9,7 @@
 //! reads stdin, or the sample when stdin is a terminal (`--sample` asks for it).
 
 mod args;
+mod bufs;
 mod cmd;
 mod out;
 mod predicate;

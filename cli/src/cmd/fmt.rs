@@ -193,11 +193,18 @@ pub struct Formatted {
     file: std::sync::Arc<str>,
 }
 
+impl Drop for Formatted {
+    /// The buffer goes back for a later piece (`crate::bufs`).
+    fn drop(&mut self) {
+        crate::bufs::give(std::mem::take(&mut self.out));
+    }
+}
+
 impl Formatted {
     /// Games of input `file` written as `o` says.
     pub fn new(o: &Options, file: &str) -> Formatted {
         Formatted {
-            out: Vec::new(),
+            out: crate::bufs::take(),
             starts: Vec::new(),
             problems: Vec::new(),
             pgn: pgn_writer(o),

@@ -85,6 +85,13 @@ pub struct Lines {
     pub replay: Replay,
 }
 
+impl Drop for Lines {
+    /// The buffer goes back for a later piece (`crate::bufs`).
+    fn drop(&mut self) {
+        crate::bufs::give(std::mem::take(&mut self.out));
+    }
+}
+
 /// What `kifu json --uci --fen` adds to each move of a PGN game.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Replay {
@@ -106,7 +113,7 @@ impl Lines {
     /// Lines for the games of input `name`.
     pub fn new(name: &str, charset: CharsetChoice) -> Lines {
         Lines {
-            out: Vec::new(),
+            out: crate::bufs::take(),
             starts: Vec::new(),
             unwritten: Vec::new(),
             file: file_entry(name),
