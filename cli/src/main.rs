@@ -15,6 +15,7 @@ mod out;
 mod predicate;
 mod render;
 mod run;
+mod seen;
 mod source;
 
 use std::io;

@@ -2,7 +2,7 @@
 //! keeping one 128-bit hash per distinct game: memory grows with the number of distinct games,
 //! 16 bytes each plus the set's overhead, never with their size.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{self, Write};
 use std::path::Path;
@@ -250,7 +250,8 @@ pub fn command(
         positions,
         max_game_bytes,
     };
-    let mut seen: HashSet<u128> = HashSet::new();
+    // the games seen: about 13 bytes each (crate::seen)
+    let mut seen = crate::seen::Seen::new();
     // with --list: where each distinct game was first met (input number, game index)
     let mut first: HashMap<u128, (u32, u64)> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
