@@ -585,3 +585,51 @@ fn a_mixed_archive_exports_every_game_one_table_per_format() {
         );
     }
 }
+
+/// Through stdin at `-j1`, games are written as they are read, not at the end of the input:
+/// the first lines come while stdin is still open (after the input's first chunk, 1 MiB, and
+/// a piece: pieces of 64 KiB here).
+#[test]
+fn one_thread_writes_from_stdin_before_its_end() {
+    use std::io::{BufRead, BufReader};
+    use std::time::Duration;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["json", "-j1", "--piece-size", "64K", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut n = 0;
+        for line in BufReader::new(stdout).lines() {
+            let line = line.unwrap();
+            if n == 0 {
+                let _ = tx.send(line);
+            }
+            n += 1;
+        }
+        n
+    });
+    // about 4 MB of games, and the pipe kept open
+    let games = 40_000;
+    for _ in 0..games {
+        stdin.write_all(GAME).unwrap();
+    }
+    stdin.flush().unwrap();
+    let first = rx.recv_timeout(Duration::from_secs(60));
+    drop(stdin);
+    let first = match first {
+        Ok(line) => line,
+        Err(_) => {
+            let _ = child.kill();
+            panic!("no line while stdin was open");
+        }
+    };
+    assert!(first.contains(r#"["White","w"]"#), "{first}");
+    assert_eq!(reader.join().unwrap(), games);
+    assert!(child.wait().unwrap().success());
+}

@@ -758,7 +758,7 @@ where
     // a mixed archive: each format's rows to its own table, the second beside the first
     // (`OUT.sgf.parquet`, say); partitions are by a table's own columns, so one table there
     let both = opts.partition_by.is_empty();
-    let mut writers: [Option<(Table, PathBuf, Box<dyn Sink>)>; 2] = [None, None];
+    let mut writers: [Option<Written>; 2] = [None, None];
     let mut failed: Option<io::Error> = None;
     let scanned = scan_tables(
         scan,
@@ -825,6 +825,9 @@ where
         scan: scanned,
     })
 }
+
+/// An output of [`export_with`]: its table, its path, its sink.
+type Written = (Table, PathBuf, Box<dyn Sink>);
 
 /// Where the table of a mixed archive's second format goes: beside `out`, the format's name
 /// before its extension (`games.parquet` → `games.sgf.parquet`; a dataset `games` →

@@ -77,3 +77,17 @@ def test_stats_by_equals_the_cli(kifu_bin, tmp_path):
         kifu.stats_by(f, "White Elo")
     with pytest.raises(ValueError):
         kifu.stats_by(f, "White", sort="size")
+
+
+def test_check_lists_100_problems_of_a_game_and_counts_the_rest():
+    # a game of a few KB that raises 3,000 problems: the first 100 listed, one more_problems
+    pgn = b"1. e4 " + b") " * 3000 + b"*\n\n1. d4 *\n"
+    found = kifu.check(pgn, format="pgn")
+    assert len(found) == 101
+    more = found[100]
+    assert (more.kind, more.game, more.severity) == ("more_problems", 0, "error")
+    assert more.message.startswith("2900 more problems")
+    assert more.line is None
+    # the game as a value keeps the same 100 and counts the rest
+    game = next(iter(kifu.read_pgn(pgn)))
+    assert (len(game.errors), game.errors_dropped) == (100, 2900)
