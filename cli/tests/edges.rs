@@ -2,58 +2,14 @@
 //! land where they must not, interrupts that leave nothing behind, names from inputs escaped,
 //! limits on what the command line asks. Each test builds what it needs at test time.
 
-use std::ffi::OsStr;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const GAME: &[u8] =
-    b"[Event \"e\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
-
-fn kifu<S: AsRef<OsStr>>(args: &[S], stdin: Option<&[u8]>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kifu"));
-    cmd.args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("the kifu binary");
-    if let Some(bytes) = stdin {
-        let mut w = child.stdin.take().unwrap();
-        // a command that fails early (a usage error) reads nothing: the pipe breaks
-        let _ = w.write_all(bytes);
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
-
-/// Every entry of `dir`, sorted (hidden ones too).
-fn entries(dir: &Path) -> Vec<String> {
-    let mut v: Vec<_> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
-// ----- no game from nowhere ------------------------------------------------------------------
+mod common;
+use common::{GAME, code, entries, err, kifu, out};
 
 #[test]
 fn empty_stdin_is_no_game_named_on_stderr_and_exits_1() {

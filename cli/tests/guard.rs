@@ -10,6 +10,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+use common::entries;
+
 /// `n` games, White `P1` or `P2` in turn, Event `real`.
 fn games(n: usize) -> Vec<u8> {
     let mut v = Vec::new();
@@ -54,16 +57,6 @@ fn count(path: &Path) -> usize {
     String::from_utf8_lossy(&fs::read(path).unwrap())
         .matches("[Event ")
         .count()
-}
-
-/// Every entry of `dir`, sorted (hidden ones too).
-fn entries(dir: &Path) -> Vec<String> {
-    let mut v: Vec<_> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// The commands that write a file, each reading `input` and writing `out` with `--force`.
