@@ -1,8 +1,8 @@
-//! `kifu`: statistics, JSON, located errors, standard rewriting, filtering, splitting and
-//! deduplication of PGN and SGF game records, plain, compressed or bundled, on every core.
+//! `kifu`: statistics, JSON, located errors, standard rewriting, filtering, splitting, tables
+//! and deduplication of PGN and SGF game records, plain, compressed or bundled, on every core.
 //!
 //! ```text
-//! kifu [stats|check|json|fmt|filter|split|dedup] [FILE|DIR|ARCHIVE|-]... [-j N] [--format pgn|sgf]
+//! kifu [stats|check|json|fmt|filter|split|export|dedup] [FILE|DIR|ARCHIVE|-]... [-j N] [--format pgn|sgf]
 //! ```
 //!
 //! `kifu` alone shows the statistics of an embedded sample, and says so; a command with no input
@@ -53,7 +53,7 @@ enum Command {
     Check(cmd::check::Args),
     /// Print one JSON object per game.
     ///
-    /// Print one JSON object per game (see README for the schema). An input holding no game,
+    /// Print one JSON object per game (its schema: docs/json.md). An input holding no game,
     /// only problems, is named on stderr, and the exit status is then 1.
     Json(cmd::json::Args),
     /// Rewrite the games in the standard form (PGN export format, SGF FF[4]).

@@ -14,7 +14,7 @@ use crate::run::{self, Outcome};
 use kifu_pipeline::Input;
 use kifu_pipeline::{Dom, PerGame};
 
-/// Print one JSON object per game (see README for the schema). An input holding no game,
+/// Print one JSON object per game (its schema: docs/json.md). An input holding no game,
 /// only problems, is named on stderr, and the exit status is then 1.
 #[derive(clap::Args, Debug)]
 pub struct Args {
