@@ -1,11 +1,12 @@
-//! What the `kifu` binary's tests share: a game, running the binary, reading what it said.
-//! (Each test binary uses some of it.)
+//! What the `kifu` binary's tests share: a game, running the binary, reading what it said, files
+//! written into a `tempfile::TempDir`. (Each test binary uses some of it, as `mod common;`; the
+//! test data and the corpus of the whole workspace are `kifu_testkit`'s.)
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
 use std::fs;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 pub const GAME: &[u8] =
@@ -40,6 +41,20 @@ pub fn out(o: &Output) -> String {
 
 pub fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
+}
+
+/// Files written into a directory: `dir.file("a/b.pgn", bytes)` makes `a/` and gives the path.
+pub trait Files {
+    fn file(&self, rel: &str, content: &[u8]) -> PathBuf;
+}
+
+impl Files for tempfile::TempDir {
+    fn file(&self, rel: &str, content: &[u8]) -> PathBuf {
+        let p = self.path().join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(&p, content).unwrap();
+        p
+    }
 }
 
 /// Every entry of `dir`, sorted (hidden ones too).
