@@ -1,12 +1,13 @@
 //! The `kifu` binary, run as a user would: the embedded sample, `stats --json`, `json`, `check`
 //! and its exit status, buffer sizes, stdin, and directories.
 
-use kifu_testkit as support;
-
 use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+mod common;
+use common::Files;
 
 // ----- running the binary --------------------------------------------------------------------
 
@@ -56,35 +57,7 @@ fn ok(o: &Output) -> String {
 
 /// The seed fixture (the repository's own copy in `tests/data`, always there).
 fn fixture() -> PathBuf {
-    support::data_path("seed-kasparov-kramnik-2001.pgn")
-}
-
-/// A fresh directory under the system's temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let p =
-            std::env::temp_dir().join(format!("kifu-cli-{}-{name}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-
-    fn file(&self, rel: &str, content: &[u8]) -> PathBuf {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, content).unwrap();
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+    kifu_testkit::data_path("seed-kasparov-kramnik-2001.pgn")
 }
 
 /// A path as `kifu json` writes it in `"file"`.
@@ -400,7 +373,7 @@ fn stats_json(file: &Path) -> Json {
 
 #[test]
 fn stats_by_counts_per_value_the_same_at_every_thread_count() {
-    let dir = TempDir::new("stats-by");
+    let dir = tempfile::tempdir().unwrap();
     let mut text = String::new();
     for i in 0..3000 {
         let (date, result) = [
@@ -494,7 +467,7 @@ fn json_openings_names_each_game_from_its_moves() {
 
 #[test]
 fn stats_json_has_every_count() {
-    let dir = TempDir::new("stats");
+    let dir = tempfile::tempdir().unwrap();
     let text = b"[Event \"x\"]\n[Site \"y\"]\n\n1. e4 e5 {good} 2. Nf3 $1 (2. f4 exf4) oh 1-0\n\n1. d4 *\n";
     let file = dir.file("two.pgn", text);
     let v = stats_json(&file);
@@ -597,7 +570,7 @@ fn check_reports_each_problem_and_sets_the_exit_status() {
         );
     }
 
-    let dir = TempDir::new("check");
+    let dir = tempfile::tempdir().unwrap();
     let clean = dir.file("clean.pgn", b"[Event \"x\"]\n\n1. e4 e5 1-0\n");
     let o = kifu(&[OsStr::new("check"), clean.as_os_str()], None);
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
@@ -647,7 +620,10 @@ fn same_output_whatever_the_buffer(files: &[PathBuf]) {
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn buffer_size_one_gives_the_same_output_on_corpus_picks() {
-    let small = support::shared().join("corpus").join("pgn").join("small");
+    let small = kifu_testkit::shared()
+        .join("corpus")
+        .join("pgn")
+        .join("small");
     let files: Vec<PathBuf> = SMALL_CORPUS_PICKS
         .iter()
         .map(|rel| small.join(rel))
@@ -658,7 +634,7 @@ fn buffer_size_one_gives_the_same_output_on_corpus_picks() {
 #[test]
 fn buffer_size_one_gives_the_same_output() {
     let mut files = vec![fixture()];
-    let dir = TempDir::new("buffer");
+    let dir = tempfile::tempdir().unwrap();
     files.push(dir.file(
         "mixed.pgn",
         b"\xef\xbb\xbf[Event \"A \\\"q\\\"\"]\r\n[White \"Caf\xe9\"]\r\n\r\n{pre} 1. e4 {long \
@@ -671,7 +647,7 @@ fn buffer_size_one_gives_the_same_output() {
 
 #[test]
 fn stdin_dash_reads_the_same_as_the_file() {
-    let dir = TempDir::new("stdin");
+    let dir = tempfile::tempdir().unwrap();
     let mut files = vec![dir.file(
         "g.pgn",
         b"[Event \"x\"]\n\n1. e4 e5 {c} 2. Nf3 oh (2. f4) 1-0\n\n1. d4 d5 *\n",
@@ -715,7 +691,7 @@ fn stdin_dash_reads_the_same_as_the_file() {
 
 #[test]
 fn a_directory_expands_to_its_pgn_files_in_order() {
-    let dir = TempDir::new("dir");
+    let dir = tempfile::tempdir().unwrap();
     let b = dir.file("b.pgn", b"[Event \"b\"]\n\n1. e4 *\n");
     let a = dir.file(
         "a.pgn",
@@ -725,7 +701,7 @@ fn a_directory_expands_to_its_pgn_files_in_order() {
     dir.file("notes.txt", b"[Event \"not read\"]\n\n1. f4 *\n");
     dir.file("sub/d.pgn.bak", b"[Event \"not read either\"]\n\n1. g4 *\n");
 
-    let out = ok(&kifu(&[OsStr::new("json"), dir.0.as_os_str()], None));
+    let out = ok(&kifu(&[OsStr::new("json"), dir.path().as_os_str()], None));
     let games: Vec<Json> = out.lines().map(Json::parse).collect();
     let seen: Vec<(String, String)> = games
         .iter()
@@ -763,7 +739,11 @@ fn a_directory_expands_to_its_pgn_files_in_order() {
     // and stats count every game of every file
     let v = Json::parse(
         ok(&kifu(
-            &[OsStr::new("stats"), OsStr::new("--json"), dir.0.as_os_str()],
+            &[
+                OsStr::new("stats"),
+                OsStr::new("--json"),
+                dir.path().as_os_str(),
+            ],
             None,
         ))
         .trim_end(),
@@ -775,7 +755,7 @@ fn a_directory_expands_to_its_pgn_files_in_order() {
 /// `sgf_check_of_sgfcs_test_file`).
 #[test]
 fn sgf_stats_by_name_and_by_sniffing() {
-    let seed = support::data_path("seed-takemiya-cho-meijin-1996.sgf");
+    let seed = kifu_testkit::data_path("seed-takemiya-cho-meijin-1996.sgf");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
         .args(["stats", "--json"])
         .arg(&seed)
@@ -816,7 +796,7 @@ fn sgf_stats_by_name_and_by_sniffing() {
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn sgf_check_of_sgfcs_test_file() {
-    let test = support::shared().join("corpus/sgf/small/sgfc/test.sgf");
+    let test = kifu_testkit::shared().join("corpus/sgf/small/sgfc/test.sgf");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
         .arg("check")
         .arg(&test)
@@ -851,7 +831,7 @@ fn sgf_json_lines(input: &[u8]) -> Vec<Json> {
 
 #[test]
 fn sgf_json_of_the_seed_game() {
-    let seed = support::data_path("seed-takemiya-cho-meijin-1996.sgf");
+    let seed = kifu_testkit::data_path("seed-takemiya-cho-meijin-1996.sgf");
     let out = ok(&kifu(&[OsStr::new("json"), seed.as_os_str()], None));
     let games: Vec<Json> = out.lines().map(Json::parse).collect();
     assert_eq!(games.len(), 1);
@@ -1031,9 +1011,9 @@ fn fmt_rewrites_pgn_in_export_form_and_is_idempotent() {
 
 #[test]
 fn fmt_rewrites_sgf_and_keeps_the_tree() {
-    let seed = support::data_path("seed-takemiya-cho-meijin-1996.sgf");
-    let tmp = TempDir::new("fmt-sgf");
-    let written = tmp.0.join("out.sgf");
+    let seed = kifu_testkit::data_path("seed-takemiya-cho-meijin-1996.sgf");
+    let tmp = tempfile::tempdir().unwrap();
+    let written = tmp.path().join("out.sgf");
     let out = kifu(
         &[
             OsStr::new("fmt"),
@@ -1129,8 +1109,8 @@ fn max_game_bytes_bounds_json_and_fmt() {
 
 #[test]
 fn fmt_refuses_to_overwrite_an_input() {
-    let tmp = TempDir::new("fmt-same");
-    let p = tmp.0.join("same.pgn");
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("same.pgn");
     std::fs::write(&p, "1. e4 e5 *\n").unwrap();
     let out = kifu(
         &[
@@ -1207,7 +1187,7 @@ fn json_says_how_many_errors_it_dropped() {
 
 #[test]
 fn input_without_a_game_is_reported() {
-    let dir = TempDir::new("no-game");
+    let dir = tempfile::tempdir().unwrap();
     let pgn = dir.file("junk.pgn", b"no game here\n)\n");
     let sgf = dir.file("junk.sgf", b"hello world ] ; x\n");
     let good = dir.file("good.pgn", b"1. e4 *\n");
