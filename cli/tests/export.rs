@@ -3,8 +3,6 @@
 //! `scripts/python_env.sh`; skipped, saying so, when it was not made; ignored without
 //! ../shared): row counts equal `kifu stats`, game keys and offsets equal `kifu json`'s.
 
-use kifu_testkit as support;
-
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -21,35 +19,18 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!("kifu-cli-export-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// The inputs: the seed files (PGN, SGF).
 fn inputs() -> (Vec<PathBuf>, Vec<PathBuf>) {
     (
-        vec![support::data_path("seed-kasparov-kramnik-2001.pgn")],
-        vec![support::data_path("seed-takemiya-cho-meijin-1996.sgf")],
+        vec![kifu_testkit::data_path("seed-kasparov-kramnik-2001.pgn")],
+        vec![kifu_testkit::data_path("seed-takemiya-cho-meijin-1996.sgf")],
     )
 }
 
 /// The seed files and corpus collections of ../shared.
 fn corpus_inputs() -> (Vec<PathBuf>, Vec<PathBuf>) {
     let (mut pgn, mut sgf) = inputs();
-    let s = support::shared();
+    let s = kifu_testkit::shared();
     pgn.push(s.join("corpus/pgn/small/chess.js"));
     pgn.push(s.join("corpus/pgn/small/notnil-chess"));
     sgf.push(s.join("corpus/sgf/small/sabaki-sgf"));
@@ -64,7 +45,7 @@ fn many_games(dir: &Path, ext: &str, n: usize) -> PathBuf {
         "pgn" => "seed-kasparov-kramnik-2001.pgn",
         _ => "seed-takemiya-cho-meijin-1996.sgf",
     };
-    let seed = std::fs::read_to_string(support::data_path(seed)).unwrap();
+    let seed = std::fs::read_to_string(kifu_testkit::data_path(seed)).unwrap();
     let mut text = String::new();
     for i in 0..n {
         let event = format!("[Event \"game {i}\"]");
@@ -86,22 +67,26 @@ fn export(inputs: &[PathBuf], out: &Path, extra: &[&str]) -> Output {
 
 #[test]
 fn every_core_writes_the_bytes_of_one() {
-    let tmp = TempDir::new("bytes");
+    let tmp = tempfile::tempdir().unwrap();
     let (mut pgn, mut sgf) = inputs();
-    pgn.push(many_games(&tmp.0, "pgn", 200));
-    sgf.push(many_games(&tmp.0, "sgf", 100));
+    pgn.push(many_games(tmp.path(), "pgn", 200));
+    sgf.push(many_games(tmp.path(), "sgf", 100));
     every_core_writes_the_bytes_of_one_on(&tmp, &pgn, &sgf);
 }
 
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn every_core_writes_the_bytes_of_one_on_the_corpus() {
-    let tmp = TempDir::new("bytes-corpus");
+    let tmp = tempfile::tempdir().unwrap();
     let (pgn, sgf) = corpus_inputs();
     every_core_writes_the_bytes_of_one_on(&tmp, &pgn, &sgf);
 }
 
-fn every_core_writes_the_bytes_of_one_on(tmp: &TempDir, pgn: &[PathBuf], sgf: &[PathBuf]) {
+fn every_core_writes_the_bytes_of_one_on(
+    tmp: &tempfile::TempDir,
+    pgn: &[PathBuf],
+    sgf: &[PathBuf],
+) {
     for (inputs, table) in [
         (&pgn, "games"),
         (&pgn, "moves"),
@@ -109,8 +94,8 @@ fn every_core_writes_the_bytes_of_one_on(tmp: &TempDir, pgn: &[PathBuf], sgf: &[
         (&sgf, "positions"),
     ] {
         for to in ["parquet", "csv", "jsonl"] {
-            let one = tmp.0.join(format!("one-{table}.{to}"));
-            let many = tmp.0.join(format!("many-{table}.{to}"));
+            let one = tmp.path().join(format!("one-{table}.{to}"));
+            let many = tmp.path().join(format!("many-{table}.{to}"));
             let o = export(inputs, &one, &["--to", to, "--table", table, "-j1"]);
             assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
             let o = export(
@@ -131,22 +116,22 @@ fn every_core_writes_the_bytes_of_one_on(tmp: &TempDir, pgn: &[PathBuf], sgf: &[
 /// DOM's moves replayed: both give the same rows, whatever the threads and pieces.
 #[test]
 fn games_from_events_are_the_dom_rows() {
-    let tmp = TempDir::new("events");
+    let tmp = tempfile::tempdir().unwrap();
     let (mut pgn, _) = inputs();
-    pgn.push(many_games(&tmp.0, "pgn", 200));
+    pgn.push(many_games(tmp.path(), "pgn", 200));
     games_from_events_are_the_dom_rows_on(&tmp, &pgn);
 }
 
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn games_from_events_are_the_dom_rows_on_the_corpus() {
-    let tmp = TempDir::new("events-corpus");
+    let tmp = tempfile::tempdir().unwrap();
     games_from_events_are_the_dom_rows_on(&tmp, &corpus_inputs().0);
 }
 
-fn games_from_events_are_the_dom_rows_on(tmp: &TempDir, pgn: &[PathBuf]) {
-    let events = tmp.0.join("events.jsonl");
-    let dom = tmp.0.join("dom.jsonl");
+fn games_from_events_are_the_dom_rows_on(tmp: &tempfile::TempDir, pgn: &[PathBuf]) {
+    let events = tmp.path().join("events.jsonl");
+    let dom = tmp.path().join("dom.jsonl");
     let extra = ["--to", "jsonl", "--table", "games"];
     let o = export(
         pgn,
@@ -176,10 +161,10 @@ fn games_from_events_are_the_dom_rows_on(tmp: &TempDir, pgn: &[PathBuf]) {
 
 #[test]
 fn outputs_are_safe() {
-    let tmp = TempDir::new("safe");
+    let tmp = tempfile::tempdir().unwrap();
     let (mut pgn, _) = inputs();
-    pgn.push(many_games(&tmp.0, "pgn", 1500));
-    let out = tmp.0.join("g.parquet");
+    pgn.push(many_games(tmp.path(), "pgn", 1500));
+    let out = tmp.path().join("g.parquet");
     assert_eq!(
         export(&pgn, &out, &["--to", "parquet"]).status.code(),
         Some(0)
@@ -201,8 +186,8 @@ fn outputs_are_safe() {
             .code(),
         Some(0)
     );
-    let seed = support::data_path("seed-kasparov-kramnik-2001.pgn");
-    let copy = tmp.0.join("seed.pgn");
+    let seed = kifu_testkit::data_path("seed-kasparov-kramnik-2001.pgn");
+    let copy = tmp.path().join("seed.pgn");
     std::fs::copy(&seed, &copy).unwrap();
     let onto = export(
         std::slice::from_ref(&copy),
@@ -212,7 +197,7 @@ fn outputs_are_safe() {
     assert_eq!(onto.status.code(), Some(2), "an input is never overwritten");
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&seed).unwrap());
     // a dataset directory: parts of bounded size, no temporary file left
-    let ds = tmp.0.join("ds");
+    let ds = tmp.path().join("ds");
     let o = export(
         &pgn,
         &ds,
@@ -275,10 +260,10 @@ fn duckdb_and_pyarrow_read_what_kifu_export_writes_or_skip_without_the_export_ve
         );
         return;
     };
-    let tmp = TempDir::new("engines");
+    let tmp = tempfile::tempdir().unwrap();
     let (pgn, sgf) = corpus_inputs();
     for (inputs, table) in [(&pgn, "games"), (&sgf, "trees")] {
-        let out = tmp.0.join(format!("{table}.parquet"));
+        let out = tmp.path().join(format!("{table}.parquet"));
         let o = export(
             inputs,
             &out,
@@ -298,7 +283,7 @@ fn duckdb_and_pyarrow_read_what_kifu_export_writes_or_skip_without_the_export_ve
         let stats: serde_json::Value = serde_json::from_slice(&kifu(&args).stdout).unwrap();
         let mut args: Vec<OsString> = vec!["json".into(), "-q".into()];
         args.extend(inputs.iter().map(OsString::from));
-        let json = tmp.0.join(format!("{table}.jsonl"));
+        let json = tmp.path().join(format!("{table}.jsonl"));
         std::fs::write(&json, kifu(&args).stdout).unwrap();
         let o = Command::new(&python)
             .args(["-c", CHECK])
@@ -321,10 +306,10 @@ fn duckdb_and_pyarrow_read_what_kifu_export_writes_or_skip_without_the_export_ve
 /// the whole table; a name that is no column is a usage error naming the columns.
 #[test]
 fn columns_keep_the_values_of_the_whole_table() {
-    let tmp = TempDir::new("columns");
-    let pgn = vec![many_games(&tmp.0, "pgn", 50)];
-    let all = tmp.0.join("all.jsonl");
-    let some = tmp.0.join("some.jsonl");
+    let tmp = tempfile::tempdir().unwrap();
+    let pgn = vec![many_games(tmp.path(), "pgn", 50)];
+    let all = tmp.path().join("all.jsonl");
+    let some = tmp.path().join("some.jsonl");
     assert!(export(&pgn, &all, &[]).status.success());
     let o = export(&pgn, &some, &["--columns", "plies,White,Event", "-j2"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -350,7 +335,7 @@ fn columns_keep_the_values_of_the_whole_table() {
     assert_eq!(some, expected);
     let keys: Vec<&String> = some[0].keys().collect();
     assert_eq!(keys, ["Event", "White", "plies"], "the table's order");
-    let o = export(&pgn, &tmp.0.join("x.csv"), &["--columns", "Whyte"]);
+    let o = export(&pgn, &tmp.path().join("x.csv"), &["--columns", "Whyte"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("no column `Whyte` in the pgn_games table"));
 }
@@ -358,11 +343,11 @@ fn columns_keep_the_values_of_the_whole_table() {
 /// `--partition-by` writes Hive folders whose files are the same bytes at every `-j`.
 #[test]
 fn partitions_are_the_same_bytes_at_every_core_count() {
-    let tmp = TempDir::new("partitions");
-    let pgn = vec![many_games(&tmp.0, "pgn", 300)];
+    let tmp = tempfile::tempdir().unwrap();
+    let pgn = vec![many_games(tmp.path(), "pgn", 300)];
     let mut trees = Vec::new();
     for j in ["-j1", "-j2", "-j3"] {
-        let out = tmp.0.join(format!("ds{j}"));
+        let out = tmp.path().join(format!("ds{j}"));
         let o = export(
             &pgn,
             &out,
