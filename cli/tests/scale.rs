@@ -4,12 +4,13 @@
 //! themselves); a cut-short input is named, exits 2, and keeps what was read; `check --json`;
 //! `filter`, `split` and `dedup`; files written safely.
 
-use kifu_testkit as support;
-
 use std::ffi::OsString;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+mod common;
+use common::Files;
 
 use proptest::prelude::*;
 
@@ -23,33 +24,6 @@ fn kifu<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let p =
-            std::env::temp_dir().join(format!("kifu-scale-{}-{name}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-
-    fn file(&self, rel: &str, content: &[u8]) -> PathBuf {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, content).unwrap();
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 // ----- inputs --------------------------------------------------------------------------------
@@ -237,7 +211,7 @@ fn generated_sgf(n: usize) -> Vec<u8> {
 fn pgn_sample_of(games: usize) -> Vec<u8> {
     with_junk(
         &[
-            support::data_file("seed-kasparov-kramnik-2001.pgn"),
+            kifu_testkit::data_file("seed-kasparov-kramnik-2001.pgn"),
             generated_pgn(games),
         ]
         .concat(),
@@ -259,7 +233,7 @@ fn with_junk(games: &[u8]) -> Vec<u8> {
 /// SGF text for the tests: the seed game tree and generated ones.
 fn sgf_sample() -> Vec<u8> {
     [
-        support::data_file("seed-takemiya-cho-meijin-1996.sgf"),
+        kifu_testkit::data_file("seed-takemiya-cho-meijin-1996.sgf"),
         generated_sgf(150),
     ]
     .concat()
@@ -268,8 +242,8 @@ fn sgf_sample() -> Vec<u8> {
 /// PGN text from ../shared: the seed game and a few corpus files (a dense one, an engine one
 /// with long comments, one with variations and errors).
 fn pgn_corpus_sample() -> Vec<u8> {
-    let shared = support::shared();
-    let mut all = support::data_file("seed-kasparov-kramnik-2001.pgn");
+    let shared = kifu_testkit::shared();
+    let mut all = kifu_testkit::data_file("seed-kasparov-kramnik-2001.pgn");
     for rel in [
         "corpus/pgn/large/notnil-chess-history/twic0920.pgn",
         "corpus/pgn/small/pgn-extract/infiles/nested-comment.pgn",
@@ -286,8 +260,9 @@ fn pgn_corpus_sample() -> Vec<u8> {
 
 /// SGF text from ../shared: the seed and six of SGFC's test files.
 fn sgf_corpus_sample() -> Vec<u8> {
-    let mut all = support::data_file("seed-takemiya-cho-meijin-1996.sgf");
-    let files = support::files_with_ext(&support::shared().join("corpus/sgf/small/sgfc"), "sgf");
+    let mut all = kifu_testkit::data_file("seed-takemiya-cho-meijin-1996.sgf");
+    let files =
+        kifu_testkit::files_with_ext(&kifu_testkit::shared().join("corpus/sgf/small/sgfc"), "sgf");
     assert!(files.len() >= 6, "SGFC's test files: {files:?}");
     for p in files.iter().take(6) {
         all.extend_from_slice(b"\n");
@@ -349,7 +324,7 @@ proptest! {
     #[test]
     fn every_core_gives_the_one_thread_output(piece in 200usize..40_000, threads in 2usize..5,
                                               cmd in 0usize..8, sgf in proptest::bool::ANY) {
-        let tmp = TempDir::new("par");
+        let tmp = tempfile::tempdir().unwrap();
         let file = if sgf { tmp.file("trees.sgf", &sgf_sample()) } else { tmp.file("games.pgn", &pgn_sample()) };
         one_thread_output(&commands()[cmd], &file, threads, piece)?;
     }
@@ -360,7 +335,7 @@ proptest! {
     fn every_core_gives_the_one_thread_output_on_the_corpus(piece in 200usize..40_000,
                                                             threads in 2usize..5, cmd in 0usize..8,
                                                             sgf in proptest::bool::ANY) {
-        let tmp = TempDir::new("par-corpus");
+        let tmp = tempfile::tempdir().unwrap();
         let file = if sgf {
             tmp.file("trees.sgf", &sgf_corpus_sample())
         } else {
@@ -371,7 +346,7 @@ proptest! {
 }
 
 fn every_command_gives_the_one_thread_output_on(pgn: &[u8], sgf: &[u8]) {
-    let tmp = TempDir::new("par-all");
+    let tmp = tempfile::tempdir().unwrap();
     let pgn = tmp.file("games.pgn", pgn);
     let sgf = tmp.file("trees.sgf", sgf);
     for file in [&pgn, &sgf] {
@@ -394,7 +369,7 @@ fn every_command_gives_the_one_thread_output_on_the_corpus() {
 
 #[test]
 fn stats_agree_whatever_the_threads() {
-    let tmp = TempDir::new("stats");
+    let tmp = tempfile::tempdir().unwrap();
     let pgn = tmp.file("games.pgn", &pgn_sample());
     let counts = |threads: usize, piece: usize| {
         let o = run_with(&["stats", "--json"], &pgn, threads, piece);
@@ -493,7 +468,7 @@ fn json_named(plain: &Path, name: &str, threads: usize) -> String {
 
 #[test]
 fn compressed_input_reads_as_the_plain_file() {
-    let tmp = TempDir::new("compressed");
+    let tmp = tempfile::tempdir().unwrap();
     let data = pgn_sample();
     let plain = tmp.file("plain.pgn", &data);
     let variants: Vec<(&str, Vec<u8>)> = vec![
@@ -527,7 +502,7 @@ fn compressed_input_reads_as_the_plain_file() {
 
 #[test]
 fn archives_read_as_their_members() {
-    let tmp = TempDir::new("archives");
+    let tmp = tempfile::tempdir().unwrap();
     let pgn = pgn_sample();
     let sgf = sgf_sample();
     let members: Vec<(&str, &[u8])> = vec![
@@ -575,7 +550,7 @@ fn archives_read_as_their_members() {
     let o = kifu(&[
         OsString::from("stats"),
         "--json".into(),
-        tmp.0.join("arch").into(),
+        tmp.path().join("arch").into(),
         "-q".into(),
     ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -595,7 +570,7 @@ fn archives_read_as_their_members() {
 
 #[test]
 fn a_cut_short_input_is_named_keeps_its_games_and_exits_2() {
-    let tmp = TempDir::new("truncated");
+    let tmp = tempfile::tempdir().unwrap();
     // large enough for the cut to fall after the first zstd blocks (128 KiB of text each)
     let data = pgn_sample_of(1500);
     assert!(data.len() > 500_000, "{} bytes", data.len());
@@ -632,7 +607,7 @@ fn a_cut_short_input_is_named_keeps_its_games_and_exits_2() {
 
 #[test]
 fn check_json_is_one_object_per_problem_and_a_summary() {
-    let seed = support::data_path("seed-kasparov-kramnik-2001.pgn");
+    let seed = kifu_testkit::data_path("seed-kasparov-kramnik-2001.pgn");
     let o = kifu(&[OsString::from("check"), "--json".into(), seed.into()]);
     assert_eq!(o.status.code(), Some(1));
     let lines: Vec<serde_json::Value> = text(&o.stdout)
@@ -652,7 +627,7 @@ fn check_json_is_one_object_per_problem_and_a_summary() {
         (Some(1), Some(3))
     );
     // a clean input: exit 0 (an empty stdin is no game at all: exit 1)
-    let tmp = TempDir::new("check-json");
+    let tmp = tempfile::tempdir().unwrap();
     let clean = tmp.file("clean.pgn", b"[Event \"x\"]\n\n1. e4 e5 *\n");
     let o = kifu(&[OsString::from("check"), "--json".into(), clean.into()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
@@ -666,7 +641,7 @@ const GAMES: &str = "[Event \"A\"]\n[White \"Carlsen, Magnus\"]\n[WhiteElo \"285
 
 #[test]
 fn filter_keeps_what_passes_every_test() {
-    let tmp = TempDir::new("filter");
+    let tmp = tempfile::tempdir().unwrap();
     let f = tmp.file("g.pgn", GAMES.as_bytes());
     let run = |args: &[&str]| {
         let mut a: Vec<OsString> = vec!["filter".into(), f.clone().into()];
@@ -705,7 +680,7 @@ fn filter_keeps_what_passes_every_test() {
 /// `TimeControl`, ranks compared as ranks, the result of a Go game.
 #[test]
 fn filter_on_time_controls_ranks_and_results() {
-    let tmp = TempDir::new("filter-values");
+    let tmp = tempfile::tempdir().unwrap();
     let pgn = tmp.file(
         "t.pgn",
         b"[Event \"blitz\"]\n[TimeControl \"180+2\"]\n\n1. e4 *\n\n\
@@ -766,7 +741,7 @@ fn filter_on_time_controls_ranks_and_results() {
 /// `--where` on the opening named from the moves, whatever the tags say.
 #[test]
 fn filter_on_openings_named_from_the_moves() {
-    let tmp = TempDir::new("filter-openings");
+    let tmp = tempfile::tempdir().unwrap();
     let pgn = tmp.file(
         "o.pgn",
         b"[Event \"najdorf\"]\n[ECO \"A00\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n\n\
@@ -809,7 +784,7 @@ fn filter_on_openings_named_from_the_moves() {
 /// speed, per month.
 #[test]
 fn split_by_opening_speed_and_month() {
-    let tmp = TempDir::new("split-keys");
+    let tmp = tempfile::tempdir().unwrap();
     let f = tmp.file(
         "g.pgn",
         b"[TimeControl \"180+2\"]\n[UTCDate \"2024.01.31\"]\n[Date \"2024.02.01\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *\n\n\
@@ -817,7 +792,7 @@ fn split_by_opening_speed_and_month() {
           [TimeControl \"-\"]\n\n1. d4 d5 2. c4 *\n",
     );
     let files = |by: &str| -> Vec<(String, usize)> {
-        let out = tmp.0.join(format!("by-{by}"));
+        let out = tmp.path().join(format!("by-{by}"));
         let o = kifu(&[
             OsString::from("split"),
             f.clone().into(),
@@ -863,9 +838,9 @@ fn split_by_opening_speed_and_month() {
 
 #[test]
 fn split_makes_files_of_n_games_or_per_value() {
-    let tmp = TempDir::new("split");
+    let tmp = tempfile::tempdir().unwrap();
     let f = tmp.file("g.pgn", GAMES.as_bytes());
-    let out = tmp.0.join("out");
+    let out = tmp.path().join("out");
     let o = kifu(&[
         OsString::from("split"),
         f.clone().into(),
@@ -898,7 +873,7 @@ fn split_makes_files_of_n_games_or_per_value() {
         std::fs::read_to_string(out.join("part-0001.pgn")).unwrap(),
         p1
     );
-    let by = tmp.0.join("by");
+    let by = tmp.path().join("by");
     let o = kifu(&[
         OsString::from("split"),
         f.clone().into(),
@@ -915,7 +890,7 @@ fn split_makes_files_of_n_games_or_per_value() {
         .collect();
     names.sort();
     assert_eq!(names, ["1960.pgn", "2021.pgn", "2022.pgn"]);
-    let ev = tmp.0.join("ev");
+    let ev = tmp.path().join("ev");
     kifu(&[
         OsString::from("split"),
         f.into(),
@@ -937,7 +912,7 @@ fn split_makes_files_of_n_games_or_per_value() {
 
 #[test]
 fn dedup_judges_by_the_moves() {
-    let tmp = TempDir::new("dedup");
+    let tmp = tempfile::tempdir().unwrap();
     // game C repeats A's moves with other tags and a check mark; B differs
     let f = tmp.file("g.pgn", GAMES.as_bytes());
     let o = kifu(&[OsString::from("dedup"), f.clone().into()]);
@@ -969,7 +944,7 @@ fn dedup_judges_by_the_moves() {
     ]);
     assert_eq!(same.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&f).unwrap(), GAMES);
-    let out = tmp.0.join("unique.pgn");
+    let out = tmp.path().join("unique.pgn");
     let o = kifu(&[
         OsString::from("dedup"),
         f.into(),
@@ -991,7 +966,7 @@ fn dedup_judges_by_the_moves() {
 
 #[test]
 fn replay_reaches_the_commands() {
-    let tmp = TempDir::new("replay");
+    let tmp = tempfile::tempdir().unwrap();
     // the same game in SAN and in UCI, then one with an illegal move
     let f = tmp.file(
         "r.pgn",
@@ -1045,7 +1020,7 @@ fn replay_reaches_the_commands() {
         format!("{name}:2: duplicate of {name}:1\n")
     );
 
-    let csv = tmp.0.join("moves.csv");
+    let csv = tmp.path().join("moves.csv");
     let o = kifu(&[
         OsString::from("export"),
         f.clone().into(),
