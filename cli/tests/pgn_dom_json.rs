@@ -2,8 +2,6 @@
 //! sample of the corpus, each line `kifu json` writes, without its `"file"` key, is byte for byte
 //! `serde_json::to_string(&game)`.
 
-use kifu_testkit as support;
-
 use std::path::Path;
 use std::process::Command;
 
@@ -51,7 +49,7 @@ fn compare(path: &Path) -> usize {
 #[test]
 fn seed_as_kifu_json() {
     assert_eq!(
-        compare(&support::data_path("seed-kasparov-kramnik-2001.pgn")),
+        compare(&kifu_testkit::data_path("seed-kasparov-kramnik-2001.pgn")),
         1
     );
 }
@@ -59,11 +57,11 @@ fn seed_as_kifu_json() {
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn corpus_sample_as_kifu_json() {
-    let root = support::shared().join("corpus").join("pgn");
+    let root = kifu_testkit::shared().join("corpus").join("pgn");
     // every small file (they hold the odd cases), and one large file in eight; every file with
     // KIFU_JSON_ALL=1
     let all = std::env::var_os("KIFU_JSON_ALL").is_some();
-    let files = support::files_with_ext(&root, "pgn");
+    let files = kifu_testkit::files_with_ext(&root, "pgn");
     let mut games = 0;
     let mut n = 0;
     for (i, path) in files.iter().enumerate() {
@@ -84,8 +82,7 @@ fn corpus_sample_as_kifu_json() {
 /// (`kifu json` names the input on stderr, the builder keeps them as `unclaimed_errors`).
 #[test]
 fn problems_before_the_first_game_go_to_it() {
-    let dir = std::env::temp_dir().join(format!("kifu-pgn-between-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::tempdir().unwrap();
     let cases: [(&str, &[u8]); 3] = [
         (
             "head.pgn",
@@ -95,7 +92,7 @@ fn problems_before_the_first_game_go_to_it() {
         ("nothing.pgn", b"no game here\n)\n"),
     ];
     for (name, data) in cases {
-        let path = dir.join(name);
+        let path = dir.path().join(name);
         std::fs::write(&path, data).unwrap();
         compare(&path);
     }
@@ -105,5 +102,4 @@ fn problems_before_the_first_game_go_to_it() {
     assert!(games[1].errors.is_empty());
     assert_eq!(Games::new(cases[1].1).next().unwrap().errors.len(), 1);
     assert_eq!(Games::new(cases[2].1).count(), 0);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
