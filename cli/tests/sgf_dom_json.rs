@@ -3,8 +3,6 @@
 //! `--charset utf-8` makes the command decode text as the DOM's serialization does (UTF-8,
 //! invalid sequences replaced); its default, `auto`, may pick another charset per game tree.
 
-use kifu_testkit as support;
-
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -58,15 +56,17 @@ fn same(path: &Path) {
 
 #[test]
 fn kifu_json_equals_the_serialized_dom() {
-    same(&support::data_path("seed-takemiya-cho-meijin-1996.sgf"));
+    same(&kifu_testkit::data_path(
+        "seed-takemiya-cho-meijin-1996.sgf",
+    ));
 }
 
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn kifu_json_equals_the_serialized_dom_on_the_corpus() {
-    let shared = support::shared();
-    let small = support::files_with_ext(&shared.join("corpus/sgf/small"), "sgf");
-    let large = support::files_with_ext(&shared.join("corpus/sgf/large"), "sgf");
+    let shared = kifu_testkit::shared();
+    let small = kifu_testkit::files_with_ext(&shared.join("corpus/sgf/small"), "sgf");
+    let large = kifu_testkit::files_with_ext(&shared.join("corpus/sgf/large"), "sgf");
     // every small (varied, often broken) file, and one large-collection file in 100
     let mut n = 0;
     for p in small.iter().chain(large.iter().step_by(100)) {
@@ -78,8 +78,7 @@ fn kifu_json_equals_the_serialized_dom_on_the_corpus() {
 
 #[test]
 fn broken_input_agrees_too() {
-    let dir = std::env::temp_dir().join(format!("kifu-sgf-dom-json-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::tempdir().unwrap();
     for (i, text) in [
         &b"junk (;FF[4]C[a\\]b](;B[aa];W[bb])(;B[cc]))garbage\n(;GN[x]"[..],
         b"((;a[1])(;B[aa]))junk(;C[x]FF[4](;B[bb](;W[cc])))trail",
@@ -88,9 +87,8 @@ fn broken_input_agrees_too() {
     .iter()
     .enumerate()
     {
-        let p = dir.join(format!("{i}.sgf"));
+        let p = dir.path().join(format!("{i}.sgf"));
         std::fs::write(&p, text).unwrap();
         same(&p);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
