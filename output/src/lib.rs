@@ -28,6 +28,10 @@
 //!   feature [`remove_on_signal`] does so on SIGINT, SIGTERM and SIGHUP before the process
 //!   dies of the signal.
 //! * **Errors name the path**, a full disk included.
+//! * **Names from values stay bounded.** A value of any length that names a file or a folder
+//!   (`kifu split --by`, `kifu export --partition-by`) or a row (`kifu stats --by`) is kept
+//!   as [`bounded::Bounded`]: whole up to 100 bytes, else its first bytes and hashes of the
+//!   whole, so that long values that begin alike are never merged.
 //!
 //! ```
 //! use std::io::Write;
@@ -53,6 +57,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod bounded;
 mod dataset;
 mod error;
 mod file;
