@@ -50,6 +50,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod check;
 mod dom;
 pub mod group;
 mod problem;
