@@ -9,10 +9,8 @@
 //! through its `Read` driver (its only entry point). Run:
 //! `cargo bench -p kifu-compare --bench pgn`.
 //!
-//! A third kind, `dom`, builds a `kifu::pgn::Game` for every game (everything kept), from the
-//! slice (`games_slice`, the `Games` iterator) and through `Read` (`games_read`, `ReadGames`),
-//! beside kifu's streaming visit-all on the same bytes (`visit_all_slice`). Run only it with
-//! `cargo bench -p kifu-compare --bench pgn -- pgn/dom`.
+//! kifu's own figures (its DOM, its writer, chunked input), with no other parser beside them,
+//! are the root's benches: `cargo bench --bench pgn`.
 
 use std::path::{Path, PathBuf};
 
@@ -118,40 +116,10 @@ where
     g.finish();
 }
 
-/// Building a DOM for every game, beside the streaming visit-all.
-fn dom_group(c: &mut Criterion, name: &str, data: &[u8]) {
-    let mut g = c.benchmark_group(format!("pgn/dom/{name}"));
-    g.throughput(Throughput::Bytes(data.len() as u64));
-    g.sample_size(10);
-    g.bench_function(BenchmarkId::from_parameter("visit_all_slice"), |b| {
-        b.iter(|| {
-            let mut v = KifuAll::default();
-            kifu_slice(data, &mut v);
-            v.0.games
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("games_slice"), |b| {
-        b.iter(|| {
-            k::Games::new(data)
-                .map(|game| game.moves.len())
-                .sum::<usize>()
-        })
-    });
-    g.bench_function(BenchmarkId::from_parameter("games_read"), |b| {
-        b.iter(|| {
-            k::ReadGames::new(data)
-                .map(|game| game.unwrap().moves.len())
-                .sum::<usize>()
-        })
-    });
-    g.finish();
-}
-
 fn bench(c: &mut Criterion) {
     for (name, data) in inputs() {
         group::<KifuAll, ReaderAll>(c, "visit_all", name, &data);
         group::<KifuHeaders, ReaderHeaders>(c, "headers", name, &data);
-        dom_group(c, name, &data);
     }
 }
 

@@ -3,8 +3,9 @@
 //! The large SGF folders of `../shared/corpus` concatenated into one collection; kifu visits
 //! every property value (`visit_all`) or reads the root node only (`root_only`), sgf-parse
 //! builds its tree (its only mode; it needs `&str`, so the bytes are made UTF-8 first, outside
-//! the timing). The `sgf/dom` group builds kifu's `GameTree`s (full, main line, root only)
-//! and writes them back, beside the streaming visit and sgf-parse's tree on the same bytes.
+//! the timing). The `sgf/dom` group builds kifu's `GameTree`s beside sgf-parse's tree on the
+//! same bytes (kifu's other scopes and its writer, with no other parser beside them, are the
+//! root's benches: `cargo bench --bench sgf`).
 //! The `sgf/per_file` group reads the same files held as separate buffers, each parsed on its
 //! own (kifu visit-all, root only, `game_trees`; sgf-parse on `String`s made beforehand):
 //! throughput in bytes over all files, so the cost per file (parser set-up, small inputs) shows.
@@ -116,40 +117,11 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("sgf/dom");
     g.throughput(Throughput::Bytes(data.len() as u64));
     g.sample_size(10);
-    g.bench_function(BenchmarkId::from_parameter("kifu_visit_all"), |b| {
-        b.iter(|| {
-            let mut v = All::default();
-            let _ = k::parse(&data, &mut v);
-            v.0
-        })
+    g.bench_function(BenchmarkId::from_parameter("kifu_game_trees"), |b| {
+        b.iter(|| k::game_trees(&data).map(|t| t.len()).sum::<usize>())
     });
-    for (name, scope) in [
-        ("kifu_game_trees", k::Scope::Full),
-        ("kifu_game_trees_main_line", k::Scope::MainLine),
-        ("kifu_game_trees_root_only", k::Scope::GameInfo),
-    ] {
-        g.bench_function(BenchmarkId::from_parameter(name), |b| {
-            b.iter(|| {
-                k::GameTrees::with_config(&data, scope, k::Config::default())
-                    .map(|t| t.len())
-                    .sum::<usize>()
-            })
-        });
-    }
     g.bench_function(BenchmarkId::from_parameter("sgf_parse_tree"), |b| {
         b.iter(|| sgf_parse_lenient(&text))
-    });
-    let trees: Vec<k::GameTree> = k::game_trees(&data).collect();
-    g.bench_function(BenchmarkId::from_parameter("kifu_write"), |b| {
-        let w = k::Writer::new();
-        let mut out = Vec::with_capacity(data.len() * 2);
-        b.iter(|| {
-            out.clear();
-            for t in &trees {
-                w.write_to_vec(t, &mut out);
-            }
-            out.len()
-        })
     });
     g.finish();
 

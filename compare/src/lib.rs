@@ -4,6 +4,7 @@
 //! What belongs here: the benches that time kifu against them (`benches/pgn.rs`,
 //! `benches/sgf.rs`, `benches/chess_replay.rs`), the throughput examples the measurement scripts
 //! run (`examples/`), the visitors both sides use ([`pgn_visitors`]), and the tests that those
-//! visitors do the same work (`tests/`).
+//! visitors do the same work (`tests/`). kifu's own benches, with no other crate beside it
+//! (parse, DOM, writer, chunked input), are the root package's `benches/`.
 
 pub mod pgn_visitors;
