@@ -232,6 +232,30 @@ fn games_text(n: u64) -> String {
     out
 }
 
+/// Per input, what the sink saw: games, and problems no game carries.
+#[derive(Default)]
+pub struct InputTally {
+    /// Games written or not.
+    pub games: u64,
+    /// Problems of an input without any game.
+    pub unclaimed: u64,
+}
+
+impl InputTally {
+    /// Adds a piece's visitor.
+    pub fn add<B, T>(&mut self, dom: &kifu_pipeline::Dom<B, T>) {
+        self.games += kifu_pipeline::Games::games(dom);
+        self.unclaimed += dom.unclaimed.len() as u64;
+    }
+
+    /// At the input's end: the count of its problems if it held no game but problems (no
+    /// game carries them, the command names it); resets for the next input.
+    pub fn end(&mut self) -> Option<u64> {
+        let t = std::mem::take(self);
+        (t.games == 0 && t.unclaimed > 0).then_some(t.unclaimed)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

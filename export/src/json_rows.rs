@@ -2,9 +2,9 @@
 //!
 //! A row holds `index`, `offset` and `file` as columns (so that [`crate::rebase`] can shift
 //! them) and the rest of the object as JSON text, `{"tags":…}` (PGN) or `{"tree":…}` (SGF): the
-//! library's own serialization of the DOM (feature `serde`), SGF text decoded as `kifu json`
-//! decodes it. The JSON Lines sink puts the line back together exactly as `kifu json` writes
-//! it: `{"index":N,"offset":M,"file":"…",` then the rest.
+//! object [`crate::JsonObject`] makes for `kifu json` too. The JSON Lines sink puts the line
+//! back together exactly as `kifu json` writes it: `{"index":N,"offset":M,"file":"…",` then the
+//! rest.
 
 use std::sync::Arc;
 
@@ -13,7 +13,10 @@ use arrow_array::builder::{Int64Builder, StringBuilder};
 use arrow_schema::{DataType, Field};
 use kifu::{pgn, sgf};
 
+use std::fmt::Write as _;
+
 use crate::cols::clamp_i64;
+use crate::json_line::{JsonObject, JsonOptions};
 use crate::{Charset, PushError, TableOptions};
 
 pub(crate) fn fields() -> Vec<Field> {
@@ -32,21 +35,9 @@ pub(crate) struct JsonBuilder {
     offset: Int64Builder,
     file: StringBuilder,
     json: StringBuilder,
-    body: Vec<u8>,
+    object: JsonObject,
     rows: usize,
     bytes: usize,
-}
-
-/// The object `{"index":N,"offset":M,REST` as `{REST`.
-fn without_keys(body: &[u8]) -> &[u8] {
-    // `{"index":N,"offset":M,` then the rest: the second comma ends the numbers
-    let cut = body
-        .iter()
-        .enumerate()
-        .filter(|&(_, &b)| b == b',')
-        .nth(1)
-        .map_or(1, |(i, _)| i + 1);
-    &body[cut..]
 }
 
 impl JsonBuilder {
@@ -57,7 +48,7 @@ impl JsonBuilder {
             offset: Int64Builder::new(),
             file: StringBuilder::new(),
             json: StringBuilder::new(),
-            body: Vec::new(),
+            object: JsonObject::default(),
             rows: 0,
             bytes: 0,
         }
@@ -75,36 +66,34 @@ impl JsonBuilder {
         self.index.append_value(clamp_i64(index));
         self.offset.append_value(clamp_i64(offset));
         self.file.append_value(file);
-        let rest = without_keys(&self.body);
         // serde_json writes UTF-8
-        let rest = std::str::from_utf8(rest).expect("serde_json writes UTF-8");
-        let mut s = String::with_capacity(rest.len() + 1);
-        s.push('{');
-        s.push_str(rest);
-        self.bytes += s.len() + file.len() + 16;
-        self.json.append_value(s);
+        let rest = std::str::from_utf8(self.object.rest()).expect("serde_json writes UTF-8");
+        self.json
+            .write_char('{')
+            .expect("a string builder takes text");
+        self.json
+            .write_str(rest)
+            .expect("a string builder takes text");
+        self.json.append_value("");
+        self.bytes += rest.len() + 1 + file.len() + 16;
         self.rows += 1;
     }
 
     pub(crate) fn push_pgn(&mut self, file: &str, game: &pgn::Game) -> Result<(), PushError> {
-        self.body.clear();
-        serde_json::to_writer(&mut self.body, game).map_err(|e| PushError::NotSerializable {
+        let written = self.object.pgn(game, JsonOptions::default());
+        written.map_err(|reason| PushError::NotSerializable {
             index: game.index,
-            reason: e.to_string(),
+            reason,
         })?;
         self.row(file, game.index, game.offset);
         Ok(())
     }
 
     pub(crate) fn push_sgf(&mut self, file: &str, tree: &sgf::GameTree) -> Result<(), PushError> {
-        let enc = self.charset.encoding_of(tree);
-        let decode = |b: &[u8]| kifu::encoding::decode(b, enc).into_owned();
-        self.body.clear();
-        serde_json::to_writer(&mut self.body, &tree.with_decoder(&decode)).map_err(|e| {
-            PushError::NotSerializable {
-                index: tree.index(),
-                reason: e.to_string(),
-            }
+        let written = self.object.sgf(tree, self.charset);
+        written.map_err(|reason| PushError::NotSerializable {
+            index: tree.index(),
+            reason,
         })?;
         self.row(file, tree.index(), tree.offset());
         Ok(())

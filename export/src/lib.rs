@@ -9,8 +9,8 @@
 //!   `docs/export.md`.
 //! - [`Builder`]: push games, [`finish`](Builder::finish) a batch. Builders are `Send`: build
 //!   on worker threads, one builder per piece of input.
-//! - [`GamesVisitor`]: the PGN `games` table straight from the parser's events, without a DOM
-//!   (the rows [`Builder`] makes from `pgn::Games`, at a fraction of the cost).
+//! - [`JsonObject`]: the object `kifu json` writes for a game, for the command's lines and the
+//!   `json` tables alike.
 //! - [`rebase`]: shift the game numbers (and offsets, lines) of a batch built from a piece of a
 //!   larger input, where only the writer knows how many games came before.
 //! - [`create`]: a [`Sink`] writing batches to a file or a dataset directory, safely (temporary
@@ -51,17 +51,18 @@
 
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::RecordBatch;
 use arrow_schema::{Field, Schema, SchemaRef};
 use kifu::{pgn, sgf};
 
 mod charset;
 mod cols;
-mod games_visitor;
+mod json_line;
 mod json_rows;
 mod pgn_games;
 mod pgn_moves;
 mod rebase;
+mod replayed;
 mod sgf_moves;
 mod sgf_positions;
 mod sgf_trees;
@@ -69,12 +70,13 @@ mod sink;
 pub mod values;
 
 pub use charset::Charset;
-pub use games_visitor::GamesVisitor;
+pub use json_line::{JsonObject, JsonOptions, file_member};
 pub use pgn_games::{
     PGN_OPENING_COLUMNS, PGN_TAG_COLUMNS, PGN_TIME_CONTROL_COLUMNS, TagType,
     pgn_games_column_from_tags,
 };
 pub use rebase::{Shift, rebase};
+pub use replayed::REPLAY_COLUMNS;
 pub use sgf_trees::{PropType, SGF_GAME_INFO_COLUMNS, SGF_ROOT_COLUMNS};
 pub use sink::{Error, OutFormat, Sink, SinkOptions, Summary, create};
 
@@ -174,6 +176,11 @@ pub struct TableOptions {
     /// as the lichess dataset does (a `;` comment still ends its line). `Some(79)` gives the
     /// PGN export format's layout.
     pub movetext_width: Option<usize>,
+    /// PGN: replay the moves (kifu-replay) and add what it gives: `final_fen` to `games` (the
+    /// position after the main line, null when it could not be replayed whole); `uci`, `fen`
+    /// and `key` (the Polyglot key after the move, as a signed 64-bit integer of the same
+    /// bits) to `moves` (null for a move that could not be replayed). Default: no replay.
+    pub replay: bool,
 }
 
 impl Default for TableOptions {
@@ -182,6 +189,7 @@ impl Default for TableOptions {
             variations: false,
             charset: Charset::Auto,
             movetext_width: None,
+            replay: false,
         }
     }
 }
@@ -198,8 +206,8 @@ pub struct UnknownColumn {
     pub columns: Vec<String>,
 }
 
-/// The Arrow schema of `table` built with `opts` (without the columns a [`Columns`] extension
-/// adds: see [`Builder::schema`]).
+/// The Arrow schema of `table` built with `opts` (every column: see [`Builder::project`] for
+/// fewer).
 ///
 /// ```
 /// use kifu_export::{schema, Table, TableOptions};
@@ -218,6 +226,10 @@ pub fn schema(table: Table, opts: &TableOptions) -> SchemaRef {
         Table::SgfPositions => sgf_positions::fields(),
         Table::PgnJson | Table::SgfJson => json_rows::fields(),
     };
+    let mut fields = fields;
+    if opts.replay {
+        fields.extend(replayed::fields(table));
+    }
     make_schema(table, fields)
 }
 
@@ -226,9 +238,9 @@ fn make_schema(table: Table, fields: Vec<Field>) -> SchemaRef {
     Arc::new(Schema::new_with_metadata(fields, meta))
 }
 
-/// A row of the PGN `moves` table, as a [`Columns`] extension sees it.
+/// A row of the PGN `moves` table, as the replayed columns see it.
 #[derive(Clone, Copy, Debug)]
-pub struct MoveRow<'a> {
+pub(crate) struct MoveRow<'a> {
     /// The move.
     pub node: &'a pgn::Node,
     /// Its ply: 1 for White's first move (a game starting from a `FEN` counts from its move
@@ -239,31 +251,6 @@ pub struct MoveRow<'a> {
     pub line: u32,
     /// The line it branches from (`None` for the main line).
     pub parent_line: Option<u32>,
-    /// The row (in this game's rows) of the move played just before it: `None` for a move
-    /// played from the starting position. A variation's first move follows the move before the
-    /// move it replaces. A position can be replayed row by row from it.
-    pub prev: Option<usize>,
-}
-
-/// Columns another crate adds to a table, after its own: the replay crate's `uci`, `fen`,
-/// `key` for the PGN `moves` table and the final position for `games`.
-///
-/// The builder calls the method of its table once per game (or tree) pushed, then `finish`
-/// with [`Builder::finish`]: `finish` returns one array per field of `fields`, each holding one
-/// value per row pushed since the last `finish`.
-pub trait Columns: Send {
-    /// The fields added (names must differ from the table's own).
-    fn fields(&self) -> Vec<Field>;
-    /// PGN `games`: one row for `game`.
-    fn pgn_game(&mut self, _game: &pgn::Game) {}
-    /// PGN `moves`: `rows.len()` rows for `game`, in this order.
-    fn pgn_moves(&mut self, _game: &pgn::Game, _rows: &[MoveRow<'_>]) {}
-    /// SGF `trees`: one row for `tree`.
-    fn sgf_tree(&mut self, _tree: &sgf::GameTree) {}
-    /// SGF `moves`: one row per node of `nodes` (the main-line nodes holding a move).
-    fn sgf_moves(&mut self, _tree: &sgf::GameTree, _nodes: &[sgf::NodeId]) {}
-    /// The added columns for the rows since the last call.
-    fn finish(&mut self) -> Vec<ArrayRef>;
 }
 
 /// Why a game was not added to a batch.
@@ -326,7 +313,8 @@ pub struct Builder {
     table: Table,
     schema: SchemaRef,
     inner: Inner,
-    extra: Option<Box<dyn Columns>>,
+    /// The replayed columns ([`TableOptions::replay`]), for the PGN tables.
+    extra: Option<replayed::Replayed>,
     games: usize,
     /// The columns kept ([`Builder::project`]): their indexes in the whole row.
     keep: Option<Vec<usize>>,
@@ -353,11 +341,12 @@ impl Builder {
             Table::SgfPositions => Inner::SgfPositions(sgf_positions::PositionsBuilder::default()),
             Table::PgnJson | Table::SgfJson => Inner::Json(json_rows::JsonBuilder::new(opts)),
         };
+        let replays = opts.replay && matches!(table, Table::PgnGames | Table::PgnMoves);
         Builder {
             table,
             schema: schema(table, opts),
             inner,
-            extra: None,
+            extra: replays.then(|| replayed::Replayed::new(table, opts.variations)),
             games: 0,
             keep: None,
         }
@@ -365,8 +354,8 @@ impl Builder {
 
     /// Keeps only the columns named (in the table's order, whatever the order of `names`): the
     /// batches hold those, and the work of the columns left out is not done where it is worth
-    /// it (PGN `games`: no `movetext` written, no move list built). Call it after
-    /// [`with_columns`](Builder::with_columns).
+    /// it (PGN `games`: no `movetext` written, no move list built; no replay when no replayed
+    /// column is kept).
     ///
     /// # Errors
     ///
@@ -408,28 +397,13 @@ impl Builder {
             b.want_moves = wanted("moves") || wanted("clocks") || wanted("evals");
             b.want_opening = pgn_games::PGN_OPENING_COLUMNS.iter().any(|c| wanted(c));
         }
+        if !REPLAY_COLUMNS.iter().any(|c| wanted(c)) {
+            self.extra = None;
+        }
         let fields = keep.iter().map(|&k| all.field(k).clone()).collect();
         self.schema = make_schema(self.table, fields);
         self.keep = Some(keep);
         Ok(self)
-    }
-
-    /// Adds the columns of `extra` after the table's own.
-    ///
-    /// # Panics
-    ///
-    /// If the builder already holds rows.
-    pub fn with_columns(mut self, extra: Box<dyn Columns>) -> Builder {
-        assert_eq!(self.rows(), 0, "columns are added before the first row");
-        assert!(
-            self.keep.is_none(),
-            "columns are added before the projection"
-        );
-        let mut fields: Vec<Field> = self.schema.fields().iter().map(|f| (**f).clone()).collect();
-        fields.extend(extra.fields());
-        self.schema = make_schema(self.table, fields);
-        self.extra = Some(extra);
-        self
     }
 
     /// The table built.
@@ -456,13 +430,13 @@ impl Builder {
             Inner::PgnGames(b) => {
                 b.push(file, game);
                 if let Some(x) = &mut self.extra {
-                    x.pgn_game(game);
+                    x.push_game(game);
                 }
             }
             Inner::PgnMoves(b) => {
                 let rows = b.push(file, game);
                 if let Some(x) = &mut self.extra {
-                    x.pgn_moves(game, &rows);
+                    x.push_moves(game, &rows);
                 }
             }
             Inner::Json(b) if self.table == Table::PgnJson => b.push_pgn(file, game)?,
@@ -485,17 +459,9 @@ impl Builder {
             table: self.table,
         };
         match &mut self.inner {
-            Inner::SgfTrees(b) => {
-                b.push(file, tree);
-                if let Some(x) = &mut self.extra {
-                    x.sgf_tree(tree);
-                }
-            }
+            Inner::SgfTrees(b) => b.push(file, tree),
             Inner::SgfMoves(b) => {
-                let nodes = b.push(file, tree);
-                if let Some(x) = &mut self.extra {
-                    x.sgf_moves(tree, &nodes);
-                }
+                b.push(file, tree);
             }
             Inner::SgfPositions(b) => b.push(file, tree),
             Inner::Json(b) if self.table == Table::SgfJson => b.push_sgf(file, tree)?,
@@ -536,10 +502,6 @@ impl Builder {
 
     /// The rows pushed since the last `finish`, as a batch of [`schema`](Builder::schema); the
     /// builder starts a new batch.
-    ///
-    /// # Panics
-    ///
-    /// If a [`Columns`] extension returns arrays that do not match its fields or the row count.
     pub fn finish(&mut self) -> RecordBatch {
         let mut columns = match &mut self.inner {
             Inner::PgnGames(b) => b.finish(),

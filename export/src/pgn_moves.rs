@@ -42,21 +42,19 @@ pub(crate) fn fields(opts: &TableOptions) -> Vec<Field> {
     f
 }
 
-/// A line still to list: its moves, the ply before its first, the line it branches from, the
-/// row before its first move, its depth.
-type Pending<'a> = (&'a [pgn::Node], u32, Option<u32>, Option<usize>, u32);
+/// A line still to list: its moves, the ply before its first, the line it branches from, its
+/// depth.
+type Pending<'a> = (&'a [pgn::Node], u32, Option<u32>, u32);
 
 /// The rows of a game: the main line first, then the variations depth first in the order
 /// they appear in the movetext, each a new line. Walks with an explicit stack.
 pub(crate) fn rows(game: &pgn::Game, variations: bool) -> Vec<(MoveRow<'_>, u32)> {
     let mut rows: Vec<(MoveRow<'_>, u32)> = Vec::with_capacity(game.moves.len());
-    let mut stack: Vec<Pending<'_>> = vec![(&game.moves, game.starting_ply(), None, None, 0)];
+    let mut stack: Vec<Pending<'_>> = vec![(&game.moves, game.starting_ply(), None, 0)];
     let mut next_line = 0u32;
-    while let Some((line_moves, ply0, parent, prev0, depth)) = stack.pop() {
+    while let Some((line_moves, ply0, parent, depth)) = stack.pop() {
         let line = next_line;
         next_line += 1;
-        let first_row = rows.len();
-        let mut prev = prev0;
         for (k, node) in line_moves.iter().enumerate() {
             rows.push((
                 MoveRow {
@@ -64,27 +62,19 @@ pub(crate) fn rows(game: &pgn::Game, variations: bool) -> Vec<(MoveRow<'_>, u32)
                     ply: ply0.saturating_add(k as u32 + 1),
                     line,
                     parent_line: parent,
-                    prev,
                 },
                 depth,
             ));
-            prev = Some(rows.len() - 1);
         }
         if !variations {
             break;
         }
         // the variations of this line, pushed last first so that the first is taken first
         for k in (0..line_moves.len()).rev() {
-            let node = &line_moves[k];
-            let before = if k == 0 {
-                prev0
-            } else {
-                Some(first_row + k - 1)
-            };
-            for v in node.variations.iter().rev() {
+            for v in line_moves[k].variations.iter().rev() {
                 if !v.moves.is_empty() {
                     let ply = ply0.saturating_add(k as u32);
-                    stack.push((&v.moves, ply, Some(line), before, depth + 1));
+                    stack.push((&v.moves, ply, Some(line), depth + 1));
                 }
             }
         }

@@ -445,42 +445,56 @@ fn moves_with_variations_name_their_line() {
 }
 
 #[test]
-fn extension_columns_see_each_row_and_its_previous_move() {
-    use arrow_array::{ArrayRef, StringArray};
-    use arrow_schema::{DataType, Field};
-    use std::sync::Arc;
-
-    /// A stand-in for the replay crate: the moves played so far, as a text.
-    struct Path(Vec<Option<String>>);
-    impl kifu_export::Columns for Path {
-        fn fields(&self) -> Vec<Field> {
-            vec![Field::new("path", DataType::Utf8, true)]
-        }
-        fn pgn_moves(&mut self, _: &kifu::pgn::Game, rows: &[kifu_export::MoveRow<'_>]) {
-            let mut paths: Vec<String> = Vec::new();
-            for r in rows {
-                let before = r.prev.map(|p| paths[p].clone()).unwrap_or_default();
-                paths.push(format!("{before}{} ", r.node.text));
-            }
-            self.0.extend(paths.into_iter().map(Some));
-        }
-        fn finish(&mut self) -> Vec<ArrayRef> {
-            vec![Arc::new(StringArray::from(std::mem::take(&mut self.0)))]
-        }
-    }
+fn replayed_columns_follow_every_line() {
     let opts = TableOptions {
         variations: true,
+        replay: true,
         ..TableOptions::default()
     };
-    let mut builder = Builder::new(Table::PgnMoves, &opts).with_columns(Box::new(Path(vec![])));
-    let game = kifu::pgn::Games::new(b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *")
+    let mut builder = Builder::new(Table::PgnMoves, &opts);
+    // the rows list the main line first, then each variation: the replay walks in text order
+    let game = kifu::pgn::Games::new(b"1. e4 e5 (1... c5 2. Nf3 (2. Nc3)) 2. Nf3 Qxf2 *")
         .next()
         .unwrap();
     builder.push_pgn("f", &game).unwrap();
     let b = builder.finish();
-    assert_eq!(b.schema().fields().last().unwrap().name(), "path");
-    let p: Vec<_> = strs(&b, "path").into_iter().map(Option::unwrap).collect();
-    assert_eq!(p, ["e4 ", "e4 e5 ", "e4 e5 Nf3 ", "e4 c5 ", "e4 c5 Nf3 "]);
+    let names: Vec<_> = b
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    assert_eq!(names[names.len() - 3..], ["uci", "fen", "key"]);
+    let uci = strs(&b, "uci");
+    let san = strs(&b, "san");
+    let by_san: Vec<_> = san
+        .iter()
+        .zip(&uci)
+        .map(|(s, u)| (s.as_deref().unwrap(), u.as_deref()))
+        .collect();
+    assert_eq!(
+        by_san,
+        [
+            ("e4", Some("e2e4")),
+            ("e5", Some("e7e5")),
+            ("Nf3", Some("g1f3")),
+            ("Qxf2", None),
+            ("c5", Some("c7c5")),
+            ("Nf3", Some("g1f3")),
+            ("Nc3", Some("b1c3")),
+        ]
+    );
+    assert!(
+        strs(&b, "fen")[4]
+            .as_deref()
+            .unwrap()
+            .starts_with("rnbqkbnr/pp1ppppp/8/2p5/4P3")
+    );
+    // kept out of a projection, the replay is not done
+    let kept = Builder::new(Table::PgnMoves, &opts)
+        .project(&["san"])
+        .unwrap();
+    assert_eq!(kept.schema().fields().len(), 1);
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use kifu::{Control, pgn, sgf};
 
-use crate::{Games, Problem};
+use crate::{Games, Input, Problem};
 
 /// What a job does with each game of a piece, and keeps for the sink.
 pub trait PerGame: Send {
@@ -169,5 +169,137 @@ impl<T: PerGame> sgf::Visitor for Dom<sgf::TreeBuilder, T> {
                 .iter()
                 .map(|e| Problem::sgf_owned(file, e, e.game)),
         );
+    }
+}
+
+/// What a job's builders keep of each game: each format's scope, and the most bytes one game
+/// may take ([`pgn::GameBuilder::with_max_game_bytes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DomScope {
+    /// What the PGN builder keeps.
+    pub pgn: pgn::Scope,
+    /// What the SGF builder keeps.
+    pub sgf: sgf::Scope,
+    /// The most bytes of one game (`--max-game-bytes`); a larger game is cut and said.
+    pub max_game_bytes: usize,
+}
+
+impl DomScope {
+    /// Everything of every game.
+    pub const FULL: DomScope = DomScope {
+        pgn: pgn::Scope::Full,
+        sgf: sgf::Scope::Full,
+        max_game_bytes: pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES,
+    };
+
+    /// The main line of every game (variations skipped by the parser).
+    pub const MAIN_LINE: DomScope = DomScope {
+        pgn: pgn::Scope::MainLine,
+        sgf: sgf::Scope::MainLine,
+        max_game_bytes: pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES,
+    };
+
+    /// The same scope with another limit on one game's bytes.
+    pub fn with_max_game_bytes(self, max_game_bytes: usize) -> DomScope {
+        DomScope {
+            max_game_bytes,
+            ..self
+        }
+    }
+}
+
+/// The work of a job on whole games: for each piece, a [`Dom`] of each format's builder (of
+/// `scope`) handing its games to what `each` makes for the piece's input. The one
+/// [`Work`](kifu::par::Work) of `json`, `fmt`, `filter`, `split`, `dedup`, the tables and
+/// Python's readers.
+///
+/// ```
+/// use kifu::par::{Event, Visited};
+/// use kifu::{pgn, sgf};
+/// use kifu_pipeline::{DomScope, DomWork, Formats, Input, PerGame, Scan, Source};
+///
+/// #[derive(Default)]
+/// struct Count(u64);
+/// impl PerGame for Count {
+///     fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
+///         self.0 += 1;
+///         Some(game)
+///     }
+///     fn sgf(&mut self, _: sgf::GameTree) {
+///         self.0 += 1;
+///     }
+/// }
+/// let work = DomWork::new(DomScope::MAIN_LINE, |_: &Input| Count::default());
+/// let source = Source::Bytes { name: "two.pgn".into(), data: b"1. e4 *\n\n1. d4 *".to_vec() };
+/// let mut games = 0;
+/// Scan::new(source, Formats::default())
+///     .run(
+///         &work,
+///         |event| {
+///             if let Event::Piece { visited: Visited::Pgn(dom), .. } = event {
+///                 games += dom.each.0;
+///             }
+///             Ok::<(), ()>(())
+///         },
+///         |_| {},
+///     )
+///     .unwrap();
+/// assert_eq!(games, 2);
+/// ```
+pub struct DomWork<F> {
+    scope: DomScope,
+    each: F,
+}
+
+impl<F> DomWork<F> {
+    /// Games built as `scope` says, handed to what `each` makes for each piece.
+    pub fn new(scope: DomScope, each: F) -> DomWork<F> {
+        DomWork { scope, each }
+    }
+
+    /// What the builders keep.
+    pub fn scope(&self) -> DomScope {
+        self.scope
+    }
+
+    /// What makes each piece's work.
+    pub fn each(&self) -> &F {
+        &self.each
+    }
+}
+
+/// What a [`DomWork`] makes for each piece: the per-game work of a piece of `input`. A closure
+/// `Fn(&Input) -> T` is one; a job whose work must be named (in a type) implements it.
+pub trait PieceWork: Sync {
+    /// The per-game work of a piece.
+    type Each: PerGame;
+    /// The work of a piece of `input`.
+    fn each(&self, input: &Input) -> Self::Each;
+}
+
+impl<F, T> PieceWork for F
+where
+    F: Fn(&Input) -> T + Sync,
+    T: PerGame,
+{
+    type Each = T;
+    fn each(&self, input: &Input) -> T {
+        self(input)
+    }
+}
+
+impl<F: PieceWork> kifu::par::Work for DomWork<F> {
+    type Input = Input;
+    type Pgn = Dom<pgn::GameBuilder, F::Each>;
+    type Sgf = Dom<sgf::TreeBuilder, F::Each>;
+    fn pgn(&self, input: &Input) -> Self::Pgn {
+        let b = pgn::GameBuilder::with_scope(self.scope.pgn)
+            .with_max_game_bytes(self.scope.max_game_bytes);
+        Dom::new(&input.name, b, self.each.each(input))
+    }
+    fn sgf(&self, input: &Input) -> Self::Sgf {
+        let b = sgf::TreeBuilder::with_scope(self.scope.sgf)
+            .with_max_game_bytes(self.scope.max_game_bytes);
+        Dom::new(&input.name, b, self.each.each(input))
     }
 }

@@ -60,7 +60,7 @@ mod stats;
 pub mod table;
 mod text;
 
-pub use dom::{Dom, PerGame};
+pub use dom::{Dom, DomScope, DomWork, PerGame, PieceWork};
 pub use problem::{Listed, MAX_PROBLEMS_PER_GAME, More, Origin, Problem, Problems};
 pub use scan::{Counts, Games, InputError, Note, Scan, ScanOptions, Scanned};
 pub use source::{Formats, Input, Source};

@@ -32,11 +32,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use arrow_array::RecordBatch;
-use kifu::par::{Event, Visited, Work};
+use kifu::par::{Event, Visited};
 use kifu::{Format, pgn, sgf};
 use kifu_export::{Builder, OutFormat, Shift, Sink, SinkOptions, Summary, Table, TableOptions};
 
-use crate::{Dom, Input, Note, PerGame, Scan, Scanned};
+use crate::{DomScope, DomWork, Input, Note, PerGame, PieceWork, Scan, Scanned};
 
 /// A batch of fewer rows than this (the rows of a small input, a file of one game) is copied
 /// into buffers of its own size ([`trimmed`]): as built, its buffers are sized for a thousand
@@ -165,20 +165,11 @@ impl TableSpec {
         self.builder(table).schema()
     }
 
-    /// The builder of `table`, every column.
+    /// The builder of `table`, every column (the replayed ones with [`replay`](Self::replay)).
     fn full_builder(&self, table: Table) -> Builder {
-        let b = Builder::new(table, &self.options);
-        let replayed = ["final_fen", "uci", "fen", "key"];
-        let wanted = self
-            .columns
-            .as_ref()
-            .is_none_or(|c| c.iter().any(|n| replayed.contains(&n.as_str())));
-        match table {
-            Table::PgnGames | Table::PgnMoves if self.replay && wanted => {
-                b.with_columns(Box::new(ReplayColumns::new(table, self.options.variations)))
-            }
-            _ => b,
-        }
+        let mut options = self.options.clone();
+        options.replay = self.replay;
+        Builder::new(table, &options)
     }
 
     /// The builder of `table`, the columns kept (those of [`columns`](Self::columns) the
@@ -276,14 +267,15 @@ impl PerGame for Rows<'_> {
     }
 }
 
-/// The per-piece work of a table scan.
-pub struct TableWork<'a> {
+/// What a table scan makes of each piece: its rows.
+pub struct TablePieces<'a> {
     spec: Arc<TableSpec>,
     stop: Option<&'a AtomicBool>,
 }
 
-impl<'a> TableWork<'a> {
-    fn rows(&self, input: &Input) -> Rows<'a> {
+impl<'a> PieceWork for TablePieces<'a> {
+    type Each = Rows<'a>;
+    fn each(&self, input: &Input) -> Rows<'a> {
         let table = self.spec.table(input.format);
         Rows {
             builder: table.map(|t| self.spec.builder(t)),
@@ -298,30 +290,37 @@ impl<'a> TableWork<'a> {
     }
 }
 
-impl<'a> Work for TableWork<'a> {
-    type Input = Input;
-    type Pgn = Dom<pgn::GameBuilder, Rows<'a>>;
-    type Sgf = Dom<sgf::TreeBuilder, Rows<'a>>;
-    fn pgn(&self, input: &Input) -> Self::Pgn {
-        // the moves table without variations needs only the main line; the games table's tags
-        // alone need no movetext (the parser skips it at its skipping speed)
-        let b = match self.spec.pgn {
-            Some(Table::PgnMoves) if !self.spec.options.variations => {
-                pgn::GameBuilder::main_line_only()
-            }
-            Some(Table::PgnGames) if self.spec.tags_only() => pgn::GameBuilder::headers_only(),
-            _ => pgn::GameBuilder::new(),
+/// The per-piece work of a table scan: each game built as its table needs (the moves table
+/// without variations: the main line only; the games table's tags alone: no movetext, which
+/// the parser then skips at its skipping speed), its rows made.
+pub type TableWork<'a> = DomWork<TablePieces<'a>>;
+
+impl TableSpec {
+    /// What the builders keep for this spec's tables.
+    fn scope(&self) -> DomScope {
+        let pgn = match self.pgn {
+            Some(Table::PgnMoves) if !self.options.variations => pgn::Scope::MainLine,
+            Some(Table::PgnGames) if self.tags_only() => pgn::Scope::GameInfo,
+            _ => pgn::Scope::Full,
         };
-        let b = b.with_max_game_bytes(self.spec.max_game_bytes);
-        Dom::new(&input.name, b, self.rows(input))
-    }
-    fn sgf(&self, input: &Input) -> Self::Sgf {
-        let scope = match self.spec.sgf {
+        let sgf = match self.sgf {
             Some(Table::SgfTrees | Table::SgfJson) => sgf::Scope::Full,
             _ => sgf::Scope::MainLine,
         };
-        let b = sgf::TreeBuilder::with_scope(scope).with_max_game_bytes(self.spec.max_game_bytes);
-        Dom::new(&input.name, b, self.rows(input))
+        DomScope {
+            pgn,
+            sgf,
+            max_game_bytes: self.max_game_bytes,
+        }
+    }
+
+    /// The work of a scan building this spec's tables.
+    fn work<'a>(&self, stop: Option<&'a AtomicBool>) -> TableWork<'a> {
+        let pieces = TablePieces {
+            spec: Arc::new(self.clone()),
+            stop,
+        };
+        DomWork::new(self.scope(), pieces)
     }
 }
 
@@ -548,10 +547,7 @@ where
     N: FnMut(Note) + Send,
 {
     let collector = Collecting::new(spec, both, out, note);
-    let work = TableWork {
-        spec: Arc::new(spec.clone()),
-        stop: scan.stop_flag(),
-    };
+    let work = spec.work(scan.stop_flag());
     let result = scan.run(
         &work,
         |event| collector.event(event),
@@ -582,12 +578,9 @@ where
         return scan_table(scan, spec, out, note);
     }
     let collector = Collecting::new(spec, false, out, note);
-    let work: Arc<TableWork<'static>> = Arc::new(TableWork {
-        spec: Arc::new(spec.clone()),
-        // a host's threads: the host stops the query (a pipeline's stop flag borrowed for the
-        // scan cannot outlive it)
-        stop: None,
-    });
+    // a host's threads: the host stops the query (a pipeline's stop flag borrowed for the
+    // scan cannot outlive it)
+    let work: Arc<TableWork<'static>> = Arc::new(spec.work(None));
     let result = scan.run_on(
         work,
         executor,
@@ -846,102 +839,6 @@ pub fn beside(out: &Path, table: Table) -> PathBuf {
         ),
     };
     out.with_file_name(name)
-}
-
-/// The columns `--replay` adds (kifu-replay's DOM helper): `final_fen` to `games` (the
-/// position after the main line, null when it could not be replayed whole), `uci`, `fen` and
-/// `key` (the Polyglot key after the move, as a signed 64-bit integer of the same bits) to
-/// `moves` (null for a move that could not be replayed).
-struct ReplayColumns {
-    table: Table,
-    variations: bool,
-    final_fen: arrow_array::builder::StringBuilder,
-    uci: arrow_array::builder::StringBuilder,
-    fen: arrow_array::builder::StringBuilder,
-    key: arrow_array::builder::Int64Builder,
-}
-
-impl ReplayColumns {
-    fn new(table: Table, variations: bool) -> ReplayColumns {
-        use arrow_array::builder::{Int64Builder, StringBuilder};
-        ReplayColumns {
-            table,
-            variations,
-            final_fen: StringBuilder::new(),
-            uci: StringBuilder::new(),
-            fen: StringBuilder::new(),
-            key: Int64Builder::new(),
-        }
-    }
-}
-
-impl kifu_export::Columns for ReplayColumns {
-    fn fields(&self) -> Vec<arrow_schema::Field> {
-        use arrow_schema::{DataType, Field};
-        match self.table {
-            Table::PgnGames => vec![Field::new("final_fen", DataType::Utf8, true)],
-            _ => vec![
-                Field::new("uci", DataType::Utf8, true),
-                Field::new("fen", DataType::Utf8, true),
-                Field::new("key", DataType::Int64, true),
-            ],
-        }
-    }
-
-    fn pgn_game(&mut self, game: &pgn::Game) {
-        let options = kifu_replay::chess::DomOptions {
-            fen: false,
-            variations: false,
-        };
-        self.final_fen
-            .append_option(kifu_replay::chess::replay_game(game, &options).end_fen());
-    }
-
-    fn pgn_moves(&mut self, game: &pgn::Game, rows: &[kifu_export::MoveRow<'_>]) {
-        let options = kifu_replay::chess::DomOptions {
-            variations: self.variations,
-            ..Default::default()
-        };
-        let r = kifu_replay::chess::replay_game(game, &options);
-        // the replay's entries are in text order: find each row's by its node
-        let mut order = std::collections::HashMap::new();
-        let mut stack: Vec<(&[pgn::Node], usize)> = vec![(&game.moves, 0)];
-        let mut k = 0usize;
-        while let Some((moves, next)) = stack.pop() {
-            let Some(node) = moves.get(next) else {
-                continue;
-            };
-            order.insert(node as *const pgn::Node, k);
-            k += 1;
-            stack.push((moves, next + 1));
-            if self.variations {
-                for v in node.variations.iter().rev() {
-                    stack.push((&v.moves, 0));
-                }
-            }
-        }
-        for row in rows {
-            let n = order
-                .get(&(row.node as *const pgn::Node))
-                .and_then(|&k| r.nodes.get(k));
-            self.uci
-                .append_option(n.and_then(|n| n.uci).map(|u| u.to_string()));
-            self.fen.append_option(n.and_then(|n| n.fen.as_deref()));
-            self.key
-                .append_option(n.and_then(|n| n.key).map(|k| k as i64));
-        }
-    }
-
-    fn finish(&mut self) -> Vec<arrow_array::ArrayRef> {
-        match self.table {
-            Table::PgnGames => vec![Arc::new(self.final_fen.finish())],
-            _ => vec![
-                Arc::new(self.uci.finish()),
-                Arc::new(self.fen.finish()),
-                Arc::new(self.key.finish()),
-            ],
-        }
-    }
 }
 
 #[cfg(test)]

@@ -243,6 +243,7 @@ fn spec(
         variations,
         charset,
         movetext_width,
+        ..TableOptions::default()
     };
     spec.max_game_bytes = max_game_bytes;
     spec.replay = replay;

@@ -5,9 +5,11 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use kifu::par::{Event, Visited, Work};
+use kifu::par::{Event, Visited};
 use kifu::{Format, pgn, sgf};
-use kifu_pipeline::{Dom, Formats, Input, Note, PerGame, ScanOptions, Scanned, Source};
+use kifu_pipeline::{
+    DomScope, DomWork, Formats, Input, Note, PerGame, ScanOptions, Scanned, Source,
+};
 use kifu_replay::chess::{DomOptions, GameReplay, replay_game};
 use kifu_replay::go::{TreeReplay, replay_tree};
 use pyo3::prelude::*;
@@ -113,41 +115,21 @@ impl PerGame for Collect {
     }
 }
 
-struct ReadWork {
-    opts: ReadOptions,
-}
-
-impl ReadWork {
-    fn collect(&self, input: &Input) -> Collect {
-        Collect::new(Arc::clone(&input.name), self.opts)
-    }
-}
-
-impl Work for ReadWork {
-    type Input = Input;
-    type Pgn = Dom<pgn::GameBuilder, Collect>;
-    type Sgf = Dom<sgf::TreeBuilder, Collect>;
-    fn pgn(&self, input: &Input) -> Self::Pgn {
-        let b = if self.opts.headers_only {
-            pgn::GameBuilder::headers_only()
-        } else if self.opts.main_line {
-            pgn::GameBuilder::main_line_only()
+impl ReadOptions {
+    /// What the builders keep: the tags (`headers_only`), the main line, or everything.
+    fn scope(&self) -> DomScope {
+        let scope = if self.headers_only {
+            DomScope {
+                pgn: pgn::Scope::GameInfo,
+                sgf: sgf::Scope::GameInfo,
+                ..DomScope::FULL
+            }
+        } else if self.main_line {
+            DomScope::MAIN_LINE
         } else {
-            pgn::GameBuilder::new()
+            DomScope::FULL
         };
-        let b = b.with_max_game_bytes(self.opts.max_game_bytes);
-        Dom::new(&input.name, b, self.collect(input))
-    }
-    fn sgf(&self, input: &Input) -> Self::Sgf {
-        let scope = if self.opts.headers_only {
-            sgf::Scope::GameInfo
-        } else if self.opts.main_line {
-            sgf::Scope::MainLine
-        } else {
-            sgf::Scope::Full
-        };
-        let b = sgf::TreeBuilder::with_scope(scope).with_max_game_bytes(self.opts.max_game_bytes);
-        Dom::new(&input.name, b, self.collect(input))
+        scope.with_max_game_bytes(self.max_game_bytes)
     }
 }
 
@@ -165,7 +147,9 @@ pub fn start(
         4
     };
     Pump::start(capacity, py_error, move |tx, stop| {
-        let work = ReadWork { opts };
+        let work = DomWork::new(opts.scope(), move |input: &Input| {
+            Collect::new(Arc::clone(&input.name), opts)
+        });
         let warn = tx.clone();
         // the games of small pieces (a file of one game each: a folder of SGF files) are sent
         // `batch` at a time, not piece by piece: each message wakes the Python thread

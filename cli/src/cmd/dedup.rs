@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use kifu::par::{Event, Visited, Work};
+use kifu::par::{Event, Visited};
 use kifu::pgn::{Check, San};
 use kifu::{pgn, sgf};
 
@@ -16,8 +16,7 @@ use crate::args::{Common, GameLimit, OutputArgs};
 use crate::out::{self, Guard};
 use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
-use kifu_pipeline::Input;
-use kifu_pipeline::{Dom, PerGame};
+use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
 
 /// Drop the games whose moves repeat an earlier game's (tags may differ): PGN by the start
 /// (FEN) and main line, SGF by board, setup and main line. The count goes to stderr.
@@ -187,11 +186,11 @@ impl Keyed {
     }
 }
 
+/// What each piece's games become.
 struct DedupWork {
     to: To,
     list: bool,
     positions: bool,
-    max_game_bytes: usize,
 }
 
 impl DedupWork {
@@ -202,30 +201,6 @@ impl DedupWork {
             list: self.list,
             positions: self.positions,
         }
-    }
-}
-
-impl Work for DedupWork {
-    type Input = Input;
-    type Pgn = Dom<pgn::GameBuilder, Keyed>;
-    type Sgf = Dom<sgf::TreeBuilder, Keyed>;
-    fn pgn(&self, input: &Input) -> Self::Pgn {
-        let scope = if self.list {
-            pgn::Scope::MainLine
-        } else {
-            pgn::Scope::Full
-        };
-        let b = pgn::GameBuilder::with_scope(scope).with_max_game_bytes(self.max_game_bytes);
-        Dom::new(&input.name, b, self.keyed(input))
-    }
-    fn sgf(&self, input: &Input) -> Self::Sgf {
-        let scope = if self.list {
-            sgf::Scope::MainLine
-        } else {
-            sgf::Scope::Full
-        };
-        let b = sgf::TreeBuilder::with_scope(scope).with_max_game_bytes(self.max_game_bytes);
-        Dom::new(&input.name, b, self.keyed(input))
     }
 }
 
@@ -244,12 +219,21 @@ pub fn command(
 ) -> io::Result<ExitCode> {
     let guard = Guard::new(&common.files, force);
     let mut out = out::open(output, &guard)?;
-    let work = DedupWork {
+    let made = DedupWork {
         to,
         list,
         positions,
-        max_game_bytes,
     };
+    // with --list only the main line is keyed: the parser skips the variations
+    let scope = if list {
+        DomScope::MAIN_LINE
+    } else {
+        DomScope::FULL
+    };
+    let work = DomWork::new(
+        scope.with_max_game_bytes(max_game_bytes),
+        |input: &Input| made.keyed(input),
+    );
     // the games seen: about 13 bytes each (crate::seen)
     let mut seen = crate::seen::Seen::new();
     // with --list: where each distinct game was first met (input number, game index)

@@ -209,3 +209,76 @@ pub fn replay_game(game: &Game, opts: &DomOptions) -> GameReplay {
         main_line_key: engine.main_line_key(),
     }
 }
+
+/// Walks `game`'s moves in the order of [`GameReplay::nodes`] (each main-line move, then its
+/// variations, each whole, then the next main-line move; without `variations`, the main line
+/// only), calling `f(path, node)` for each: `path` is the move's place in the game, its index
+/// in [`Game::moves`], then for each variation entered the variation's index in its node's
+/// [`variations`](Node::variations) and the move's index in it. The k-th call is the k-th
+/// entry of a [`replay_game`] with the same `variations`, so a caller pairs each entry with its
+/// node without a walk of its own. Walks with an explicit stack.
+///
+/// ```
+/// use kifu_replay::chess::{for_each_node, replay_game, DomOptions};
+///
+/// let game = kifu::pgn::Games::new(b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *").next().unwrap();
+/// let mut seen = Vec::new();
+/// for_each_node(&game, true, |path, node| seen.push((path.to_vec(), node.text.to_string())));
+/// assert_eq!(seen, [
+///     (vec![0], "e4".to_string()),
+///     (vec![1], "e5".to_string()),
+///     (vec![1, 0, 0], "c5".to_string()),
+///     (vec![1, 0, 1], "Nf3".to_string()),
+///     (vec![2], "Nf3".to_string()),
+/// ]);
+/// let r = replay_game(&game, &DomOptions::default());
+/// assert_eq!(r.nodes.len(), seen.len());
+/// ```
+pub fn for_each_node<'g>(game: &'g Game, variations: bool, mut f: impl FnMut(&[usize], &'g Node)) {
+    struct Frame<'g> {
+        line: &'g [Node],
+        next: usize,
+        /// Variations of `line[next - 1]` still to walk, from this index.
+        var: usize,
+        /// The length of the path of the line's moves before their own index.
+        prefix: usize,
+    }
+    let mut path: Vec<usize> = Vec::new();
+    let mut stack = vec![Frame {
+        line: &game.moves,
+        next: 0,
+        var: usize::MAX,
+        prefix: 0,
+    }];
+    while let Some(top) = stack.last_mut() {
+        if top.var != usize::MAX {
+            let at = top.next - 1;
+            let node = &top.line[at];
+            if variations && top.var < node.variations.len() {
+                let v = top.var;
+                top.var += 1;
+                let prefix = top.prefix;
+                path.truncate(prefix);
+                path.extend([at, v]);
+                stack.push(Frame {
+                    line: &node.variations[v].moves,
+                    next: 0,
+                    var: usize::MAX,
+                    prefix: prefix + 2,
+                });
+                continue;
+            }
+            top.var = usize::MAX;
+        }
+        if top.next < top.line.len() {
+            let node = &top.line[top.next];
+            path.truncate(top.prefix);
+            path.push(top.next);
+            top.next += 1;
+            top.var = 0;
+            f(&path, node);
+            continue;
+        }
+        stack.pop();
+    }
+}

@@ -67,7 +67,7 @@ mod resolve;
 mod setup;
 
 pub use adapter::{GameReplayed, Options, ReplayVisitor, Replayed, Replayer};
-pub use dom::{DomOptions, GameReplay, NodeReplay, replay_game};
+pub use dom::{DomOptions, GameReplay, NodeReplay, for_each_node, replay_game};
 pub use error::{Error, ErrorKind, ReplayError};
 pub use lines::NotReplayed;
 pub use position::{Fen, FenError, Position, Uci};

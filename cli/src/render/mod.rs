@@ -5,8 +5,11 @@ use std::io::{self, Write};
 
 use kifu::{pgn, sgf};
 
-use crate::cmd::fmt::{self, Formatted};
-use crate::cmd::json::{CharsetChoice, Lines};
+pub mod lines;
+pub mod standard;
+
+use lines::Lines;
+use standard::Formatted;
 
 /// The form of the games written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -30,8 +33,8 @@ impl Rendered {
     /// Games of input `name` to be written in form `to`.
     pub fn new(to: To, name: &str) -> Rendered {
         match to {
-            To::Std => Rendered::Std(Formatted::new(&fmt::Options::standard(), name)),
-            To::Jsonl => Rendered::Json(Lines::new(name, CharsetChoice::Auto)),
+            To::Std => Rendered::Std(Formatted::new(&standard::Options::standard(), name)),
+            To::Jsonl => Rendered::Json(Lines::new(name, kifu_export::Charset::Auto)),
         }
     }
 
