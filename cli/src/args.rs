@@ -48,6 +48,42 @@ pub struct OutputArgs {
     pub force: bool,
 }
 
+/// How many games a command that writes games writes at most (`-m`, as grep's).
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct MaxCount {
+    /// Stop after writing N games: the inputs are read no further (at least 1).
+    #[arg(short = 'm', long = "max-count", value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..), help_heading = "Output")]
+    pub max_count: Option<u64>,
+}
+
+/// `--color`: when to colour what kifu prints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// When the stream is a terminal and the environment does not set `NO_COLOR`.
+    #[default]
+    Auto,
+    /// Always (a pager that shows colours: `kifu check --color always … | less -R`).
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorWhen {
+    /// Whether to colour what goes to a stream that is a terminal or not (`terminal`).
+    pub fn on(self, terminal: bool) -> bool {
+        match self {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => {
+                terminal
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+            }
+        }
+    }
+}
+
 /// The default `--frame-buffer`, the pipeline's: 4 MiB. Two threads decoding pzstd frames each
 /// that far ahead keep both cores busy (one decoder runs beside the parsing), while peak memory
 /// stays near that of one thread (64 MiB, kifu-input's default, held whole frames of 16-32 MiB
@@ -95,10 +131,20 @@ pub struct Common {
     /// The format of stdin (and of inputs whose name does not say): pgn or sgf.
     #[arg(long, value_parser = format_parser(), help_heading = "Input")]
     pub format: Option<Format>,
-    /// No progress bar (it is drawn on stderr only when stderr is a terminal), no note on the
-    /// thread count, and no summary from `dedup` and `split`.
+    /// Quiet: no progress bar, no note, no summary, no problem lines; `check -q` prints
+    /// nothing (its exit status answers). Inputs that cannot be read are still named.
     #[arg(short, long)]
     pub quiet: bool,
+    /// When to colour the problems' places and severities: auto (when the stream they go to
+    /// is a terminal and NO_COLOR is not set), always, never.
+    #[arg(
+        long,
+        value_name = "WHEN",
+        value_enum,
+        default_value_t,
+        help_heading = "Output"
+    )]
+    pub color: ColorWhen,
     /// Read the embedded sample (3 games, one of them sloppy on purpose) instead of any input.
     /// It is also read when no input is named and stdin is a terminal; an empty or piped stdin
     /// is read as it is (no game from nowhere).

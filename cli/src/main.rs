@@ -44,45 +44,44 @@ struct Cli {
 enum Command {
     /// Count games, moves, comments, variations and errors, with throughput.
     ///
-    /// Count games, tags, moves, comments, NAGs, variations and errors, with throughput.
+    /// Tags and NAGs are counted too; `--by KEY` counts per value of a key (docs/cli.md).
     Stats(cmd::stats::Args),
     /// Print every problem, located (FILE:LINE:COLUMN); exit 1 if any.
     ///
-    /// Print every problem as FILE:LINE:COLUMN: SEVERITY[ CODE]: MESSAGE: `TEXT` (game N, move
-    /// M | node K); exit 1 if any.
+    /// Each line: FILE:LINE:COLUMN: SEVERITY[ CODE]: MESSAGE: `TEXT` (game N, move M | node K).
+    /// With `-q` nothing is printed: the exit status answers.
     Check(cmd::check::Args),
     /// Print one JSON object per game.
     ///
-    /// Print one JSON object per game (its schema: docs/json.md). An input holding no game,
-    /// only problems, is named on stderr, and the exit status is then 1.
+    /// Its schema: docs/json.md. An input holding no game, only problems, is named on stderr,
+    /// and the exit status is then 1.
     Json(cmd::json::Args),
     /// Rewrite the games in the standard form (PGN export format, SGF FF[4]).
     ///
-    /// Rewrite the games in the standard form: PGN in the export format (Seven Tag Roster first,
-    /// lines of at most 79 characters), SGF as FF[4]. Problems met while reading go to stderr
-    /// as `kifu check` prints them; the games are written as read (repaired where the reader
-    /// repairs). Exit 1 if an input held no game but problems.
+    /// PGN: the Seven Tag Roster first, lines of at most 79 characters. Problems met while
+    /// reading go to stderr as `kifu check` prints them; the games are written as read
+    /// (repaired where the reader repairs). Exit 1 if an input held no game but problems.
     Fmt(cmd::fmt::Args),
     /// Keep the games that pass every test (tags, plies, what a game holds).
     ///
-    /// Keep the games that pass every test: `--where` on tags (PGN) or root properties (SGF),
-    /// ply bounds, what a game holds; write them in the standard form or as JSON lines. Exit 1
-    /// if no game was kept.
+    /// `--where` tests the keys of a game (tags, root properties, derived keys: docs/cli.md),
+    /// then ply bounds and what a game holds; the games kept are written in the standard form
+    /// or as JSON lines. Exit 1 if no game was kept.
     Filter(cmd::filter::Args),
     /// Write the games into files of N games, or one file per value of a tag.
     ///
-    /// Write the games into files of N games each (`--games`) or one file per value of a tag or
-    /// root property (`--by ECO`, `--by Event`, `--by year`), in a directory.
+    /// `--games N` or `--by KEY` (a tag, a root property, a derived key: `--by ECO`, `--by
+    /// year`), into a directory.
     Split(cmd::split::Args),
     /// Write the games as rows of a table: Parquet, CSV or JSON Lines.
     ///
-    /// Write the games as rows of a table: Parquet (zstd), CSV or JSON Lines, to one file or a
-    /// dataset directory that DuckDB, Polars and Spark read as one table (see docs/export.md).
+    /// Parquet is zstd-compressed; the output is one file or a dataset directory that DuckDB,
+    /// Polars and Spark read as one table (docs/export.md).
     Export(cmd::export::Args),
     /// Drop the games whose moves repeat an earlier game's.
     ///
-    /// Drop the games whose moves repeat an earlier game's (tags may differ): PGN by the start
-    /// (FEN) and main line, SGF by board, setup and main line. The count goes to stderr.
+    /// Tags may differ: PGN games are compared by their start (FEN) and main line, SGF by
+    /// board, setup and main line. The count goes to stderr.
     Dedup(cmd::dedup::Args),
     /// Print a shell's completion script (bash, zsh, fish, powershell, elvish).
     ///
@@ -93,10 +92,21 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), for `man`.
+    /// Print a manual page (roff), for `man`: kifu(1), or a command's (kifu-stats(1), …).
     ///
-    /// `kifu man > kifu.1 && man ./kifu.1`, or into a folder of `manpath` as `man1/kifu.1`.
-    Man,
+    /// `kifu man > kifu.1 && man ./kifu.1`; `kifu man check` prints kifu-check(1);
+    /// `kifu man --dir ~/.local/share/man/man1` writes every page there (kifu.1 and one
+    /// kifu-COMMAND.1 per command).
+    Man {
+        /// The command whose page to print (kifu's own without one).
+        command: Option<String>,
+        /// Write every page (kifu.1, kifu-COMMAND.1) into DIR instead.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        dir: Option<std::path::PathBuf>,
+        /// Replace pages that exist in DIR.
+        #[arg(long, requires = "dir")]
+        force: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -130,7 +140,11 @@ fn main() -> ExitCode {
         Command::Export(a) => cmd::export::run(a),
         Command::Dedup(a) => cmd::dedup::run(a),
         Command::Completions { shell } => completions(shell),
-        Command::Man => man(),
+        Command::Man {
+            command,
+            dir,
+            force,
+        } => man(command.as_deref(), dir.as_deref(), force),
     };
     match result {
         Ok(code) => code,
@@ -149,10 +163,48 @@ fn completions(shell: clap_complete::Shell) -> io::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `kifu man`.
-fn man() -> io::Result<ExitCode> {
+/// `kifu man [COMMAND]`, `kifu man --dir DIR`: kifu(1) and a page per command, kifu-stats(1)
+/// and the others, as kifu(1)'s SEE ALSO (its COMMANDS section) names them.
+fn man(command: Option<&str>, dir: Option<&std::path::Path>, force: bool) -> io::Result<ExitCode> {
     use clap::CommandFactory;
-    clap_mangen::Man::new(Cli::command()).render(&mut io::stdout())?;
+    let mut cli = Cli::command().disable_help_subcommand(true);
+    cli.build();
+    let page = |cmd: &clap::Command| -> io::Result<Vec<u8>> {
+        let mut roff = Vec::new();
+        let source = format!("kifu {}", env!("CARGO_PKG_VERSION"));
+        clap_mangen::Man::new(cmd.clone())
+            .source(source)
+            .render(&mut roff)?;
+        Ok(roff)
+    };
+    let Some(dir) = dir else {
+        let cmd = match command {
+            None => &cli,
+            Some(name) => cli.find_subcommand(name).ok_or_else(|| {
+                let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("no command `{name}` (the commands: {})", names.join(", ")),
+                )
+            })?,
+        };
+        io::Write::write_all(&mut io::stdout(), &page(cmd)?)?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    if !dir.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("{}: not a directory", dir.display()),
+        ));
+    }
+    let guard = out::Guard::new(&[], force);
+    for cmd in std::iter::once(&cli).chain(cli.get_subcommands()) {
+        let name = cmd.get_display_name().unwrap_or(cmd.get_name());
+        let path = dir.join(format!("{name}.1"));
+        let mut file = out::open(Some(&path), &guard)?;
+        io::Write::write_all(&mut file, &page(cmd)?)?;
+        out::finish(file)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -4,10 +4,10 @@
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use kifu::par::{self, Event, Work};
+use kifu::par::{Event, Work};
 use kifu_input::Progress;
 use kifu_pipeline::{Formats, Games, Input, Note, Scan, ScanOptions, Scanned};
 
@@ -95,34 +95,57 @@ pub fn report(scanned: &Scanned) {
     }
 }
 
+/// Set once a command wrote all the games it was asked for (`-m`): the scan ends at its next
+/// game, the pieces in flight are handed on (and not written), and [`Scanned::stopped`] says
+/// so. One flag for the process: the command-line tool runs one scan.
+static ENOUGH: AtomicBool = AtomicBool::new(false);
+
+/// The games a command may still write (`-m`): none to count without a limit.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget(Option<u64>);
+
+impl Budget {
+    /// At most `max` games (`None`: any number).
+    pub fn new(max: Option<u64>) -> Budget {
+        Budget(max)
+    }
+
+    /// Whether every game allowed was written.
+    pub fn done(&self) -> bool {
+        self.0 == Some(0)
+    }
+
+    /// Whether one more game may be written; counts it if so. Taking the last one ends the
+    /// scan at its next game.
+    pub fn take(&mut self) -> bool {
+        match &mut self.0 {
+            None => true,
+            Some(0) => false,
+            Some(n) => {
+                *n -= 1;
+                if *n == 0 {
+                    ENOUGH.store(true, Ordering::Relaxed);
+                }
+                true
+            }
+        }
+    }
+}
+
 /// Runs `work` over the inputs `common` names, handing each piece (and each input's end) to
 /// `sink` in input order; `verb` says what is done, for the note on the embedded sample. The
 /// inputs that could not be read (or were cut short) are named on stderr, and so are those
 /// that held no game; a progress bar is drawn on a terminal.
-pub fn scan<W, S>(common: &Common, verb: &str, work: &W, mut sink: S) -> io::Result<Scanned>
+pub fn scan<W, S>(common: &Common, verb: &str, work: &W, sink: S) -> io::Result<Scanned>
 where
     W: Work<Input = Input>,
     W::Pgn: Games,
     W::Sgf: Games,
     S: FnMut(Event<'_, W>) -> io::Result<()>,
 {
-    let scan = scan_of(common, verb)?;
-    let games = Arc::new(AtomicU64::new(0));
-    let bar = Bar::start(common.quiet, scan.progress(), Arc::clone(&games));
-    let result = scan.run(
-        work,
-        |event| {
-            if let Event::Piece { visited, .. } = &event {
-                let n = match visited {
-                    par::Visited::Pgn(v) => v.games(),
-                    par::Visited::Sgf(v) => v.games(),
-                };
-                games.fetch_add(n, Ordering::Relaxed);
-            }
-            sink(event)
-        },
-        note,
-    );
+    let scan = scan_of(common, verb)?.with_stop(&ENOUGH);
+    let bar = Bar::start(common.quiet, scan.progress());
+    let result = scan.run(work, sink, note);
     bar.finish();
     let scanned = result?;
     report(&scanned);
@@ -150,7 +173,7 @@ const KNOWN: &str =
 const UNKNOWN: &str = "{spinner} {bytes}{compressed}, {binary_bytes_per_sec}{games}, {elapsed}";
 
 impl Bar {
-    pub fn start(quiet: bool, progress: Arc<Progress>, games: Arc<AtomicU64>) -> Bar {
+    pub fn start(quiet: bool, progress: Arc<Progress>) -> Bar {
         let done = Arc::new(AtomicBool::new(false));
         if quiet || !io::stderr().is_terminal() {
             return Bar { done, thread: None };
@@ -161,8 +184,11 @@ impl Bar {
                 None,
                 indicatif::ProgressDrawTarget::stderr_with_hz(10),
             );
-            let games = move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = w.write_str(&games_text(games.load(Ordering::Relaxed)));
+            let games = {
+                let progress = Arc::clone(&progress);
+                move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&games_text(progress.games()));
+                }
             };
             let compressed = {
                 let progress = Arc::clone(&progress);

@@ -114,20 +114,26 @@ fn check_on_clean_input_says_so_on_a_terminal_only() {
         return;
     };
     let bin = env!("CARGO_BIN_EXE_kifu");
-    let o = Command::new(script)
-        .args([
-            "-qec",
-            &format!("{bin} check -q {}", clean.display()),
-            "/dev/null",
-        ])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let at_terminal = |quiet: &str| {
+        Command::new(&script)
+            .args([
+                "-qec",
+                &format!("{bin} check {quiet} {}", clean.display()),
+                "/dev/null",
+            ])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let o = at_terminal("");
     assert!(
         out(&o).contains("no problem in 1 game (1 input)"),
         "{}",
         out(&o)
     );
+    // -q: nothing said, even there
+    let o = at_terminal("-q");
+    assert!(!out(&o).contains("no problem"), "{}", out(&o));
 }
 
 fn which(name: &str) -> Result<PathBuf, ()> {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Counters a progress bar reads from another thread: raw bytes read so far (the compressed
-/// size for compressed input), raw bytes consumed, the total raw size when known, inputs done.
+/// size for compressed input), raw bytes consumed, the total raw size when known, inputs done, games read.
 ///
 /// *Read* counts the raw bytes taken from files and stdin, by whichever thread reads them: a
 /// decoding thread reads ahead of the caller (a few frames of a pzstd file, a batch of bzip2
@@ -46,6 +46,7 @@ struct Counters {
     total_unknown: AtomicBool,
     total_set: AtomicBool,
     inputs_done: AtomicU64,
+    games: AtomicU64,
 }
 
 impl Progress {
@@ -113,6 +114,23 @@ impl Progress {
     pub fn total_bytes(&self) -> Option<u64> {
         let c = &self.inner;
         (c.total_set.load(Relaxed) && !c.total_unknown.load(Relaxed)).then(|| c.total.load(Relaxed))
+    }
+
+    /// Games read so far, as whoever reads them counts them ([`add_games`](Self::add_games):
+    /// kifu-pipeline's scans add each piece's games as it is handed on).
+    ///
+    /// ```
+    /// let progress = kifu_input::Progress::new();
+    /// progress.clone().add_games(3);
+    /// assert_eq!(progress.games(), 3);
+    /// ```
+    pub fn games(&self) -> u64 {
+        self.inner.games.load(Relaxed)
+    }
+
+    /// Counts `n` more games read.
+    pub fn add_games(&self, n: u64) {
+        self.inner.games.fetch_add(n, Relaxed);
     }
 
     /// Top-level inputs (files, stdin, readers) finished, with or without an error.

@@ -309,7 +309,8 @@ impl<'s> Scan<'s> {
 
     /// The input's counters, for a progress bar: raw bytes (compressed ones for compressed
     /// input) read by the decoders and consumed by the parsers ([`Progress::bytes_consumed`],
-    /// the bar's position), the total size when known.
+    /// the bar's position), the total size when known, the games read (each piece's, as it is
+    /// handed on).
     pub fn progress(&self) -> Arc<Progress> {
         Arc::clone(&self.progress)
     }
@@ -503,6 +504,7 @@ impl<'s> Scan<'s> {
                         };
                         in_input.0 += n;
                         in_input.1 += unclaimed;
+                        progress.add_games(n);
                     }
                     Event::End { input, error, .. } => {
                         games += in_input.0;

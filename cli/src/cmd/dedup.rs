@@ -5,17 +5,16 @@
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{self, Write};
-use std::path::Path;
 use std::process::ExitCode;
 
 use kifu::par::{Event, Visited};
 use kifu::pgn::{Check, San};
 use kifu::{pgn, sgf};
 
-use crate::args::{Common, GameLimit, OutputArgs};
+use crate::args::{Common, GameLimit, MaxCount, OutputArgs};
 use crate::out::{self, Guard};
 use crate::render::{Rendered, To};
-use crate::run::{self, Outcome};
+use crate::run::{self, Budget, Outcome};
 use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
 
 /// Drop the games whose moves repeat an earlier game's (tags may differ): PGN by the start
@@ -38,6 +37,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t)]
     pub to: To,
     #[command(flatten)]
+    pub max: MaxCount,
+    #[command(flatten)]
     pub limit: GameLimit,
 }
 
@@ -52,15 +53,7 @@ pub enum DedupBy {
 
 /// `kifu dedup`.
 pub fn run(args: Args) -> io::Result<ExitCode> {
-    command(
-        &args.common,
-        args.to,
-        args.list,
-        args.by == DedupBy::Positions,
-        args.output.output.as_deref(),
-        args.output.force,
-        args.limit.max_game_bytes,
-    )
+    command(&args)
 }
 
 /// The key of a PGN game: its start (the `FEN` tag when there is one) and its main line, each
@@ -208,17 +201,15 @@ impl DedupWork {
 /// per duplicate: `FILE:GAME: duplicate of FILE:GAME`, games 1-based), and the count on
 /// stderr. Exit status 0; 1 when a game could not be written (named on stderr), 2 when an input
 /// could not be read.
-pub fn command(
-    common: &Common,
-    to: To,
-    list: bool,
-    positions: bool,
-    output: Option<&Path>,
-    force: bool,
-    max_game_bytes: usize,
-) -> io::Result<ExitCode> {
-    let guard = Guard::new(&common.files, force);
-    let mut out = out::open(output, &guard)?;
+pub fn command(args: &Args) -> io::Result<ExitCode> {
+    let (common, to, list) = (&args.common, args.to, args.list);
+    let positions = args.by == DedupBy::Positions;
+    let max_game_bytes = args.limit.max_game_bytes;
+    let guard = Guard::new(&common.files, args.output.force);
+    let mut out = out::open(args.output.output.as_deref(), &guard)?;
+    let max_count = args.max.max_count;
+    // --max-count: the distinct games written (with --list, the duplicates listed)
+    let mut budget = Budget::new(max_count);
     let made = DedupWork {
         to,
         list,
@@ -258,6 +249,9 @@ pub fn command(
             Visited::Sgf(dom) => &dom.each,
         };
         for (k, &key) in keyed.keys.iter().enumerate() {
+            if budget.done() {
+                break;
+            }
             games += 1;
             let index = info.first_game + keyed.index(k);
             if list {
@@ -268,6 +262,7 @@ pub fn command(
                     }
                     Some(&(file, game)) => {
                         duplicates += 1;
+                        budget.take();
                         writeln!(
                             out,
                             "{}:{}: duplicate of {}:{}",
@@ -283,6 +278,7 @@ pub fn command(
                     unwritten = true;
                     crate::render::name_unwritten("dedup", &input.name, index + 1, why, &mut out)?;
                 } else {
+                    budget.take();
                     keyed.rendered.write_game(k, &mut out, info.first_game)?;
                 }
             } else {

@@ -175,7 +175,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     };
     let common = &args.common;
     let scan = run::scan_of(common, "exporting")?;
-    let bar = run::Bar::start(common.quiet, scan.progress(), Default::default());
+    let bar = run::Bar::start(common.quiet, scan.progress());
     let done = kifu_pipeline::table::export(scan, &spec, &args.out, to, &sink, run::note);
     bar.finish();
     let done = done?;

@@ -1,16 +1,16 @@
 //! `kifu fmt`: games rewritten in the standard form, through the DOM (one game in memory at a
 //! time): PGN in the export format of the standard (§8.1), SGF as FF\[4\].
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
 use kifu::par::{Event, Visited};
 
-use crate::args::{Common, GameLimit, OutputArgs};
+use crate::args::{Common, GameLimit, MaxCount, OutputArgs};
 use crate::out::{self, Guard};
 use crate::render::standard::{Formatted, Options, Strip};
-use crate::run::{self, InputTally, Outcome};
+use crate::run::{self, Budget, InputTally, Outcome};
 use kifu_pipeline::{DomWork, Input};
 
 /// Rewrite the games in the standard form: PGN in the export format (Seven Tag Roster first,
@@ -33,6 +33,8 @@ pub struct Args {
     /// SGF: one node per line.
     #[arg(long, conflicts_with = "compact")]
     pub node_per_line: bool,
+    #[command(flatten)]
+    pub max: MaxCount,
     #[command(flatten)]
     pub limit: GameLimit,
 }
@@ -65,6 +67,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         args.output.output.as_deref(),
         args.output.force,
         &opts,
+        args.max.max_count,
     )
 }
 
@@ -75,10 +78,13 @@ pub fn command(
     output: Option<&Path>,
     force: bool,
     opts: &Options,
+    max_count: Option<u64>,
 ) -> io::Result<ExitCode> {
+    let mut budget = Budget::new(max_count);
     let guard = Guard::new(&common.files, force);
     let mut out = out::open(output, &guard)?;
     let stderr = io::stderr();
+    let color = common.color.on(stderr.is_terminal());
     let mut err = stderr.lock();
     let mut problems = 0u64;
     let mut empty = false;
@@ -99,13 +105,25 @@ pub fn command(
                         (&dom.each, &dom.unclaimed)
                     }
                 };
-                for p in done.problems.iter().chain(unclaimed) {
+                // the games written (all of them but past `-m`), and the problems of those
+                let mut cut = 0;
+                while cut < done.starts.len() && !budget.done() {
+                    budget.take();
+                    cut += 1;
+                }
+                let end = done.starts.get(cut).map_or(done.out.len(), |s| s.0);
+                let last = done.starts.get(cut).map_or(u64::MAX, |s| s.1);
+                let written = done.problems.iter().filter(|p| p.game() < last);
+                for p in written.chain(unclaimed) {
                     problems += 1;
+                    if common.quiet {
+                        continue;
+                    }
                     let mut p = p.clone();
                     p.rebase(info.first_game);
-                    writeln!(err, "{p}")?;
+                    crate::render::write_problem(&mut err, &p, color)?;
                 }
-                out.write_all(&done.out)?;
+                out.write_all(&done.out[..end])?;
             }
             Event::End { .. } => {
                 // an input without a game but with problems: nothing written for it (the scan
@@ -118,7 +136,7 @@ pub fn command(
         Ok(())
     })?;
     out::finish(out)?;
-    if problems > 0 {
+    if problems > 0 && !common.quiet {
         let _ = writeln!(
             err,
             "kifu fmt: {problems} problem(s) met while reading; the games were written as repaired"

@@ -9,9 +9,9 @@ use std::process::ExitCode;
 use kifu::par::{Event, Visited};
 use kifu_export::{Charset, JsonOptions};
 
-use crate::args::{Common, GameLimit};
+use crate::args::{Common, GameLimit, MaxCount};
 use crate::render::lines::Lines;
-use crate::run::{self, InputTally, Outcome};
+use crate::run::{self, Budget, InputTally, Outcome};
 use kifu_pipeline::{DomScope, DomWork, Input};
 
 /// Print one JSON object per game (its schema: docs/json.md). An input holding no game,
@@ -36,6 +36,8 @@ pub struct Args {
     #[arg(long)]
     pub openings: bool,
     #[command(flatten)]
+    pub max: MaxCount,
+    #[command(flatten)]
     pub limit: GameLimit,
 }
 
@@ -51,6 +53,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         &args.charset,
         replay,
         args.limit.max_game_bytes,
+        args.max.max_count,
     )
 }
 
@@ -71,7 +74,9 @@ pub fn command(
     charset: &str,
     options: JsonOptions,
     max_game_bytes: usize,
+    max_count: Option<u64>,
 ) -> io::Result<ExitCode> {
+    let mut budget = Budget::new(max_count);
     let charset = charset_by_name(charset)?;
     let scope = DomScope::FULL.with_max_game_bytes(max_game_bytes);
     let work = DomWork::new(scope, |input: &Input| {
@@ -100,11 +105,18 @@ pub fn command(
                         &dom.each
                     }
                 };
-                lines.write_to(&mut out, info.first_game)?;
-                for (index, why) in &lines.unwritten {
-                    found = true;
-                    let n = info.first_game + index + 1;
-                    crate::render::name_unwritten("json", &input.name, n, why, &mut out)?;
+                for k in 0..lines.starts.len() {
+                    if budget.done() {
+                        break;
+                    }
+                    if let Some(why) = lines.why_unwritten(k) {
+                        found = true;
+                        let n = info.first_game + lines.starts[k].1 + 1;
+                        crate::render::name_unwritten("json", &input.name, n, why, &mut out)?;
+                    } else {
+                        budget.take();
+                        lines.write_game(k, &mut out, info.first_game)?;
+                    }
                 }
             }
             Event::End { .. } => {

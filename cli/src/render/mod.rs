@@ -126,3 +126,60 @@ pub fn name_unwritten(
     );
     Ok(())
 }
+
+/// Bold, for a problem's place.
+const BOLD: &str = "\x1b[1m";
+/// Red, for an error's severity; yellow for a warning's.
+const RED: &str = "\x1b[1;31m";
+const YELLOW: &str = "\x1b[1;33m";
+const RESET: &str = "\x1b[0m";
+
+/// Writes a problem's line as `kifu check` prints it, and a newline; with `color`, its place
+/// (`FILE:LINE:COLUMN`) in bold and its severity in red (an error) or yellow (a warning).
+pub fn write_problem(
+    out: &mut impl Write,
+    p: &kifu_pipeline::Problem,
+    color: bool,
+) -> io::Result<()> {
+    let line = p.to_string();
+    let severity = p.severity().as_str();
+    let file = kifu_pipeline::shown(p.file()).len();
+    write_colored(out, &line, file, severity, color)
+}
+
+/// Writes what is listed of a game's problems ([`write_problem`], or the count of the rest).
+pub fn write_listed(
+    out: &mut impl Write,
+    l: &kifu_pipeline::Listed,
+    color: bool,
+) -> io::Result<()> {
+    match l {
+        kifu_pipeline::Listed::Problem(p) => write_problem(out, p, color),
+        kifu_pipeline::Listed::More(m) => {
+            let file = kifu_pipeline::shown(m.file()).len();
+            write_colored(out, &m.to_string(), file, m.severity().as_str(), color)
+        }
+    }
+}
+
+/// `line` and a newline; with `color`, what comes before its severity (`: SEVERITY`, after the
+/// file name's `file` bytes) in bold and the severity in its colour.
+fn write_colored(
+    out: &mut impl Write,
+    line: &str,
+    file: usize,
+    severity: &str,
+    color: bool,
+) -> io::Result<()> {
+    let at = line
+        .get(file..)
+        .and_then(|rest| rest.find(&format!(": {severity}")))
+        .map(|k| file + k);
+    let (true, Some(at)) = (color, at) else {
+        return writeln!(out, "{line}");
+    };
+    let hue = if severity == "warning" { YELLOW } else { RED };
+    let (place, rest) = line.split_at(at);
+    let rest = &rest[2 + severity.len()..];
+    writeln!(out, "{BOLD}{place}{RESET}: {hue}{severity}{RESET}{rest}")
+}
