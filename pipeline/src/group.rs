@@ -9,60 +9,74 @@
 //! in input order, where the cap applies; read on one thread, each game goes straight to the
 //! capped total.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use kifu::Control;
 use kifu::par::{Event, Visited, Work};
-use kifu::pgn::{self, Outcome, TimeControl};
-use kifu::sgf;
-use kifu_replay::chess::openings::Classifier;
+use kifu::pgn::{self, Outcome};
+use kifu::{Control, Format, sgf};
+use kifu_replay::chess::openings::{Classifier, Opening};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use crate::Input;
+use crate::keys::{self, BoundedBuilder, Key};
 
-/// What games are grouped by.
+/// What games are grouped by: a key of [`crate::keys`], any but `Player` (a tag or root
+/// property, `year`, `month`, `speed`, `tc_base`, `opening_eco`, `plies`, `result`, …).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum By {
-    /// A PGN tag or an SGF root property, by its exact name (`White`, `ECO`, `RU`, `BR`).
-    Field(String),
-    /// The year of the game's date (PGN `UTCDate`, else `Date`, else `EventDate`; SGF `DT`).
-    Year,
-    /// The year and month of the game's date, `YYYY-MM`.
-    Month,
-    /// The speed of a PGN game, lichess's category of its `TimeControl`
-    /// ([`kifu::pgn::Speed`]: `bullet`, `blitz`, …).
-    Speed,
-    /// The ECO code of a PGN game's opening, named from its moves
-    /// ([`kifu_replay::chess::openings`]), whatever its tags say.
-    OpeningEco,
-    /// The name of a PGN game's opening, named from its moves.
-    OpeningName,
-}
+pub struct By(Key);
 
 impl By {
-    /// `year`, `month`, or a tag / property name (letters, digits and `_`).
+    /// The key of `name` ([`Key::parse_group`]: a misspelt name is refused with the names it
+    /// may have meant).
     ///
     /// ```
     /// use kifu_pipeline::group::By;
-    /// assert_eq!("year".parse::<By>().unwrap(), By::Year);
-    /// assert_eq!("WhiteElo".parse::<By>().unwrap(), By::Field("WhiteElo".into()));
-    /// assert!("White Elo".parse::<By>().is_err());
+    /// use kifu_pipeline::keys::{Derived, Key};
+    /// assert_eq!(By::parse("year").unwrap().key(), &Key::Derived(Derived::Year));
+    /// assert_eq!(By::parse("WhiteElo").unwrap().key(), &Key::Tag("WhiteElo".into()));
+    /// assert!(By::parse("White Elo").is_err());
+    /// assert!(By::parse("Whiteelo").unwrap_err().contains("WhiteElo"));
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Key::parse_group`].
     pub fn parse(key: &str) -> Result<By, String> {
-        key.parse()
+        Key::parse_group(key).map(By)
+    }
+
+    /// Grouped by `key` (`Player` has two values a game: grouped by it, every game has none).
+    pub fn new(key: Key) -> By {
+        By(key)
+    }
+
+    /// The key.
+    pub fn key(&self) -> &Key {
+        &self.0
     }
 
     /// The key as written on the command line.
     pub fn name(&self) -> &str {
-        match self {
-            By::Field(name) => name,
-            By::Year => "year",
-            By::Month => "month",
-            By::Speed => "speed",
-            By::OpeningEco => "opening_eco",
-            By::OpeningName => "opening_name",
-        }
+        self.0.name()
+    }
+
+    /// The value a game (a DOM) has for this key, as `kifu stats --by` counts it (a long one
+    /// whole: see [`Bounded`](crate::keys::Bounded) for the form rows and file names keep); `None` where it has none.
+    ///
+    /// ```
+    /// use kifu_pipeline::group::By;
+    /// let g = kifu::pgn::games(b"[Date \"2021.??.??\"]\n[UTCDate \"2020.12.31\"]\n[TimeControl \"60+1\"]\n\n1. e4 *\n")
+    ///     .next().unwrap();
+    /// let by = |k: &str| By::parse(k).unwrap().value(&g);
+    /// assert_eq!(by("year").as_deref(), Some("2020")); // UTCDate first
+    /// assert_eq!(by("speed").as_deref(), Some("bullet"));
+    /// assert_eq!(by("opening_eco").as_deref(), Some("B00"));
+    /// assert_eq!(by("White"), None);
+    /// ```
+    pub fn value(&self, game: &impl keys::Game) -> Option<String> {
+        self.0.shown(game)
     }
 }
 
@@ -70,21 +84,7 @@ impl std::str::FromStr for By {
     type Err = String;
 
     fn from_str(key: &str) -> Result<By, String> {
-        Ok(match key {
-            "year" => By::Year,
-            "month" => By::Month,
-            "speed" => By::Speed,
-            "opening_eco" => By::OpeningEco,
-            "opening_name" => By::OpeningName,
-            _ if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => {
-                By::Field(key.to_string())
-            }
-            _ => {
-                return Err(format!(
-                    "`{key}`: not a key: year, month, speed, opening_eco, opening_name, or a tag or property name (letters, digits, `_`)"
-                ));
-            }
-        })
+        By::parse(key)
     }
 }
 
@@ -346,11 +346,8 @@ impl GroupTotal {
             .collect();
         rows.sort_by(|a, b| {
             let by_key = || match (&a.key, &b.key) {
-                // speeds fastest first, as the filter orders them
-                (Some(x), Some(y)) if grouping.by == By::Speed => {
-                    pgn::Speed::by_name(x).cmp(&pgn::Speed::by_name(y))
-                }
-                (Some(x), Some(y)) => compare_values(x, y),
+                // as the key's kind orders them: numbers as numbers, speeds fastest first, …
+                (Some(x), Some(y)) => grouping.by.key().order(x, y),
                 (Some(_), None) => std::cmp::Ordering::Less,
                 (None, Some(_)) => std::cmp::Ordering::Greater,
                 (None, None) => std::cmp::Ordering::Equal,
@@ -376,16 +373,6 @@ impl GroupTotal {
     }
 }
 
-/// Orders two values: as numbers where both are numbers, else as text.
-fn compare_values(a: &str, b: &str) -> std::cmp::Ordering {
-    match (a.trim().parse::<f64>(), b.trim().parse::<f64>()) {
-        (Ok(x), Ok(y)) => x.total_cmp(&y).then_with(|| a.cmp(b)),
-        (Ok(_), Err(_)) => std::cmp::Ordering::Less,
-        (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
-        (Err(_), Err(_)) => a.cmp(b),
-    }
-}
-
 impl Work for GroupWork {
     type Input = Input;
     type Pgn = PgnGroups;
@@ -393,9 +380,8 @@ impl Work for GroupWork {
 
     fn pgn(&self, _: &Input) -> PgnGroups {
         PgnGroups {
-            acc: Acc::new(self),
-            dates: Dates::default(),
-            openings: matches!(*self.by, By::OpeningEco | By::OpeningName).then(Classifier::new),
+            acc: Acc::new(self, Format::Pgn),
+            openings: self.by.key().needs_opening().then(Classifier::new),
             replaying: false,
             tagged: false,
         }
@@ -403,11 +389,46 @@ impl Work for GroupWork {
 
     fn sgf(&self, _: &Input) -> SgfGroups {
         SgfGroups {
-            acc: Acc::new(self),
+            acc: Acc::new(self, Format::Sgf),
             root: false,
         }
     }
 }
+
+/// The tags a derived key reads, gathered as they come (buffers reused from game to game).
+#[derive(Debug)]
+struct Sources {
+    format: Format,
+    /// Each source tag's name, its first value, and whether the game has it.
+    tags: Vec<(&'static str, String, bool)>,
+    plies: u64,
+    outcome: Outcome,
+    opening: Option<Opening>,
+}
+
+impl keys::Game for Sources {
+    fn format(&self) -> Format {
+        self.format
+    }
+    fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
+        self.tags
+            .iter()
+            .find(|(n, _, found)| *found && *n == name)
+            .map(|(_, v, _)| Cow::Borrowed(v.as_str()))
+    }
+    fn plies(&self) -> u64 {
+        self.plies
+    }
+    fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+    fn opening(&self) -> Option<Opening> {
+        self.opening
+    }
+}
+
+/// The most bytes of a source tag's value kept (a date, a time control, a result: short).
+const MAX_SOURCE_BYTES: usize = 256;
 
 /// What one game brings, gathered as its events come; shared by both formats.
 #[derive(Debug)]
@@ -420,21 +441,40 @@ struct Acc {
     seen: u64,
     /// Problems met outside every game.
     stray: u64,
-    key: String,
+    /// The game's value of a tag key, bounded, as its pieces come.
+    key: BoundedBuilder,
     has_key: bool,
+    /// A derived key's sources (none for a tag key).
+    sources: Option<Sources>,
+    /// The value as it is counted (reused).
+    shown: String,
     counts: Counts,
 }
 
 impl Acc {
-    fn new(work: &GroupWork) -> Acc {
+    fn new(work: &GroupWork, format: Format) -> Acc {
+        let key = work.by.key();
+        let sources = matches!(key, Key::Derived(_)).then(|| Sources {
+            format,
+            tags: key
+                .source_tags(format)
+                .iter()
+                .map(|&t| (t, String::new(), false))
+                .collect(),
+            plies: 0,
+            outcome: Outcome::Unknown,
+            opening: None,
+        });
         Acc {
             by: work.by.clone(),
             groups: Groups::new(usize::MAX),
             in_game: false,
             seen: 0,
             stray: 0,
-            key: String::new(),
+            key: BoundedBuilder::default(),
             has_key: false,
+            sources,
+            shown: String::new(),
             counts: Counts::default(),
         }
     }
@@ -444,25 +484,82 @@ impl Acc {
         self.seen += 1;
         self.key.clear();
         self.has_key = false;
+        if let Some(s) = &mut self.sources {
+            for t in &mut s.tags {
+                t.2 = false;
+            }
+        }
         self.counts = Counts {
             games: 1,
             ..Counts::default()
         };
     }
 
-    fn end(&mut self) {
+    /// A tag or root property of the game: its first piece (`first`) or a later one.
+    fn tag(&mut self, name: &[u8], value: &[u8], first: bool) {
+        if let Key::Tag(key) = self.by.key() {
+            if key.as_bytes() == name {
+                if first {
+                    if self.has_key {
+                        return; // the first tag of that name counts
+                    }
+                    self.key.clear();
+                    self.has_key = true;
+                }
+                self.key.push_bytes(value);
+            }
+            return;
+        }
+        if let Some(s) = &mut self.sources
+            && let Some(t) = s.tags.iter_mut().find(|t| t.0.as_bytes() == name)
+        {
+            if first {
+                if t.2 {
+                    return;
+                }
+                t.1.clear();
+                t.2 = true;
+            }
+            if t.1.len() < MAX_SOURCE_BYTES {
+                push_text(&mut t.1, value);
+            }
+        }
+    }
+
+    /// The game ended: its value (a derived key's, from its sources) and counts to its row.
+    fn end(&mut self, opening: Option<Opening>) {
         if !self.in_game {
             return;
         }
         self.in_game = false;
-        let key = self.has_key.then_some(self.key.as_str());
+        self.shown.clear();
+        let has = match &mut self.sources {
+            None => {
+                if self.has_key {
+                    self.key.write_shown(&mut self.shown);
+                }
+                self.has_key
+            }
+            Some(s) => {
+                s.plies = self.counts.plies;
+                s.outcome = match (self.counts.white, self.counts.black, self.counts.draws) {
+                    (1, _, _) => Outcome::WhiteWins,
+                    (_, 1, _) => Outcome::BlackWins,
+                    (_, _, 1) => Outcome::Draw,
+                    _ => Outcome::Unknown,
+                };
+                s.opening = opening;
+                match self.by.key().value(&*s) {
+                    Some(v) => {
+                        v.write_text(&mut self.shown);
+                        true
+                    }
+                    None => false,
+                }
+            }
+        };
+        let key = has.then_some(self.shown.as_str());
         self.groups.add(key, &self.counts);
-    }
-
-    fn set_key(&mut self, value: &[u8]) {
-        self.key.clear();
-        push_text(&mut self.key, value);
-        self.has_key = true;
     }
 
     fn error(&mut self) {
@@ -482,112 +579,12 @@ fn push_text(out: &mut String, bytes: &[u8]) {
     }
 }
 
-/// `YYYY` (`month`: `YYYY-MM`) of a date written `YYYY.MM.DD` (also with `-` or `/`; the
-/// first of an SGF list), when those parts are digits.
-fn date_key(date: &[u8], month: bool) -> Option<[u8; 7]> {
-    let d = date.trim_ascii_start();
-    let year = d.get(..4)?;
-    if !year.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let mut out = [0u8; 7];
-    out[..4].copy_from_slice(year);
-    if month {
-        let sep = *d.get(4)?;
-        let m = d.get(5..7)?;
-        if !matches!(sep, b'.' | b'-' | b'/') || !m.iter().all(u8::is_ascii_digit) || m == b"00" {
-            return None;
-        }
-        out[4] = b'-';
-        out[5..].copy_from_slice(m);
-    }
-    Some(out)
-}
-
-impl By {
-    /// The value of this key a PGN game (a DOM) has, as `kifu stats --by` counts it; `None`
-    /// where it has none. `kifu split --by` names its files with it.
-    ///
-    /// ```
-    /// use kifu_pipeline::group::By;
-    /// let g = kifu::pgn::games(b"[Date \"2021.??.??\"]\n[UTCDate \"2020.12.31\"]\n[TimeControl \"60+1\"]\n\n1. e4 *\n")
-    ///     .next().unwrap();
-    /// assert_eq!(By::Year.pgn_value(&g).as_deref(), Some("2020")); // UTCDate first
-    /// assert_eq!(By::Speed.pgn_value(&g).as_deref(), Some("bullet"));
-    /// assert_eq!(By::OpeningEco.pgn_value(&g).as_deref(), Some("B00"));
-    /// assert_eq!(By::Field("White".into()).pgn_value(&g), None);
-    /// ```
-    pub fn pgn_value(&self, game: &pgn::Game) -> Option<String> {
-        match self {
-            By::Field(name) => game.tag(name).map(str::to_string),
-            By::Year | By::Month => {
-                let month = *self == By::Month;
-                let d = ["UTCDate", "Date", "EventDate"]
-                    .iter()
-                    .find_map(|t| date_key(game.tag(t)?.as_bytes(), month))?;
-                Some(date_text(&d, month))
-            }
-            By::Speed => {
-                let tc = TimeControl::parse(game.tag("TimeControl")?.as_bytes())?;
-                Some(tc.speed()?.as_str().to_string())
-            }
-            By::OpeningEco | By::OpeningName => {
-                let o = kifu_replay::chess::openings::classify(game)?;
-                Some(
-                    if *self == By::OpeningEco {
-                        o.eco
-                    } else {
-                        o.name
-                    }
-                    .to_string(),
-                )
-            }
-        }
-    }
-
-    /// The value of this key an SGF game tree has (a root property, its text decoded as
-    /// UTF-8 where it is, else as Latin-1; the year or month of `DT`); `None` where it has
-    /// none, and for the PGN keys (`speed`, the openings).
-    pub fn sgf_value(&self, tree: &sgf::GameTree) -> Option<String> {
-        if tree.is_empty() {
-            return None;
-        }
-        let root = tree.root();
-        match self {
-            By::Field(name) => {
-                let v = root.value(name.as_bytes())?;
-                let mut out = String::new();
-                push_text(&mut out, &v.decoded(name.as_bytes()));
-                Some(out)
-            }
-            By::Year | By::Month => {
-                let month = *self == By::Month;
-                let d = date_key(root.value(b"DT")?.as_bytes(), month)?;
-                Some(date_text(&d, month))
-            }
-            By::Speed | By::OpeningEco | By::OpeningName => None,
-        }
-    }
-}
-
-/// The text of a [`date_key`].
-fn date_text(d: &[u8; 7], month: bool) -> String {
-    String::from_utf8_lossy(&d[..if month { 7 } else { 4 }]).into_owned()
-}
-
-/// The PGN dates a game may be dated by, best first.
-#[derive(Debug, Default)]
-struct Dates {
-    /// `UTCDate`, `Date`, `EventDate`: the key each gives.
-    found: [Option<[u8; 7]>; 3],
-}
-
 /// A PGN piece's visitor of a grouped scan.
 #[derive(Debug)]
 pub struct PgnGroups {
     acc: Acc,
-    dates: Dates,
-    /// `opening_eco`, `opening_name`: the game's moves replayed as far as a name can change.
+    /// `opening_eco`, `opening_name`, `opening_ply`: the game's moves replayed as far as a
+    /// name can change.
     openings: Option<Classifier>,
     /// The classifier wants the game's next main-line move.
     replaying: bool,
@@ -599,7 +596,6 @@ impl pgn::Visitor for PgnGroups {
     fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
         if ctx.depth == 0 {
             self.acc.start();
-            self.dates = Dates::default();
             self.tagged = false;
             if let Some(c) = &mut self.openings {
                 c.start();
@@ -615,40 +611,14 @@ impl pgn::Visitor for PgnGroups {
         {
             c.tag(tag.name, &tag.value.decode());
         }
-        let by = &*self.acc.by;
-        match by {
-            By::Speed if tag.name == b"TimeControl" => {
-                match TimeControl::parse(tag.value.as_bytes()).and_then(|t| t.speed()) {
-                    Some(speed) => self.acc.set_key(speed.as_str().as_bytes()),
-                    None => self.acc.has_key = false,
-                }
+        if tag.name == b"Result" {
+            // a Result tag that reads wins over the termination marker
+            if let Some(outcome) = Outcome::parse(tag.value.as_bytes().trim_ascii()) {
+                self.tagged = true;
+                set_outcome(&mut self.acc.counts, outcome);
             }
-            By::Field(name) if name.as_bytes() == tag.name => {
-                let value = tag.value.decode();
-                self.acc.set_key(&value);
-            }
-            By::Year | By::Month => {
-                let slot = match tag.name {
-                    b"UTCDate" => 0,
-                    b"Date" => 1,
-                    b"EventDate" => 2,
-                    _ => return self.result_tag(tag),
-                };
-                self.dates.found[slot] = date_key(tag.value.as_bytes(), *by == By::Month);
-            }
-            _ => {}
         }
-        self.result_tag(tag)
-    }
-
-    fn on_tags_end(&mut self, _: &pgn::Context) -> Control {
-        if matches!(*self.acc.by, By::Year | By::Month)
-            && let Some(d) = self.dates.found.iter().flatten().next()
-        {
-            let len = if *self.acc.by == By::Month { 7 } else { 4 };
-            let d = *d;
-            self.acc.set_key(&d[..len]);
-        }
+        self.acc.tag(tag.name, &tag.value.decode(), true);
         Control::Continue
     }
 
@@ -679,33 +649,8 @@ impl pgn::Visitor for PgnGroups {
 
     fn on_tree_end(&mut self, ctx: &pgn::Context) -> Control {
         if ctx.depth == 0 {
-            if let Some(c) = &self.openings
-                && let Some(o) = c.opening()
-            {
-                let key = if *self.acc.by == By::OpeningEco {
-                    o.eco
-                } else {
-                    o.name
-                };
-                self.acc.set_key(key.as_bytes());
-            }
-            self.acc.end();
-        }
-        Control::Continue
-    }
-}
-
-impl PgnGroups {
-    fn result_tag(&mut self, tag: &pgn::Tag<'_>) -> Control {
-        if tag.name == b"Result" {
-            self.tagged = true;
-            let outcome = match tag.value.as_bytes().trim_ascii() {
-                b"1-0" => Outcome::WhiteWins,
-                b"0-1" => Outcome::BlackWins,
-                b"1/2-1/2" => Outcome::Draw,
-                _ => Outcome::Unknown,
-            };
-            set_outcome(&mut self.acc.counts, outcome);
+            let opening = self.openings.as_ref().and_then(Classifier::opening);
+            self.acc.end(opening);
         }
         Control::Continue
     }
@@ -746,33 +691,11 @@ impl sgf::Visitor for SgfGroups {
             return Control::Continue;
         }
         if value.name == b"RE" && value.first {
-            let outcome = match sgf::GoResult::parse(value.raw.as_bytes()) {
-                Some(sgf::GoResult::Win { winner, .. }) => match winner {
-                    sgf::Color::White => Outcome::WhiteWins,
-                    sgf::Color::Black => Outcome::BlackWins,
-                },
-                Some(sgf::GoResult::Draw) => Outcome::Draw,
-                _ => Outcome::Unknown,
-            };
+            let outcome = keys::sgf_outcome(value.raw.as_bytes());
             set_outcome(&mut self.acc.counts, outcome);
         }
-        match &*self.acc.by {
-            By::Field(name) if name.as_bytes() == value.name => {
-                let text = value.raw.decoded(value.name);
-                if value.first {
-                    self.acc.set_key(&text);
-                } else if self.acc.key.len() < MAX_KEY_BYTES {
-                    push_text(&mut self.acc.key, &text);
-                }
-            }
-            By::Year | By::Month if value.name == b"DT" && value.first => {
-                let month = *self.acc.by == By::Month;
-                if let Some(d) = date_key(value.raw.as_bytes(), month) {
-                    self.acc.set_key(&d[..if month { 7 } else { 4 }]);
-                }
-            }
-            _ => {}
-        }
+        let text = value.raw.decoded(value.name);
+        self.acc.tag(value.name, &text, value.first);
         Control::Continue
     }
 
@@ -791,7 +714,7 @@ impl sgf::Visitor for SgfGroups {
     fn on_tree_end(&mut self, ctx: &sgf::Context) -> Control {
         if ctx.depth == 0 {
             self.root = false;
-            self.acc.end();
+            self.acc.end(None);
         }
         Control::Continue
     }
@@ -815,9 +738,6 @@ impl crate::Games for SgfGroups {
     }
 }
 
-/// The most bytes of a long SGF value kept as a key (its first pieces).
-const MAX_KEY_BYTES: usize = 4096;
-
 impl crate::Scan<'_> {
     /// Counts the games per value of `grouping.by`: the scan of `kifu stats --by`.
     ///
@@ -833,7 +753,7 @@ impl crate::Scan<'_> {
     ///             [Date \"1972.08.31\"]\n[Result \"1/2-1/2\"]\n\n1. d4 1/2-1/2\n\n\
     ///             [Date \"1985.??.??\"]\n\n1. c4 *\n".to_vec();
     /// let scan = Scan::new(Source::Bytes { name: "g.pgn".into(), data: pgn }, Formats::ANY);
-    /// let (grouped, _) = scan.group(&Grouping::new(By::Year), |_| {}).unwrap();
+    /// let (grouped, _) = scan.group(&Grouping::new(By::parse("year").unwrap()), |_| {}).unwrap();
     /// let rows: Vec<_> = grouped.rows.iter().map(|r| (r.key.as_deref(), r.counts.games)).collect();
     /// assert_eq!(rows, [(Some("1972"), 2), (Some("1985"), 1)]);
     /// assert_eq!((grouped.rows[0].counts.white, grouped.rows[0].counts.draws), (1, 1));
@@ -915,7 +835,12 @@ mod tests {
     #[test]
     fn counts_results_plies_and_errors() {
         let data = pgn_games(8);
-        let g = grouped(&data, "g.pgn", &Grouping::new(By::Year), 1);
+        let g = grouped(
+            &data,
+            "g.pgn",
+            &Grouping::new(By::parse("year").unwrap()),
+            1,
+        );
         let keys: Vec<_> = g.rows.iter().map(|r| r.key.clone().unwrap()).collect();
         assert_eq!(keys, ["2000", "2001", "2002"]);
         let y2000 = g.rows[0].counts;
@@ -926,7 +851,7 @@ mod tests {
         );
         assert_eq!(y2000.plies, 9);
         let bad = b"[Event \"x\"]\n\n1. e4 Zz9 e5 1-0\n";
-        let g = grouped(bad, "b.pgn", &Grouping::new(By::Field("Event".into())), 1);
+        let g = grouped(bad, "b.pgn", &Grouping::new(By::parse("Event").unwrap()), 1);
         assert!(g.rows[0].counts.errors >= 1);
         assert_eq!(g.rows[0].counts.white, 1);
     }
@@ -936,7 +861,7 @@ mod tests {
         let data = b"[White \"b\"]\n\n1. e4 *\n\n[Black \"x\"]\n\n1. d4 *\n\n[White \"a\"]\n\n*\n\n[White \"c\"]\n\n*\n";
         let g = Grouping {
             max_groups: 2,
-            ..Grouping::new(By::Field("White".into()))
+            ..Grouping::new(By::parse("White").unwrap())
         };
         let r = grouped(data, "g.pgn", &g, 1);
         let rows: Vec<_> = r
@@ -952,7 +877,7 @@ mod tests {
         assert!(r.capped);
         let sorted = Grouping {
             sort: Sort::Games,
-            ..Grouping::new(By::Field("White".into()))
+            ..Grouping::new(By::parse("White").unwrap())
         };
         let r = grouped(
             b"[White \"z\"]\n*\n\n[White \"a\"]\n*\n\n[White \"z\"]\n*\n",
@@ -969,7 +894,12 @@ mod tests {
                      [TimeControl \"60\"]\n\n1. e4 c5 2. Nc3 d6 3. Nf3 Nf6 4. d4 cxd4 5. Nxd4 a6 0-1\n\n\
                      [TimeControl \"-\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Kb1 *\n";
         for threads in [1, 2] {
-            let speed = grouped(data, "g.pgn", &Grouping::new(By::Speed), threads);
+            let speed = grouped(
+                data,
+                "g.pgn",
+                &Grouping::new(By::parse("speed").unwrap()),
+                threads,
+            );
             let rows: Vec<_> = speed
                 .rows
                 .iter()
@@ -983,7 +913,12 @@ mod tests {
                     ("correspondence".into(), 1)
                 ]
             );
-            let eco = grouped(data, "g.pgn", &Grouping::new(By::OpeningEco), threads);
+            let eco = grouped(
+                data,
+                "g.pgn",
+                &Grouping::new(By::parse("opening_eco").unwrap()),
+                threads,
+            );
             let rows: Vec<_> = eco
                 .rows
                 .iter()
@@ -1048,8 +983,90 @@ mod tests {
                 ("Japanese".to_string(), 2, 3, 1, 0, 1)
             ]
         );
-        let r = grouped(data, "g.sgf", &Grouping::new(By::Month), 2);
+        let r = grouped(
+            data,
+            "g.sgf",
+            &Grouping::new(By::parse("month").unwrap()),
+            2,
+        );
         let keys: Vec<_> = r.rows.iter().map(|r| r.key.clone()).collect();
         assert_eq!(keys, [Some("2019-03".into()), Some("2019-05".into()), None]);
+    }
+
+    #[test]
+    fn long_values_are_never_merged() {
+        // three players whose names differ only after 4,096 bytes, each value in several pieces
+        let base = "x".repeat(5000);
+        let mut data = String::new();
+        for (i, end) in ["a", "b", "c", "a"].iter().enumerate() {
+            data.push_str(&format!(
+                "(;GM[1]PB[{base}{end}]RE[{}])",
+                ["B+R", "W+R"][i % 2]
+            ));
+        }
+        for threads in [1, 2] {
+            let r = grouped(
+                data.as_bytes(),
+                "g.sgf",
+                &Grouping::new(By::parse("PB").unwrap()),
+                threads,
+            );
+            let games: Vec<u64> = r.rows.iter().map(|r| r.counts.games).collect();
+            assert_eq!(games.iter().sum::<u64>(), 4);
+            assert_eq!(r.rows.len(), 3, "-j{threads}");
+            for row in &r.rows {
+                let k = row.key.as_deref().unwrap();
+                assert!(
+                    k.starts_with("xxx") && k.contains("5001 bytes") && k.len() < 200,
+                    "{k}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_derived_key_groups() {
+        let data = b"[TimeControl \"180+2\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+                     [TimeControl \"60\"]\n\n1. d4 0-1\n\n[TimeControl \"180+0\"]\n[Result \"1/2-1/2\"]\n\n*\n";
+        let rows = |key: &str| -> Vec<(Option<String>, u64)> {
+            grouped(data, "g.pgn", &Grouping::new(By::parse(key).unwrap()), 2)
+                .rows
+                .iter()
+                .map(|r| (r.key.clone(), r.counts.games))
+                .collect()
+        };
+        assert_eq!(
+            rows("tc_base"),
+            [(Some("60".into()), 1), (Some("180".into()), 2)]
+        );
+        assert_eq!(
+            rows("tc_increment"),
+            [(Some("0".into()), 2), (Some("2".into()), 1)]
+        );
+        assert_eq!(
+            rows("plies"),
+            [
+                (Some("0".into()), 1),
+                (Some("1".into()), 1),
+                (Some("2".into()), 1)
+            ]
+        );
+        assert_eq!(
+            rows("result"),
+            [
+                (Some("1-0".into()), 1),
+                (Some("0-1".into()), 1),
+                (Some("1/2-1/2".into()), 1)
+            ]
+        );
+        assert_eq!(
+            rows("winner"),
+            [
+                (Some("white".into()), 1),
+                (Some("black".into()), 1),
+                (None, 1)
+            ]
+        );
+        assert!(By::parse("Player").is_err());
     }
 }

@@ -21,6 +21,8 @@
 //! - [`StatsSummary`]: the counts of `kifu stats` and `kifu.stats`, one shape for both;
 //!   [`group`]: the games counted per value of a key (`kifu stats --by`), every core, bounded
 //!   memory, the same rows at every thread count.
+//! - [`keys`]: the keys of a game a user names (tags, root properties, `year`, `speed`, …),
+//!   their kinds, how their values compare and are shown, in one place for every frontend.
 //! - [`table`]: the tables of `kifu-export` built on the scan's threads, rebased to their
 //!   input's game numbers and cut into batches of a fixed size, so that every thread count
 //!   gives the same batches; [`table::export`] writes them safely (Parquet, CSV, JSON Lines),
@@ -53,6 +55,7 @@
 pub mod check;
 mod dom;
 pub mod group;
+pub mod keys;
 mod problem;
 mod scan;
 mod source;

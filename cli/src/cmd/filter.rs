@@ -26,14 +26,17 @@ pub struct Args {
     pub common: Common,
     #[command(flatten)]
     pub output: OutputArgs,
-    /// A test NAME OP VALUE, OP one of = != ~ (contains, ignoring case) !~ < <= > >=:
-    /// numbers compare as numbers, dates (Date, UTCDate, EventDate, DT) part by part
-    /// (`Date>=2020`, `Date<2021.06`), other text as text. Derived names: PGN tc_base,
-    /// tc_increment (seconds) and speed (`speed=blitz`, `speed<=blitz`) from TimeControl; SGF
-    /// ranks as ranks (`BR>=7d`, black_rank, white_rank) and winner, win_by, margin from RE. A
-    /// game without the tag passes only != and !~. Repeat for more tests; all must hold.
+    /// A test NAME OP VALUE, OP one of = != ~ (contains, ignoring case) !~ < <= > >=; NAME a
+    /// tag or root property, or a derived key (year, month, speed, tc_base, tc_increment,
+    /// opening_eco, opening_name, opening_ply, plies, result, winner, win_by, margin,
+    /// black_rank, white_rank), or Player (White or Black; SGF PB or PW). Values compare as the
+    /// key's kind: numbers as numbers (`WhiteElo=2500.0`), dates on the parts given
+    /// (`Date=2015`, `Date<2021.06`), ranks as ranks (`BR>=7d`), speeds fastest first. Tests
+    /// joined by `or` in one -w: one must hold; repeat -w for more: all must hold. A game
+    /// without the value passes only != and !~. A misspelt key (`Whiteelo`) or a value a key
+    /// never has (`speed=blits`) is refused with the close matches.
     #[arg(short = 'w', long = "where", value_name = "TEST")]
-    pub tests: Vec<crate::predicate::Test>,
+    pub tests: Vec<kifu_pipeline::keys::AnyOf>,
     /// At least this many main-line plies (SGF: moves).
     #[arg(long, value_name = "N")]
     pub min_plies: Option<u64>,

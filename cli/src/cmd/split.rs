@@ -18,6 +18,7 @@ use crate::render::{Rendered, To};
 use crate::run::{self, Outcome};
 use kifu_pipeline::Input;
 use kifu_pipeline::group::By as GroupBy;
+use kifu_pipeline::keys::{Bounded, cut};
 use kifu_pipeline::{Dom, PerGame};
 
 /// Write the games into files of N games each (`--games`) or one file per value of a tag or
@@ -38,9 +39,9 @@ pub struct Args {
         required_unless_present = "by"
     )]
     pub games: Option<u64>,
-    /// One file per value of this tag (PGN) or root property (SGF), or of a key of `kifu stats
-    /// --by`: `year`, `month` (of UTCDate, else Date, else EventDate; SGF DT), `speed`,
-    /// `opening_eco`, `opening_name`.
+    /// One file per value of this key: a tag (PGN) or root property (SGF), or a derived key
+    /// (`year`, `month`, `speed`, `tc_base`, `opening_eco`, `plies`, `result`, `winner`, …; the
+    /// keys of `kifu filter -w` and `kifu stats --by`).
     #[arg(long, value_name = "NAME", value_parser = GroupBy::parse)]
     pub by: Option<GroupBy>,
     /// File name template: {num} (the file number, 0001 on), {value} (the value, made safe
@@ -85,8 +86,8 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
 pub enum By {
     /// N games per file.
     Count(u64),
-    /// One file per value of this key (a tag or root property, `year`, `month`, `speed`,
-    /// `opening_eco`, `opening_name`: the keys of `kifu stats --by`).
+    /// One file per value of this key (a tag or root property, or a derived key: the keys of
+    /// `kifu stats --by`).
     Value(GroupBy),
 }
 
@@ -114,7 +115,7 @@ const OPEN_FILES: usize = 128;
 /// extension.
 pub struct Sorted {
     rendered: Rendered,
-    keys: Vec<(Key, &'static str)>,
+    keys: Vec<(Bounded, &'static str)>,
     by: Arc<By>,
     jsonl: bool,
 }
@@ -122,8 +123,8 @@ pub struct Sorted {
 impl PerGame for Sorted {
     fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         let value = match &*self.by {
-            By::Count(_) => Key::default(),
-            By::Value(key) => Key::of(&key.pgn_value(&game).unwrap_or_default()),
+            By::Count(_) => Bounded::default(),
+            By::Value(key) => Bounded::of(&key.value(&game).unwrap_or_default()),
         };
         self.keys
             .push((value, if self.jsonl { "jsonl" } else { "pgn" }));
@@ -132,8 +133,8 @@ impl PerGame for Sorted {
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
         let value = match &*self.by {
-            By::Count(_) => Key::default(),
-            By::Value(key) => Key::of(&key.sgf_value(&tree).unwrap_or_default()),
+            By::Count(_) => Bounded::default(),
+            By::Value(key) => Bounded::of(&key.value(&tree).unwrap_or_default()),
         };
         self.keys
             .push((value, if self.jsonl { "jsonl" } else { "sgf" }));
@@ -176,52 +177,6 @@ impl Work for SplitWork {
 /// hidden temporary name's additions, well within the 255 bytes file systems allow.
 const MAX_VALUE_BYTES: usize = 100;
 
-/// The most bytes of a value kept whole; of a longer one, only this many first bytes are kept,
-/// with hashes of the whole.
-const KEPT_VALUE_BYTES: usize = MAX_VALUE_BYTES;
-
-/// A value as `split --by` keeps it, of bounded size whatever the value's length (a tag of
-/// megabytes is held only while its game is): whole when it has at most [`KEPT_VALUE_BYTES`]
-/// bytes, else its first bytes (cut at a character boundary) with its length and two 64-bit
-/// hashes of the whole value, which keep apart long values that begin alike.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-struct Key {
-    /// The value, or its first bytes.
-    prefix: String,
-    /// For a longer value: its length in bytes, its FNV-1a hash (which its file name shows:
-    /// the same in every build) and its SipHash.
-    whole: Option<(u64, u64, u64)>,
-}
-
-impl Key {
-    fn of(value: &str) -> Key {
-        if value.len() <= KEPT_VALUE_BYTES {
-            return Key {
-                prefix: value.to_string(),
-                whole: None,
-            };
-        }
-        let mut sip = std::hash::DefaultHasher::new();
-        std::hash::Hash::hash(value, &mut sip);
-        Key {
-            prefix: cut(value, KEPT_VALUE_BYTES).to_string(),
-            whole: Some((
-                value.len() as u64,
-                fnv1a(value.as_bytes()),
-                std::hash::Hasher::finish(&sip),
-            )),
-        }
-    }
-}
-
-/// The 64-bit FNV-1a hash of `bytes`: a fixed function, so that a file name made from it is the
-/// same in every build.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
 /// Names Windows reserves for devices, whatever the extension and case (the superscript
 /// digits `¹ ² ³` count as digits there).
 const RESERVED: [&str; 30] = [
@@ -229,15 +184,6 @@ const RESERVED: [&str; 30] = [
     "COM8", "COM9", "COM¹", "COM²", "COM³", "LPT0", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6",
     "LPT7", "LPT8", "LPT9", "LPT¹", "LPT²", "LPT³",
 ];
-
-/// `s` cut to at most `max` bytes, at a character boundary.
-fn cut(s: &str, max: usize) -> &str {
-    let mut end = s.len().min(max);
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
-}
 
 /// A value made safe for a file name: letters, digits, `-`, `_`, `.` kept (a leading or
 /// trailing `.` not), every other character `_`; at most [`MAX_VALUE_BYTES`] bytes, cut at a
@@ -273,22 +219,15 @@ fn safe(value: &str) -> String {
 /// order the values first come (input order: the same at every `-j`).
 #[derive(Default)]
 struct Names {
-    by_value: HashMap<Key, String>,
+    by_value: HashMap<Bounded, String>,
     /// The names given, in lower case.
     taken: HashSet<String>,
 }
 
 impl Names {
-    fn of(&mut self, value: &Key) -> &str {
+    fn of(&mut self, value: &Bounded) -> &str {
         if !self.by_value.contains_key(value) {
-            let base = match value.whole {
-                None => safe(&value.prefix),
-                Some((_, hash, _)) => {
-                    let hash = format!("-{hash:016x}");
-                    let prefix = safe(&value.prefix);
-                    format!("{}{hash}", cut(&prefix, MAX_VALUE_BYTES - hash.len()))
-                }
-            };
+            let base = value.name(MAX_VALUE_BYTES, safe);
             let mut name = base.clone();
             let mut k = 1u64;
             while self.taken.contains(&name.to_lowercase()) {
@@ -455,6 +394,7 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kifu_pipeline::keys::{KEPT_BYTES, fnv1a};
 
     fn named(value: &str) -> String {
         name("{value}.{ext}", 0, &safe(value), "pgn")
@@ -497,7 +437,7 @@ mod tests {
     #[test]
     fn values_that_look_alike_stay_apart() {
         let mut names = Names::default();
-        let mut of = |v: &str| names.of(&Key::of(v)).to_string();
+        let mut of = |v: &str| names.of(&Bounded::of(v)).to_string();
         let a = of("A/B");
         let b = of("A_B");
         let c = of("a_b");
@@ -520,12 +460,12 @@ mod tests {
     fn long_values_are_kept_bounded_and_apart() {
         let a = format!("{}a", "x".repeat(1 << 20));
         let b = format!("{}b", "x".repeat(1 << 20));
-        let (ka, kb) = (Key::of(&a), Key::of(&b));
+        let (ka, kb) = (Bounded::of(&a), Bounded::of(&b));
         assert_ne!(ka, kb, "values that differ only past the cut stay apart");
-        assert_eq!(ka, Key::of(&a));
-        assert_eq!(ka.prefix.len(), KEPT_VALUE_BYTES);
-        assert_eq!(Key::of("short").prefix, "short");
-        assert_eq!(Key::of("short").whole, None);
+        assert_eq!(ka, Bounded::of(&a));
+        assert_eq!(ka.prefix.len(), KEPT_BYTES);
+        assert_eq!(Bounded::of("short").prefix, "short");
+        assert_eq!(Bounded::of("short").whole, None);
         // the name: the cut prefix made safe, then the hash, the same in every build
         let mut names = Names::default();
         let name = names.of(&ka).to_string();

@@ -20,8 +20,10 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Count per value of KEY instead: a tag or root property (`Event`, `White`, `RU`, `BR`),
-    /// `year` or `month` (of UTCDate, else Date, else EventDate; SGF DT), `speed` (of
-    /// TimeControl), `opening_eco` or `opening_name` (named from the moves). One row a value:
+    /// or a derived key: `year` or `month` (of UTCDate, else Date, else EventDate; SGF DT),
+    /// `speed`, `tc_base`, `tc_increment` (of TimeControl), `opening_eco`, `opening_name`,
+    /// `opening_ply` (named from the moves), `plies`, `result`, `winner`, SGF `win_by`,
+    /// `margin`, `black_rank`, `white_rank` (the keys of `kifu filter -w`). One row a value:
     /// games, plies, White/draw/Black shares, errors.
     #[arg(long, value_name = "KEY", value_parser = By::parse, help_heading = "Grouping")]
     pub by: Option<By>,
@@ -40,8 +42,8 @@ pub struct Args {
 /// `--sort`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SortBy {
-    /// By the value: numbers as numbers, speeds fastest first, else as text; games without a
-    /// value last.
+    /// By the value as its key orders them: numbers as numbers, dates, ranks as ranks, speeds
+    /// fastest first, else as text; games without a value last.
     Key,
     /// Most games first.
     Games,

@@ -11,6 +11,8 @@ use arrow_array::types::Date32Type;
 use arrow_array::{Array, ArrayRef, RecordBatch, UInt32Array};
 use arrow_schema::{DataType, SchemaRef};
 
+use kifu_output::bounded::{Bounded, close_matches, fnv1a};
+
 use super::cell::csv_value;
 use super::{Error, FileSink, OutFormat, Place, Sink, SinkOptions, Summary};
 
@@ -202,9 +204,21 @@ fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
         });
     }
     let column = schema.index_of(name).map_err(|_| {
+        let names = ["year", "month"]
+            .into_iter()
+            .chain(schema.fields().iter().map(|f| f.name().as_str()));
+        let meant: Vec<String> = close_matches(name, names)
+            .iter()
+            .map(|m| format!("`{m}`"))
+            .collect();
+        let hint = match meant.len() {
+            0 => String::new(),
+            1 => format!("; did you mean {}?", meant[0]),
+            _ => format!("; did you mean one of {}?", meant.join(", ")),
+        };
         Error::Partition(
             name.into(),
-            "no such column (year, month, or a column of the table)".into(),
+            format!("no such column{hint} (year, month, or a column of the table)"),
         )
     })?;
     if matches!(
@@ -259,20 +273,45 @@ fn civil(days: i32) -> (i32, u32) {
     (year as i32, month as u32)
 }
 
-/// `value` as a folder name's value: `%XX` for `/`, `\`, `=`, `%`, control characters and a
-/// leading `.`; at most [`MAX_VALUE`] bytes; empty as [`DEFAULT`].
+/// `value` as a folder name's value: `%XX` for `/`, `\`, `=`, `%`, `:`, control characters and
+/// a leading `.`; empty as [`DEFAULT`]. A value whose folder name would pass [`MAX_VALUE`]
+/// bytes is kept apart from every other by its hash, as every key's long values are
+/// ([`Bounded`]): its first characters escaped, `-` and the 16 hex digits of the FNV-1a hash of
+/// the whole value, [`MAX_VALUE`] bytes at most.
 fn push_value(out: &mut String, value: &str) {
     if value.is_empty() {
         out.push_str(DEFAULT);
         return;
     }
     let start = out.len();
+    if escape(out, value, MAX_VALUE) {
+        return;
+    }
+    out.truncate(start);
+    let hash = Bounded::of(value)
+        .hash()
+        .unwrap_or_else(|| fnv1a(value.as_bytes()));
+    let tail = format!("-{hash:016x}");
+    escape(out, value, MAX_VALUE - tail.len());
+    out.push_str(&tail);
+}
+
+/// Appends `value` escaped, as many whole characters as fit in `max` bytes; whether all did.
+fn escape(out: &mut String, value: &str, max: usize) -> bool {
+    let start = out.len();
+    let mut b = [0; 4];
     for (k, c) in value.chars().enumerate() {
-        if out.len() - start >= MAX_VALUE {
-            break;
+        let escaped =
+            matches!(c, '/' | '\\' | '=' | '%' | ':') || c.is_control() || (k == 0 && c == '.');
+        let len = if escaped {
+            3 * c.len_utf8()
+        } else {
+            c.len_utf8()
+        };
+        if out.len() - start + len > max {
+            return false;
         }
-        if matches!(c, '/' | '\\' | '=' | '%' | ':') || c.is_control() || (k == 0 && c == '.') {
-            let mut b = [0; 4];
+        if escaped {
             for byte in c.encode_utf8(&mut b).bytes() {
                 out.push_str(&format!("%{byte:02X}"));
             }
@@ -280,6 +319,7 @@ fn push_value(out: &mut String, value: &str) {
             out.push(c);
         }
     }
+    true
 }
 
 #[cfg(test)]
@@ -306,5 +346,23 @@ mod tests {
         s.clear();
         push_value(&mut s, "");
         assert_eq!(s, DEFAULT);
+    }
+
+    #[test]
+    fn long_values_that_begin_alike_get_folders_of_their_own() {
+        let base = "W".repeat(150);
+        let (mut a, mut b) = (String::new(), String::new());
+        push_value(&mut a, &format!("{base}a"));
+        push_value(&mut b, &format!("{base}b"));
+        assert_ne!(a, b);
+        assert_eq!((a.len(), b.len()), (MAX_VALUE, MAX_VALUE));
+        assert!(a.starts_with("WWW"), "{a}");
+        // an escaped character is never cut in two
+        let mut c = String::new();
+        push_value(&mut c, &"/".repeat(200));
+        assert!(c.len() <= MAX_VALUE && c.contains("%2F-"), "{c}");
+        let mut short = String::new();
+        push_value(&mut short, &"x".repeat(MAX_VALUE));
+        assert_eq!(short, "x".repeat(MAX_VALUE), "a value that fits is whole");
     }
 }

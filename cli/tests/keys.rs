@@ -1,0 +1,239 @@
+//! One definition of a game's keys (kifu-pipeline's `keys`): every key works in `filter -w`,
+//! `stats --by`, `split --by` and `export --partition-by`, compares the same way everywhere, is
+//! refused with the close matches when misspelt, and long values are never merged.
+
+mod common;
+use common::{Files, code, entries, err, kifu, out};
+
+/// Games of 2014, 2015 (three, one of them `2015.??.??`), 2016 and 2021, with Elos, time
+/// controls and players.
+fn games() -> Vec<u8> {
+    let mut s = String::new();
+    let rows = [
+        ("2014.12.31", "2400", "60+0", "Carlsen", "Anand", "1-0"),
+        ("2015.03.02", "2500", "180+2", "Anand", "Carlsen", "0-1"),
+        (
+            "2015.??.??",
+            "2500.0",
+            "180+0",
+            "Tal",
+            "Petrosian",
+            "1/2-1/2",
+        ),
+        ("2015.11.30", "2600", "600+5", "Kasparov", "Karpov", "1-0"),
+        ("2016.01.01", "?", "180+2", "Karpov", "Kasparov", "0-1"),
+        ("2021.06.01", "2850", "60+1", "Nepo", "Carlsen", "1-0"),
+    ];
+    for (date, elo, tc, white, black, result) in rows {
+        s.push_str(&format!(
+            "[Event \"e\"]\n[Date \"{date}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
+             [Result \"{result}\"]\n[WhiteElo \"{elo}\"]\n[TimeControl \"{tc}\"]\n\n1. e4 e5 {result}\n\n"
+        ));
+    }
+    s.into_bytes()
+}
+
+/// How many games `kifu filter -w …` keeps.
+fn count(tests: &[&str]) -> u64 {
+    let mut args = vec!["filter", "-", "-c", "-q"];
+    for t in tests {
+        args.extend(["-w", t]);
+    }
+    let o = kifu(&args, Some(&games()));
+    assert!(code(&o) <= 1, "{tests:?}: {}", err(&o));
+    out(&o).trim().parse().unwrap()
+}
+
+#[test]
+fn dates_match_on_the_parts_given_and_agree_with_the_orderings() {
+    assert_eq!(count(&["Date=2015"]), 3);
+    assert_eq!(count(&["Date<=2015"]), 4);
+    assert_eq!(count(&["Date>=2015"]), 5);
+    // `=` holds exactly where both `<=` and `>=` do
+    assert_eq!(count(&["Date<=2015", "Date>=2015"]), count(&["Date=2015"]));
+    assert_eq!(count(&["Date=2015.03"]), 1);
+    assert_eq!(count(&["Date!=2015"]), 3);
+    assert_eq!(count(&["year=2015"]), 3);
+    assert_eq!(count(&["year>=2021"]), 1);
+    assert_eq!(count(&["month=2015-11"]), 1);
+}
+
+#[test]
+fn numbers_compare_as_numbers() {
+    assert_eq!(count(&["WhiteElo=2500.0"]), 2);
+    assert_eq!(count(&["WhiteElo=2500"]), 2);
+    assert_eq!(count(&["WhiteElo<=2500", "WhiteElo>=2500"]), 2);
+    assert_eq!(
+        count(&["WhiteElo=?"]),
+        1,
+        "a value that is no number: as text"
+    );
+    assert_eq!(count(&["tc_base=180"]), 3);
+    assert_eq!(count(&["plies=2", "speed<=blitz"]), 5);
+}
+
+#[test]
+fn either_player_and_or() {
+    assert_eq!(count(&["Player=Carlsen"]), 3);
+    assert_eq!(count(&["Player!=Carlsen"]), 3);
+    assert_eq!(count(&["White=Carlsen or Black=Carlsen"]), 3);
+    assert_eq!(count(&["White=Tal or White=Nepo"]), 2);
+    // `or` within one -w, the -ws all hold
+    assert_eq!(count(&["Player=Carlsen or Player=Karpov", "year>=2016"]), 2);
+    assert_eq!(count(&["Event=\"a or b\" or White=Tal"]), 1, "quoted");
+}
+
+#[test]
+fn misspelt_keys_and_impossible_values_are_usage_errors_naming_close_matches() {
+    for args in [
+        &["filter", "-", "-w", "Whiteelo>=2500"][..],
+        &["stats", "-", "--by", "Whiteelo"],
+        &["split", "-", "-o", "never", "--by", "Whiteelo"],
+    ] {
+        let o = kifu(args, Some(&games()));
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert!(err(&o).contains("did you mean `WhiteElo`?"), "{}", err(&o));
+    }
+    let o = kifu(&["filter", "-", "-w", "speed=blits"], Some(&games()));
+    assert_eq!(code(&o), 2);
+    assert!(err(&o).contains("did you mean `blitz`?"), "{}", err(&o));
+    let o = kifu(&["filter", "-", "-w", "yaer>=2021"], Some(&games()));
+    assert_eq!(code(&o), 2);
+    assert!(err(&o).contains("`year`"), "{}", err(&o));
+    let o = kifu(&["stats", "-", "--by", "Player"], Some(&games()));
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    // an arbitrary capitalised name is a tag, as PGN allows
+    let o = kifu(&["filter", "-", "-c", "-w", "LichessId=x"], Some(&games()));
+    assert_eq!((code(&o), out(&o).trim()), (1, "0"), "{}", err(&o));
+}
+
+/// `kifu stats --by KEY --json` rows: (key, games).
+fn rows(key: &str, input: &[u8], format: &str) -> Vec<(Option<String>, u64)> {
+    let o = kifu(
+        &[
+            "stats", "-", "--format", format, "--by", key, "--json", "-j2",
+        ],
+        Some(input),
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    out(&o)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (
+                v["key"].as_str().map(String::from),
+                v["games"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_key_groups() {
+    let some = |k: &str, n| (Some(k.to_string()), n);
+    assert_eq!(
+        rows("tc_base", &games(), "pgn"),
+        [some("60", 2), some("180", 3), some("600", 1)]
+    );
+    assert_eq!(
+        rows("year", &games(), "pgn"),
+        [
+            some("2014", 1),
+            some("2015", 3),
+            some("2016", 1),
+            some("2021", 1)
+        ]
+    );
+    assert_eq!(
+        rows("speed", &games(), "pgn"),
+        [some("bullet", 2), some("blitz", 3), some("rapid", 1)]
+    );
+    assert_eq!(
+        rows("winner", &games(), "pgn"),
+        [some("white", 3), some("black", 2), (None, 1)]
+    );
+    assert_eq!(
+        rows("WhiteElo", &games(), "pgn")[..2],
+        [some("2400", 1), some("2500", 1)]
+    );
+}
+
+#[test]
+fn long_values_are_never_merged() {
+    // three players whose names differ only after 4,096 bytes, four games
+    let base = "x".repeat(5000);
+    let mut sgf = String::new();
+    for end in ["a", "b", "c", "a"] {
+        sgf.push_str(&format!("(;GM[1]SZ[19]PB[{base}{end}]PW[w];B[aa])\n"));
+    }
+    let r = rows("PB", sgf.as_bytes(), "sgf");
+    assert_eq!(
+        r.len(),
+        3,
+        "{:?}",
+        r.iter().map(|r| r.1).collect::<Vec<_>>()
+    );
+    assert_eq!(r.iter().map(|r| r.1).sum::<u64>(), 4);
+    let dir = tempfile::tempdir().unwrap();
+    let split = dir.path().join("split");
+    let o = kifu(
+        &[
+            "split",
+            "-",
+            "--format",
+            "sgf",
+            "-q",
+            "--by",
+            "PB",
+            "-o",
+            split.to_str().unwrap(),
+        ],
+        Some(sgf.as_bytes()),
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(entries(&split).len(), 3);
+
+    // export --partition-by: values sharing their first 100 bytes get folders of their own
+    let long = "W".repeat(120);
+    let mut pgn = String::new();
+    for end in ["a", "b", "a"] {
+        pgn.push_str(&format!(
+            "[White \"{long}{end}\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n"
+        ));
+    }
+    let input = dir.file("long.pgn", pgn.as_bytes());
+    let out_dir = dir.path().join("ds");
+    let o = kifu(
+        &[
+            "export",
+            input.to_str().unwrap(),
+            "-q",
+            "--partition-by",
+            "White",
+            "-o",
+            out_dir.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let folders: Vec<String> = entries(&out_dir)
+        .into_iter()
+        .filter(|e| e.starts_with("White="))
+        .collect();
+    assert_eq!(folders.len(), 2, "{folders:?}");
+    assert!(folders.iter().all(|f| f.len() <= "White=".len() + 100));
+    // a misspelt partition key names the column it may have meant
+    let o = kifu(
+        &[
+            "export",
+            input.to_str().unwrap(),
+            "--partition-by",
+            "Whte",
+            "-o",
+            dir.path().join("ds2").to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    assert!(err(&o).contains("`White`"), "{}", err(&o));
+}
