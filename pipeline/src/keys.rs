@@ -20,7 +20,7 @@
 //! of the whole, so that two long values are never merged.
 //!
 //! ```
-//! use kifu_pipeline::keys::{Key, Test};
+//! use kifu_pipeline::keys::{AnyOf, Key, Test};
 //!
 //! let g = kifu::pgn::games(b"[White \"Carlsen, Magnus\"]\n[Black \"Nepo\"]\n[Date \"2021.12.03\"]\n\
 //!                            [WhiteElo \"2856\"]\n[TimeControl \"180+2\"]\n\n1. e4 e5 1-0\n")
@@ -28,7 +28,8 @@
 //! let holds = |t: &str| t.parse::<Test>().unwrap().holds(&g);
 //! assert!(holds("Date=2021") && holds("year>=2021") && holds("WhiteElo=2856.0"));
 //! assert!(holds("speed=blitz") && holds("tc_base=180") && holds("Player~nepo"));
-//! assert!(holds("White~carlsen or Black~carlsen"));
+//! let any: AnyOf = "White~carlsen or Black~carlsen".parse().unwrap();
+//! assert!(any.holds(&g));
 //! assert_eq!(Key::parse("tc_base").unwrap().shown(&g).as_deref(), Some("180"));
 //! let e = Key::parse("Whiteelo").unwrap_err();
 //! assert!(e.contains("did you mean `WhiteElo`"), "{e}");
