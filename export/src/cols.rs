@@ -164,30 +164,32 @@ impl StrMap {
     }
 }
 
-/// The struct fields of an error of the PGN tables, as `kifu json` names them.
+/// The struct fields of an error of the PGN tables: `kifu json`'s, but where its name is a
+/// reserved word of SQL (`offset`, `column`): `byte_offset` (as the key column), `line`, `col`.
 pub(crate) fn pgn_error_fields() -> Fields {
     Fields::from(vec![
         Field::new("kind", DataType::Utf8, false),
         Field::new("severity", DataType::Utf8, false),
         Field::new("message", DataType::Utf8, false),
         Field::new("text", DataType::Utf8, false),
-        Field::new("offset", DataType::Int64, false),
+        Field::new("byte_offset", DataType::Int64, false),
         Field::new("line", DataType::Int64, false),
-        Field::new("column", DataType::Int32, false),
+        Field::new("col", DataType::Int32, false),
         Field::new("move", DataType::Utf8, true),
     ])
 }
 
-/// The struct fields of an error of the SGF tables, as `kifu json` names them.
+/// The struct fields of an error of the SGF tables, named as those of the PGN tables
+/// ([`pgn_error_fields`]).
 pub(crate) fn sgf_error_fields() -> Fields {
     Fields::from(vec![
         Field::new("code", DataType::Utf8, false),
         Field::new("severity", DataType::Utf8, false),
         Field::new("message", DataType::Utf8, false),
         Field::new("text", DataType::Utf8, false),
-        Field::new("offset", DataType::Int64, false),
+        Field::new("byte_offset", DataType::Int64, false),
         Field::new("line", DataType::Int64, false),
-        Field::new("column", DataType::Int32, false),
+        Field::new("col", DataType::Int32, false),
         Field::new("node", DataType::Int64, true),
         Field::new("depth", DataType::Int64, true),
     ])

@@ -13,7 +13,7 @@ use arrow_schema::{ArrowError, DataType};
 pub struct Shift {
     /// Added to the `index` column (the game key of every table).
     pub index: u64,
-    /// Added to the `offset` column and to each error's `offset`.
+    /// Added to the `byte_offset` column and to each error's `byte_offset`.
     pub offset: u64,
     /// Added to each error's `line` (a piece that starts at the start of a line keeps its
     /// columns right; columns on a piece's first line are not shifted).
@@ -45,7 +45,7 @@ fn shift_errors(col: &ArrayRef, shift: Shift) -> Result<ArrayRef, ArrowError> {
         .iter()
         .zip(columns)
         .map(|(f, c)| match f.name().as_str() {
-            "offset" => add(&c, shift.offset),
+            "byte_offset" => add(&c, shift.offset),
             "line" => add(&c, shift.line),
             _ => Ok(c),
         })
@@ -62,10 +62,10 @@ fn shift_errors(col: &ArrayRef, shift: Shift) -> Result<ArrayRef, ArrowError> {
     )?))
 }
 
-/// `batch` with `shift` added to its `index` and `offset` columns and to the `offset` and
-/// `line` of each of its errors: a batch built from a piece of an input (its first game
-/// numbered 0, its offsets and lines counted from the piece's start) numbered as in the whole
-/// input. Only the changed columns are copied.
+/// `batch` with `shift` added to its `game_index` and `byte_offset` columns and to the
+/// `byte_offset` and `line` of each of its errors: a batch built from a piece of an input (its
+/// first game numbered 0, its offsets and lines counted from the piece's start) numbered as in
+/// the whole input. Only the changed columns are copied.
 ///
 /// The `json` tables' `index` and `offset` columns are shifted, not the positions inside the
 /// JSON text: parse such pieces with their real positions.

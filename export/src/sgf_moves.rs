@@ -86,8 +86,11 @@ impl MovesBuilder {
             self.move_number.append_value(ids.len() as i32);
             self.node
                 .append_value(i32::try_from(depth).unwrap_or(i32::MAX));
-            self.color
-                .append_value(if color == Color::Black { "B" } else { "W" });
+            self.color.append_value(if color == Color::Black {
+                "black"
+            } else {
+                "white"
+            });
             match point {
                 Some(p) => {
                     self.point.append_value(p.to_string());

@@ -9,10 +9,26 @@ use arrow_array::builder::{
     UInt8Builder, UInt32Builder,
 };
 use arrow_schema::{DataType, Field};
-use kifu::sgf::{self, Color};
+use kifu::sgf::{self, Color, Rank};
 use kifu_replay::go::TrainingRows;
 
+use crate::Charset;
+use crate::charset::text;
 use crate::cols::clamp_i64;
+
+/// A rank property's value as the `trees` table has it ([`kifu::sgf::Rank::value`]), read from
+/// its text decoded as the `trees` table decodes it (the charset guessed only for text that is
+/// not ASCII, such as `9段` in GB2312).
+fn rank(tree: &sgf::GameTree, value: Option<sgf::RawValue<'_>>, name: &[u8]) -> Option<i16> {
+    let value = value?;
+    let decoded = value.decoded(name);
+    let rank = if decoded.is_ascii() {
+        Rank::parse(&decoded)
+    } else {
+        Rank::parse(text(value, name, Charset::Auto.encoding_of(tree)).as_bytes())
+    };
+    rank.map(Rank::value)
+}
 
 pub(crate) fn fields() -> Vec<Field> {
     vec![
@@ -20,8 +36,8 @@ pub(crate) fn fields() -> Vec<Field> {
         Field::new("game_index", DataType::Int64, false),
         Field::new("game_key", DataType::Int64, false),
         Field::new("move_number", DataType::Int32, false),
-        Field::new("cols", DataType::UInt8, false),
-        Field::new("rows", DataType::UInt8, false),
+        Field::new("board_cols", DataType::Int32, false),
+        Field::new("board_rows", DataType::Int32, false),
         Field::new("board", DataType::Binary, false),
         Field::new("to_play", DataType::UInt8, false),
         Field::new("x", DataType::Int16, true),
@@ -30,8 +46,8 @@ pub(crate) fn fields() -> Vec<Field> {
         Field::new("captures_white", DataType::UInt32, false),
         Field::new("komi", DataType::Float64, true),
         Field::new("handicap", DataType::Int32, true),
-        Field::new("black_rank", DataType::Utf8, true),
-        Field::new("white_rank", DataType::Utf8, true),
+        Field::new("black_rank", DataType::Int16, true),
+        Field::new("white_rank", DataType::Int16, true),
         Field::new("result", DataType::Utf8, true),
         Field::new("error", DataType::Utf8, true),
     ]
@@ -43,8 +59,8 @@ pub(crate) struct PositionsBuilder {
     index: Int64Builder,
     game_key: Int64Builder,
     move_number: Int32Builder,
-    cols: UInt8Builder,
-    rows_: UInt8Builder,
+    board_cols: Int32Builder,
+    board_rows: Int32Builder,
     board: BinaryBuilder,
     to_play: UInt8Builder,
     x: Int16Builder,
@@ -53,8 +69,8 @@ pub(crate) struct PositionsBuilder {
     captures_white: UInt32Builder,
     komi: Float64Builder,
     handicap: Int32Builder,
-    black_rank: StringBuilder,
-    white_rank: StringBuilder,
+    black_rank: Int16Builder,
+    white_rank: Int16Builder,
     result: StringBuilder,
     error: StringBuilder,
     rows: usize,
@@ -76,14 +92,19 @@ impl PositionsBuilder {
         let text = |v: Option<sgf::RawValue<'_>>| {
             v.map(|v| String::from_utf8_lossy(&v.simple_text()).into_owned())
         };
+        let mut ranks = None;
         for row in TrainingRows::new(tree) {
+            let ranks = *ranks.get_or_insert_with(|| {
+                let (b, w) = (row.game.black_rank, row.game.white_rank);
+                (rank(tree, b, b"BR"), rank(tree, w, b"WR"))
+            });
             self.file.append_value(file);
             self.index.append_value(index);
             self.game_key.append_value(row.game.key as i64);
             self.move_number
                 .append_value(i32::try_from(row.number).unwrap_or(i32::MAX));
-            self.cols.append_value(row.size.cols);
-            self.rows_.append_value(row.size.rows);
+            self.board_cols.append_value(i32::from(row.size.cols));
+            self.board_rows.append_value(i32::from(row.size.rows));
             self.board.append_value(&row.board);
             self.to_play.append_value(match row.to_play {
                 Color::Black => 1,
@@ -96,8 +117,8 @@ impl PositionsBuilder {
             self.komi.append_option(row.game.komi);
             self.handicap
                 .append_option(row.game.handicap.and_then(|h| i32::try_from(h).ok()));
-            self.black_rank.append_option(text(row.game.black_rank));
-            self.white_rank.append_option(text(row.game.white_rank));
+            self.black_rank.append_option(ranks.0);
+            self.white_rank.append_option(ranks.1);
             self.result.append_option(text(row.game.result));
             self.error.append_option(row.error.map(|e| e.code()));
             self.rows += 1;
@@ -111,8 +132,8 @@ impl PositionsBuilder {
             Arc::new(self.index.finish()),
             Arc::new(self.game_key.finish()),
             Arc::new(self.move_number.finish()),
-            Arc::new(self.cols.finish()),
-            Arc::new(self.rows_.finish()),
+            Arc::new(self.board_cols.finish()),
+            Arc::new(self.board_rows.finish()),
             Arc::new(self.board.finish()),
             Arc::new(self.to_play.finish()),
             Arc::new(self.x.finish()),

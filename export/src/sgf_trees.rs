@@ -27,9 +27,10 @@ pub enum PropType {
 }
 
 /// The root properties that have a column of their own in the SGF `trees` table, in column
-/// order, each named as its FF\[4\] identifier. `SZ` is the size of a square board (a
-/// rectangular `SZ[19:13]` leaves it null, its text in `props`; `board_cols` / `board_rows`
-/// always hold the size). Every other root property goes to the `props` map.
+/// order, each named as its FF\[4\] identifier but `ON`, a reserved word of SQL: its column
+/// is `opening` (FF\[4\]'s name for it). `SZ` is the size of a square
+/// board (a rectangular `SZ[19:13]` leaves it null, its text in `props`; `board_cols` /
+/// `board_rows` always hold the size). Every other root property goes to the `props` map.
 pub const SGF_ROOT_COLUMNS: [(&str, PropType); 26] = [
     ("GM", PropType::Int32),
     ("FF", PropType::Int32),
@@ -61,10 +62,20 @@ pub const SGF_ROOT_COLUMNS: [(&str, PropType); 26] = [
 
 const NPROPS: usize = SGF_ROOT_COLUMNS.len();
 
+/// The column of root property `id` (one of [`SGF_ROOT_COLUMNS`]): its identifier, but
+/// `opening` for `ON` (the opening played), since `ON` is a reserved word of SQL that every
+/// query would have to quote.
+pub(crate) fn root_column_name(id: &str) -> &str {
+    match id {
+        "ON" => "opening",
+        other => other,
+    }
+}
+
 /// The columns of the SGF `trees` table read from the game information, right after
 /// `board_cols` and `board_rows`: `black_rank` and `white_rank` (`Int16`: `BR`, `WR` as
 /// [`kifu::sgf::Rank::value`], kyu N −N, dan N N, professional dan N 9 + N), `winner` (`Utf8`:
-/// `B` or `W`), `win_by` (`Utf8`: `points`, `resign`, `time`, `forfeit`, `draw`, `void`) and
+/// `black` or `white`), `win_by` (`Utf8`: `points`, `resign`, `time`, `forfeit`, `draw`, `void`) and
 /// `margin` (`Float64`: the points of a win on the count), from `RE`
 /// ([`kifu::sgf::GoResult`]). Null where the property is missing or does not read.
 pub const SGF_GAME_INFO_COLUMNS: [&str; 5] =
@@ -92,7 +103,7 @@ pub(crate) fn fields() -> Vec<Field> {
             PropType::Int32 => DataType::Int32,
             PropType::Real => DataType::Float64,
         };
-        Field::new(*name, dt, true)
+        Field::new(root_column_name(name), dt, true)
     }));
     f.push(Field::new("board_cols", DataType::Int32, false));
     f.push(Field::new("board_rows", DataType::Int32, false));
@@ -302,8 +313,8 @@ impl TreesBuilder {
         self.white_rank.append_option(white_rank.map(Rank::value));
         self.winner
             .append_option(result.and_then(GoResult::winner).map(|c| match c {
-                Color::Black => "B",
-                Color::White => "W",
+                Color::Black => "black",
+                Color::White => "white",
             }));
         self.win_by.append_option(result.and_then(GoResult::win_by));
         self.margin.append_option(result.and_then(GoResult::margin));

@@ -388,6 +388,7 @@ fn moves_main_line() {
     assert_eq!(b.num_rows(), 2);
     assert_eq!(i32s(&b, "ply"), [Some(28), Some(29)]);
     assert_eq!(i32s(&b, "move_number"), [Some(14), Some(15)]);
+    // spelt as the SGF tables spell a colour
     assert_eq!(
         strs(&b, "color"),
         [Some("black".into()), Some("white".into())]
@@ -638,7 +639,7 @@ fn sgf_trees_ranks_and_results() {
         ]
     );
     let s = |v: &[Option<&str>]| v.iter().map(|s| s.map(String::from)).collect::<Vec<_>>();
-    let (b_, w_, n) = (Some("B"), Some("W"), None);
+    let (b_, w_, n) = (Some("black"), Some("white"), None);
     assert_eq!(strs(&b, "winner"), s(&[b_, w_, w_, b_, n, n, n, b_, n, n]));
     assert_eq!(
         strs(&b, "win_by"),
@@ -672,7 +673,11 @@ fn sgf_pass_is_null_and_moves_rows() {
     assert_eq!(strs(&b, "point"), [Some("pd".into()), None, None]);
     assert_eq!(
         strs(&b, "color"),
-        [Some("B".into()), Some("W".into()), Some("B".into())]
+        [
+            Some("black".into()),
+            Some("white".into()),
+            Some("black".into())
+        ]
     );
     assert_eq!(i32s(&b, "move_number"), [Some(1), Some(2), Some(3)]);
     assert_eq!(i32s(&b, "node"), [Some(1), Some(2), Some(3)]);
@@ -780,6 +785,20 @@ fn rebase_shifts_keys_and_error_positions() {
         .as_primitive::<Int64Type>()
         .value(0);
     assert_eq!(line, 38);
+    let byte_offset = |batch: &RecordBatch| {
+        let errors = batch
+            .column_by_name("errors")
+            .unwrap()
+            .as_list::<i32>()
+            .value(1);
+        errors
+            .as_struct()
+            .column_by_name("byte_offset")
+            .unwrap()
+            .as_primitive::<Int64Type>()
+            .value(0)
+    };
+    assert_eq!(byte_offset(&s), byte_offset(&b) + 100);
     let m = pgn_batch(Table::PgnMoves, &TableOptions::default(), "x", LICHESS);
     let s = rebase(
         &m,
@@ -791,4 +810,211 @@ fn rebase_shifts_keys_and_error_positions() {
     .unwrap();
     assert_eq!(i64s(&s, "game_index"), [7, 7, 7, 8, 8]);
     assert_eq!(rebase(&m, Shift::default()).unwrap(), m);
+}
+
+/// DuckDB's reserved words (`SELECT keyword_name FROM duckdb_keywords() WHERE keyword_category
+/// = 'reserved'`, DuckDB 2.0.0): a column named so must be quoted in every query.
+const RESERVED: &[&str] = &[
+    "all",
+    "analyse",
+    "analyze",
+    "and",
+    "any",
+    "array",
+    "as",
+    "asc",
+    "asymmetric",
+    "both",
+    "case",
+    "cast",
+    "check",
+    "collate",
+    "column",
+    "constraint",
+    "create",
+    "default",
+    "deferrable",
+    "desc",
+    "describe",
+    "distinct",
+    "do",
+    "else",
+    "end",
+    "except",
+    "false",
+    "fetch",
+    "for",
+    "foreign",
+    "from",
+    "group",
+    "having",
+    "in",
+    "initially",
+    "intersect",
+    "into",
+    "lambda",
+    "lateral",
+    "leading",
+    "limit",
+    "not",
+    "null",
+    "offset",
+    "on",
+    "only",
+    "or",
+    "order",
+    "pivot",
+    "pivot_longer",
+    "pivot_wider",
+    "placing",
+    "primary",
+    "qualify",
+    "references",
+    "returning",
+    "select",
+    "show",
+    "some",
+    "summarize",
+    "symmetric",
+    "table",
+    "then",
+    "to",
+    "trailing",
+    "true",
+    "union",
+    "unique",
+    "unpivot",
+    "using",
+    "variadic",
+    "when",
+    "where",
+    "window",
+    "with",
+];
+
+/// Every field of `fields` and of their structs, lists and maps, as `table.path`.
+fn names(prefix: &str, fields: &arrow_schema::Fields, out: &mut Vec<(String, String)>) {
+    use arrow_schema::DataType;
+    for f in fields {
+        out.push((format!("{prefix}{}", f.name()), f.name().clone()));
+        let mut dt = f.data_type();
+        while let DataType::List(item) = dt {
+            dt = item.data_type();
+        }
+        if let DataType::Struct(inner) = dt {
+            names(&format!("{prefix}{}.", f.name()), inner, out);
+        }
+    }
+}
+
+#[test]
+fn no_column_is_a_reserved_word_of_sql() {
+    let opts = TableOptions {
+        variations: true,
+        ..TableOptions::default()
+    };
+    for table in Table::ALL {
+        let mut all = Vec::new();
+        names("", schema(table, &opts).fields(), &mut all);
+        for (path, name) in all {
+            let lower = name.to_ascii_lowercase();
+            assert!(
+                !RESERVED.contains(&lower.as_str()),
+                "{table:?}: {path} is a reserved word of SQL"
+            );
+        }
+    }
+}
+
+/// A type as SQL sees it: nullability aside (a PGN game's moves are never null, an SGF pass
+/// is).
+fn shape(dt: &arrow_schema::DataType) -> String {
+    use arrow_schema::DataType;
+    match dt {
+        DataType::List(item) => format!("list<{}>", shape(item.data_type())),
+        DataType::Struct(fields) => {
+            let inner: Vec<String> = fields
+                .iter()
+                .map(|f| format!("{}: {}", f.name(), shape(f.data_type())))
+                .collect();
+            format!("struct<{}>", inner.join(", "))
+        }
+        DataType::Map(entries, _) => format!("map<{}>", shape(entries.data_type())),
+        other => other.to_string(),
+    }
+}
+
+#[test]
+fn one_name_one_type_in_every_table() {
+    let opts = TableOptions {
+        variations: true,
+        ..TableOptions::default()
+    };
+    // a column of one name has one type, whichever table has it (the errors struct aside:
+    // PGN's names a move, SGF's a node; their common fields are compared below)
+    let mut seen: std::collections::HashMap<String, (Table, arrow_schema::DataType)> =
+        Default::default();
+    for table in Table::ALL {
+        for f in schema(table, &opts).fields() {
+            if f.name() == "errors" {
+                continue;
+            }
+            let (first, dt) = seen
+                .entry(f.name().clone())
+                .or_insert((table, f.data_type().clone()));
+            assert_eq!(
+                shape(dt),
+                shape(f.data_type()),
+                "{}: {table:?} and {first:?} differ",
+                f.name()
+            );
+        }
+    }
+    let errors = |table: Table| {
+        let s = schema(table, &opts);
+        let f = s.field_with_name("errors").unwrap().clone();
+        let arrow_schema::DataType::List(item) = f.data_type() else {
+            panic!("a list")
+        };
+        let arrow_schema::DataType::Struct(fields) = item.data_type() else {
+            panic!("a struct")
+        };
+        fields.clone()
+    };
+    let (pgn, sgf) = (errors(Table::PgnGames), errors(Table::SgfTrees));
+    for name in ["severity", "message", "text", "byte_offset", "line", "col"] {
+        let (a, b) = (pgn.find(name).unwrap().1, sgf.find(name).unwrap().1);
+        assert_eq!(a.data_type(), b.data_type(), "errors.{name}");
+    }
+    // the board is named alike in trees and positions, and the ranks are numbers in both
+    for name in ["board_cols", "board_rows", "black_rank", "white_rank"] {
+        assert!(seen.contains_key(name), "{name}");
+    }
+}
+
+#[test]
+fn positions_read_ranks_and_board_as_trees_do() {
+    let sgf = "(;GM[1]SZ[9:7]BR[3d]WR[P9段]RE[W+R]ON[san-ren-sei];B[aa];W[bb])".as_bytes();
+    let t = sgf_batch(Table::SgfTrees, &TableOptions::default(), "g", sgf);
+    let p = sgf_batch(Table::SgfPositions, &TableOptions::default(), "g", sgf);
+    assert_eq!(p.num_rows(), 2);
+    assert_eq!(i32s(&p, "board_cols"), [Some(9), Some(9)]);
+    assert_eq!(i32s(&p, "board_rows"), [Some(7), Some(7)]);
+    assert_eq!(i32s(&t, "board_cols"), [Some(9)]);
+    assert_eq!(i16s(&p, "black_rank"), [Some(3), Some(3)]);
+    assert_eq!(i16s(&p, "white_rank"), [Some(18), Some(18)]);
+    assert_eq!(i16s(&t, "black_rank"), [Some(3)]);
+    assert_eq!(i16s(&t, "white_rank"), [Some(18)]);
+    // a rank in another charset, decoded as the trees table decodes it
+    let mut gb = b"(;GM[1]CA[GB2312]PB[\xb9\xc5\xc1\xa6]BR[9".to_vec();
+    gb.extend_from_slice(b"\xb6\xce];B[aa])");
+    let t = sgf_batch(Table::SgfTrees, &TableOptions::default(), "g", &gb);
+    let p = sgf_batch(Table::SgfPositions, &TableOptions::default(), "g", &gb);
+    assert_eq!(strs(&t, "BR")[0].as_deref(), Some("9段"));
+    assert_eq!(i16s(&t, "black_rank"), [Some(9)]);
+    assert_eq!(i16s(&p, "black_rank"), [Some(9)]);
+    // ON, a reserved word of SQL, is the column `opening`
+    let t = sgf_batch(Table::SgfTrees, &TableOptions::default(), "g", sgf);
+    assert_eq!(strs(&t, "opening")[0].as_deref(), Some("san-ren-sei"));
+    assert!(t.column_by_name("ON").is_none());
 }

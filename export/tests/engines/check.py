@@ -40,11 +40,11 @@ def strip_not_null(t):
 # The documented types (docs/export.md), as pyarrow prints them.
 PGN_ERRORS = (
     "list<item: struct<kind: string, severity: string, message: string, text: string, "
-    "offset: int64, line: int64, column: int32, move: string>>"
+    "byte_offset: int64, line: int64, col: int32, move: string>>"
 )
 SGF_ERRORS = (
     "list<item: struct<code: string, severity: string, message: string, text: string, "
-    "offset: int64, line: int64, column: int32, node: int64, depth: int64>>"
+    "byte_offset: int64, line: int64, col: int32, node: int64, depth: int64>>"
 )
 GAMES_TYPES = {
     "file": "string", "game_index": "int64", "byte_offset": "int64",
@@ -72,7 +72,7 @@ MOVES_TYPES = {
     "emt": "double",
 }
 SGF_TEXT = ["CA", "AP", "GN", "EV", "RO", "DT", "PC", "PB", "BR", "BT", "PW", "WR", "WT", "RE",
-            "RU", "OT", "SO", "US", "AN", "ON"]
+            "RU", "OT", "SO", "US", "AN", "opening"]  # ON, a reserved word of SQL: `opening`
 TREES_TYPES = {
     "file": "string", "game_index": "int64", "byte_offset": "int64",
     "GM": "int32", "FF": "int32", "SZ": "int32", "KM": "double", "HA": "int32", "TM": "double",
@@ -252,7 +252,9 @@ def expected_game(obj):
         row["outcome"] = None  # another spelling of the tag: not compared
     row["error_count"] = len(obj["errors"]) + obj.get("errors_dropped", 0)
     row["errors"] = [
-        {k: e[k] for k in ("kind", "severity", "message", "text", "offset", "line", "column", "move")}
+        # kifu json's `offset` and `column` are reserved words of SQL: `byte_offset`, `col`
+        {{"offset": "byte_offset", "column": "col"}.get(k, k): e[k]
+         for k in ("kind", "severity", "message", "text", "offset", "line", "column", "move")}
         for e in obj["errors"]
     ]
     return row
@@ -478,13 +480,14 @@ def expected_result(text):
     if not m:
         return SKIP
     how = m.group(2)
+    winner = {"B": "black", "W": "white"}[m.group(1)]
     by = {"R": "resign", "Resign": "resign", "T": "time", "Time": "time", "F": "forfeit",
           "Forfeit": "forfeit"}
     if how is None:
-        return (m.group(1), None, None)
+        return (winner, None, None)
     if how in by:
-        return (m.group(1), by[how], None)
-    return (m.group(1), "points", float(how))
+        return (winner, by[how], None)
+    return (winner, "points", float(how))
 
 
 def check_sgf(group, con):
