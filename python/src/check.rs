@@ -1,11 +1,7 @@
-//! `kifu.check` (every problem, located) and `kifu.stats` (the counts of `kifu stats --json`),
-//! both kifu-pipeline scans on every core with the GIL released.
+//! `kifu.check` (every problem, located), `kifu.stats` (the counts of `kifu stats --json`) and
+//! `kifu.stats_by`: kifu-pipeline's scans, on every core with the GIL released.
 
-use std::sync::Arc;
-
-use kifu::par::{Event, Visited, Work};
-use kifu::{Control, pgn, sgf};
-use kifu_pipeline::{Formats, Games, Input, Problem, Problems as Listing};
+use kifu_pipeline::Formats;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -13,57 +9,16 @@ use crate::diag::Diagnostic;
 use crate::scan;
 use crate::source::{extract, parse_format};
 
-/// A piece's problems (the first of each game listed, the rest counted).
-pub struct Problems {
-    file: Arc<str>,
-    list: Listing,
-}
-
-impl pgn::Visitor for Problems {
-    fn on_error(&mut self, e: &pgn::Error<'_>) -> Control {
-        self.list.push(Problem::pgn(&self.file, e));
-        Control::Continue
-    }
-}
-
-impl sgf::Visitor for Problems {
-    fn on_error(&mut self, e: &sgf::Error<'_>) -> Control {
-        self.list.push(Problem::sgf(&self.file, e));
-        Control::Continue
-    }
-}
-
-impl Games for Problems {
-    fn games(&self) -> u64 {
-        // a game count is not needed (no note on inputs without games here)
-        1
-    }
-}
-
-struct CheckWork;
-
-impl Work for CheckWork {
-    type Input = Input;
-    type Pgn = Problems;
-    type Sgf = Problems;
-    fn pgn(&self, input: &Input) -> Problems {
-        Problems {
-            file: Arc::clone(&input.name),
-            list: Listing::new(),
-        }
-    }
-    fn sgf(&self, input: &Input) -> Problems {
-        self.pgn(input)
-    }
-}
-
-/// Every problem of `source`, located: a list of `Diagnostic` in input order.
+/// Every problem of `source`, located: a list of `Diagnostic` in input order (kifu-pipeline's
+/// checking scan, the one `kifu check` runs; `legal`: each game replayed on a board too, as
+/// `kifu check --legal`).
 #[pyfunction]
-#[pyo3(signature = (source, *, format = None, threads = None, name = None))]
+#[pyo3(signature = (source, *, format = None, legal = false, threads = None, name = None))]
 pub fn check(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     format: Option<&str>,
+    legal: bool,
     threads: Option<usize>,
     name: Option<String>,
 ) -> PyResult<Vec<Diagnostic>> {
@@ -74,25 +29,19 @@ pub fn check(
     let (source, slot) = extract(source, name)?;
     let opts = scan::options(threads)?;
     let mut all = Vec::new();
-    let scanned = scan::interruptible(py, |stop| {
-        scan::scan(source, formats, opts, stop).run(
-            &CheckWork,
-            |event| {
-                if let Event::Piece { visited, info, .. } = event {
-                    let (Visited::Pgn(p) | Visited::Sgf(p)) = visited;
-                    all.extend(p.list.finish().into_iter().map(|mut d| {
-                        d.rebase(info.first_game);
-                        Diagnostic::from(d)
-                    }));
-                }
+    let checked = scan::interruptible(py, |stop| {
+        scan::scan(source, formats, opts, stop).check(
+            legal,
+            |listed| {
+                all.push(Diagnostic::from(listed));
                 Ok::<(), std::convert::Infallible>(())
             },
             |_| {},
         )
     })?;
-    let Ok(scanned) = scanned;
+    let Ok(checked) = checked;
     let py_error = slot.lock().ok().and_then(|mut e| e.take());
-    scan::finish(py, &scanned, py_error, None)?;
+    scan::finish(py, &checked.scanned, py_error, None)?;
     Ok(all)
 }
 

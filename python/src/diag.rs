@@ -41,7 +41,8 @@ pub struct Diagnostic {
     /// Whether `text` was cut.
     #[pyo3(get)]
     pub truncated: bool,
-    /// The game's index in its input, 0-based (as `Game.index`; `kifu check` prints it 1-based).
+    /// The game's number in its input, counted from 1 as `kifu check` counts it (its lines and
+    /// `--json`): `Game.index + 1`.
     #[pyo3(get)]
     pub game: u64,
     /// PGN: the last move played before the problem (`"14b"`), or `None`.
@@ -79,7 +80,7 @@ impl From<Problem> for Diagnostic {
             message: p.message(),
             text: p.text().into_owned(),
             truncated: p.truncated(),
-            game: p.game(),
+            game: p.game() + 1,
             move_: p.at_move(),
             node: at.map(|a| a.0),
             depth: at.map(|a| a.1),
@@ -107,7 +108,7 @@ impl From<More> for Diagnostic {
             message: m.message(),
             text: String::new(),
             truncated: false,
-            game: m.game(),
+            game: m.game() + 1,
             move_: None,
             node: None,
             depth: None,
@@ -146,7 +147,7 @@ impl Diagnostic {
         )
     }
 
-    /// The fields as a dict (the keys of `kifu check --json`, with `game` 0-based).
+    /// The fields as a dict (the keys and values of `kifu check --json`: `game` from 1).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let d = pyo3::types::PyDict::new(py);
         d.set_item("file", &self.file)?;

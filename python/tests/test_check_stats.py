@@ -6,12 +6,12 @@ import subprocess
 import pytest
 
 import kifu
-from conftest import corpus
+from conftest import ILLEGAL, corpus
 
 
 def test_check_fields(pgn_file, sgf_file):
     (d,) = kifu.check(pgn_file)
-    assert (d.file, d.kind, d.game, d.move, d.severity, d.source) == (str(pgn_file), "unexpected_text", 1, "2b", "error", "parser")
+    assert (d.file, d.kind, d.game, d.move, d.severity, d.source) == (str(pgn_file), "unexpected_text", 2, "2b", "error", "parser")
     assert d.line and d.column == 19 and d.offset > 0
     assert kifu.check(sgf_file) == []
     ds = kifu.check(b"(;GM[1]SZ[3]QQ[x];B[zz])")
@@ -19,18 +19,44 @@ def test_check_fields(pgn_file, sgf_file):
     assert all(d.format == "sgf" and d.node is not None for d in ds)
 
 
+def cli_check(kifu_bin, *args):
+    """The problems `kifu check --json ARGS` lists (its summary line left out)."""
+    out = subprocess.run([kifu_bin, "check", "--json", *map(str, args)], capture_output=True).stdout
+    return [c for c in map(json.loads, out.decode().splitlines()) if c["type"] != "summary"]
+
+
 def test_check_equals_the_cli(pgn_file, kifu_bin, tmp_path):
     big = tmp_path / "big.pgn"
     big.write_text(pgn_file.read_text() * 2000)
-    out = subprocess.run([kifu_bin, "check", "--json", "-j1", str(big)], capture_output=True).stdout
-    cli = [json.loads(line) for line in out.decode().splitlines()]
-    problems = [c for c in cli if c["type"] == "problem"]
+    problems = cli_check(kifu_bin, "-j1", big)
     for threads in (1, 2):
         mine = kifu.check(big, threads=threads)
         assert len(mine) == len(problems) == 2000
         for m, c in zip(mine, problems):
-            assert (m.line, m.column, m.offset, m.kind, m.game + 1, m.move, m.text) == (
+            # one numbering: the game as `kifu check` counts it, attribute and dict alike
+            assert (m.line, m.column, m.offset, m.kind, m.game, m.move, m.text) == (
                 c["line"], c["column"], c["offset"], c["kind"], c["game"], c["move"], c["text"])
+            assert {k: m.to_dict()[k] for k in ("line", "column", "game", "move")} == {
+                k: c[k] for k in ("line", "column", "game", "move")}
+    assert [m.game for m in mine[:3]] == [2, 4, 6]
+
+
+def test_check_legal_equals_the_cli(kifu_bin, tmp_path):
+    # replayed on a board: the illegal moves of both formats, as `kifu check --legal` finds them
+    pgn = tmp_path / "illegal.pgn"
+    pgn.write_text("1. e4 e5 *\n\n" + ILLEGAL + "1. e4 e5 2. Qh5 Nc6 3. Qxf8 *\n")
+    sgf = tmp_path / "ko.sgf"
+    sgf.write_text("(;GM[1]SZ[3];B[aa];W[aa])")
+    assert kifu.check(pgn) == [] and kifu.check(sgf) == []
+    for source in (pgn, sgf):
+        mine = kifu.check(source, legal=True, threads=2)
+        cli = cli_check(kifu_bin, "--legal", source)
+        assert len(mine) == len(cli) > 0, source
+        for m, c in zip(mine, cli):
+            assert (m.kind, m.game, m.source) == (c.get("kind", c.get("code")), c["game"], "replay")
+            assert m.line == c["line"] and str(m).startswith(str(source))
+    illegal = kifu.check(pgn, legal=True)
+    assert [(d.kind, d.game, d.move) for d in illegal] == [("illegal_move", 2, "2w"), ("illegal_move", 3, "3w")]
 
 
 def test_stats_equal_the_cli(kifu_bin):
@@ -85,7 +111,7 @@ def test_check_lists_100_problems_of_a_game_and_counts_the_rest():
     found = kifu.check(pgn, format="pgn")
     assert len(found) == 101
     more = found[100]
-    assert (more.kind, more.game, more.severity) == ("more_problems", 0, "error")
+    assert (more.kind, more.game, more.severity) == ("more_problems", 1, "error")
     assert more.message.startswith("2900 more problems")
     assert more.line is None
     # the game as a value keeps the same 100 and counts the rest

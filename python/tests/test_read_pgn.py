@@ -49,11 +49,12 @@ def test_errors_are_data(pgn_file):
     assert g.has_errors
     (e,) = g.errors
     assert isinstance(e, kifu.Diagnostic)
-    assert (e.kind, e.severity, e.text, e.move, e.game) == ("unexpected_text", "error", "???", "2b", 1)
+    # the game counted from 1, as `kifu check` counts it: the second game (index 1) is game 2
+    assert (e.kind, e.severity, e.text, e.move, e.game) == ("unexpected_text", "error", "???", "2b", 2)
     assert e.line == OPERA.count("\n") + 6 and e.column == 19
     assert e.offset == len(OPERA.encode()) + SLOPPY.index("???")
     assert str(e).startswith(f"{pgn_file}:{e.line}:19: error: unexpected text: `???` (game 2, move 2b)")
-    assert e.to_dict()["kind"] == "unexpected_text"
+    assert (e.to_dict()["kind"], e.to_dict()["game"]) == ("unexpected_text", g.index + 1)
 
 
 def test_sources_bytes_file_object_list(pgn_file, pgn_text):
