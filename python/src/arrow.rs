@@ -75,9 +75,9 @@ fn start(
     source: Source,
     py_error: PyErrSlot,
     spec: TableSpec,
+    formats: Formats,
     scan_opts: ScanOptions,
 ) -> Pump<RecordBatch> {
-    let formats = Formats::only(format_of(table_of(&spec)));
     Pump::start(scan_opts.threads + 1, py_error, move |tx, stop| {
         let warn = tx.clone();
         let scan = scan::scan(source, formats, scan_opts, &stop);
@@ -100,9 +100,13 @@ fn start(
 /// The batches of a scan as an Arrow `RecordBatchReader` (what the C stream exports).
 struct Batches {
     pump: Option<Pump<RecordBatch>>,
+    /// A message received before the stream was handed out (the first, which told the table
+    /// of a source read by its first input's format).
+    first: Option<Msg<RecordBatch>>,
     queue: std::collections::VecDeque<RecordBatch>,
     schema: SchemaRef,
-    wanted: Format,
+    /// The one format read, for the warning about inputs skipped (`None`: both are read).
+    wanted: Option<Format>,
     /// The Python exception that ended the stream, kept for the package to raise as it is
     /// (through the C stream it only passes as text).
     raised: ErrorSlot,
@@ -133,13 +137,16 @@ impl Iterator for Batches {
             let pump = self.pump.as_mut()?;
             // called by the consumer (pyarrow, Polars, DuckDB) with or without the GIL: wait
             // without it, since a file object read on the scan's thread needs it
-            let msg = match Python::attach(|py| pump.recv(py)) {
-                Ok(msg) => msg,
-                Err(e) => {
-                    // Ctrl-C: the scan stops, the consumer gets the exception
-                    self.pump = None;
-                    return Some(Err(self.fail(e)));
-                }
+            let msg = match self.first.take() {
+                Some(first) => Some(first),
+                None => match Python::attach(|py| pump.recv(py)) {
+                    Ok(msg) => msg,
+                    Err(e) => {
+                        // Ctrl-C: the scan stops, the consumer gets the exception
+                        self.pump = None;
+                        return Some(Err(self.fail(e)));
+                    }
+                },
             };
             match msg {
                 Some(Msg::Items(batches)) => self.queue.extend(batches),
@@ -161,8 +168,8 @@ impl Iterator for Batches {
 }
 
 /// The stream's end: warnings for skipped inputs, an error for inputs that failed.
-fn end(scanned: &Scanned, py_error: Option<PyErr>, wanted: Format) -> Option<PyErr> {
-    Python::attach(|py| scan::finish(py, scanned, py_error, Some(wanted)).err())
+fn end(scanned: &Scanned, py_error: Option<PyErr>, wanted: Option<Format>) -> Option<PyErr> {
+    Python::attach(|py| scan::finish(py, scanned, py_error, wanted).err())
 }
 
 impl RecordBatchReader for Batches {
@@ -219,6 +226,56 @@ impl ArrowStream {
     }
 }
 
+/// The spec of the table a source's games go to, and the formats its scan reads: `games`
+/// and `moves` without `format=` (and without `replay=True`, which is chess's) are the
+/// table of the first input's format, PGN `games` or SGF `trees` (`moves` of either), as
+/// `kifu export --table` takes them; else the one table `table` and `format` name
+/// ([`spec`]).
+#[allow(clippy::too_many_arguments)]
+fn spec_by_input(
+    table: &str,
+    format: Option<&str>,
+    variations: bool,
+    replay: bool,
+    columns: Option<Vec<String>>,
+    charset: &str,
+    movetext_width: Option<usize>,
+    max_game_bytes: usize,
+) -> PyResult<(TableSpec, Formats)> {
+    let forced = parse_format(format)?;
+    let mut spec = spec(
+        table,
+        format,
+        variations,
+        replay,
+        None,
+        charset,
+        movetext_width,
+        max_game_bytes,
+    )?;
+    let formats = match (table, forced) {
+        ("games" | "moves", None) if !replay => {
+            let options = spec.options.clone();
+            spec = TableSpec::by_name(table).expect("games and moves name tables");
+            spec.options = options;
+            spec.max_game_bytes = max_game_bytes;
+            Formats::ANY
+        }
+        _ => Formats::only(format_of(table_of(&spec))),
+    };
+    spec.columns = columns;
+    spec.check_columns()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((spec, formats))
+}
+
+/// Whether a spec holds a table of each format (its table is told by the first input's).
+fn by_input(spec: &TableSpec) -> bool {
+    spec.pgn.is_some() && spec.sgf.is_some()
+}
+
+/// The spec of the one table `table` and `format` name (`games` is PGN's unless
+/// `format="sgf"`), as [`schema`] describes it.
 #[allow(clippy::too_many_arguments)]
 fn spec(
     table: &str,
@@ -277,7 +334,7 @@ pub fn to_arrow(
     name: Option<String>,
     raw: bool,
 ) -> PyResult<Py<PyAny>> {
-    let mut spec = spec(
+    let (mut spec, formats) = spec_by_input(
         table,
         format,
         variations,
@@ -290,12 +347,37 @@ pub fn to_arrow(
     spec.batch_rows = batch_rows.max(1);
     let (source, slot) = extract(source, name)?;
     let scan_opts = scan::options(threads)?;
-    let schema = spec.schema(table_of(&spec));
-    let wanted = format_of(table_of(&spec));
-    let pump = start(source, slot, spec, scan_opts);
+    let mut schema = spec.schema(table_of(&spec));
+    let wanted = formats.only;
+    let forced = formats.forced;
+    let mut pump = start(source, slot, spec.clone(), formats, scan_opts);
+    let mut first = None;
+    if by_input(&spec) {
+        // the table is the first input's: the stream's schema is its first batch's (as `kifu
+        // export` creates its output when the first rows come), or, when none comes, the
+        // table of the format forced (else PGN's)
+        loop {
+            match pump.recv(py)? {
+                Some(Msg::Warn(w)) => scan::warn(py, &w)?,
+                Some(Msg::Items(batches)) => {
+                    if let Some(b) = batches.first() {
+                        schema = b.schema();
+                    }
+                    first = Some(Msg::Items(batches));
+                    break;
+                }
+                msg => {
+                    schema = spec.schema(spec.default_table(forced));
+                    first = msg;
+                    break;
+                }
+            }
+        }
+    }
     let raised = ErrorSlot::default();
     let batches = Batches {
         pump: Some(pump),
+        first,
         queue: Default::default(),
         schema: schema.clone(),
         wanted,
@@ -343,9 +425,10 @@ pub fn schema(
     let s = spec.schema(table_of(&spec));
     let empty = Batches {
         pump: None,
+        first: None,
         queue: Default::default(),
         schema: s.clone(),
-        wanted: Format::Pgn,
+        wanted: None,
         raised: ErrorSlot::default(),
     };
     let stream = ArrowStream {
@@ -372,12 +455,42 @@ fn output_error(e: std::io::Error) -> PyErr {
     }
 }
 
-/// Writes a table of the games of `source` to `path`: Parquet (zstd), CSV or JSON Lines, one
+/// The file format of `to_parquet`'s output: `to` if given, else the one `path`'s extension
+/// names as `kifu export` reads it (`.parquet`/`.pq`, `.csv`, `.jsonl`/`.ndjson`/`.json`),
+/// else Parquet for a name without an extension or a dataset directory; an extension that
+/// names no format of these is refused (a `.csv` name never holds Parquet).
+fn out_format(path: &std::path::Path, to: Option<&str>, dataset_dir: bool) -> PyResult<OutFormat> {
+    if let Some(to) = to {
+        return OutFormat::by_name(to).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "to must be 'parquet', 'csv' or 'jsonl', not {to:?}"
+            ))
+        });
+    }
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("parquet" | "pq") => Ok(OutFormat::Parquet),
+        Some("csv") => Ok(OutFormat::Csv),
+        Some("jsonl" | "ndjson" | "json") => Ok(OutFormat::Jsonl),
+        None => Ok(OutFormat::Parquet),
+        Some(_) if dataset_dir => Ok(OutFormat::Parquet),
+        Some(other) => Err(PyValueError::new_err(format!(
+            "{}: the extension .{other} names no format kifu writes (.parquet, .csv, .jsonl): \
+             pass to='parquet', 'csv' or 'jsonl'",
+            path.display()
+        ))),
+    }
+}
+
+/// Writes a table of the games of `source` to `path`: Parquet (zstd), CSV or JSON Lines (as
+/// `to` says, else `path`'s extension: [`out_format`]), one
 /// file or a dataset directory (kifu-pipeline's export: the bytes `kifu export` writes);
 /// returns `{"rows", "files", "bytes"}`. When an input could not be read, raises, and nothing
 /// is put at `path`.
 #[pyfunction]
-#[pyo3(signature = (source, path, table = "games", *, format = None, to = "parquet",
+#[pyo3(signature = (source, path, table = "games", *, format = None, to = None,
                     threads = None, variations = false, replay = false, columns = None, charset = "auto",
                     movetext_width = None, max_game_bytes = DEFAULT_MAX_GAME_BYTES,
                     force = false, max_rows_per_file = None, dataset = false, partition_by = None,
@@ -389,7 +502,7 @@ pub fn to_parquet<'py>(
     path: std::path::PathBuf,
     table: &str,
     format: Option<&str>,
-    to: &str,
+    to: Option<&str>,
     threads: Option<usize>,
     variations: bool,
     replay: bool,
@@ -405,12 +518,9 @@ pub fn to_parquet<'py>(
     zstd_level: Option<i32>,
     name: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let out_format = OutFormat::by_name(to).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "to must be 'parquet', 'csv' or 'jsonl', not {to:?}"
-        ))
-    })?;
-    let spec = spec(
+    let dataset_dir = dataset || max_rows_per_file.is_some() || partition_by.is_some();
+    let out_format = out_format(&path, to, dataset_dir);
+    let (spec, formats) = spec_by_input(
         table,
         format,
         variations,
@@ -423,6 +533,13 @@ pub fn to_parquet<'py>(
     // a file object's file is an input: never the output, while the export runs
     let _reading = crate::source::reading(source)?;
     let (source, slot) = extract(source, name)?;
+    let out_format = out_format.map_err(|e| {
+        // an output that is an input is refused as such first (a `.pgn` named as the output)
+        match kifu_output::Guard::new(source.paths(), force).check(&path) {
+            Err(refused @ kifu_output::Error::Input(_)) => output_error(refused.into()),
+            _ => e,
+        }
+    })?;
     let defaults = SinkOptions::default();
     let sink_opts = SinkOptions {
         force,
@@ -434,10 +551,10 @@ pub fn to_parquet<'py>(
         ..defaults
     };
     let scan_opts = scan::options(threads)?;
-    let wanted = format_of(table_of(&spec));
+    let wanted = formats.only;
     let mut notes = Vec::new();
     let done = scan::interruptible(py, |stop| {
-        let scan = scan::scan(source, Formats::only(wanted), scan_opts, stop);
+        let scan = scan::scan(source, formats, scan_opts, stop);
         let note = |n: Note| {
             if warned(&n) {
                 notes.push(scan::note_text(&n));
@@ -451,7 +568,7 @@ pub fn to_parquet<'py>(
     let done = done.map_err(output_error)?;
     let py_error = slot.lock().ok().and_then(|mut e| e.take());
     // raised: nothing was put at the path (the sink, dropped unfinished, removed its temporary)
-    scan::finish(py, &done.scan.scanned, py_error, Some(wanted))?;
+    scan::finish(py, &done.scan.scanned, py_error, wanted)?;
     let summary = done.summary;
     let d = PyDict::new(py);
     d.set_item("rows", summary.rows)?;

@@ -48,7 +48,7 @@ def test_moves_trees_positions(pgn_file, sgf_file):
     assert rows[1]["board"][4 * 9 + 4] == 1 and rows[1]["to_play"] == 2 and rows[3]["x"] is None
     assert rows[0]["komi"] == 6.5 and rows[0]["black_rank"] is None and rows[0]["result"] == "B+R"
     last = rows[-1]
-    assert (last["game_index"], last["move_number"], last["cols"], last["board"]) == (1, 3, 3, bytes([2, 1, 0, 0, 0, 0, 0, 0, 0]))
+    assert (last["game_index"], last["move_number"], last["board_cols"], last["board"]) == (1, 3, 3, bytes([2, 1, 0, 0, 0, 0, 0, 0, 0]))
     np = pytest.importorskip("numpy")
     boards = np.frombuffer(b"".join(p.column("board").to_pylist()[:4]), np.uint8).reshape(4, 9, 9)
     assert boards[1, 4, 4] == 1
@@ -226,3 +226,75 @@ def test_to_parquet_partitions_as_kifu_export(kifu_bin, tmp_path, pgn_text):
     import pyarrow.dataset as pds
     t = pds.dataset(tmp_path / "py", partitioning="hive").to_table()
     assert t.num_rows == 40
+
+
+# The table and the file format as `kifu export` picks them: the table of the input's format
+# (PGN games, SGF trees) and the format the output's extension names.
+
+
+def test_games_of_sgf_input_is_the_trees_table(sgf_file, pgn_file, recwarn):
+    # `to_arrow("go/")`: SGF input without table= or format= gives its trees, not an empty
+    # games table with a warning
+    t = kifu.to_arrow(sgf_file).read_all()
+    assert t.num_rows == 2 and t.schema == kifu.schema("trees")
+    assert t.column("PB").to_pylist()[0] == "Honinbo Shusaku"
+    assert kifu.to_arrow(SGF.encode()).read_all().schema == kifu.schema("trees")
+    with open(sgf_file, "rb") as f:
+        assert kifu.to_arrow(f).read_all().num_rows == 2
+    # moves of either format
+    assert kifu.to_arrow(sgf_file, "moves").read_all().schema == kifu.schema("moves", format="sgf")
+    assert kifu.to_arrow(pgn_file, "moves").read_all().schema == kifu.schema("moves")
+    assert not [w for w in recwarn.list if issubclass(w.category, UserWarning)]
+    # PGN games, still; and an empty source gives the empty PGN games table
+    assert kifu.to_arrow(pgn_file).read_all().schema == kifu.schema("games")
+    assert kifu.to_arrow(b"").read_all().schema == kifu.schema("games")
+    assert kifu.to_arrow(b"", format="sgf").read_all().schema == kifu.schema("trees")
+    # a source of both formats: the first input's table, the other's inputs named
+    with pytest.warns(UserWarning, match="cannot join the games table"):
+        t = kifu.to_arrow([pgn_file, sgf_file]).read_all()
+    assert t.num_rows == 2 and t.schema == kifu.schema("games")
+    with pytest.warns(UserWarning, match="cannot join the trees table"):
+        t = kifu.to_arrow([sgf_file, pgn_file], columns=["file", "PB"]).read_all()
+    assert t.column_names == ["file", "PB"] and t.num_rows == 2
+
+
+def test_to_parquet_of_sgf_input_equals_kifu_export(sgf_file, kifu_bin, tmp_path):
+    if subprocess.run([kifu_bin, "export", "--help"], capture_output=True).returncode != 0:
+        pytest.skip("this kifu binary has no export command yet")
+    cli = tmp_path / "cli.parquet"
+    subprocess.run([kifu_bin, "export", str(sgf_file), "-o", str(cli)], check=True, capture_output=True)
+    mine = tmp_path / "mine.parquet"
+    assert kifu.to_parquet(sgf_file, mine)["rows"] == 2
+    assert pq.read_table(mine).schema == kifu.schema("trees")
+    assert mine.read_bytes() == cli.read_bytes()
+
+
+def test_to_parquet_format_from_the_extension(pgn_file, tmp_path):
+    import json
+
+    # `to_parquet("g.csv")` writes CSV, as `kifu export -o g.csv` does: never Parquet under a
+    # .csv name
+    csv = tmp_path / "g.csv"
+    assert kifu.to_parquet(pgn_file, csv)["rows"] == 2
+    assert csv.read_text().startswith("file,game_index,byte_offset,Event")
+    for name in ("g.jsonl", "g.ndjson", "G.JSON"):
+        out = tmp_path / name
+        kifu.to_parquet(pgn_file, out)
+        lines = out.read_text().splitlines()
+        assert len(lines) == 2 and json.loads(lines[0])["White"] == "Morphy, Paul", name
+    for name in ("g.parquet", "g.pq", "g"):
+        out = tmp_path / name
+        kifu.to_parquet(pgn_file, out)
+        assert out.read_bytes()[:4] == b"PAR1" and pq.read_table(out).num_rows == 2, name
+    # a name that says another format is refused, and nothing is written
+    for name in ("g.txt", "g.xlsx", "g.arrow"):
+        with pytest.raises(ValueError, match=r"names no format .*to="):
+            kifu.to_parquet(pgn_file, tmp_path / name)
+        assert not (tmp_path / name).exists()
+    # to= says it outright; a dataset directory is Parquet whatever its name
+    kifu.to_parquet(pgn_file, tmp_path / "g.txt", to="csv")
+    assert (tmp_path / "g.txt").read_text().startswith("file,")
+    ds = kifu.to_parquet(pgn_file, tmp_path / "ds.v2", dataset=True)
+    assert ds["files"][0].endswith(".parquet")
+    with pytest.raises(ValueError, match="to must be"):
+        kifu.to_parquet(pgn_file, tmp_path / "x.parquet", to="xlsx")

@@ -67,6 +67,9 @@ def test_a_file_object_protects_its_file_only_while_it_is_read(tmp_path):
         assert kifu.to_parquet(f, out, format="pgn")["rows"] == 10
     with open(src, "rb") as f:
         assert kifu.to_parquet(f, out, format="pgn", force=True)["rows"] == 10
-    # once the export is over, the file is no input any more
-    assert kifu.to_parquet(io.BytesIO(GAME), src, format="pgn", force=True)["rows"] == 1
+    # once the export is over, the file is no input any more (to= says Parquet: the name says
+    # no format kifu writes)
+    with pytest.raises(ValueError, match="names no format"):
+        kifu.to_parquet(io.BytesIO(GAME), src, format="pgn", force=True)
+    assert kifu.to_parquet(io.BytesIO(GAME), src, format="pgn", to="parquet", force=True)["rows"] == 1
     assert src.read_bytes()[:4] == b"PAR1"
