@@ -9,8 +9,9 @@ visitor protocols, ``Source``, ``Control``, ``TableName``) so that every name of
 
 from __future__ import annotations
 
+import importlib
 import os
-from typing import Any, Literal, Protocol, Sequence, Union
+from typing import Any, Iterator, Literal, Protocol, Sequence, TypedDict, Union
 
 from ._kifu import (
     DEFAULT_MAX_GAME_BYTES,
@@ -69,19 +70,289 @@ def _reader(stream: ArrowStream) -> Any:
     return pa.RecordBatchReader.from_batches(inner.schema, batches())
 
 
+class SupportsRead(Protocol):
+    """A binary file object as the reading functions take it: anything with ``read(n)``
+    returning bytes (``open(p, "rb")``, ``sys.stdin.buffer``, ``io.BytesIO``, an fsspec or
+    pyarrow stream)."""
+
+    def read(self, n: int, /) -> bytes: ...
+
+
+#: A path: ``str`` or ``os.PathLike`` (``pathlib.Path``).
+StrPath = Union[str, os.PathLike[str]]
 #: What the reading functions take: a path, a list of paths, bytes, or a binary file object.
-Source = Union[
-    str, os.PathLike, Sequence[Union[str, os.PathLike]], bytes, bytearray, memoryview, Any
-]
+Source = Union[StrPath, Sequence[StrPath], bytes, bytearray, memoryview, SupportsRead]
 #: What a visitor's method returns: go on (``None`` or ``"continue"``), skip what it opened,
 #: skip the rest of the game, or stop.
 Control = Literal["continue", "skip", "skip_game", "stop", None]
 #: The tables of ``to_arrow``, ``to_parquet`` and ``schema``.
 TableName = Literal["games", "moves", "trees", "positions"]
 
-#: The reader ``read_pgn`` returns (games), and the one ``read_sgf`` returns (game trees).
+#: The reader ``read_pgn`` returns (games), and the one ``read_sgf`` returns (game trees): for
+#: annotations (``Reader[Game]`` and ``Reader[GameTree]`` to a type checker).
 PgnReader = Reader
 SgfReader = Reader
+
+
+class Stats(TypedDict):
+    """What ``stats`` returns: the object of ``kifu stats --json``."""
+
+    games: int
+    tags: int
+    moves: int
+    mainline_moves: int
+    variation_moves: int
+    comments: int
+    nags: int
+    variations: int
+    errors: int
+    warnings: int
+    nodes: int
+    properties: int
+    bytes: int
+    seconds: float
+    mb_per_s: float
+    inputs: int
+    streams: int
+    skipped_files: int
+    skipped_members: int
+    #: the names of the first files and members skipped, each with why
+    skipped: list[str]
+
+
+class GroupRow(TypedDict):
+    """One row of ``stats_by``: the object of a line of ``kifu stats --by KEY --json``."""
+
+    key: str | None
+    other: bool
+    games: int
+    plies: int
+    mean_plies: float
+    white: int
+    draws: int
+    black: int
+    white_share: float
+    draw_share: float
+    black_share: float
+    errors: int
+
+
+class DiagnosticDict(TypedDict):
+    """``Diagnostic.to_dict()``: its fields, ``game`` counted from 1 as ``kifu check --json``
+    counts it."""
+
+    file: str
+    format: Literal["pgn", "sgf"]
+    line: int | None
+    column: int | None
+    offset: int | None
+    severity: Literal["warning", "error", "fatal"]
+    kind: str
+    message: str
+    text: str
+    truncated: bool
+    game: int
+    move: str | None
+    node: int | None
+    depth: int | None
+    source: Literal["parser", "dom", "replay"]
+
+
+class OtherWritten(TypedDict):
+    """The table of a mixed source's other format, written beside ``path`` by ``to_parquet``."""
+
+    path: str
+    rows: int
+    files: list[str]
+    bytes: int
+
+
+class _Written(TypedDict):
+    rows: int
+    files: list[str]
+    bytes: int
+
+
+class Written(_Written, total=False):
+    """What ``to_parquet`` returns: the rows, files and bytes written; ``other`` for a source
+    of both formats."""
+
+    other: OtherWritten
+
+
+def _require(module: str, function: str, extra: str) -> Any:
+    """``module`` imported, or an ``ImportError`` that says what ``function`` needs it for."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError(
+            f"kifu.{function} needs {module}, which is not installed: "
+            f"pip install {module} (or kifu[{extra}])"
+        ) from e
+
+
+def to_pandas(
+    source: Source,
+    table: TableName = "games",
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    threads: int | None = None,
+    variations: bool = False,
+    replay: bool = False,
+    columns: Sequence[str] | None = None,
+    charset: str = "auto",
+    movetext_width: int | None = None,
+    max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
+    name: str | None = None,
+) -> Any:
+    """The table ``to_arrow`` builds, as a ``pandas.DataFrame`` of Arrow dtypes
+    (``pd.ArrowDtype``): ``WhiteElo`` stays an integer with nulls, dates stay dates, ``tags`` a
+    map. Needs pandas and pyarrow."""
+    pd = _require("pandas", "to_pandas", "pandas")
+    _require("pyarrow", "to_pandas", "pandas")
+    reader = to_arrow(
+        source,
+        table,
+        format=format,
+        threads=threads,
+        variations=variations,
+        replay=replay,
+        columns=columns,
+        charset=charset,
+        movetext_width=movetext_width,
+        max_game_bytes=max_game_bytes,
+        name=name,
+    )
+    return reader.read_all().to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def to_polars(
+    source: Source,
+    table: TableName = "games",
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    threads: int | None = None,
+    variations: bool = False,
+    replay: bool = False,
+    columns: Sequence[str] | None = None,
+    charset: str = "auto",
+    movetext_width: int | None = None,
+    max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
+    name: str | None = None,
+) -> Any:
+    """The table ``to_arrow`` builds, as a ``polars.DataFrame`` (the Arrow types kept: an
+    integer column stays an integer column). Polars takes kifu's Arrow stream itself: pyarrow
+    is not needed."""
+    pl = _require("polars", "to_polars", "polars")
+    stream = to_arrow(
+        source,
+        table,
+        format=format,
+        threads=threads,
+        variations=variations,
+        replay=replay,
+        columns=columns,
+        charset=charset,
+        movetext_width=movetext_width,
+        max_game_bytes=max_game_bytes,
+        name=name,
+        raw=True,
+    )
+    try:
+        return pl.DataFrame(stream)
+    except Exception:
+        # an error that ended the stream came through it as text: raise kifu's own
+        err = stream._error()
+        if err is not None:
+            raise err from None
+        raise
+
+
+def scan_polars(
+    source: Source,
+    table: TableName = "games",
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    threads: int | None = None,
+    variations: bool = False,
+    replay: bool = False,
+    charset: str = "auto",
+    movetext_width: int | None = None,
+    max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
+    name: str | None = None,
+) -> Any:
+    """The table ``to_arrow`` builds, as a lazy ``polars.LazyFrame``: nothing is read until
+    it is collected, and then only the columns the query uses are built (``columns=``), the
+    query's filter runs batch by batch, and a ``head(n)`` stops the scan after n rows. Each
+    ``collect()`` reads the source again, so the source is a path, a list of paths or bytes,
+    not a file object. Needs polars and pyarrow."""
+    pl = _require("polars", "scan_polars", "polars")
+    pa = _require("pyarrow", "scan_polars", "polars")
+    try:
+        from polars.io.plugins import register_io_source
+    except ImportError as e:
+        raise ImportError(
+            f"kifu.scan_polars needs a Polars with IO plugins (polars.io.plugins."
+            f"register_io_source; this is Polars {pl.__version__}): upgrade polars"
+        ) from e
+    if hasattr(source, "read"):
+        raise TypeError(
+            "kifu.scan_polars reads its source again at every collect(): pass a path, a list "
+            "of paths or bytes (for a file object, kifu.to_polars reads it once)"
+        )
+    options: dict[str, Any] = dict(
+        format=format,
+        threads=threads,
+        variations=variations,
+        replay=replay,
+        charset=charset,
+        movetext_width=movetext_width,
+        max_game_bytes=max_game_bytes,
+        name=name,
+    )
+    known: list[Any] = []
+
+    def polars_schema() -> Any:
+        if not known:
+            if table in ("games", "moves") and format is None and not replay:
+                # the first input's format tells the table (PGN games, SGF trees): the
+                # schema of a stream of one row, which stops once read
+                arrow_schema = to_arrow(
+                    source, table, batch_rows=1, **{**options, "threads": 1}
+                ).schema
+            else:
+                arrow_schema = schema(table, format=format, variations=variations, replay=replay)
+            known.append(pl.from_arrow(arrow_schema.empty_table()).schema)
+        return known[0]
+
+    def batches(
+        with_columns: list[str] | None,
+        predicate: Any,
+        n_rows: int | None,
+        batch_size: int | None,
+    ) -> Iterator[Any]:
+        columns = with_columns
+        if columns is not None and predicate is not None:
+            needed = predicate.meta.root_names()
+            columns = columns + [c for c in needed if c not in columns]
+        reader = to_arrow(
+            source, table, columns=columns, batch_rows=batch_size or 8192, **options
+        )
+        left = n_rows
+        for batch in reader:
+            df = pl.from_arrow(pa.Table.from_batches([batch]))
+            if predicate is not None:
+                df = df.filter(predicate)
+            if with_columns is not None:
+                df = df.select(with_columns)
+            if left is not None:
+                df = df.head(left)
+                left -= df.height
+            yield df
+            if left is not None and left <= 0:
+                break
+
+    return register_io_source(batches, schema=polars_schema, explain_name="kifu")
 
 
 class PgnVisitor(Protocol):
@@ -122,28 +393,38 @@ __all__ = [
     "ArrowStream",
     "Control",
     "Diagnostic",
+    "DiagnosticDict",
     "Error",
     "Game",
     "GameTree",
+    "GroupRow",
     "InputError",
     "Move",
     "Node",
+    "OtherWritten",
     "PgnReader",
     "PgnVisitor",
     "Reader",
     "SgfReader",
     "SgfVisitor",
     "Source",
+    "Stats",
+    "StrPath",
+    "SupportsRead",
     "TableName",
     "Variation",
+    "Written",
     "__version__",
     "check",
     "read_pgn",
     "read_sgf",
+    "scan_polars",
     "schema",
     "stats",
     "stats_by",
     "to_arrow",
+    "to_pandas",
     "to_parquet",
+    "to_polars",
     "visit",
 ]

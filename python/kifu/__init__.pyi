@@ -18,15 +18,65 @@ game read before the fault was delivered; or the exception a file object's ``rea
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator, Literal, Protocol, Sequence, Union, overload
+from typing import Any, Generic, Iterator, Literal, Protocol, Sequence, TypedDict, TypeVar, Union, final, overload
 
+import pandas
+import polars
 import pyarrow
+from typing_extensions import Self, TypeAlias
+
+__all__ = [
+    "DEFAULT_MAX_GAME_BYTES",
+    "ArrowStream",
+    "Control",
+    "Diagnostic",
+    "DiagnosticDict",
+    "Error",
+    "Game",
+    "GameTree",
+    "GroupRow",
+    "InputError",
+    "Move",
+    "Node",
+    "OtherWritten",
+    "PgnReader",
+    "PgnVisitor",
+    "Reader",
+    "SgfReader",
+    "SgfVisitor",
+    "Source",
+    "Stats",
+    "StrPath",
+    "SupportsRead",
+    "TableName",
+    "Variation",
+    "Written",
+    "__version__",
+    "check",
+    "read_pgn",
+    "read_sgf",
+    "scan_polars",
+    "schema",
+    "stats",
+    "stats_by",
+    "to_arrow",
+    "to_pandas",
+    "to_parquet",
+    "to_polars",
+    "visit",
+]
 
 __version__: str
 DEFAULT_MAX_GAME_BYTES: int
 
-Source = Union[str, os.PathLike[str], Sequence[Union[str, os.PathLike[str]]], bytes, bytearray, memoryview, Any]
-Control = Literal["continue", "skip", "skip_game", "stop", None]
+class SupportsRead(Protocol):
+    """A binary file object: anything with ``read(n)`` returning bytes."""
+
+    def read(self, n: int, /) -> bytes: ...
+
+StrPath: TypeAlias = Union[str, os.PathLike[str]]
+Source: TypeAlias = Union[StrPath, Sequence[StrPath], bytes, bytearray, memoryview, SupportsRead]
+Control: TypeAlias = Literal["continue", "skip", "skip_game", "stop", None]
 
 class Error(Exception):
     """The base of kifu's own exceptions."""
@@ -36,8 +86,30 @@ class InputError(Error, OSError):
 
     errors: list[tuple[str, str]]
 
+@final
 class Diagnostic:
     """A located problem (the fields of ``kifu check --json``)."""
+
+    file: str
+    format: Literal["pgn", "sgf"]
+    line: int | None
+    column: int | None
+    offset: int | None
+    severity: Literal["warning", "error", "fatal"]
+    kind: str
+    message: str
+    text: str
+    truncated: bool
+    game: int
+    """The game's number in its input, from 1 as ``kifu check`` counts it (``Game.index + 1``)."""
+    move: str | None
+    node: int | None
+    depth: int | None
+    source: Literal["parser", "dom", "replay"]
+    def to_dict(self) -> DiagnosticDict: ...
+
+class DiagnosticDict(TypedDict):
+    """``Diagnostic.to_dict()``: its fields, ``game`` from 1 as in ``kifu check --json``."""
 
     file: str
     format: Literal["pgn", "sgf"]
@@ -54,8 +126,8 @@ class Diagnostic:
     node: int | None
     depth: int | None
     source: Literal["parser", "dom", "replay"]
-    def to_dict(self) -> dict[str, Any]: ...
 
+@final
 class Move:
     """A PGN move and what the movetext says about it."""
 
@@ -84,6 +156,7 @@ class Move:
     @property
     def fen(self) -> str | None: ...
 
+@final
 class Variation:
     @property
     def moves(self) -> list[Move]: ...
@@ -91,6 +164,7 @@ class Variation:
     def comments(self) -> list[str]: ...
     def __len__(self) -> int: ...
 
+@final
 class Game:
     """A PGN game. Attributes are converted from the native game when read."""
 
@@ -144,6 +218,7 @@ class Game:
     def to_json(self) -> str: ...
     def __len__(self) -> int: ...
 
+@final
 class Node:
     """A node of an SGF game tree."""
 
@@ -163,6 +238,7 @@ class Node:
     @property
     def tree(self) -> GameTree: ...
 
+@final
 class GameTree:
     """An SGF game tree; text decoded in the charset ``CA`` names (or a guess)."""
 
@@ -207,23 +283,25 @@ class GameTree:
     def to_json(self) -> str: ...
     def __len__(self) -> int: ...
 
-class Reader(Iterator[Any]):
-    """The games of a source, in input order, parsed on a thread of their own."""
+_G = TypeVar("_G", Game, GameTree, covariant=True)
 
-    def __iter__(self) -> Reader: ...
-    def __next__(self) -> Any: ...
+@final
+class Reader(Iterator[_G], Generic[_G]):
+    """The games of a source (``Game``s from ``read_pgn``, ``GameTree``s from ``read_sgf``), in
+    input order, parsed on a thread of their own."""
+
+    def __iter__(self) -> Self: ...
+    def __next__(self) -> _G: ...
     def close(self) -> None: ...
-    def __enter__(self) -> Reader: ...
+    def __enter__(self) -> Self: ...
     def __exit__(self, *args: object) -> bool: ...
     @property
     def skipped(self) -> list[str]: ...
 
-class PgnReader(Reader, Iterator[Game]):
-    def __next__(self) -> Game: ...
+PgnReader: TypeAlias = Reader[Game]
+SgfReader: TypeAlias = Reader[GameTree]
 
-class SgfReader(Reader, Iterator[GameTree]):
-    def __next__(self) -> GameTree: ...
-
+@final
 class ArrowStream:
     """An Arrow C stream (``__arrow_c_stream__``), consumed once."""
 
@@ -238,7 +316,7 @@ def read_pgn(
     threads: int | None = 1,
     max_game_bytes: int = ...,
     name: str | None = None,
-) -> PgnReader:
+) -> Reader[Game]:
     """The PGN games of ``source``: an iterator of ``Game`` in input order.
 
     ``headers_only`` skips the movetext (at skipping speed); ``main_line`` skips variations;
@@ -258,17 +336,43 @@ def read_sgf(
     max_game_bytes: int = ...,
     charset: str = "auto",
     name: str | None = None,
-) -> SgfReader:
+) -> Reader[GameTree]:
     """The SGF game trees of ``source``: an iterator of ``GameTree`` in input order."""
 
 def check(
     source: Source,
     *,
     format: Literal["pgn", "sgf"] | None = None,
+    legal: bool = False,
     threads: int | None = None,
     name: str | None = None,
 ) -> list[Diagnostic]:
-    """Every problem of ``source``, located, in input order."""
+    """Every problem of ``source``, located, in input order (``kifu check --json``'s);
+    ``legal=True`` replays each game on a board too (``kifu check --legal``)."""
+
+class Stats(TypedDict):
+    """What ``stats`` returns: the object of ``kifu stats --json``."""
+
+    games: int
+    tags: int
+    moves: int
+    mainline_moves: int
+    variation_moves: int
+    comments: int
+    nags: int
+    variations: int
+    errors: int
+    warnings: int
+    nodes: int
+    properties: int
+    bytes: int
+    seconds: float
+    mb_per_s: float
+    inputs: int
+    streams: int
+    skipped_files: int
+    skipped_members: int
+    skipped: list[str]
 
 def stats(
     source: Source,
@@ -276,24 +380,40 @@ def stats(
     format: Literal["pgn", "sgf"] | None = None,
     threads: int | None = None,
     name: str | None = None,
-) -> dict[str, int | float]:
+) -> Stats:
     """The counts of ``kifu stats --json``."""
+
+class GroupRow(TypedDict):
+    """One row of ``stats_by``: a line of ``kifu stats --by KEY --json``."""
+
+    key: str | None
+    other: bool
+    games: int
+    plies: int
+    mean_plies: float
+    white: int
+    draws: int
+    black: int
+    white_share: float
+    draw_share: float
+    black_share: float
+    errors: int
 
 def stats_by(
     source: Source,
     by: str,
     *,
-    max_groups: int = 100000,
+    max_groups: int = ...,
     sort: Literal["key", "games"] = "key",
     format: Literal["pgn", "sgf"] | None = None,
     threads: int | None = None,
     name: str | None = None,
-) -> list[dict[str, str | int | float | bool | None]]:
+) -> list[GroupRow]:
     """The games counted per value of ``by`` (``kifu stats --by KEY --json``): one dict a
     row, with ``key``, ``other``, ``games``, ``plies``, ``mean_plies``, ``white``, ``draws``,
     ``black``, their shares and ``errors``."""
 
-TableName = Literal["games", "moves", "trees", "positions"]
+TableName: TypeAlias = Literal["games", "moves", "trees", "positions"]
 
 @overload
 def to_arrow(
@@ -329,13 +449,82 @@ def to_arrow(
     name: str | None = None,
     raw: Literal[True],
 ) -> ArrowStream: ...
-def to_parquet(
+def to_pandas(
     source: Source,
-    path: str | os.PathLike[str],
     table: TableName = "games",
     *,
     format: Literal["pgn", "sgf"] | None = None,
-    to: Literal["parquet", "csv", "jsonl"] = "parquet",
+    threads: int | None = None,
+    variations: bool = False,
+    replay: bool = False,
+    columns: Sequence[str] | None = None,
+    charset: str = "auto",
+    movetext_width: int | None = None,
+    max_game_bytes: int = ...,
+    name: str | None = None,
+) -> pandas.DataFrame:
+    """The table of ``to_arrow`` as a ``pandas.DataFrame`` of Arrow dtypes (``pd.ArrowDtype``:
+    ``WhiteElo`` stays an integer with nulls). Needs pandas and pyarrow."""
+
+def to_polars(
+    source: Source,
+    table: TableName = "games",
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    threads: int | None = None,
+    variations: bool = False,
+    replay: bool = False,
+    columns: Sequence[str] | None = None,
+    charset: str = "auto",
+    movetext_width: int | None = None,
+    max_game_bytes: int = ...,
+    name: str | None = None,
+) -> polars.DataFrame:
+    """The table of ``to_arrow`` as a ``polars.DataFrame`` (Arrow types kept). Needs polars."""
+
+def scan_polars(
+    source: Source,
+    table: TableName = "games",
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    threads: int | None = None,
+    variations: bool = False,
+    replay: bool = False,
+    charset: str = "auto",
+    movetext_width: int | None = None,
+    max_game_bytes: int = ...,
+    name: str | None = None,
+) -> polars.LazyFrame:
+    """The table of ``to_arrow`` as a lazy ``polars.LazyFrame``: read at each ``collect()``,
+    only the columns the query uses built, its filter run batch by batch, ``head(n)`` stopping
+    the scan. The source is a path, paths or bytes (not a file object). Needs polars and
+    pyarrow."""
+
+class OtherWritten(TypedDict):
+    """The table of a mixed source's other format, written beside ``path``."""
+
+    path: str
+    rows: int
+    files: list[str]
+    bytes: int
+
+class _Written(TypedDict):
+    rows: int
+    files: list[str]
+    bytes: int
+
+class Written(_Written, total=False):
+    """What ``to_parquet`` returns; ``other`` for a source of both formats."""
+
+    other: OtherWritten
+
+def to_parquet(
+    source: Source,
+    path: StrPath,
+    table: TableName = "games",
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    to: Literal["parquet", "csv", "jsonl", "json"] | None = None,
     threads: int | None = None,
     variations: bool = False,
     replay: bool = False,
@@ -350,8 +539,10 @@ def to_parquet(
     row_group_rows: int | None = None,
     zstd_level: int | None = None,
     name: str | None = None,
-) -> dict[str, Any]:
-    """Writes a table to ``path`` (one file, or a dataset directory); ``{"rows", "files", "bytes"}``,
+) -> Written:
+    """Writes a table to ``path`` (one file, or a dataset directory) as ``to`` says, else as
+    ``path``'s extension says (``.parquet``/``.pq``, ``.csv``, ``.jsonl``/``.ndjson``/``.json``;
+    Parquet without one; another extension is a ``ValueError``); ``{"rows", "files", "bytes"}``,
     and for a source of both formats ``"other"``: ``{"path", "rows", "files", "bytes"}`` of the
     other format's table, written beside ``path`` (``games.sgf.parquet``)."""
 

@@ -203,6 +203,7 @@ def test_every_name_of_the_stubs_exists_at_run_time():
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
-    missing = sorted(n for n in names if not hasattr(kifu, n))
+    # the stubs' private names (a TypeVar) are the type checkers' own
+    missing = sorted(n for n in names if not n.startswith("_") and not hasattr(kifu, n))
     assert missing == [], missing
     from kifu import PgnVisitor, SgfVisitor  # noqa: F401

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # CI's Python step (.ci/run): the package's virtual environment (scripts/python_env.sh: a venv
-# under ~/.cache with maturin, pytest, pyarrow, pandas, Polars, DuckDB, NumPy from PyPI), the
-# extension built by `maturin develop` and installed there, then pytest on python/tests.
+# under ~/.cache with maturin, pytest, pyarrow, pandas, Polars, DuckDB, NumPy, mypy and pyright
+# from PyPI), the extension built by `maturin develop` and installed there, then pytest on
+# python/tests, then the type stubs checked as a user's type checker reads them: `mypy --strict`
+# and pyright (strict) on python/tests/typecheck/usage.py (what iterating a reader, a `with`, the
+# dicts of stats and check give; the sources that must be refused), and `mypy.stubtest`, which
+# compares the stubs with the module itself. pyright runs on the machine's Node.js: without
+# `node` it is skipped, and the script says so.
 #
 #   scripts/ci/python_test.sh [--release] [PYTEST ARGS...]
 #
@@ -42,3 +47,18 @@ if [ -z "${KIFU_BIN:-}" ] && [ -x target/debug/kifu ]; then
 fi
 export KIFU_MEMORY_TEST_BYTES=${KIFU_MEMORY_TEST_BYTES:-60000000}
 "$py" -m pytest -q -p no:cacheprovider python/tests "$@"
+
+# the type stubs (python/kifu/__init__.pyi), as mypy and pyright read them for a user
+typecheck=python/tests/typecheck
+echo "python: mypy --strict (the stubs and $typecheck/usage.py)"
+"$py" -m mypy --strict --cache-dir=/dev/null -p kifu
+"$py" -m mypy --strict --cache-dir=/dev/null "$typecheck/usage.py"
+echo "python: mypy.stubtest (the stubs against the module)"
+(cd python && "$py" -m mypy.stubtest kifu --allowlist "tests/typecheck/stubtest_allowlist.txt")
+if command -v node >/dev/null 2>&1; then
+  echo "python: pyright (strict: $typecheck/pyrightconfig.json)"
+  # the pyright bundled in the wheel, without asking PyPI for a newer one
+  PYRIGHT_PYTHON_IGNORE_WARNINGS=1 "$py" -m pyright -p "$typecheck/pyrightconfig.json" --pythonpath "$py"
+else
+  echo "python: pyright SKIPPED: no Node.js on this machine (pyright runs on it)"
+fi
