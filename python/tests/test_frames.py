@@ -75,3 +75,22 @@ def test_missing_engine_says_what_to_install(pgn_file, monkeypatch):
         with pytest.raises(ImportError, match=rf"kifu\.{call.__name__} needs {module}.*pip install {module}"):
             call(pgn_file)
         monkeypatch.undo()
+
+
+def test_scan_polars_builds_only_the_columns_a_query_uses(pgn_file, monkeypatch):
+    pl = pytest.importorskip("polars")
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("polars.io.plugins")
+    asked = []
+    to_arrow = kifu.to_arrow
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("columns"))
+        return to_arrow(*args, **kwargs)
+
+    monkeypatch.setattr(kifu, "to_arrow", spy)
+    lazy = kifu.scan_polars(pgn_file, format="pgn")
+    got = lazy.filter(pl.col("WhiteElo") >= 2500).group_by("ECO").agg(pl.len()).collect()
+    assert got.height == 1
+    # the query's columns only: no movetext, no move lists built
+    assert asked == [["WhiteElo", "ECO"]] or asked == [["ECO", "WhiteElo"]]
