@@ -13,6 +13,18 @@ use kifu_pipeline::table::TableSpec;
 /// not be read whole, on a row of its own.
 pub const INPUT_ERROR: &str = "input_error";
 
+/// The name of the column that `filename := true` adds, as DuckDB's `read_csv` names it: the
+/// file each row was read from (for a member of an archive, the archive).
+pub const FILENAME: &str = "filename";
+
+/// The named parameter that chooses the table: `rows := 'moves'`, a row per move (`kifu
+/// export --table moves`).
+pub const ROWS: &str = "rows";
+
+/// The former name of [`ROWS`], still taken: `table`, a reserved word of SQL that had to be
+/// quoted (`"table" := 'moves'`). Deprecated.
+pub const TABLE_DEPRECATED: &str = "table";
+
 /// What a call of `read_pgn` or `read_sgf` reads, and how.
 #[derive(Clone, Debug)]
 pub struct Call {
@@ -28,12 +40,14 @@ pub struct Call {
     pub threads: usize,
     /// An input that cannot be read is a row with its error, not the query's error.
     pub ignore_errors: bool,
+    /// The `filename` column is added (`filename := true`).
+    pub filename: bool,
 }
 
 /// The named parameters of a function, with their types (`read_sgf` has no `replay` nor
 /// `variations`, `read_pgn` no `charset`).
 pub fn named_parameters(format: Format) -> Vec<(&'static str, Kind)> {
-    let mut p = vec![("table", Kind::Text)];
+    let mut p = vec![(ROWS, Kind::Text), (TABLE_DEPRECATED, Kind::Text)];
     match format {
         Format::Pgn => {
             p.push(("replay", Kind::Bool));
@@ -45,6 +59,7 @@ pub fn named_parameters(format: Format) -> Vec<(&'static str, Kind)> {
         ("max_game_bytes", Kind::Int),
         ("threads", Kind::Int),
         ("ignore_errors", Kind::Bool),
+        (FILENAME, Kind::Bool),
     ]);
     p
 }
@@ -91,9 +106,19 @@ impl Call {
     pub fn new(format: Format, sources: &[String], named: &[(&str, Arg)]) -> Result<Call, String> {
         let name = function_name(format);
         let get = |key: &str| named.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
-        let table = match get("table") {
-            Some(Arg::Text(t)) => t.to_ascii_lowercase(),
-            _ => match format {
+        let text = |key: &str| match get(key) {
+            Some(Arg::Text(t)) => Some(t.to_ascii_lowercase()),
+            _ => None,
+        };
+        let table = match (text(ROWS), text(TABLE_DEPRECATED)) {
+            (Some(a), Some(b)) if a != b => {
+                return Err(format!(
+                    "{name}: rows := '{a}' and table := '{b}' disagree (table is the former \
+                     name of rows)"
+                ));
+            }
+            (Some(t), _) | (None, Some(t)) => t,
+            (None, None) => match format {
                 Format::Pgn => "games".into(),
                 Format::Sgf => "trees".into(),
             },
@@ -109,7 +134,7 @@ impl Call {
                 } else {
                     "'games' or 'moves'"
                 };
-                return Err(format!("{name}: table must be {known}, not '{table}'"));
+                return Err(format!("{name}: rows must be {known}, not '{table}'"));
             }
         };
         let mut spec = TableSpec::only(table);
@@ -149,6 +174,7 @@ impl Call {
             schema,
             threads,
             ignore_errors: flag("ignore_errors"),
+            filename: flag(FILENAME),
         })
     }
 
@@ -190,6 +216,22 @@ fn expand(name: &str, sources: &[String]) -> Result<Vec<PathBuf>, String> {
     Ok(paths)
 }
 
+/// The file on disk that a row whose `file` column is `file` was read from, as DuckDB's
+/// `read_csv(filename := true)` gives it: `file` itself for a file, the archive for one of its
+/// members (`ARCHIVE:MEMBER`: the longest part before a `:` that is a file), else `file` as
+/// it is (an input that could not be opened).
+pub fn filename_of(file: &str) -> String {
+    let is_file = |p: &str| std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    if is_file(file) {
+        return file.to_string();
+    }
+    file.rmatch_indices(':')
+        .map(|(i, _)| &file[..i])
+        .find(|p| is_file(p))
+        .unwrap_or(file)
+        .to_string()
+}
+
 /// An I/O error's text without its `(os error N)`.
 fn kifu_input_message(e: &std::io::Error) -> String {
     let text = e.to_string();
@@ -217,18 +259,40 @@ mod tests {
         let c = call(Format::Pgn, &[f], &[]).unwrap();
         assert_eq!(c.spec.pgn, Some(Table::PgnGames));
         assert_eq!(c.spec.sgf, None);
-        let c = call(Format::Pgn, &[f], &[("table", Arg::Text("MOVES".into()))]).unwrap();
+        let c = call(Format::Pgn, &[f], &[("rows", Arg::Text("MOVES".into()))]).unwrap();
         assert_eq!(c.spec.pgn, Some(Table::PgnMoves));
         let c = call(Format::Sgf, &[f], &[]).unwrap();
         assert_eq!(c.spec.sgf, Some(Table::SgfTrees));
         let e = call(
             Format::Pgn,
             &[f],
-            &[("table", Arg::Text("positions".into()))],
+            &[("rows", Arg::Text("positions".into()))],
         );
         assert!(e.unwrap_err().contains("'games' or 'moves'"));
-        let e = call(Format::Sgf, &[f], &[("table", Arg::Text("games".into()))]);
+        let e = call(Format::Sgf, &[f], &[("rows", Arg::Text("games".into()))]);
         assert!(e.unwrap_err().contains("'trees', 'moves' or 'positions'"));
+        // the former name, `table`, still chooses it, and the two must agree
+        let c = call(Format::Sgf, &[f], &[("table", Arg::Text("moves".into()))]).unwrap();
+        assert_eq!(c.spec.sgf, Some(Table::SgfMoves));
+        let both = [
+            ("rows", Arg::Text("moves".into())),
+            ("table", Arg::Text("Moves".into())),
+        ];
+        assert_eq!(
+            call(Format::Sgf, &[f], &both).unwrap().spec.sgf,
+            Some(Table::SgfMoves)
+        );
+        let both = [
+            ("rows", Arg::Text("moves".into())),
+            ("table", Arg::Text("trees".into())),
+        ];
+        assert!(
+            call(Format::Sgf, &[f], &both)
+                .unwrap_err()
+                .contains("disagree")
+        );
+        let c = call(Format::Pgn, &[f], &[("filename", Arg::Bool(true))]).unwrap();
+        assert!(c.filename);
         let c = call(Format::Pgn, &[f], &[("replay", Arg::Bool(true))]).unwrap();
         assert!(c.schema.field_with_name("final_fen").is_ok());
     }
@@ -254,6 +318,21 @@ mod tests {
         assert!(call(Format::Pgn, &[], &[]).is_err());
         // a directory is read as kifu reads it
         assert_eq!(call(Format::Sgf, &[d], &[]).unwrap().paths.len(), 1);
+    }
+
+    #[test]
+    fn filename_is_the_file_or_its_archive() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.pgn");
+        let t = dir.path().join("b:c.tar");
+        std::fs::write(&a, "1. e4 *\n").unwrap();
+        std::fs::write(&t, "").unwrap();
+        let (a, t) = (a.to_str().unwrap(), t.to_str().unwrap());
+        assert_eq!(filename_of(a), a);
+        assert_eq!(filename_of(&format!("{t}:x/y.pgn")), t);
+        assert_eq!(filename_of(&format!("{t}:x:y.pgn")), t);
+        let gone = format!("{a}.missing");
+        assert_eq!(filename_of(&gone), gone);
     }
 
     #[test]
@@ -286,7 +365,7 @@ mod tests {
             (Format::Sgf, "positions"),
         ] {
             let named = [
-                ("table", Arg::Text(table.into())),
+                ("rows", Arg::Text(table.into())),
                 ("replay", Arg::Bool(true)),
             ];
             let c = call(format, &[d], &named).unwrap();

@@ -60,7 +60,7 @@ def test_loads_and_reads_both_formats(con, sample):
     assert got == [("Morphy, Paul", 2690, False), ("?", 1500, True)]
     # a directory holds both: each function reads its own format
     assert rows(con, f"SELECT count(*) FROM read_pgn('{sample}')") == [(2,)]
-    assert rows(con, f"SELECT count(*) FROM read_sgf('{sample}', \"table\" := 'moves')") == [(7,)]
+    assert rows(con, f"SELECT count(*) FROM read_sgf('{sample}', rows := 'moves')") == [(7,)]
 
 
 def test_the_input_names_its_rows(con, sample):
@@ -95,7 +95,7 @@ def test_projection_any_order(con, sample):
     events = rows(con, f"SELECT Event FROM read_pgn('{p}') ORDER BY game_index")
     assert events == [("Paris",), ("A sloppy record",)]
     # count(*) builds no column of the moves table, and counts its rows
-    assert rows(con, f"SELECT count(*) FROM read_pgn('{p}', \"table\" := 'moves')") == [(39,)]
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{p}', rows := 'moves')") == [(39,)]
 
 
 def test_counts_equal_kifu_stats(con, kifu, sample, corpus):
@@ -119,7 +119,7 @@ def test_columns_equal_kifu_export(con, kifu, sample, tmp_path, fmt, table):
     out = kifu.export(tmp_path / "out.parquet", src, table=table)
     same_table(
         con,
-        f"{reader(fmt)}('{src}', \"table\" := '{table}')",
+        f"{reader(fmt)}('{src}', rows := '{table}')",
         f"read_parquet('{out}')",
         ORDER[(fmt, table)],
     )
@@ -139,7 +139,7 @@ def test_corpus_columns_equal_kifu_export(con, kifu, corpus, tmp_path, fmt, tabl
     out = kifu.export(tmp_path / "out.parquet", src, table=table)
     same_table(
         con,
-        f"{reader(fmt)}('{src}', \"table\" := '{table}')",
+        f"{reader(fmt)}('{src}', rows := '{table}')",
         f"read_parquet('{out}')",
         ORDER[(fmt, table)],
     )
@@ -151,7 +151,7 @@ def test_replay_columns_equal_kifu_export(con, kifu, sample, tmp_path):
         out = kifu.export(tmp_path / f"{table}.parquet", src, table=table, extra=["--replay"])
         same_table(
             con,
-            f"read_pgn('{src}', \"table\" := '{table}', replay := true)",
+            f"read_pgn('{src}', rows := '{table}', replay := true)",
             f"read_parquet('{out}')",
             ORDER[("pgn", table)],
         )
@@ -161,11 +161,11 @@ def test_replay_columns_equal_kifu_export(con, kifu, sample, tmp_path):
     out = kifu.export(tmp_path / "var.parquet", src, table="moves", extra=["--variations", "--replay"])
     same_table(
         con,
-        f"read_pgn('{src}', \"table\" := 'moves', variations := true, replay := true)",
+        f"read_pgn('{src}', rows := 'moves', variations := true, replay := true)",
         f"read_parquet('{out}')",
         ORDER[("pgn", "moves")],
     )
-    assert rows(con, f"SELECT count(*) FROM read_pgn('{src}', \"table\" := 'moves', variations := true)") == [(43,)]
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{src}', rows := 'moves', variations := true)") == [(43,)]
 
 
 def compressed(dir, name, data):
@@ -217,7 +217,7 @@ def test_archives(con, kifu, sample, tmp_path, kind):
     go = bundle(tmp_path / f"go.{kind}", sample, ["go.sgf", "more.sgf"])
     for fmt, table, arc in [("pgn", "games", chess), ("pgn", "moves", chess), ("sgf", "trees", go), ("sgf", "positions", go)]:
         out = kifu.export(tmp_path / "out.parquet", arc, table=table)
-        same_table(con, f'{reader(fmt)}(\'{arc}\', "table" := \'{table}\')', f"read_parquet('{out}')", ORDER[(fmt, table)])
+        same_table(con, f"{reader(fmt)}('{arc}', rows := '{table}')", f"read_parquet('{out}')", ORDER[(fmt, table)])
     names = rows(con, f"SELECT DISTINCT file FROM read_pgn('{chess}') ORDER BY file")
     assert names == [(f"{chess}:games.pgn",), (f"{chess}:more.pgn",)]
     # an archive of both formats: each function reads its own
@@ -299,8 +299,10 @@ def test_damaged_archive(con, duckdb, kifu, tmp_path):
 
 def test_bad_arguments(con, duckdb, sample):
     p = sample / "games.pgn"
-    with pytest.raises(duckdb.Error, match="table must be 'games' or 'moves'"):
-        con.execute(f"SELECT * FROM read_pgn('{p}', \"table\" := 'positions')")
+    with pytest.raises(duckdb.Error, match="rows must be 'games' or 'moves'"):
+        con.execute(f"SELECT * FROM read_pgn('{p}', rows := 'positions')")
+    with pytest.raises(duckdb.Error, match="disagree"):
+        con.execute(f"SELECT * FROM read_pgn('{p}', rows := 'moves', \"table\" := 'games')")
     with pytest.raises(duckdb.Error, match="threads must be"):
         con.execute(f"SELECT * FROM read_pgn('{p}', threads := 0)")
     with pytest.raises(duckdb.Error):
@@ -361,4 +363,79 @@ def test_the_issues_queries_group_by_openings_speeds_and_ranks(con, kifu, tmp_pa
         t.add(folder, arcname="kgs")
     assert rows(con, f"SELECT count(*) FROM read_sgf('{archive}') WHERE black_rank >= 7") == [(2,)]
     assert rows(con, f"SELECT black_rank, winner, win_by FROM read_sgf('{archive}') ORDER BY black_rank") == [
-        (-2, "B", "resign"), (1, "B", "resign"), (5, "B", "resign"), (7, "B", "resign"), (18, "B", "resign")]
+        (-2, "black", "resign"), (1, "black", "resign"), (5, "black", "resign"), (7, "black", "resign"),
+        (18, "black", "resign")]
+
+
+def test_the_former_table_parameter_still_reads(con, sample):
+    # `table` (a reserved word, quoted) was the name of `rows`: deprecated, still taken
+    p = sample / "games.pgn"
+    old = rows(con, f"SELECT count(*) FROM read_pgn('{p}', \"table\" := 'moves')")
+    assert old == rows(con, f"SELECT count(*) FROM read_pgn('{p}', rows := 'moves')") == [(39,)]
+
+
+def test_no_column_needs_quotes(con, duckdb, sample):
+    """No column of any table, nor a field of its errors, is a reserved word of DuckDB's SQL."""
+    reserved = {r[0] for r in rows(con, "SELECT keyword_name FROM duckdb_keywords() WHERE keyword_category = 'reserved'")}
+    assert "offset" in reserved and "on" in reserved
+    for fmt, table in ORDER:
+        src = sample / ("games.pgn" if fmt == "pgn" else "go.sgf")
+        extra = ", replay := true, variations := true" if fmt == "pgn" else ""
+        described = rows(con, f"DESCRIBE SELECT * FROM {reader(fmt)}('{src}', rows := '{table}'{extra})")
+        for name, type_, *_ in described:
+            assert name.lower() not in reserved, (table, name)
+            if name == "errors":
+                fields = [f.split(" ")[0] for f in type_[len("STRUCT("):].split(", ")]
+                assert not reserved & {f.lower() for f in fields}, type_
+    # unquoted, as a user types them
+    got = rows(con, f"SELECT e.byte_offset, e.line, e.col FROM (SELECT unnest(errors) AS e FROM read_pgn('{sample}/games.pgn'))")
+    assert got and all(r[0] > 0 for r in got)
+    got = rows(con, f"SELECT opening FROM read_sgf('{sample}/go.sgf')")
+    assert len(got) == 2
+
+
+def test_one_name_and_type_for_one_thing(con, sample):
+    pos = f"read_sgf('{sample}/go.sgf', rows := 'positions')"
+    trees = f"read_sgf('{sample}/go.sgf')"
+    types = lambda q: {r[0]: r[1] for r in rows(con, f"DESCRIBE SELECT * FROM {q}")}
+    p, t = types(pos), types(trees)
+    for name in ["board_cols", "board_rows", "black_rank", "white_rank"]:
+        assert p[name] == t[name], name
+    assert p["black_rank"] == "SMALLINT"
+    # a colour is spelt black or white in every table
+    pgn = rows(con, f"SELECT DISTINCT color FROM read_pgn('{sample}/games.pgn', rows := 'moves') ORDER BY 1")
+    sgf = rows(con, f"SELECT DISTINCT color FROM read_sgf('{sample}/go.sgf', rows := 'moves') ORDER BY 1")
+    assert pgn == sgf == [("black",), ("white",)]
+
+
+def test_filename_as_read_csv_has_it(con, sample, tmp_path):
+    a = sample / "games.pgn"
+    arc = bundle(tmp_path / "chess.tar.gz", sample, ["games.pgn"])
+    got = rows(con, f"SELECT DISTINCT file, filename FROM read_pgn(['{a}', '{arc}'], filename := true) ORDER BY 1")
+    assert got == sorted([(str(a), str(a)), (f"{arc}:games.pgn", str(arc))])
+    # the last column, as read_csv adds it; alone, without file (which is made of it)
+    names = [r[0] for r in rows(con, f"DESCRIBE SELECT * FROM read_pgn('{a}', filename := true)")]
+    assert names[-1] == "filename" and "filename" not in names[:-1]
+    assert rows(con, f"SELECT DISTINCT filename FROM read_pgn('{arc}', filename := true)") == [(str(arc),)]
+    assert rows(con, f"SELECT count(*) FROM read_pgn('{a}', filename := true)") == [(2,)]
+    # with ignore_errors: input_error, then filename; a failed input's row has both
+    bad = damaged(tmp_path)
+    got = rows(
+        con,
+        f"SELECT DISTINCT filename, input_error IS NULL FROM read_pgn('{bad}', ignore_errors := true, filename := true) ORDER BY 2",
+    )
+    assert got == [(str(bad), False), (str(bad), True)]
+
+
+def test_a_file_name_alone_is_read(con, duckdb, sample, tmp_path):
+    # FROM 'x.pgn' as FROM 'x.csv': the replacement scan calls read_pgn or read_sgf
+    assert rows(con, f"SELECT count(*) FROM '{sample}/games.pgn'") == [(2,)]
+    assert rows(con, f"SELECT count(*) FROM '{sample}/go.sgf'") == [(2,)]
+    gz = compressed(tmp_path, "more.PGN.gz", OPERA * 3)
+    assert rows(con, f"SELECT count(*), any_value(White) FROM '{gz}'") == [(3, "Morphy, Paul")]
+    assert rows(con, f"SELECT count(*) FROM '{sample}/*.pgn'") == [(2,)]
+    same_table(con, f"'{sample}/games.pgn'", f"read_pgn('{sample}/games.pgn')", ORDER[("pgn", "games")])
+    # other names are DuckDB's: a missing CSV is its own error, not ours
+    with pytest.raises(duckdb.Error) as e:
+        con.execute(f"SELECT * FROM '{tmp_path}/none.csv'")
+    assert "read_pgn" not in str(e.value)
