@@ -11,7 +11,9 @@
 # MB. `--profile release` for a build to measure with (scripts/bench/duckdb_bench.sh).
 #
 # Exit status 0 with a message "duckdb: SKIPPED ..." when Python 3.10+ is missing or PyPI is out of
-# reach (scripts/python_env.sh says which); otherwise pytest's.
+# reach (scripts/python_env.sh says which); otherwise pytest's. The extension's Rust tests
+# (`cargo test -p kifu-duckdb`: the arguments, the replacement scan's names, and the vectors
+# written, into fake DuckDB vectors) need neither: `cargo test --workspace` runs them.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -23,13 +25,13 @@ fi
 status=0
 py=$("$here/../python_env.sh" --no-build) || status=$?
 if [ "$status" = 3 ]; then
-  echo "duckdb: SKIPPED: no Python 3.10+ or no PyPI (see the message above); the extension is not tested"
+  echo "duckdb: SKIPPED: no Python 3.10+ or no PyPI (see the message above); the extension is not tested in DuckDB (its Rust tests, cargo test -p kifu-duckdb, need neither)"
   exit 0
 elif [ "$status" != 0 ]; then
   exit "$status"
 fi
 if ! "$py" -c 'import duckdb' 2>/dev/null; then
-  echo "duckdb: SKIPPED: the venv has no duckdb package; the extension is not tested"
+  echo "duckdb: SKIPPED: the venv has no duckdb package; the extension is not tested in DuckDB (its Rust tests, cargo test -p kifu-duckdb, need neither)"
   exit 0
 fi
 start=$(date +%s)
