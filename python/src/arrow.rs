@@ -266,6 +266,24 @@ fn spec_by_input(
     spec.columns = columns;
     spec.check_columns()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // `columns` that only one format's table has (`["White", "Black"]`) name that table: the
+    // other's would have no column
+    if by_input(&spec) && spec.columns.is_some() {
+        for format in [Format::Pgn, Format::Sgf] {
+            let table = spec.table(format).expect("both tables");
+            if spec.schema(table).fields().is_empty() {
+                let other = match format {
+                    Format::Pgn => Format::Sgf,
+                    Format::Sgf => Format::Pgn,
+                };
+                let mut only = TableSpec::only(spec.table(other).expect("both tables"));
+                only.options = spec.options.clone();
+                only.max_game_bytes = spec.max_game_bytes;
+                only.columns = spec.columns.take();
+                return Ok((only, Formats::only(other)));
+            }
+        }
+    }
     Ok((spec, formats))
 }
 

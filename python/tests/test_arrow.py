@@ -254,8 +254,14 @@ def test_games_of_sgf_input_is_the_trees_table(sgf_file, pgn_file, recwarn):
         t = kifu.to_arrow([pgn_file, sgf_file]).read_all()
     assert t.num_rows == 2 and t.schema == kifu.schema("games")
     with pytest.warns(UserWarning, match="cannot join the trees table"):
-        t = kifu.to_arrow([sgf_file, pgn_file], columns=["file", "PB"]).read_all()
+        t = kifu.to_arrow([sgf_file, pgn_file], columns=["file", "game_index"]).read_all()
+    assert t.column_names == ["file", "game_index"] and t.num_rows == 2
+    # columns only one format's table has name that table (the other would have none)
+    t = kifu.to_arrow([sgf_file, pgn_file], columns=["file", "PB"]).read_all()
     assert t.column_names == ["file", "PB"] and t.num_rows == 2
+    with pytest.warns(UserWarning, match="its name says SGF"):
+        t = kifu.to_arrow(sgf_file, columns=["White", "Black"]).read_all()
+    assert t.column_names == ["White", "Black"] and t.num_rows == 0
 
 
 def test_to_parquet_of_sgf_input_equals_kifu_export(sgf_file, kifu_bin, tmp_path):
