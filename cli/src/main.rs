@@ -8,6 +8,7 @@
 //! `kifu` alone shows the statistics of an embedded sample, and says so; a command with no input
 //! reads stdin, or the sample when stdin is a terminal (`--sample` asks for it).
 
+mod alloc;
 mod args;
 mod bufs;
 mod cmd;

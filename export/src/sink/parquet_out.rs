@@ -199,8 +199,14 @@ impl ParquetOut {
     /// Takes a batch's rows; a row group ends when it is full.
     pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<(), ParquetError> {
         let mut start = 0;
+        // the rows' mean size, so that a batch of large rows is cut where its group is full
+        // rather than after it (the cut depends on the batch alone, as the batches do on the rows)
+        let row_bytes = (slice_bytes(batch) / batch.num_rows().max(1)).max(1);
         while start < batch.num_rows() {
-            let n = (batch.num_rows() - start).min(self.max_rows - self.group_rows);
+            let room = self.max_bytes.saturating_sub(self.group_bytes).div_ceil(row_bytes);
+            let n = (batch.num_rows() - start)
+                .min(self.max_rows - self.group_rows)
+                .min(room.max(1));
             let part = batch.slice(start, n);
             self.group_bytes += slice_bytes(&part);
             self.group_rows += n;
