@@ -131,8 +131,8 @@ pub struct Common {
     /// The format of stdin (and of inputs whose name does not say): pgn or sgf.
     #[arg(long, value_parser = format_parser(), help_heading = "Input")]
     pub format: Option<Format>,
-    /// Quiet: no progress bar, no note, no summary, no problem lines; `check -q` prints
-    /// nothing (its exit status answers). Inputs that cannot be read are still named.
+    /// Quiet: no progress bar, no summary, no problem lines; `check -q` prints nothing (its
+    /// exit status answers). What explains an exit status of 1 or 2 is still said.
     #[arg(short, long)]
     pub quiet: bool,
     /// When to colour the problems' places and severities: auto (when the stream they go to

@@ -112,8 +112,8 @@ fn every_core_writes_the_bytes_of_one_on(
     }
 }
 
-/// The `games` table is built from the parser's events (no DOM) unless `--replay` asks for the
-/// DOM's moves replayed: both give the same rows, whatever the threads and pieces.
+/// The `games` table with `--replay` holds the same rows (its `final_fen` aside) as without,
+/// whatever the threads and pieces.
 #[test]
 fn games_from_events_are_the_dom_rows() {
     let tmp = tempfile::tempdir().unwrap();
@@ -385,4 +385,27 @@ fn partitions_are_the_same_bytes_at_every_core_count() {
     );
     assert!(trees[0].len() >= 6, "300 rows in files of 70, and _SUCCESS");
     assert!(trees.windows(2).all(|w| w[0] == w[1]));
+}
+
+/// Columns that only the other format's table has: an input of that format is said and left
+/// out (exit 1), never a row of no column (it was a panic).
+#[test]
+fn columns_of_the_other_formats_table_leave_its_inputs_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sgf = tmp.path().join("g.sgf");
+    std::fs::write(&sgf, "(;GM[1]SZ[9]PB[a];B[aa])").unwrap();
+    let pgn = tmp.path().join("w.pgn");
+    std::fs::write(&pgn, "[White \"a\"]\n\n1. e4 *\n").unwrap();
+    let out = tmp.path().join("x.csv");
+    let o = export(&[sgf.clone()], &out, &["--columns", "White"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("holds no SGF game"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "White\n");
+    let o = export(&[sgf, pgn], &out, &["--columns", "White", "--force"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "White\na\n");
 }

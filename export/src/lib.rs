@@ -503,6 +503,7 @@ impl Builder {
     /// The rows pushed since the last `finish`, as a batch of [`schema`](Builder::schema); the
     /// builder starts a new batch.
     pub fn finish(&mut self) -> RecordBatch {
+        let rows = self.rows();
         let mut columns = match &mut self.inner {
             Inner::PgnGames(b) => b.finish(),
             Inner::PgnMoves(b) => b.finish(),
@@ -518,7 +519,9 @@ impl Builder {
             columns = keep.iter().map(|&k| columns[k].clone()).collect();
         }
         self.games = 0;
-        RecordBatch::try_new(self.schema.clone(), columns)
+        // a projection may keep no column: the batch still counts its rows
+        let rows = arrow_array::RecordBatchOptions::new().with_row_count(Some(rows));
+        RecordBatch::try_new_with_options(self.schema.clone(), columns, &rows)
             .expect("the builder's columns match its schema")
     }
 }

@@ -142,6 +142,29 @@ impl TableSpec {
         first.map_or(Ok(()), Err)
     }
 
+    /// The spec without the table of a format that keeps none of [`columns`](Self::columns)
+    /// (`--columns White` on SGF input: the trees table has no such column), so that an input
+    /// of that format is one the spec has no table for, said as such, rather than rows of no
+    /// column. A spec naming no table then keeps its first: the consumer's schema.
+    fn narrowed(&self) -> TableSpec {
+        let mut spec = self.clone();
+        let Some(columns) = &self.columns else {
+            return spec;
+        };
+        let keeps = |t: Option<Table>| {
+            t.is_some_and(|t| {
+                let all = self.full_builder(t).schema();
+                columns.iter().any(|n| all.field_with_name(n).is_ok())
+            })
+        };
+        let (pgn, sgf) = (keeps(self.pgn), keeps(self.sgf));
+        if pgn || sgf {
+            spec.pgn = self.pgn.filter(|_| pgn);
+            spec.sgf = self.sgf.filter(|_| sgf);
+        }
+        spec
+    }
+
     /// The table of a format.
     pub fn table(&self, format: Format) -> Option<Table> {
         match format {
@@ -546,6 +569,7 @@ where
     F: FnMut(Table, RecordBatch) -> bool + Send,
     N: FnMut(Note) + Send,
 {
+    let spec = &spec.narrowed();
     let collector = Collecting::new(spec, both, out, note);
     let work = spec.work(scan.stop_flag());
     let result = scan.run(
@@ -577,6 +601,7 @@ where
     if scan.options().threads <= 1 {
         return scan_table(scan, spec, out, note);
     }
+    let spec = &spec.narrowed();
     let collector = Collecting::new(spec, false, out, note);
     // a host's threads: the host stops the query (a pipeline's stop flag borrowed for the
     // scan cannot outlive it)
