@@ -413,7 +413,8 @@ impl keys::Game for Sources {
     fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
         self.tags
             .iter()
-            .find(|(n, _, found)| *found && *n == name)
+            // the names asked are those of `tags` (the same static text): the address first
+            .find(|(n, _, found)| *found && (std::ptr::eq(*n, name) || *n == name))
             .map(|(_, v, _)| Cow::Borrowed(v.as_str()))
     }
     fn plies(&self) -> u64 {
@@ -495,10 +496,22 @@ impl Acc {
         };
     }
 
-    /// A tag or root property of the game: its first piece (`first`) or a later one.
-    fn tag(&mut self, name: &[u8], value: &[u8], first: bool) {
-        if let Key::Tag(key) = self.by.key() {
-            if key.as_bytes() == name {
+    /// Where the key wants the tag or root property `name`: `Some(None)` its own value,
+    /// `Some(Some(i))` a derived key's source `i`; `None` where it does not read it.
+    #[inline]
+    fn wants(&self, name: &[u8]) -> Option<Option<usize>> {
+        match &self.sources {
+            None => {
+                matches!(self.by.key(), Key::Tag(key) if key.as_bytes() == name).then_some(None)
+            }
+            Some(s) => s.tags.iter().position(|t| t.0.as_bytes() == name).map(Some),
+        }
+    }
+
+    /// A piece of a tag or root property [`wants`](Self::wants) took (`first`: its first).
+    fn tag(&mut self, at: Option<usize>, value: &[u8], first: bool) {
+        match (at, &mut self.sources) {
+            (None, _) => {
                 if first {
                     if self.has_key {
                         return; // the first tag of that name counts
@@ -508,21 +521,20 @@ impl Acc {
                 }
                 self.key.push_bytes(value);
             }
-            return;
-        }
-        if let Some(s) = &mut self.sources
-            && let Some(t) = s.tags.iter_mut().find(|t| t.0.as_bytes() == name)
-        {
-            if first {
-                if t.2 {
-                    return;
+            (Some(i), Some(s)) => {
+                let t = &mut s.tags[i];
+                if first {
+                    if t.2 {
+                        return;
+                    }
+                    t.1.clear();
+                    t.2 = true;
                 }
-                t.1.clear();
-                t.2 = true;
+                if t.1.len() < MAX_SOURCE_BYTES {
+                    push_text(&mut t.1, value);
+                }
             }
-            if t.1.len() < MAX_SOURCE_BYTES {
-                push_text(&mut t.1, value);
-            }
+            (Some(_), None) => {}
         }
     }
 
@@ -535,6 +547,11 @@ impl Acc {
         self.shown.clear();
         let has = match &mut self.sources {
             None => {
+                if let (true, Some(whole)) = (self.has_key, self.key.whole()) {
+                    // a short value (most): counted as it is, not copied
+                    self.groups.add(Some(whole), &self.counts);
+                    return;
+                }
                 if self.has_key {
                     self.key.write_shown(&mut self.shown);
                 }
@@ -618,7 +635,9 @@ impl pgn::Visitor for PgnGroups {
                 set_outcome(&mut self.acc.counts, outcome);
             }
         }
-        self.acc.tag(tag.name, &tag.value.decode(), true);
+        if let Some(at) = self.acc.wants(tag.name) {
+            self.acc.tag(at, &tag.value.decode(), true);
+        }
         Control::Continue
     }
 
@@ -694,8 +713,10 @@ impl sgf::Visitor for SgfGroups {
             let outcome = keys::sgf_outcome(value.raw.as_bytes());
             set_outcome(&mut self.acc.counts, outcome);
         }
-        let text = value.raw.decoded(value.name);
-        self.acc.tag(value.name, &text, value.first);
+        if let Some(at) = self.acc.wants(value.name) {
+            let text = value.raw.decoded(value.name);
+            self.acc.tag(at, &text, value.first);
+        }
         Control::Continue
     }
 

@@ -517,10 +517,8 @@ fn unknown(name: &str, meant: &[&str]) -> String {
 impl Derived {
     /// Its entry in [`DERIVED`].
     pub fn info(self) -> &'static DerivedKey {
-        DERIVED
-            .iter()
-            .find(|d| d.key == self)
-            .expect("every derived key is listed")
+        // [`DERIVED`] lists the keys in the order of this enum (a test checks it)
+        &DERIVED[self as usize]
     }
 
     fn value<'g>(self, game: &'g impl Game) -> Option<Value<'g>> {
@@ -605,9 +603,7 @@ impl Value<'_> {
     pub fn write_text(&self, out: &mut String) {
         match self {
             Value::Text(t) => out.push_str(t),
-            Value::Int(n) => {
-                let _ = write!(out, "{n}");
-            }
+            Value::Int(n) => push_int(out, *n),
             Value::Num(x) => {
                 let _ = write!(out, "{x}");
             }
@@ -649,6 +645,25 @@ impl Value<'_> {
     }
 }
 
+/// `n` in digits, appended (without the formatting machinery: a scan writes one a game).
+fn push_int(out: &mut String, n: i64) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut m = n.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    out.extend(buf[at..].iter().map(|&b| b as char));
+}
+
 /// A date whose parts may be unknown (`2015.??.??`: the year only).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Date {
@@ -673,18 +688,35 @@ impl Date {
     /// assert_eq!(Date::parse("????.??.??"), None);
     /// ```
     pub fn parse(text: &str) -> Option<Date> {
-        let first = text.split(',').next().unwrap_or("").trim();
-        let mut parts = first.split(['.', '-', '/']).map(|p| {
-            let p = p.trim();
-            (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| p.parse::<u32>().ok())
-                .flatten()
-                .filter(|&n| n > 0)
-        });
-        let year = parts.next().flatten();
-        let month = parts.next().flatten().filter(|&m| m <= 12);
-        let day = parts.next().flatten().filter(|&d| d <= 31);
-        let d = Date { year, month, day };
+        // one pass over the bytes, no allocation: a scan reads a date a game
+        let mut parts = [None; 3];
+        let mut k = 0;
+        let (mut n, mut digits, mut other) = (0u32, 0usize, false);
+        let mut bytes = text.bytes();
+        loop {
+            let b = bytes.next();
+            match b {
+                Some(d @ b'0'..=b'9') => {
+                    n = n.saturating_mul(10).saturating_add(u32::from(d - b'0'));
+                    digits += 1;
+                }
+                Some(b' ' | b'\t') => {}
+                Some(b'.' | b'-' | b'/') | Some(b',') | None => {
+                    parts[k] = (digits > 0 && !other && n > 0).then_some(n);
+                    k += 1;
+                    (n, digits, other) = (0, 0, false);
+                    if k == 3 || matches!(b, Some(b',') | None) {
+                        break;
+                    }
+                }
+                Some(_) => other = true,
+            }
+        }
+        let d = Date {
+            year: parts[0],
+            month: parts[1].filter(|&m| m <= 12),
+            day: parts[2].filter(|&d| d <= 31),
+        };
         (d != Date::default()).then_some(d)
     }
 
@@ -1262,6 +1294,23 @@ mod tests {
         assert_eq!(shown("plies").as_deref(), Some("2"));
         assert_eq!(shown("speed"), None, "a PGN key");
         assert_eq!(kept(&t, &["BR>=5d", "WR<1d", "winner=W", "margin>3"]), [0]);
+    }
+
+    #[test]
+    fn integers_are_written_in_digits() {
+        for n in [0, 7, -3, 2015, i64::MIN, i64::MAX] {
+            let mut s = String::new();
+            Value::Int(n).write_text(&mut s);
+            assert_eq!(s, n.to_string());
+        }
+    }
+
+    #[test]
+    fn derived_keys_are_listed_in_their_order() {
+        for (i, d) in DERIVED.iter().enumerate() {
+            assert_eq!(d.key as usize, i, "{}", d.name);
+            assert_eq!(d.key.info().name, d.name);
+        }
     }
 
     #[test]
