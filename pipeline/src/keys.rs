@@ -691,26 +691,29 @@ impl Date {
         // one pass over the bytes, no allocation: a scan reads a date a game
         let mut parts = [None; 3];
         let mut k = 0;
-        let (mut n, mut digits, mut other) = (0u32, 0usize, false);
-        let mut bytes = text.bytes();
-        loop {
-            let b = bytes.next();
+        let (mut n, mut digits, mut other) = (0u32, 0u32, false);
+        for &b in text.as_bytes() {
             match b {
-                Some(d @ b'0'..=b'9') => {
-                    n = n.saturating_mul(10).saturating_add(u32::from(d - b'0'));
+                b'0'..=b'9' => {
+                    if digits < 9 {
+                        n = n * 10 + u32::from(b - b'0');
+                    }
                     digits += 1;
                 }
-                Some(b' ' | b'\t') => {}
-                Some(b'.' | b'-' | b'/') | Some(b',') | None => {
+                b' ' | b'\t' => {}
+                b'.' | b'-' | b'/' | b',' => {
                     parts[k] = (digits > 0 && !other && n > 0).then_some(n);
                     k += 1;
                     (n, digits, other) = (0, 0, false);
-                    if k == 3 || matches!(b, Some(b',') | None) {
+                    if k == 3 || b == b',' {
                         break;
                     }
                 }
-                Some(_) => other = true,
+                _ => other = true,
             }
+        }
+        if k < 3 && digits > 0 && !other && n > 0 {
+            parts[k] = Some(n);
         }
         let d = Date {
             year: parts[0],
