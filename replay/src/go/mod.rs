@@ -44,12 +44,14 @@ mod board;
 mod dom;
 mod error;
 mod game;
+pub mod pattern;
 
 pub use adapter::{GoGame, GoOptions, GoReplayVisitor, GoReplayer, Played};
 pub use board::{BLACK, Board, EMPTY, PlayOutcome, WHITE, stone};
 pub use dom::{GameInfo, GoMove, TrainingRow, TrainingRows, TreeReplay, replay_tree};
 pub use error::{Error, ErrorKind, GoError, Line, line};
 pub use game::Rules;
+pub use pattern::{Anchor, Match, Matches, Pattern, PatternError, Stones, Symmetry, Want};
 
 #[cfg(test)]
 mod tests;
