@@ -1116,7 +1116,7 @@ impl std::str::FromStr for AnyOf {
     /// let any: AnyOf = "WhiteElo>=2700 or BlackElo>=2700".parse().unwrap();
     /// assert_eq!(any.0.len(), 2);
     /// assert_eq!("Event=\"Rock or Roll\"".parse::<AnyOf>().unwrap().0.len(), 1);
-    /// assert!("WhiteElo>=2700 or".parse::<AnyOf>().is_err());
+    /// assert!("WhiteElo>=2700 or".parse::<AnyOf>().unwrap_err().contains("no test after `or`"));
     /// ```
     fn from_str(s: &str) -> Result<AnyOf, String> {
         let mut tests = Vec::new();
@@ -1130,12 +1130,12 @@ impl std::str::FromStr for AnyOf {
                 quoted = !quoted;
             } else if !quoted
                 && b.is_ascii_whitespace()
-                && bytes.len() >= i + 4
+                && bytes.len() >= i + 3
                 && matches!(&bytes[i + 1..i + 3], b"or" | b"OR")
-                && bytes[i + 3].is_ascii_whitespace()
+                && bytes.get(i + 3).is_none_or(u8::is_ascii_whitespace)
             {
                 tests.push(one_test(s, &s[start..i])?);
-                start = i + 4;
+                start = (i + 4).min(s.len());
                 i = start;
                 continue;
             }
