@@ -61,6 +61,7 @@ mod dom;
 mod error;
 mod lines;
 pub mod openings;
+pub mod query;
 mod polyglot_table;
 mod position;
 mod resolve;

@@ -1,0 +1,1250 @@
+//! Position queries over a game's positions: an exact position (FEN or EPD), a piece pattern
+//! (Scoutfish's sub-FEN), a material signature with ranges, and sequences of them (position A,
+//! then B within N plies), on the main line or in variations too, within a ply range.
+//!
+//! A [`Query`] is parsed once and shared by every thread; a [`Searcher`] walks one game at a
+//! time (reused from game to game), replaying its moves with the same board logic as
+//! [`replay_game`](super::replay_game), and calls you back at each position where the query
+//! matches. The replay of a line ends as soon as the query can no longer match on it:
+//!
+//! - pieces never come back onto the board and pawns never come back to their starting
+//!   squares, so a position with fewer pieces of a kind than the query needs (promotions
+//!   counted: a pawn may still become any piece), or without a pawn the query needs on its
+//!   starting square, ends the line;
+//! - castling rights are never regained: an exact position with a right the game has lost
+//!   cannot come any more;
+//! - past `max_ply`, nothing is looked at.
+//!
+//! The grammar of each form, with examples, is in docs/search.md; in short:
+//!
+//! - **Exact** ([`Exact`]): a FEN or an EPD (its first four fields; the move counters and the
+//!   EPD operations are ignored). Two positions are the same when their pieces, side to move,
+//!   castling rights and *legal* en passant square are (python-chess's transposition key: the
+//!   EPD is the same), so transpositions are found.
+//! - **Sub-FEN** ([`SubFen`]): a FEN board part whose pieces must stand on their squares, an
+//!   empty square meaning "any" (Scoutfish's `sub-fen`), optionally followed by `w` or `b` for
+//!   the side to move.
+//! - **Material** ([`Material`]): `KRPkr` (exact: White a king, a rook and a pawn, Black a king
+//!   and a rook, nothing else), or terms with bounds: `Q+` (White has at least one queen),
+//!   `[BN]2+` (White has at least two minor pieces), `r2-` (Black at most two rooks),
+//!   `P>=5`, `q=0`.
+//!
+//! ```
+//! use kifu_replay::chess::query::{Query, Searcher, Step};
+//!
+//! let game = kifu::pgn::Games::new(b"1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *")
+//!     .next()
+//!     .unwrap();
+//! // the Najdorf, exactly
+//! let najdorf = Step::fen("rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq -").unwrap();
+//! let q = Query::new(vec![najdorf]);
+//! let mut s = Searcher::default();
+//! let mut plies = Vec::new();
+//! s.search(&game, &q, |hit| {
+//!     plies.push(hit.ply);
+//!     true
+//! });
+//! assert_eq!(plies, [10]);
+//! // a white knight on d4 and a black pawn on a6, then a white pawn on e5 within 20 plies: no
+//! let q = Query::new(vec![
+//!     Step::subfen("8/8/p7/8/3N4/8/8/8").unwrap(),
+//!     Step::subfen("8/8/8/4P3/8/8/8/8").unwrap(),
+//! ])
+//! .within(Some(20));
+//! assert!(!s.matches(&game, &q));
+//! ```
+
+use core::fmt;
+
+use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
+use kifu::pgn::{Game, Node};
+
+use super::lines::{Engine, Step as Played};
+use super::setup::Setup;
+use super::{FenError, Position};
+
+const KINDS: [Piece; 6] = [
+    Piece::Pawn,
+    Piece::Knight,
+    Piece::Bishop,
+    Piece::Rook,
+    Piece::Queen,
+    Piece::King,
+];
+
+/// Why a query could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryError(String);
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+fn err<T>(s: impl Into<String>) -> Result<T, QueryError> {
+    Err(QueryError(s.into()))
+}
+
+/// The least a position must still have for a pattern to come later in the same line: pieces
+/// of each kind and colour (promotions counted), pawns on their starting squares, castling
+/// rights.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Need {
+    /// Per colour and kind (pawn … king), the fewest pieces.
+    counts: [[u8; 6]; 2],
+    /// Pawns that must still stand on their starting squares (White's on rank 2, Black's on
+    /// rank 7), by colour.
+    home: [u64; 2],
+    /// Castling rights that must still be held: per colour, bit 0 short, bit 1 long.
+    castle: [u8; 2],
+}
+
+const RANK_2: u64 = 0xff << 8;
+const RANK_7: u64 = 0xff << 48;
+
+impl Need {
+    fn of_masks(masks: &[[u64; 6]; 2]) -> Need {
+        let mut n = Need::default();
+        for (counts, masks) in n.counts.iter_mut().zip(masks) {
+            for (n, m) in counts.iter_mut().zip(masks) {
+                *n = m.count_ones().min(255) as u8;
+            }
+        }
+        n.home = [masks[0][0] & RANK_2, masks[1][0] & RANK_7];
+        n
+    }
+
+    /// Whether a later position of the line can still hold what is needed.
+    #[inline]
+    fn reachable(&self, b: &Board) -> bool {
+        for (c, color) in Color::ALL.into_iter().enumerate() {
+            let need = &self.counts[c];
+            let pawns = b.colored_pieces(color, Piece::Pawn);
+            let have_pawns = pawns.len() as i32;
+            if pawns.0 & self.home[c] != self.home[c] {
+                return false;
+            }
+            let spare = have_pawns - i32::from(need[0]);
+            if spare < 0 {
+                return false;
+            }
+            let mut deficit = 0;
+            for k in 1..5 {
+                let have = b.colored_pieces(color, KINDS[k]).len() as i32;
+                deficit += (i32::from(need[k]) - have).max(0);
+            }
+            if deficit > spare {
+                return false;
+            }
+            if self.castle[c] != 0 && rights(b, color) & self.castle[c] != self.castle[c] {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+fn rights(b: &Board, color: Color) -> u8 {
+    let r = b.castle_rights(color);
+    u8::from(r.short.is_some()) | u8::from(r.long.is_some()) << 1
+}
+
+fn masks_of(b: &Board) -> [[u64; 6]; 2] {
+    let mut m = [[0; 6]; 2];
+    for (c, color) in Color::ALL.into_iter().enumerate() {
+        for (k, piece) in KINDS.into_iter().enumerate() {
+            m[c][k] = b.colored_pieces(color, piece).0;
+        }
+    }
+    m
+}
+
+/// The first four fields of a FEN or an EPD (the move counters and EPD operations dropped).
+fn four_fields(text: &str) -> String {
+    text.split_ascii_whitespace()
+        .take(4)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// An exact position: pieces, side to move, castling rights and legal en passant square, as
+/// python-chess's transposition key compares them (the same EPD); the move counters do not
+/// matter.
+///
+/// ```
+/// use kifu_replay::chess::query::Exact;
+///
+/// let e4 = Exact::parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+/// // the en passant square is not legal here: the EPD without it is the same position
+/// assert_eq!(e4, Exact::parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5;").unwrap());
+/// assert!(Exact::parse("8/8/8 w - -").is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Exact {
+    key: u64,
+    masks: [[u64; 6]; 2],
+    need: Need,
+    position: Position,
+}
+
+/// Two queries are equal when they ask for the same position (their move counters and an en
+/// passant square that no capture can take may differ).
+impl PartialEq for Exact {
+    fn eq(&self, other: &Exact) -> bool {
+        self.key == other.key && self.masks == other.masks
+    }
+}
+
+impl Eq for Exact {}
+
+impl Exact {
+    /// Reads a FEN or an EPD (python-chess's FEN rules: see
+    /// [`Position::from_fen`]).
+    ///
+    /// # Errors
+    ///
+    /// A FEN that cannot be read, or a position no game can reach.
+    pub fn parse(text: &str) -> Result<Exact, QueryError> {
+        let fen = four_fields(text);
+        let pos = Position::from_fen(&fen, false)
+            .map_err(|e: FenError| QueryError(format!("`{}`: {e}", text.trim())))?;
+        Ok(Exact::of(pos))
+    }
+
+    /// The query for `pos`.
+    pub fn of(pos: Position) -> Exact {
+        let b = pos.board();
+        let masks = masks_of(b);
+        let mut need = Need::of_masks(&masks);
+        need.castle = [rights(b, Color::White), rights(b, Color::Black)];
+        Exact {
+            key: pos.epd_key(),
+            masks,
+            need,
+            position: pos,
+        }
+    }
+
+    /// The position asked for.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Whether `pos` is this position.
+    #[inline]
+    pub fn matches(&self, pos: &Position) -> bool {
+        pos.epd_key() == self.key && masks_of(pos.board()) == self.masks
+    }
+}
+
+/// A piece pattern (Scoutfish's `sub-fen`): the pieces given must stand on their squares, the
+/// other squares may hold anything; optionally the side to move.
+///
+/// ```
+/// use kifu_replay::chess::{Position, query::SubFen};
+///
+/// // a white knight on f3 and Black's king on g8, White to move
+/// let s = SubFen::parse("6k1/8/8/8/8/5N2/8/8 w").unwrap();
+/// let pos = Position::from_fen("r4rk1/pp3ppp/8/8/8/5N2/PP3PPP/R4RK1 w - - 0 20", false).unwrap();
+/// assert!(s.matches(&pos));
+/// assert!(!SubFen::parse("6k1/8/8/8/8/5N2/8/8 b").unwrap().matches(&pos));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubFen {
+    masks: [[u64; 6]; 2],
+    side: Option<Color>,
+    need: Need,
+}
+
+impl SubFen {
+    /// Reads a FEN board part (8 ranks of pieces `PNBRQKpnbrqk` and digits), optionally
+    /// followed by `w` or `b`; anything after that (a whole FEN's castling, en passant and
+    /// counters) is refused, since a pattern does not compare them.
+    ///
+    /// # Errors
+    ///
+    /// A board that is not 8 ranks of 8 squares, or a side to move that is not `w` or `b`.
+    pub fn parse(text: &str) -> Result<SubFen, QueryError> {
+        let mut parts = text.split_ascii_whitespace();
+        let board = parts
+            .next()
+            .ok_or_else(|| QueryError("empty sub-FEN".into()))?;
+        let side = match parts.next() {
+            None => None,
+            Some("w") => Some(Color::White),
+            Some("b") => Some(Color::Black),
+            Some(s) => {
+                return err(format!(
+                    "`{text}`: the side to move is `w` or `b`, not `{s}`"
+                ));
+            }
+        };
+        if parts.next().is_some() {
+            return err(format!(
+                "`{text}`: a sub-FEN is a board and at most a side to move (use --fen for a whole position)"
+            ));
+        }
+        let mut masks = [[0u64; 6]; 2];
+        let ranks: Vec<&str> = board.split('/').collect();
+        if ranks.len() != 8 {
+            return err(format!(
+                "`{board}`: 8 ranks separated by `/`, not {}",
+                ranks.len()
+            ));
+        }
+        for (i, rank) in ranks.iter().enumerate() {
+            let r = 7 - i;
+            let mut file = 0usize;
+            for ch in rank.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    if d == 0 || d > 8 {
+                        return err(format!("`{board}`: `{ch}` is no count of squares"));
+                    }
+                    file += d as usize;
+                } else {
+                    let Some((color, kind)) = piece_letter(ch) else {
+                        return err(format!("`{board}`: `{ch}` is no piece (PNBRQK, pnbrqk)"));
+                    };
+                    if file < 8 {
+                        masks[color][kind] |= 1 << (r * 8 + file);
+                    }
+                    file += 1;
+                }
+                if file > 8 {
+                    break;
+                }
+            }
+            if file != 8 {
+                return err(format!("`{board}`: rank {} is not 8 squares", r + 1));
+            }
+        }
+        Ok(SubFen {
+            need: Need::of_masks(&masks),
+            masks,
+            side,
+        })
+    }
+
+    /// Whether `pos` has the pattern's pieces on their squares (and its side to move).
+    #[inline]
+    pub fn matches(&self, pos: &Position) -> bool {
+        let b = pos.board();
+        if self.side.is_some_and(|s| s != b.side_to_move()) {
+            return false;
+        }
+        for (c, color) in Color::ALL.into_iter().enumerate() {
+            for (k, piece) in KINDS.into_iter().enumerate() {
+                let m = self.masks[c][k];
+                if m != 0 && b.colored_pieces(color, piece).0 & m != m {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// (colour index, kind index) of a FEN piece letter.
+fn piece_letter(ch: char) -> Option<(usize, usize)> {
+    let kind = match ch.to_ascii_lowercase() {
+        'p' => 0,
+        'n' => 1,
+        'b' => 2,
+        'r' => 3,
+        'q' => 4,
+        'k' => 5,
+        _ => return None,
+    };
+    Some((usize::from(ch.is_ascii_lowercase()), kind))
+}
+
+/// One term of a material signature: the pieces of some kinds of one colour, counted together,
+/// between two bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Term {
+    color: usize,
+    /// Bit k: kind k (pawn … king).
+    kinds: u8,
+    min: u8,
+    max: u8,
+}
+
+/// A material signature: how many pieces of each kind each side has, exactly or within bounds.
+///
+/// The grammar (docs/search.md): terms, spaces between them optional. A term is a unit — a
+/// piece letter (`PNBRQK` White's, `pnbrqk` Black's) or a set of one side's letters in brackets
+/// (`[BN]`, `[B,N]`: counted together) — then a count (default 1), then a bound: none (exactly),
+/// `+` (at least), `-` (at most); or an operator and a count (`Q>=1`, `r<=1`, `P=4`, `[BN]>1`).
+/// Repeated plain letters add up (`RR` is `R2`). A signature of plain terms only is exact: the
+/// pieces it does not name are absent (kings are always there); once a term has a bound or an
+/// operator, only what the signature names is tested.
+///
+/// ```
+/// use kifu_replay::chess::{Position, query::Material};
+///
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/3RK3 w - - 0 1", false).unwrap();
+/// assert!(Material::parse("KRPk").unwrap().matches(&pos));
+/// assert!(Material::parse("RP k").unwrap().matches(&pos)); // kings may be left out
+/// assert!(!Material::parse("KRk").unwrap().matches(&pos)); // exact: the pawn is not named
+/// assert!(Material::parse("R+ q=0").unwrap().matches(&pos));
+/// assert!(!Material::parse("[BN]2+").unwrap().matches(&pos));
+/// assert!(Material::parse("KR[B,N]2+").is_ok());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Material {
+    terms: Vec<Term>,
+}
+
+/// The most pieces a term may count (more is no position).
+const MAX_COUNT: u32 = 64;
+
+impl Material {
+    /// Reads a signature (see the type's grammar).
+    ///
+    /// # Errors
+    ///
+    /// A letter that is no piece, a set mixing the sides, a count too large, a bound below 0.
+    pub fn parse(text: &str) -> Result<Material, QueryError> {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        let mut terms: Vec<Term> = Vec::new();
+        let mut plain: Vec<(usize, u8, u32)> = Vec::new();
+        let mut open = false;
+        let bad = |at: usize, what: &str| {
+            QueryError(format!(
+                "`{text}`: {what} at column {}\n  {text}\n  {}^",
+                at + 1,
+                " ".repeat(at)
+            ))
+        };
+        while i < bytes.len() {
+            let c = bytes[i];
+            if c == b' ' || c == b',' || c == b'\t' {
+                i += 1;
+                continue;
+            }
+            // the unit
+            let (color, kinds) = if c == b'[' {
+                let start = i;
+                i += 1;
+                let mut color = None;
+                let mut kinds = 0u8;
+                loop {
+                    let Some(&ch) = bytes.get(i) else {
+                        return Err(bad(start, "a `[` without its `]`"));
+                    };
+                    i += 1;
+                    match ch {
+                        b']' => break,
+                        b',' | b' ' => {}
+                        _ => {
+                            let Some((cl, k)) = piece_letter(ch as char) else {
+                                return Err(bad(i - 1, "no piece letter (PNBRQK, pnbrqk)"));
+                            };
+                            if color.is_some_and(|x| x != cl) {
+                                return Err(bad(i - 1, "a set of one side's pieces only"));
+                            }
+                            color = Some(cl);
+                            kinds |= 1 << k;
+                        }
+                    }
+                }
+                let Some(color) = color else {
+                    return Err(bad(start, "an empty set"));
+                };
+                (color, kinds)
+            } else {
+                let Some((cl, k)) = piece_letter(c as char) else {
+                    return Err(bad(i, "no piece letter (PNBRQK, pnbrqk) or `[`"));
+                };
+                i += 1;
+                (cl, 1u8 << k)
+            };
+            // an operator and a count, or a count and a bound
+            let op_at = i;
+            let op: Option<&str> = ["<=", ">=", "=", "<", ">"]
+                .into_iter()
+                .find(|o| bytes[i..].starts_with(o.as_bytes()));
+            if let Some(o) = op {
+                i += o.len();
+            }
+            let digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let count: Option<u32> = if digits == 0 {
+                None
+            } else {
+                let n = text[i..i + digits]
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|&n| n <= MAX_COUNT)
+                    .ok_or_else(|| bad(i, "a count of at most 64"))?;
+                i += digits;
+                Some(n)
+            };
+            let (min, max) = match op {
+                Some(o) => {
+                    let Some(n) = count else {
+                        return Err(bad(i, "a count after the operator"));
+                    };
+                    open = true;
+                    match o {
+                        "=" => (n, n),
+                        ">=" => (n, MAX_COUNT),
+                        "<=" => (0, n),
+                        ">" => (n + 1, MAX_COUNT),
+                        _ => {
+                            if n == 0 {
+                                return Err(bad(op_at, "no count is below 0"));
+                            }
+                            (0, n - 1)
+                        }
+                    }
+                }
+                None => {
+                    let n = count.unwrap_or(1);
+                    match bytes.get(i) {
+                        Some(b'+') => {
+                            i += 1;
+                            open = true;
+                            (n, MAX_COUNT)
+                        }
+                        Some(b'-') => {
+                            i += 1;
+                            open = true;
+                            (0, n)
+                        }
+                        _ => {
+                            match plain.iter_mut().find(|p| p.0 == color && p.1 == kinds) {
+                                Some(p) => p.2 += n,
+                                None => plain.push((color, kinds, n)),
+                            }
+                            continue;
+                        }
+                    }
+                }
+            };
+            terms.push(Term {
+                color,
+                kinds,
+                min: min as u8,
+                max: max as u8,
+            });
+        }
+        if terms.is_empty() && plain.is_empty() {
+            return err("an empty material signature");
+        }
+        let mut named = [0u8; 2];
+        for &(color, kinds, n) in &plain {
+            if n > MAX_COUNT {
+                return err(format!("`{text}`: more than 64 pieces of a kind"));
+            }
+            named[color] |= kinds;
+            terms.push(Term {
+                color,
+                kinds,
+                min: n as u8,
+                max: n as u8,
+            });
+        }
+        if !open {
+            // exact: what is not named is absent (kings stay)
+            for (color, &n) in named.iter().enumerate() {
+                for k in 0..5 {
+                    if n & (1 << k) == 0 {
+                        terms.push(Term {
+                            color,
+                            kinds: 1 << k,
+                            min: 0,
+                            max: 0,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(Material { terms })
+    }
+
+    #[inline]
+    fn count(b: &Board, color: usize, kinds: u8) -> u32 {
+        let mut bits = 0u64;
+        for (k, piece) in KINDS.into_iter().enumerate() {
+            if kinds & (1 << k) != 0 {
+                bits |= b.colored_pieces(Color::ALL[color], piece).0;
+            }
+        }
+        bits.count_ones()
+    }
+
+    /// Whether `pos` has this material.
+    #[inline]
+    pub fn matches(&self, pos: &Position) -> bool {
+        let b = pos.board();
+        self.terms.iter().all(|t| {
+            let n = Material::count(b, t.color, t.kinds);
+            n >= u32::from(t.min) && n <= u32::from(t.max)
+        })
+    }
+
+    /// Whether a later position can still have this material: a count of pieces never grows,
+    /// except by a promotion (of one of the side's pawns, into one of a set's kinds).
+    #[inline]
+    fn reachable(&self, b: &Board) -> bool {
+        self.terms.iter().all(|t| {
+            if t.min == 0 {
+                return true;
+            }
+            let mut n = Material::count(b, t.color, t.kinds);
+            if t.kinds & 1 == 0 && t.kinds & 0b11110 != 0 {
+                n += b.colored_pieces(Color::ALL[t.color], Piece::Pawn).len();
+            }
+            n >= u32::from(t.min)
+        })
+    }
+}
+
+/// One position a query asks for: every part given must hold in the same position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Step {
+    /// The exact position (`--fen`).
+    pub exact: Option<Exact>,
+    /// The piece pattern (`--subfen`).
+    pub sub: Option<SubFen>,
+    /// The material (`--material`).
+    pub material: Option<Material>,
+}
+
+impl Step {
+    /// An exact position (see [`Exact::parse`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Exact::parse`].
+    pub fn fen(text: &str) -> Result<Step, QueryError> {
+        Ok(Step {
+            exact: Some(Exact::parse(text)?),
+            ..Step::default()
+        })
+    }
+
+    /// A piece pattern (see [`SubFen::parse`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`SubFen::parse`].
+    pub fn subfen(text: &str) -> Result<Step, QueryError> {
+        Ok(Step {
+            sub: Some(SubFen::parse(text)?),
+            ..Step::default()
+        })
+    }
+
+    /// A material signature (see [`Material::parse`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Material::parse`].
+    pub fn material(text: &str) -> Result<Step, QueryError> {
+        Ok(Step {
+            material: Some(Material::parse(text)?),
+            ..Step::default()
+        })
+    }
+
+    /// A step written `fen:FEN`, `subfen:BOARD` or `material:SIG` (the sequence form's
+    /// `--then`); several joined by ` & ` must all hold.
+    ///
+    /// ```
+    /// use kifu_replay::chess::query::Step;
+    /// assert!(Step::parse("subfen:8/8/8/8/3N4/8/8/8 & material:Q=0 q=0").is_ok());
+    /// assert!(Step::parse("8/8/8/8/3N4/8/8/8").is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A form not named, or a part that cannot be read.
+    pub fn parse(text: &str) -> Result<Step, QueryError> {
+        let mut step = Step::default();
+        for part in text.split(" & ") {
+            let part = part.trim();
+            let (form, rest) = part.split_once(':').unwrap_or(("", part));
+            match form.trim() {
+                "fen" | "epd" => step.exact = Some(Exact::parse(rest)?),
+                "subfen" | "sub-fen" => step.sub = Some(SubFen::parse(rest)?),
+                "material" => step.material = Some(Material::parse(rest)?),
+                _ => {
+                    return err(format!(
+                        "`{part}`: a step is fen:FEN, subfen:BOARD or material:SIG"
+                    ));
+                }
+            }
+        }
+        Ok(step)
+    }
+
+    /// Whether the step asks for nothing.
+    pub fn is_empty(&self) -> bool {
+        self.exact.is_none() && self.sub.is_none() && self.material.is_none()
+    }
+
+    /// Whether `pos` holds every part of the step.
+    #[inline]
+    pub fn matches(&self, pos: &Position) -> bool {
+        self.material.as_ref().is_none_or(|m| m.matches(pos))
+            && self.sub.as_ref().is_none_or(|s| s.matches(pos))
+            && self.exact.as_ref().is_none_or(|e| e.matches(pos))
+    }
+
+    /// Whether a later position of the same line can still hold the step.
+    #[inline]
+    pub fn reachable(&self, pos: &Position) -> bool {
+        let b = pos.board();
+        self.exact.as_ref().is_none_or(|e| e.need.reachable(b))
+            && self.sub.as_ref().is_none_or(|s| s.need.reachable(b))
+            && self.material.as_ref().is_none_or(|m| m.reachable(b))
+    }
+}
+
+/// A query: one step, or a sequence of steps each within `within` plies of the one before, in
+/// a ply range, on the main line or in variations too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Query {
+    steps: Vec<Step>,
+    /// The most plies from one step's position to the next one's (`None`: any).
+    pub within: Option<u32>,
+    /// The fewest plies played before a position matched (0: the start may match).
+    pub min_ply: u32,
+    /// The most plies played before a position matched.
+    pub max_ply: u32,
+    /// Search the variations too (default: the main line only).
+    pub variations: bool,
+}
+
+/// The most steps of a sequence.
+pub const MAX_STEPS: usize = 16;
+
+impl Query {
+    /// A query of `steps` (one: a position; more: a sequence), on the main line, any ply. Empty
+    /// steps are dropped; no step at all matches every position. At most [`MAX_STEPS`] steps
+    /// are kept.
+    pub fn new(steps: Vec<Step>) -> Query {
+        let mut steps: Vec<Step> = steps.into_iter().filter(|s| !s.is_empty()).collect();
+        if steps.is_empty() {
+            steps.push(Step::default());
+        }
+        steps.truncate(MAX_STEPS);
+        Query {
+            steps,
+            within: None,
+            min_ply: 0,
+            max_ply: u32::MAX,
+            variations: false,
+        }
+    }
+
+    /// The same, each step within `n` plies of the one before (`None`: any later ply).
+    pub fn within(mut self, n: Option<u32>) -> Query {
+        self.within = n;
+        self
+    }
+
+    /// The steps.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The exact position when the query is one exact position and nothing else.
+    pub fn exact(&self) -> Option<&Exact> {
+        match &self.steps[..] {
+            [s] if s.sub.is_none() && s.material.is_none() => s.exact.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// A position where a query matched.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit<'a, 'g> {
+    /// Plies played from the game's start to the position (0: the start).
+    pub ply: u32,
+    /// The line's depth: 0 on the main line, 1 in a variation of it, …
+    pub depth: u32,
+    /// The position (after the last step of a sequence).
+    pub position: &'a Position,
+    /// The move the line plays next from it, if any (its variations are the alternatives).
+    pub next: Option<&'g Node>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame<'g> {
+    line: &'g [Node],
+    next: usize,
+    var: usize,
+    base: u32,
+    dead: bool,
+}
+
+/// Walks games for a [`Query`]; reuse it from game to game (its buffers are kept).
+#[derive(Default)]
+pub struct Searcher {
+    engine: Engine,
+    setup: Setup,
+    /// Per frame and step: the latest ply at which the sequence reached that step on the
+    /// line (`NONE`: not yet), after the line's last move, then before it.
+    chain: Vec<u32>,
+    chain_prev: Vec<u32>,
+    /// Positions replayed, over the searcher's life.
+    pub positions: u64,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl fmt::Debug for Searcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Searcher")
+            .field("positions", &self.positions)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Searcher {
+    /// Whether `query` matches somewhere in `game` (stops at the first match).
+    pub fn matches(&mut self, game: &Game, query: &Query) -> bool {
+        let mut found = false;
+        self.search(game, query, |_| {
+            found = true;
+            false
+        });
+        found
+    }
+
+    /// Calls `hit` at each position of `game` where `query` matches, in the order of the
+    /// moves (a variation's after the move it replaces), until `hit` returns `false`. Returns
+    /// whether the game could be replayed (a bad `FEN` or an unsupported variant: no).
+    pub fn search<'g>(
+        &mut self,
+        game: &'g Game,
+        query: &Query,
+        mut hit: impl FnMut(&Hit<'_, 'g>) -> bool,
+    ) -> bool {
+        self.setup.clear();
+        for (name, value) in &game.tags {
+            let n = name.as_bytes();
+            if n == b"FEN" || n == b"Variant" {
+                self.setup.tag(n, value, kifu::Position::default());
+            }
+        }
+        let Ok(start) = self.setup.start() else {
+            return false;
+        };
+        let k = query.steps.len();
+        self.engine.keep_prev = query.variations;
+        self.engine.start_game(Some(start));
+        self.chain.clear();
+        self.chain.resize(k, NONE);
+        self.chain_prev.clear();
+        self.chain_prev.resize(k, NONE);
+        let mut stack = vec![Frame {
+            line: &game.moves,
+            next: 0,
+            var: usize::MAX,
+            base: 0,
+            dead: false,
+        }];
+        // the start
+        {
+            let Some(pos) = self.engine.start() else {
+                return false;
+            };
+            self.positions += 1;
+            if advance(query, &mut self.chain[..k], pos, 0)
+                && !hit(&Hit {
+                    ply: 0,
+                    depth: 0,
+                    position: pos,
+                    next: game.moves.first(),
+                })
+            {
+                return true;
+            }
+            if !alive(query, &self.chain[..k], pos, 0) {
+                return true;
+            }
+        }
+        while !stack.is_empty() {
+            let f = stack.len() - 1;
+            let top = &mut stack[f];
+            if top.var != usize::MAX {
+                let node = &top.line[top.next - 1];
+                if query.variations && top.var < node.variations.len() {
+                    let v = &node.variations[top.var];
+                    top.var += 1;
+                    let base = top.base + top.next as u32 - 1;
+                    self.engine.enter_variation();
+                    // the variation starts where its parent line was before its last move
+                    let need = (f + 2) * k;
+                    if self.chain.len() < need {
+                        self.chain.resize(need, NONE);
+                        self.chain_prev.resize(need, NONE);
+                    }
+                    let (parent, child) = self.chain_prev.split_at_mut((f + 1) * k);
+                    child[..k].copy_from_slice(&parent[f * k..]);
+                    self.chain[(f + 1) * k..(f + 2) * k].copy_from_slice(&parent[f * k..]);
+                    stack.push(Frame {
+                        line: &v.moves,
+                        next: 0,
+                        var: usize::MAX,
+                        base,
+                        dead: false,
+                    });
+                    continue;
+                }
+                top.var = usize::MAX;
+            }
+            if !top.dead && top.next < top.line.len() {
+                let node = &top.line[top.next];
+                top.next += 1;
+                top.var = 0;
+                let ply = top.base + top.next as u32;
+                let next = top.line.get(top.next);
+                let chain = &mut self.chain[f * k..(f + 1) * k];
+                if query.variations {
+                    self.chain_prev[f * k..(f + 1) * k].copy_from_slice(chain);
+                }
+                match self.engine.play(node.san) {
+                    Played::Played { after, .. } => {
+                        self.positions += 1;
+                        if advance(query, chain, after, ply)
+                            && !hit(&Hit {
+                                ply,
+                                depth: f as u32,
+                                position: after,
+                                next,
+                            })
+                        {
+                            return true;
+                        }
+                        if !alive(query, chain, after, ply) {
+                            top.dead = true;
+                        }
+                    }
+                    Played::Failed(_) | Played::Skipped(_) => top.dead = true,
+                }
+                if !query.variations && top.dead {
+                    return true;
+                }
+                continue;
+            }
+            stack.pop();
+            if !stack.is_empty() {
+                self.engine.exit_variation();
+            }
+        }
+        true
+    }
+}
+
+/// Takes the position at `ply` into the line's sequence state; whether the whole sequence
+/// ends here.
+#[inline]
+fn advance(query: &Query, chain: &mut [u32], pos: &Position, ply: u32) -> bool {
+    if ply < query.min_ply || ply > query.max_ply {
+        return false;
+    }
+    let k = chain.len();
+    // the last step first, so that one position is never two steps
+    for i in (1..k).rev() {
+        let before = chain[i - 1];
+        if before != NONE
+            && query.within.is_none_or(|w| ply - before <= w)
+            && query.steps[i].matches(pos)
+        {
+            chain[i] = ply;
+        }
+    }
+    if query.steps[0].matches(pos) {
+        chain[0] = ply;
+    }
+    chain[k - 1] == ply
+}
+
+/// Whether a later position of the line can still end the sequence.
+#[inline]
+fn alive(query: &Query, chain: &[u32], pos: &Position, ply: u32) -> bool {
+    if ply >= query.max_ply {
+        return false;
+    }
+    if query.steps[0].reachable(pos) {
+        return true;
+    }
+    (1..chain.len()).any(|i| {
+        let before = chain[i - 1];
+        before != NONE
+            && query.within.is_none_or(|w| ply - before < w)
+            && query.steps[i].reachable(pos)
+    })
+}
+
+/// The SAN of `mv` in `pos` (`Nbd7`, `exd5`, `O-O`, `e8=Q+`, `Qh7#`), as python-chess writes
+/// it; `mv` must be legal (castling as king-takes-rook).
+///
+/// ```
+/// use kifu_replay::chess::{Position, query::san};
+/// let pos = Position::startpos();
+/// assert_eq!(san(&pos, pos.parse_uci("g1f3").unwrap()), "Nf3");
+/// ```
+pub fn san(pos: &Position, mv: Move) -> String {
+    let b = pos.board();
+    let mut s = String::with_capacity(8);
+    let Some(piece) = b.piece_on(mv.from) else {
+        return pos.uci(mv).to_string();
+    };
+    let us = b.side_to_move();
+    if piece == Piece::King && b.colors(us).has(mv.to) {
+        s.push_str(if mv.to.file() > mv.from.file() {
+            "O-O"
+        } else {
+            "O-O-O"
+        });
+    } else {
+        let capture =
+            b.colors(!us).has(mv.to) || (piece == Piece::Pawn && mv.from.file() != mv.to.file());
+        if piece == Piece::Pawn {
+            if capture {
+                s.push(file_char(mv.from));
+            }
+        } else {
+            s.push(piece_char(piece));
+            // the other pieces of the kind that can go there
+            let mut others = BitBoard::EMPTY;
+            b.generate_moves_for(b.colored_pieces(us, piece), |ms| {
+                if ms.from != mv.from && ms.to.has(mv.to) {
+                    others |= ms.from.bitboard();
+                }
+                false
+            });
+            if !others.is_empty() {
+                let same_file = others.into_iter().any(|sq| sq.file() == mv.from.file());
+                let same_rank = others.into_iter().any(|sq| sq.rank() == mv.from.rank());
+                if !same_file {
+                    s.push(file_char(mv.from));
+                } else if !same_rank {
+                    s.push(rank_char(mv.from));
+                } else {
+                    s.push(file_char(mv.from));
+                    s.push(rank_char(mv.from));
+                }
+            }
+        }
+        if capture {
+            s.push('x');
+        }
+        s.push(file_char(mv.to));
+        s.push(rank_char(mv.to));
+        if let Some(p) = mv.promotion {
+            s.push('=');
+            s.push(piece_char(p));
+        }
+    }
+    let mut after = pos.clone();
+    after.play(mv);
+    if after.is_checkmate() {
+        s.push('#');
+    } else if after.is_check() {
+        s.push('+');
+    }
+    s
+}
+
+fn file_char(sq: Square) -> char {
+    char::from(b'a' + sq.file() as u8)
+}
+
+fn rank_char(sq: Square) -> char {
+    char::from(b'1' + sq.rank() as u8)
+}
+
+fn piece_char(p: Piece) -> char {
+    match p {
+        Piece::Pawn => 'P',
+        Piece::Knight => 'N',
+        Piece::Bishop => 'B',
+        Piece::Rook => 'R',
+        Piece::Queen => 'Q',
+        Piece::King => 'K',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(text: &str) -> Game {
+        kifu::pgn::Games::new(text.as_bytes()).next().unwrap()
+    }
+
+    fn plies(g: &Game, q: &Query) -> Vec<(u32, u32)> {
+        let mut s = Searcher::default();
+        let mut out = Vec::new();
+        s.search(g, q, |h| {
+            out.push((h.ply, h.depth));
+            true
+        });
+        out
+    }
+
+    const RUY: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *";
+
+    #[test]
+    fn exact_positions_and_transpositions() {
+        let g = game(RUY);
+        let after_nf3 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+        assert_eq!(
+            plies(&g, &Query::new(vec![Step::fen(after_nf3).unwrap()])),
+            [(3, 0)]
+        );
+        let t = game("1. Nf3 Nc6 2. e4 e5 *");
+        let after = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+        let q = Query::new(vec![Step::fen(after).unwrap()]);
+        assert_eq!(plies(&t, &q), [(4, 0)]);
+        assert_eq!(plies(&g, &q), [(4, 0)]);
+        // the start matches at ply 0
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            plies(&g, &Query::new(vec![Step::fen(start).unwrap()])),
+            [(0, 0)]
+        );
+        // castling rights differ: not the same position
+        let no_castle = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b - - 1 2";
+        assert!(plies(&g, &Query::new(vec![Step::fen(no_castle).unwrap()])).is_empty());
+    }
+
+    #[test]
+    fn the_replay_stops_when_the_position_cannot_come() {
+        // a position with White's e-pawn at home: once e4 is played, nothing more is replayed
+        let g = game(RUY);
+        let q = Query::new(vec![
+            Step::fen("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1").unwrap(),
+        ]);
+        let mut s = Searcher::default();
+        assert!(!s.matches(&g, &q));
+        assert_eq!(s.positions, 2, "the start and 1. e4");
+        // castling rights lost
+        let mut s = Searcher::default();
+        let q = Query::new(vec![Step::fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap()]);
+        assert!(!s.matches(&g, &q));
+        assert_eq!(s.positions, 10, "stopped at O-O");
+        // material: White's eight pawns, until one is taken
+        let g = game("1. e4 d5 2. exd5 Qxd5 3. Nc3 Qxd2+ 4. Qxd2 *");
+        let mut s = Searcher::default();
+        assert!(!s.matches(&g, &Query::new(vec![Step::material("Q q").unwrap()])));
+        let mut s = Searcher::default();
+        let q = Query::new(vec![Step::material("P8+").unwrap()]);
+        let mut seen = Vec::new();
+        s.search(&g, &q, |h| {
+            seen.push(h.ply);
+            true
+        });
+        assert_eq!(seen, [0, 1, 2, 3]);
+        assert_eq!(s.positions, 5, "stopped at Qxd5");
+    }
+
+    #[test]
+    fn sub_fen_and_material() {
+        let g = game(RUY);
+        // a white bishop on a4 and a black pawn on a6
+        let q = Query::new(vec![Step::subfen("8/8/p7/8/B7/8/8/8").unwrap()]);
+        assert_eq!(plies(&g, &q), [(7, 0), (8, 0), (9, 0), (10, 0)]);
+        let q = Query::new(vec![Step::subfen("8/8/p7/8/B7/8/8/8 w").unwrap()]);
+        assert_eq!(plies(&g, &q), [(8, 0), (10, 0)]);
+        assert!(SubFen::parse("8/8/8").is_err());
+        assert!(SubFen::parse("8/8/8/8/8/8/8/9").is_err());
+        assert!(SubFen::parse("8/8/8/8/8/8/8/7X").is_err());
+        assert!(SubFen::parse("8/8/8/8/8/8/8/8 w KQkq - 0 1").is_err());
+        let m = |s: &str| Material::parse(s).unwrap();
+        let start = Position::startpos();
+        assert!(m("KQRRBBNNPPPPPPPPkqrrbbnnpppppppp").matches(&start));
+        assert!(m("KQR2B2N2P8 kqr2b2n2p8").matches(&start));
+        assert!(m("[BN]=4").matches(&start));
+        assert!(!m("[BN]4").matches(&start), "exact: nothing else");
+        assert!(m("[B,N]2+ P>=8 q<=1").matches(&start));
+        assert!(!m("[BN]5+").matches(&start));
+        assert!(!m("Q2+").matches(&start));
+        assert!(m("Q2-").matches(&start));
+        assert!(m("q<2 r>1 p=8").matches(&start));
+        for bad in ["", "X", "[Bn]", "[B", "Q>=", "Q<0", "Q99", "[]"] {
+            assert!(Material::parse(bad).is_err(), "{bad}");
+        }
+        let e = Material::parse("KRx").unwrap_err().to_string();
+        assert!(e.ends_with("\n    ^"), "{e}");
+    }
+
+    #[test]
+    fn sequences_within_plies() {
+        let g = game(RUY);
+        // a knight on c6 and a pawn on a7 (plies 4, 5), then White castled (9, 10)
+        let q = Query::new(vec![
+            Step::subfen("8/p7/2n5/8/8/8/8/8").unwrap(),
+            Step::subfen("8/8/8/8/8/8/8/5RK1").unwrap(),
+        ]);
+        assert_eq!(plies(&g, &q.clone().within(Some(6))), [(9, 0), (10, 0)]);
+        assert_eq!(plies(&g, &q.clone().within(Some(4))), [(9, 0)]);
+        assert!(plies(&g, &q.clone().within(Some(3))).is_empty());
+        assert_eq!(plies(&g, &q), [(9, 0), (10, 0)]);
+        // one position is never two steps
+        let q = Query::new(vec![
+            Step::subfen("8/8/2n5/8/8/8/8/8").unwrap(),
+            Step::subfen("8/8/2n5/8/8/8/8/8").unwrap(),
+        ])
+        .within(Some(1));
+        assert_eq!(plies(&g, &q).first(), Some(&(5, 0)));
+        assert!(Step::parse("fen:x").is_err());
+        assert!(Step::parse("subfen:8/8/8/8/8/8/8/8 w").is_ok());
+    }
+
+    #[test]
+    fn ply_ranges_and_variations() {
+        let g = game("1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6) Nc6) 2. Nf3 Nc6 *");
+        let q = Query::new(vec![Step::subfen("8/8/2n5/8/8/8/8/8").unwrap()]);
+        assert_eq!(plies(&g, &q), [(4, 0)]);
+        let mut v = q.clone();
+        v.variations = true;
+        assert_eq!(plies(&g, &v), [(4, 2), (4, 1), (4, 0)]);
+        v.max_ply = 3;
+        assert!(plies(&g, &v).is_empty());
+        let mut r = Query::new(vec![Step::material("P8 p8 KQRRBBNN kqrrbbnn").unwrap()]);
+        r.min_ply = 1;
+        assert_eq!(plies(&g, &r), [(1, 0), (2, 0), (3, 0), (4, 0)]);
+        // a game that cannot be replayed matches nothing
+        let bad = game("[FEN \"x\"]\n\n1. e4 *");
+        assert!(plies(&bad, &Query::new(vec![Step::default()])).is_empty());
+        // an illegal move ends the line
+        let ill = game("1. e4 e5 2. Ke3 Nc6 *");
+        assert_eq!(plies(&ill, &Query::new(vec![Step::default()])).len(), 3);
+    }
+
+    #[test]
+    fn san_is_written_as_python_chess_writes_it() {
+        let pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let s = |u: &str| san(&pos, pos.parse_uci(u).unwrap());
+        assert_eq!(s("e1g1"), "O-O");
+        assert_eq!(s("e1c1"), "O-O-O");
+        assert_eq!(s("d5e6"), "dxe6");
+        assert_eq!(s("e5f7"), "Nxf7");
+        assert_eq!(s("c3b5"), "Nb5");
+        assert_eq!(s("f3f6"), "Qxf6");
+        let p = Position::from_fen("7k/P7/8/8/8/8/8/4K3 w - - 0 1", false).unwrap();
+        assert_eq!(san(&p, p.parse_uci("a7a8q").unwrap()), "a8=Q+");
+        let p = Position::from_fen("k7/8/1K6/8/8/8/8/1R5R w - - 0 1", false).unwrap();
+        assert_eq!(san(&p, p.parse_uci("h1h8").unwrap()), "Rh8#");
+        assert_eq!(san(&p, p.parse_uci("b1d1").unwrap()), "Rbd1");
+        let p = Position::from_fen("7k/R7/8/8/8/4K3/8/R7 w - - 0 1", false).unwrap();
+        assert_eq!(san(&p, p.parse_uci("a1b1").unwrap()), "Rb1");
+        assert_eq!(san(&p, p.parse_uci("a1a4").unwrap()), "R1a4");
+    }
+}
