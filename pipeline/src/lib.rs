@@ -54,6 +54,8 @@
 
 pub mod check;
 mod dom;
+pub mod explore;
+pub mod find;
 pub mod group;
 pub mod keys;
 mod problem;

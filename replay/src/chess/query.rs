@@ -986,6 +986,20 @@ fn alive(query: &Query, chain: &[u32], pos: &Position, ply: u32) -> bool {
     })
 }
 
+/// The key two positions share exactly when they are the same position for a query: the
+/// Polyglot key with the en passant file counted only when an en passant capture is legal
+/// (python-chess's transposition key; the same EPD).
+///
+/// ```
+/// use kifu_replay::chess::{Position, query::transposition_key};
+/// let a = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", false).unwrap();
+/// let b = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 4 9", false).unwrap();
+/// assert_eq!(transposition_key(&a), transposition_key(&b));
+/// ```
+pub fn transposition_key(pos: &Position) -> u64 {
+    pos.epd_key()
+}
+
 /// The SAN of `mv` in `pos` (`Nbd7`, `exd5`, `O-O`, `e8=Q+`, `Qh7#`), as python-chess writes
 /// it; `mv` must be legal (castling as king-takes-rook).
 ///

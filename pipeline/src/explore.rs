@@ -1,0 +1,403 @@
+//! What was played next (`kifu explore`, `kifu.explore`): for each position where a
+//! [`Query`] matches, each next move with its count, White/draw/Black results, the mean rating
+//! of the players who chose it, the last date it was played and one game that played it,
+//! optionally per value of a key ([`Group`]).
+//!
+//! Each piece collects its games' plays ([`Plays`], on the scan's threads); the sink adds the
+//! pieces in input order ([`Explorer::add`]), so that the rows are the same at every thread
+//! count. Memory is bounded: at most [`Explorer::max_entries`] distinct (group, position, move)
+//! rows are kept, the plays of any other are counted in [`Explorer::dropped`].
+//!
+//! ```
+//! use std::sync::Arc;
+//! use kifu_pipeline::explore::{Explorer, Plays};
+//! use kifu_pipeline::find::Query;
+//! use kifu_replay::chess::query::{Query as ChessQuery, Step};
+//!
+//! let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+//! let q = Arc::new(Query::Chess(ChessQuery::new(vec![Step::fen(start).unwrap()])));
+//! let mut plays = Plays::new(Arc::clone(&q), None);
+//! for g in kifu::pgn::Games::new(b"[Result \"1-0\"]\n\n1. e4 *\n\n[Result \"0-1\"]\n\n1. e4 *\n\n1. d4 *".as_slice()) {
+//!     plays.pgn(&g);
+//! }
+//! let mut explorer = Explorer::new(None, 1000);
+//! explorer.add("three.pgn", 0, &plays);
+//! let rows = explorer.rows();
+//! assert_eq!((rows[0].san.as_str(), rows[0].games, rows[0].white, rows[0].black), ("e4", 2, 1, 1));
+//! assert_eq!((rows[1].san.as_str(), rows[1].games, rows[1].game), ("d4", 1, 3));
+//! ```
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use kifu::pgn::{self, Outcome};
+use kifu::sgf;
+use kifu_replay::chess::query::{Searcher, san, transposition_key};
+use kifu_replay::chess::{Position, Resolved};
+
+use crate::PerGame;
+use crate::find::Query;
+use crate::keys::{self, Key};
+
+/// What the rows are grouped by.
+#[derive(Clone, Debug)]
+pub enum Group {
+    /// A key's value ([`keys`]: a tag, `year`, `speed`, …).
+    Key(Key),
+    /// The mover's rating (`WhiteElo` when White is to move, else `BlackElo`), in bands of this
+    /// many points (`2000-2199` for 200).
+    Band(u32),
+}
+
+impl Group {
+    /// Reads `--by`: a key's name, or `rating:N` (bands of N points of the mover's rating).
+    ///
+    /// # Errors
+    ///
+    /// A key no game has, or a band of 0 points.
+    pub fn parse(text: &str) -> Result<Group, String> {
+        if let Some(n) = text.strip_prefix("rating:") {
+            return match n.trim().parse::<u32>() {
+                Ok(n) if n > 0 => Ok(Group::Band(n)),
+                _ => Err(format!(
+                    "`{text}`: rating:N, N the width of a band in points (at least 1)"
+                )),
+            };
+        }
+        Key::parse_group(text).map(Group::Key)
+    }
+
+    fn value(&self, game: &pgn::Game, elo: Option<u32>) -> Option<String> {
+        match self {
+            Group::Key(k) => k.shown(game),
+            Group::Band(n) => elo.map(|e| {
+                let low = e / n * n;
+                format!("{low}-{}", low + n - 1)
+            }),
+        }
+    }
+
+    fn order(&self, a: &str, b: &str) -> std::cmp::Ordering {
+        match self {
+            Group::Key(k) => k.order(a, b),
+            Group::Band(_) => {
+                let low = |s: &str| s.split('-').next().and_then(|x| x.parse::<u32>().ok());
+                low(a).cmp(&low(b)).then_with(|| a.cmp(b))
+            }
+        }
+    }
+}
+
+/// One game's play of a move from a matching position.
+#[derive(Clone, Debug)]
+struct Play {
+    group: Option<String>,
+    key: u64,
+    /// Index of the position's EPD in [`Plays::fens`].
+    fen: u32,
+    uci: String,
+    san: String,
+    outcome: Option<Outcome>,
+    elo: Option<u32>,
+    date: Option<String>,
+    game: u64,
+}
+
+/// A piece's plays: for each game, each (position, next move) where the query matched, once
+/// per game.
+#[derive(Debug)]
+pub struct Plays {
+    query: Arc<Query>,
+    group: Option<Group>,
+    searcher: Searcher,
+    plays: Vec<Play>,
+    fens: Vec<String>,
+    fen_of: HashMap<u64, u32>,
+    /// Games of the piece that matched.
+    pub games: u64,
+}
+
+/// The mover's rating tag's value, when it is a number above 0.
+fn elo(game: &pgn::Game, white: bool) -> Option<u32> {
+    let tag = if white { "WhiteElo" } else { "BlackElo" };
+    game.tag(tag)
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .filter(|&e| e > 0)
+}
+
+/// The game's date (`UTCDate`, else `Date`) when its year is known.
+fn date(game: &pgn::Game) -> Option<String> {
+    let d = game
+        .tag("UTCDate")
+        .filter(|d| !d.starts_with('?'))
+        .or_else(|| game.tag("Date"))?
+        .trim();
+    (d.len() >= 4 && d.as_bytes()[..4].iter().all(u8::is_ascii_digit)).then(|| d.to_string())
+}
+
+/// Orders dates written `YYYY.MM.DD` with unknown parts (`??`) as the earliest.
+fn date_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let norm = |s: &str| s.replace('?', "0").replace('-', ".");
+    norm(a).cmp(&norm(b))
+}
+
+impl Plays {
+    /// The plays of the games given, for `query`, grouped by `group`.
+    pub fn new(query: Arc<Query>, group: Option<Group>) -> Plays {
+        Plays {
+            query,
+            group,
+            searcher: Searcher::default(),
+            plays: Vec::new(),
+            fens: Vec::new(),
+            fen_of: HashMap::new(),
+            games: 0,
+        }
+    }
+
+    /// Adds a PGN game's plays (`game.index` its index in the piece).
+    pub fn pgn(&mut self, game: &pgn::Game) {
+        let Query::Chess(q) = &*self.query;
+        let mut found = Vec::new();
+        self.searcher.search(game, q, |hit| {
+            let Some(next) = hit.next else {
+                return true;
+            };
+            let pos = hit.position;
+            let alternatives = next
+                .variations
+                .iter()
+                .filter(|_| q.variations)
+                .filter_map(|v| v.moves.first());
+            for node in std::iter::once(next).chain(alternatives) {
+                if let Ok(Resolved::Move(mv)) = pos.resolve(node.san) {
+                    let key = transposition_key(pos);
+                    let uci = pos.uci(mv).to_string();
+                    if !found.iter().any(|(k, u, _, _)| *k == key && *u == uci) {
+                        let white = pos.side_to_move() == kifu_replay::chess::cozy::Color::White;
+                        found.push((key, uci, san(pos, mv), (white, epd(pos))));
+                    }
+                }
+            }
+            true
+        });
+        if found.is_empty() {
+            return;
+        }
+        self.games += 1;
+        let outcome = keys::Game::outcome(game);
+        let outcome = (outcome != Outcome::Unknown).then_some(outcome);
+        let date = date(game);
+        for (key, uci, san, (white, epd_text)) in found {
+            let elo = elo(game, white);
+            let group = self.group.as_ref().and_then(|g| g.value(game, elo));
+            let next = self.fens.len() as u32;
+            let fen = *self.fen_of.entry(key).or_insert(next);
+            if fen == next {
+                self.fens.push(epd_text);
+            }
+            self.plays.push(Play {
+                group,
+                key,
+                fen,
+                uci,
+                san,
+                outcome,
+                elo,
+                date: date.clone(),
+                game: game.index,
+            });
+        }
+    }
+
+    /// Adds an SGF game tree's plays (none for a chess query).
+    pub fn sgf(&mut self, _tree: &sgf::GameTree) {
+        match &*self.query {
+            Query::Chess(_) => {}
+        }
+    }
+}
+
+/// The EPD of a position: its FEN's first four fields.
+fn epd(pos: &Position) -> String {
+    let fen = pos.fen().to_string();
+    let mut fields = fen.splitn(5, ' ');
+    let mut out = String::with_capacity(fen.len());
+    for (i, f) in fields.by_ref().take(4).enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(f);
+    }
+    out
+}
+
+impl PerGame for Plays {
+    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
+        Plays::pgn(self, &game);
+        Some(game)
+    }
+    fn sgf(&mut self, tree: sgf::GameTree) {
+        Plays::sgf(self, &tree);
+    }
+}
+
+/// A row of the explorer: one move from one position (in one group).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Row {
+    /// The group's value (`None`: not grouped, or the game has no value of the key).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The position the move was played from, as EPD.
+    pub fen: String,
+    /// The move in SAN.
+    pub san: String,
+    /// The move in UCI.
+    pub uci: String,
+    /// Games that played it.
+    pub games: u64,
+    /// Of those, games White won.
+    pub white: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Black won.
+    pub black: u64,
+    /// White's share of the games (0 to 1; games of unknown result count in none).
+    pub white_share: f64,
+    /// The draws' share.
+    pub draw_share: f64,
+    /// Black's share.
+    pub black_share: f64,
+    /// The mean rating of the players who chose the move (the games with a rating).
+    pub mean_elo: Option<f64>,
+    /// The last date it was played (`YYYY.MM.DD` as the tag writes it).
+    pub last_date: Option<String>,
+    /// The input of one game that played it (the first, in input order).
+    pub file: String,
+    /// That game's number in its input, from 1.
+    pub game: u64,
+    #[serde(skip)]
+    elo_sum: u64,
+    #[serde(skip)]
+    elo_games: u64,
+    #[serde(skip)]
+    key: u64,
+}
+
+/// The explorer's rows, built from the pieces' plays in input order.
+#[derive(Debug)]
+pub struct Explorer {
+    group: Option<Group>,
+    /// The most distinct (group, position, move) rows kept.
+    pub max_entries: usize,
+    rows: Vec<Row>,
+    index: HashMap<(Option<String>, u64, String), usize>,
+    /// Plays of rows not kept (past `max_entries`).
+    pub dropped: u64,
+    /// Games that matched.
+    pub games: u64,
+}
+
+impl Explorer {
+    /// The default of [`max_entries`](Self::max_entries) (`--max-entries`): 100,000 rows, a
+    /// few tens of MB at most.
+    pub const DEFAULT_MAX_ENTRIES: usize = 100_000;
+
+    /// An explorer grouping by `group`, keeping at most `max_entries` rows.
+    pub fn new(group: Option<Group>, max_entries: usize) -> Explorer {
+        Explorer {
+            group,
+            max_entries,
+            rows: Vec::new(),
+            index: HashMap::new(),
+            dropped: 0,
+            games: 0,
+        }
+    }
+
+    /// Adds a piece's plays: its games of input `file`, numbered from `first_game` (0-based).
+    pub fn add(&mut self, file: &str, first_game: u64, plays: &Plays) {
+        self.games += plays.games;
+        for p in &plays.plays {
+            let id = (p.group.clone(), p.key, p.uci.clone());
+            let k = match self.index.get(&id) {
+                Some(&k) => k,
+                None if self.rows.len() >= self.max_entries => {
+                    self.dropped += 1;
+                    continue;
+                }
+                None => {
+                    self.index.insert(id, self.rows.len());
+                    self.rows.push(Row {
+                        group: p.group.clone(),
+                        fen: plays.fens[p.fen as usize].clone(),
+                        san: p.san.clone(),
+                        uci: p.uci.clone(),
+                        games: 0,
+                        white: 0,
+                        draws: 0,
+                        black: 0,
+                        white_share: 0.0,
+                        draw_share: 0.0,
+                        black_share: 0.0,
+                        mean_elo: None,
+                        last_date: None,
+                        file: file.to_string(),
+                        game: first_game + p.game + 1,
+                        elo_sum: 0,
+                        elo_games: 0,
+                        key: p.key,
+                    });
+                    self.rows.len() - 1
+                }
+            };
+            let r = &mut self.rows[k];
+            r.games += 1;
+            match p.outcome {
+                Some(Outcome::WhiteWins) => r.white += 1,
+                Some(Outcome::BlackWins) => r.black += 1,
+                Some(Outcome::Draw) => r.draws += 1,
+                _ => {}
+            }
+            if let Some(e) = p.elo {
+                r.elo_sum += u64::from(e);
+                r.elo_games += 1;
+            }
+            if let Some(d) = &p.date
+                && r.last_date
+                    .as_deref()
+                    .is_none_or(|l| date_order(d, l).is_gt())
+            {
+                r.last_date = Some(d.clone());
+            }
+        }
+    }
+
+    /// The rows: per group (in the key's order), positions by their games (most first), each
+    /// position's moves by their games (most first, then by UCI).
+    pub fn rows(mut self) -> Vec<Row> {
+        let mut per_position: HashMap<(Option<String>, u64), u64> = HashMap::new();
+        for r in &mut self.rows {
+            let n = r.games as f64;
+            r.white_share = r.white as f64 / n;
+            r.draw_share = r.draws as f64 / n;
+            r.black_share = r.black as f64 / n;
+            r.mean_elo = (r.elo_games > 0).then(|| r.elo_sum as f64 / r.elo_games as f64);
+            *per_position.entry((r.group.clone(), r.key)).or_default() += r.games;
+        }
+        let group = self.group.clone();
+        self.rows.sort_by(|a, b| {
+            let g = match (&a.group, &b.group, &group) {
+                (Some(x), Some(y), Some(grp)) => grp.order(x, y),
+                (x, y, _) => x.is_none().cmp(&y.is_none()),
+            };
+            let pa = per_position[&(a.group.clone(), a.key)];
+            let pb = per_position[&(b.group.clone(), b.key)];
+            g.then_with(|| pb.cmp(&pa))
+                .then_with(|| a.fen.cmp(&b.fen))
+                .then_with(|| b.games.cmp(&a.games))
+                .then_with(|| a.uci.cmp(&b.uci))
+        });
+        self.rows
+    }
+}
