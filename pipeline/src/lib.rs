@@ -56,6 +56,7 @@ pub mod check;
 mod dom;
 pub mod explore;
 pub mod find;
+pub mod go_find;
 pub mod group;
 pub mod keys;
 mod problem;

@@ -1,0 +1,875 @@
+//! The Go pattern search (issue 34): the games where a pattern ([`Pattern`]: a local shape
+//! anchored anywhere, on an edge or in a corner, or a whole-board position) stands on a
+//! position of the main line, with the move numbers where it does and, for each, what was
+//! played next in the pattern's own coordinates; and [`GoExplorer`], those next moves counted
+//! with who won. The engine under `kifu find --go-pattern` and `kifu explore --go-pattern`.
+//!
+//! # What is searched
+//!
+//! Every position of each game tree's main line: the start (after the root node's setup, `AB`
+//! `AW` `AE`), then the position after each move (passes included), numbered by the moves
+//! played before it ([`Appearance::move_number`]: 0 is the start). A node's setup is applied
+//! with its move, as the replay does ([`kifu_replay::go`]); a node of setup alone is part of
+//! the position after the next move. Games replay as `kifu check --legal` replays them (an
+//! occupied point is not played, a ko retaken is). Variations are not searched; games that
+//! are not Go (`GM` other than 1) and PGN inputs are read and counted, not searched.
+//!
+//! # The next move
+//!
+//! For each position where the pattern stands ([`Appearance`]), the next main-line move:
+//! [`Next::At`] in the pattern's coordinates when it is in or within
+//! [`Match::MARGIN`](kifu_replay::go::Match::MARGIN) point of a place where the pattern
+//! stands (the first such place, in the engine's order), [`Next::Tenuki`] when it is
+//! elsewhere, [`Next::Pass`], or [`Next::End`] when the main line ends there. Its colour is
+//! the pattern's: with colours swapped ([`Pattern::swap_colors`]) a black move at a swapped
+//! place is the pattern's white (`O`), and the winner is counted the same way
+//! ([`NextRow::x_wins`]).
+//!
+//! # Memory
+//!
+//! A piece's visitor keeps the games of the piece that matched (each with one
+//! [`Appearance`] per position where the pattern stood) until the scan hands the piece on; a
+//! piece is a bounded slice of its input, so the memory does not grow with the input. A
+//! [`GoExplorer`] holds one row per distinct next move: at most
+//! `2 × (width + 2) × (height + 2) + 6` rows.
+//!
+//! ```
+//! use kifu_pipeline::go_find::{GoExplorer, GoQuery, Next};
+//! use kifu_pipeline::{Formats, Scan, Source};
+//! use kifu_replay::go::{Anchor, Pattern};
+//!
+//! // the 3-3 point taken under a black 4-4 stone, from either side
+//! let pattern = Pattern::parse("?????\n?....\n?....\n?..X.\n?....\n").unwrap();
+//! let sgf = b"(;SZ[19]RE[B+R];B[dd];W[pp];B[cc]) (;SZ[19]RE[W+2.5];B[pd];W[dp];B[];W[qc])".to_vec();
+//! let scan = Scan::new(Source::Bytes { name: "two.sgf".into(), data: sgf }, Formats::ANY);
+//! let query = GoQuery::new(pattern.anchor(Anchor::Corner));
+//! let mut explorer = GoExplorer::default();
+//! let found = scan
+//!     .go_find(&query, |hit| {
+//!         explorer.add(&hit);
+//!         Ok::<_, std::io::Error>(())
+//!     }, |_| {})
+//!     .unwrap();
+//! assert_eq!((found.games, found.matched), (2, 2));
+//! let rows = explorer.rows();
+//! // Black's 3-3 after 4-4 (1 game, won by Black), White's 3-3 under 4-4 (won by White)...
+//! assert!(rows.iter().any(|r| matches!(r.next, Next::At { x: 2, y: 2, .. }) && r.x_wins == 1));
+//! ```
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use kifu::par::{Event, Visited, Work};
+use kifu::pgn::Outcome;
+use kifu::sgf::{self, Color, Context, RawValue};
+use kifu::{Control, Format, pgn};
+use kifu_replay::go::{
+    Board, GoGame, GoOptions, GoReplayVisitor, GoReplayer, Match, Pattern, Played, Stones,
+};
+
+use crate::keys::{self, AnyOf};
+use crate::{Games, Input, Note, Scan, Scanned};
+
+/// A Go pattern search: the pattern (with its anchor and colour swap) and the game keys'
+/// tests (`-w`: each [`AnyOf`] must hold).
+#[derive(Clone, Debug)]
+pub struct GoQuery {
+    /// The pattern.
+    pub pattern: Pattern,
+    /// Tests on the game's keys (ranks, komi, handicap, date, …); all must hold.
+    pub tests: Vec<AnyOf>,
+}
+
+impl GoQuery {
+    /// A search for `pattern` in every game.
+    pub fn new(pattern: Pattern) -> GoQuery {
+        GoQuery {
+            pattern,
+            tests: Vec::new(),
+        }
+    }
+
+    /// The same search, in the games whose keys pass `tests` only.
+    pub fn with_tests(mut self, tests: Vec<AnyOf>) -> GoQuery {
+        self.tests = tests;
+        self
+    }
+}
+
+/// What was played after a position where the pattern stood, in the pattern's coordinates
+/// and colours (see the [module](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Next {
+    /// A move in the pattern or near it: the pattern point `(x, y)` (from `-1` to the width,
+    /// the height), by `color` (the pattern's: `Black` is `X`).
+    At {
+        /// Column, from the pattern's left.
+        x: i8,
+        /// Row, from the pattern's top.
+        y: i8,
+        /// Who played it, in the pattern's colours.
+        color: Color,
+    },
+    /// A move farther from the pattern.
+    Tenuki {
+        /// Who played it, in the pattern's colours.
+        color: Color,
+    },
+    /// A pass.
+    Pass {
+        /// Who passed, in the pattern's colours.
+        color: Color,
+    },
+    /// The main line ended at the position.
+    End,
+}
+
+impl Next {
+    /// The order of [`GoExplorer::rows`]' ties: points (by row, then column, black first),
+    /// then tenuki, pass, end.
+    fn order(&self) -> (u8, i8, i8, bool) {
+        match *self {
+            Next::At { x, y, color } => (0, y, x, color == Color::White),
+            Next::Tenuki { color } => (1, 0, 0, color == Color::White),
+            Next::Pass { color } => (2, 0, 0, color == Color::White),
+            Next::End => (3, 0, 0, false),
+        }
+    }
+}
+
+impl core::fmt::Display for Next {
+    /// `X 2,3` (a move at the pattern's point (2, 3), by the pattern's black), `O tenuki`,
+    /// `X pass`, `end`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let c = |c: &Color| match c {
+            Color::Black => 'X',
+            Color::White => 'O',
+        };
+        match self {
+            Next::At { x, y, color } => write!(f, "{} {x},{y}", c(color)),
+            Next::Tenuki { color } => write!(f, "{} tenuki", c(color)),
+            Next::Pass { color } => write!(f, "{} pass", c(color)),
+            Next::End => f.write_str("end"),
+        }
+    }
+}
+
+/// A position of a game's main line where the pattern stood.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Appearance {
+    /// Moves played before the position (0: the start, passes counted).
+    pub move_number: u32,
+    /// The place the next move is read at (the first that holds it, else the first).
+    pub matched: Match,
+    /// How many places the pattern stood at in the position.
+    pub places: u32,
+    /// What was played next.
+    pub next: Next,
+}
+
+/// The root properties of a game tree, each one's first value as written (bounded), read as
+/// the keys module reads a tree's: the keys of `-w`, `--by`, … ([`keys::Game`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RootProps {
+    bytes: Vec<u8>,
+    /// (name start, name length, value start, value length) in `bytes`.
+    props: Vec<(u32, u32, u32, u32)>,
+    moves: u64,
+}
+
+/// The most bytes of a root property's value kept.
+const MAX_ROOT_VALUE: usize = 1024;
+
+impl RootProps {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.props.clear();
+        self.moves = 0;
+    }
+
+    fn value(&mut self, v: &sgf::Value<'_>) {
+        if v.index != 0 {
+            return;
+        }
+        if v.first {
+            if self.props.iter().any(|p| self.name(p) == v.name) {
+                return;
+            }
+            let n = self.bytes.len() as u32;
+            self.bytes.extend_from_slice(v.name);
+            let s = self.bytes.len() as u32;
+            self.props.push((n, v.name.len() as u32, s, 0));
+        } else if self.props.last().is_none_or(|p| self.name(p) != v.name) {
+            return;
+        }
+        let Some(last) = self.props.last_mut() else {
+            return;
+        };
+        let room = MAX_ROOT_VALUE.saturating_sub(last.3 as usize);
+        let take = &v.raw.as_bytes()[..v.raw.as_bytes().len().min(room)];
+        self.bytes.extend_from_slice(take);
+        last.3 += take.len() as u32;
+    }
+
+    fn name(&self, p: &(u32, u32, u32, u32)) -> &[u8] {
+        &self.bytes[p.0 as usize..][..p.1 as usize]
+    }
+
+    /// A root property's first value as written (escapes unresolved), if the root has it.
+    pub fn raw(&self, name: &str) -> Option<RawValue<'_>> {
+        self.props
+            .iter()
+            .find(|p| self.name(p) == name.as_bytes())
+            .map(|p| RawValue(&self.bytes[p.2 as usize..][..p.3 as usize]))
+    }
+
+    /// Main-line moves (passes included).
+    pub fn moves(&self) -> u64 {
+        self.moves
+    }
+}
+
+impl keys::Game for RootProps {
+    fn format(&self) -> Format {
+        Format::Sgf
+    }
+    fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
+        let text = self.raw(name)?.decoded(name.as_bytes());
+        Some(match String::from_utf8(text.into_owned()) {
+            Ok(s) => Cow::Owned(s),
+            Err(e) => Cow::Owned(e.as_bytes().iter().map(|&b| b as char).collect()),
+        })
+    }
+    fn plies(&self) -> u64 {
+        self.moves
+    }
+    fn outcome(&self) -> Outcome {
+        keys::sgf_outcome(self.raw("RE").map_or(&b""[..], |r| r.0))
+    }
+    fn opening(&self) -> Option<kifu_replay::chess::openings::Opening> {
+        None
+    }
+}
+
+/// A game where the pattern stood: where it is, its keys, the positions and next moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoHit {
+    /// The input it was read from.
+    pub file: Arc<str>,
+    /// Its index in the input, from 0 (`kifu` shows it from 1).
+    pub game: u64,
+    /// The result `RE` says.
+    pub outcome: Outcome,
+    /// The root's properties: its keys ([`keys::Game`]: `BR`, `WR`, `KM`, `HA`, `DT`, `year`,
+    /// `winner`, …).
+    pub root: RootProps,
+    /// Main-line moves (passes included).
+    pub moves: u32,
+    /// The positions where the pattern stood, in order.
+    pub appearances: Vec<Appearance>,
+}
+
+/// A PGN piece's visitor in a Go search: it counts the games.
+#[derive(Clone, Debug, Default)]
+pub struct PgnGames(u64);
+
+impl pgn::Visitor for PgnGames {
+    fn on_tree_end(&mut self, ctx: &pgn::Context) -> Control {
+        self.0 += u64::from(ctx.is_main_line());
+        Control::Continue
+    }
+}
+
+impl Games for PgnGames {
+    fn games(&self) -> u64 {
+        self.0
+    }
+}
+
+/// An SGF piece's visitor in a Go search (inside a [`GoReplayer`] of the main line).
+#[derive(Debug)]
+pub struct GoFinder {
+    query: Arc<GoQuery>,
+    file: Arc<str>,
+    /// Game trees begun in the piece.
+    games: u64,
+    /// Positions tested.
+    positions: u64,
+    hits: Vec<GoHit>,
+    // the game being read
+    root: RootProps,
+    in_root: bool,
+    stones: Stones,
+    /// A setup property met since the stones were last made from the board.
+    dirty: bool,
+    started: bool,
+    moves: u32,
+    /// The places where the pattern stands on the last position (reused).
+    pending: Vec<Match>,
+    pending_move: u32,
+    appearances: Vec<Appearance>,
+}
+
+impl GoFinder {
+    fn new(query: Arc<GoQuery>, input: &Input) -> GoFinder {
+        GoFinder {
+            query,
+            file: Arc::clone(&input.name),
+            games: 0,
+            positions: 0,
+            hits: Vec::new(),
+            root: RootProps::default(),
+            in_root: false,
+            stones: Stones::new(Default::default()),
+            dirty: false,
+            started: false,
+            moves: 0,
+            pending: Vec::new(),
+            pending_move: 0,
+            appearances: Vec::new(),
+        }
+    }
+
+    /// The games of the piece that matched, in order, each numbered in the piece.
+    pub fn hits(&self) -> &[GoHit] {
+        &self.hits
+    }
+
+    /// Positions tested in the piece.
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    /// Tests the position `move_number`.
+    fn test(&mut self, move_number: u32) {
+        self.positions += 1;
+        self.pending.clear();
+        self.pending
+            .extend(self.query.pattern.matches(&self.stones));
+        self.pending_move = move_number;
+    }
+
+    /// The last position's appearance, with what came after it.
+    fn close(&mut self, next: Option<(Color, Option<kifu::sgf::Point>)>) {
+        let Some(&first) = self.pending.first() else {
+            return;
+        };
+        let (matched, next) = match next {
+            None => (first, Next::End),
+            Some((c, None)) => (
+                first,
+                Next::Pass {
+                    color: first.pattern_color(c),
+                },
+            ),
+            Some((c, Some(p))) => self
+                .pending
+                .iter()
+                .find_map(|m| {
+                    let (x, y) = m.to_pattern(p)?;
+                    Some((
+                        *m,
+                        Next::At {
+                            x: x as i8,
+                            y: y as i8,
+                            color: m.pattern_color(c),
+                        },
+                    ))
+                })
+                .unwrap_or((
+                    first,
+                    Next::Tenuki {
+                        color: first.pattern_color(c),
+                    },
+                )),
+        };
+        self.appearances.push(Appearance {
+            move_number: self.pending_move,
+            matched,
+            places: self.pending.len() as u32,
+            next,
+        });
+        self.pending.clear();
+    }
+
+    fn start_game(&mut self) {
+        self.root.clear();
+        self.in_root = true;
+        self.dirty = false;
+        self.started = false;
+        self.moves = 0;
+        self.pending.clear();
+        self.appearances.clear();
+    }
+}
+
+impl sgf::Visitor for GoFinder {
+    fn on_tree(&mut self, ctx: &Context) -> Control {
+        if ctx.depth == 0 {
+            self.start_game();
+        }
+        Control::Continue
+    }
+
+    fn on_node_end(&mut self, _: &Context) -> Control {
+        self.in_root = false;
+        Control::Continue
+    }
+
+    fn on_value(&mut self, ctx: &Context, value: &sgf::Value<'_>) -> Control {
+        if self.in_root && ctx.depth == 0 && ctx.node == 0 {
+            self.root.value(value);
+        } else if matches!(value.name, b"AB" | b"AW" | b"AE") {
+            self.dirty = true;
+        }
+        Control::Continue
+    }
+
+    fn on_tree_end(&mut self, ctx: &Context) -> Control {
+        if ctx.depth == 0 {
+            self.games += 1;
+        }
+        Control::Continue
+    }
+}
+
+impl GoReplayVisitor for GoFinder {
+    fn on_go_start(&mut self, _: &Context, board: Option<&Board>) -> Control {
+        let Some(board) = board else {
+            return Control::Continue;
+        };
+        self.started = true;
+        self.stones.set_board(board);
+        self.dirty = false;
+        self.test(self.moves);
+        Control::Continue
+    }
+
+    fn on_go_move(&mut self, ctx: &Context, played: &Played<'_>) -> Control {
+        if !ctx.main_line {
+            return Control::Continue;
+        }
+        self.moves = played.number;
+        if !self.started {
+            // the root node's own move: the start is the position after it
+            return Control::Continue;
+        }
+        self.close(Some((played.color, played.point)));
+        match played.point {
+            Some(p) if played.executed && played.captured == 0 && !self.dirty => {
+                self.stones.set(p, kifu_replay::go::stone(played.color));
+            }
+            None if !self.dirty => {}
+            _ => {
+                self.stones.set_board(played.board);
+                self.dirty = false;
+            }
+        }
+        self.test(played.number);
+        Control::Continue
+    }
+
+    fn on_go_game(&mut self, _: &Context, game: &GoGame<'_>) -> Control {
+        if game.end.is_none() {
+            return Control::Continue;
+        }
+        self.close(None);
+        if self.appearances.is_empty() {
+            return Control::Continue;
+        }
+        self.root.moves = u64::from(game.main_line_moves);
+        if !self.query.tests.iter().all(|t| t.holds(&self.root)) {
+            return Control::Continue;
+        }
+        self.hits.push(GoHit {
+            file: Arc::clone(&self.file),
+            game: self.games,
+            outcome: keys::Game::outcome(&self.root),
+            root: self.root.clone(),
+            moves: game.main_line_moves,
+            appearances: std::mem::take(&mut self.appearances),
+        });
+        Control::Continue
+    }
+}
+
+impl Games for GoReplayer<GoFinder> {
+    fn games(&self) -> u64 {
+        self.inner().games
+    }
+}
+
+/// The work of a Go search: SGF pieces replayed (main line) and searched, PGN pieces counted.
+#[derive(Clone, Debug)]
+pub struct GoFindWork {
+    query: Arc<GoQuery>,
+}
+
+impl GoFindWork {
+    /// The work of `query`.
+    pub fn new(query: GoQuery) -> GoFindWork {
+        GoFindWork {
+            query: Arc::new(query),
+        }
+    }
+}
+
+impl Work for GoFindWork {
+    type Input = Input;
+    type Pgn = PgnGames;
+    type Sgf = GoReplayer<GoFinder>;
+    fn pgn(&self, _: &Input) -> PgnGames {
+        PgnGames::default()
+    }
+    fn sgf(&self, input: &Input) -> GoReplayer<GoFinder> {
+        GoReplayer::with_options(
+            GoFinder::new(Arc::clone(&self.query), input),
+            GoOptions::main_line(),
+        )
+    }
+}
+
+/// What a Go search read.
+#[derive(Clone, Debug, Default)]
+pub struct GoFound {
+    /// Games (or game trees) read, of either format.
+    pub games: u64,
+    /// Games where the pattern stood (and the tests held).
+    pub matched: u64,
+    /// Positions tested.
+    pub positions: u64,
+    /// Positions where the pattern stood, in the games handed on.
+    pub appearances: u64,
+    /// The scan's report (inputs that failed, the walk's counts).
+    pub scanned: Scanned,
+}
+
+impl Scan<'_> {
+    /// The games where `query`'s pattern stands on a position of the main line: `each` gets
+    /// them in input order, on the calling thread, each numbered in its input (from 0). See
+    /// the [module](crate::go_find) for what is searched.
+    ///
+    /// # Errors
+    ///
+    /// The first error `each` returned (it stops the scan). An input that cannot be read is
+    /// not an error of the scan: it is in [`GoFound::scanned`].
+    pub fn go_find<E, F, N>(self, query: &GoQuery, mut each: F, note: N) -> Result<GoFound, E>
+    where
+        E: Send,
+        F: FnMut(GoHit) -> Result<(), E>,
+        N: FnMut(Note),
+    {
+        let work = GoFindWork::new(query.clone());
+        let mut found = GoFound::default();
+        let scanned = self.run(
+            &work,
+            |event| {
+                if let Event::Piece {
+                    visited: Visited::Sgf(v),
+                    info,
+                    ..
+                } = event
+                {
+                    let v = v.into_inner();
+                    found.positions += v.positions;
+                    for mut hit in v.hits {
+                        hit.game += info.first_game;
+                        found.matched += 1;
+                        found.appearances += hit.appearances.len() as u64;
+                        each(hit)?;
+                    }
+                }
+                Ok(())
+            },
+            note,
+        )?;
+        found.games = scanned.games;
+        found.scanned = scanned;
+        Ok(found)
+    }
+}
+
+/// A game that played a next move: where to find it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// The input.
+    pub file: Arc<str>,
+    /// The game's index in it, from 0.
+    pub game: u64,
+    /// The position's move number (moves played before it).
+    pub move_number: u32,
+}
+
+/// One next move as [`GoExplorer`] counts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NextRow {
+    /// The move, in the pattern's coordinates and colours.
+    pub next: Next,
+    /// Positions it was played from.
+    pub count: u64,
+    /// Of those, in games the pattern's black (`X`) won: Black without the colour swap.
+    pub x_wins: u64,
+    /// In games the pattern's white (`O`) won.
+    pub o_wins: u64,
+    /// In games drawn, or whose result is unknown.
+    pub other: u64,
+    /// The first game (in input order) that played it.
+    pub example: Example,
+}
+
+/// The next moves of a Go search counted: per distinct [`Next`], how often and who won.
+/// Bounded: one row per distinct next move.
+#[derive(Clone, Debug, Default)]
+pub struct GoExplorer {
+    rows: Vec<NextRow>,
+    positions: u64,
+}
+
+impl GoExplorer {
+    /// Counts a game's appearances (in input order, for the examples).
+    pub fn add(&mut self, hit: &GoHit) {
+        for a in &hit.appearances {
+            self.positions += 1;
+            let (x, o) = match (hit.outcome, a.matched.swapped) {
+                (Outcome::BlackWins, false) | (Outcome::WhiteWins, true) => (1, 0),
+                (Outcome::WhiteWins, false) | (Outcome::BlackWins, true) => (0, 1),
+                _ => (0, 0),
+            };
+            let row = match self.rows.iter_mut().position(|r| r.next == a.next) {
+                Some(i) => &mut self.rows[i],
+                None => {
+                    self.rows.push(NextRow {
+                        next: a.next,
+                        count: 0,
+                        x_wins: 0,
+                        o_wins: 0,
+                        other: 0,
+                        example: Example {
+                            file: Arc::clone(&hit.file),
+                            game: hit.game,
+                            move_number: a.move_number,
+                        },
+                    });
+                    self.rows.last_mut().expect("just pushed")
+                }
+            };
+            row.count += 1;
+            row.x_wins += x;
+            row.o_wins += o;
+            row.other += 1 - x - o;
+        }
+    }
+
+    /// Positions counted.
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    /// The rows, the most played first (ties: by the move).
+    pub fn rows(&self) -> Vec<&NextRow> {
+        let mut rows: Vec<&NextRow> = self.rows.iter().collect();
+        rows.sort_by(|a, b| {
+            b.count
+                .cmp(&a.count)
+                .then(a.next.order().cmp(&b.next.order()))
+        });
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Formats, Source};
+    use kifu_replay::go::Anchor;
+
+    fn find(sgf: &str, pattern: &str, anchor: Anchor, swap: bool) -> (GoFound, Vec<GoHit>) {
+        let query = GoQuery::new(
+            Pattern::parse(pattern)
+                .unwrap()
+                .anchor(anchor)
+                .swap_colors(swap),
+        );
+        let mut hits = Vec::new();
+        let scan = Scan::new(
+            Source::Bytes {
+                name: "t.sgf".into(),
+                data: sgf.as_bytes().to_vec(),
+            },
+            Formats::ANY,
+        );
+        let found = scan
+            .go_find(
+                &query,
+                |h| {
+                    hits.push(h);
+                    Ok::<_, ()>(())
+                },
+                |_| {},
+            )
+            .unwrap();
+        (found, hits)
+    }
+
+    fn moves(h: &GoHit) -> Vec<u32> {
+        h.appearances.iter().map(|a| a.move_number).collect()
+    }
+
+    #[test]
+    fn move_numbers_and_next_moves() {
+        // a black stone on the 4-4 point with nothing else in the corner
+        let pat = "?????\n?....\n?....\n?..X.\n?....\n";
+        let sgf = "(;SZ[19]RE[B+R];B[pd];W[dd];B[qc];W[cc];B[];W[pp])";
+        let (found, hits) = find(sgf, pat, Anchor::Corner, false);
+        assert_eq!((found.games, found.matched, found.positions), (1, 1, 7));
+        // after move 1 (B pd), until Black's own 3-4 (qc) at move 3
+        assert_eq!(moves(&hits[0]), [1, 2]);
+        let a = &hits[0].appearances;
+        // move 2 was W dd: elsewhere
+        assert_eq!(
+            a[0].next,
+            Next::Tenuki {
+                color: Color::White
+            }
+        );
+        // move 3 was B qc: the 3-3 point of the upper right corner, the pattern's (2, 2)
+        assert_eq!(
+            a[1].next,
+            Next::At {
+                x: 2,
+                y: 2,
+                color: Color::Black
+            }
+        );
+        assert_eq!(hits[0].outcome, Outcome::BlackWins);
+        // with colours swapped, the white 4-4 stones count too: dd (moves 2 and 3), pp (6)
+        let (_, hits) = find(sgf, pat, Anchor::Corner, true);
+        assert_eq!(moves(&hits[0]), [1, 2, 3, 6]);
+        assert_eq!(hits[0].appearances[1].places, 2);
+        assert_eq!(
+            hits[0].appearances[1].next,
+            Next::At {
+                x: 2,
+                y: 2,
+                color: Color::Black
+            }
+        );
+        assert_eq!(hits[0].appearances[3].next, Next::End);
+        // move 4 (W cc) in the swapped place: the pattern's black (X), at its (2, 2)
+        let a = &hits[0].appearances[2];
+        assert_eq!(a.places, 1);
+        assert_eq!(
+            a.next,
+            Next::At {
+                x: 2,
+                y: 2,
+                color: Color::Black
+            }
+        );
+    }
+
+    #[test]
+    fn start_end_pass_and_setup() {
+        // the start matches (setup), the pattern holds to the end
+        let sgf = "(;SZ[9]AB[cc];W[];B[gg]) (;GM[2];B[aa]) (;SZ[9];B[ee];W[cc]AB[cc])";
+        let (found, hits) = find(sgf, "X", Anchor::Anywhere, false);
+        assert_eq!(found.games, 3);
+        assert_eq!(hits.len(), 2);
+        assert_eq!(moves(&hits[0]), [0, 1, 2]);
+        let nexts: Vec<_> = hits[0].appearances.iter().map(|a| a.next).collect();
+        assert_eq!(
+            nexts,
+            [
+                Next::Pass {
+                    color: Color::White
+                },
+                Next::Tenuki {
+                    color: Color::Black
+                },
+                Next::End
+            ]
+        );
+        assert_eq!(hits[1].game, 2);
+        // a node with setup and a move: the stones made again from the board
+        let (_, hits) = find(sgf, "X", Anchor::Anywhere, false);
+        assert_eq!(moves(&hits[1]), [1, 2]);
+        let (_, hits) = find("(;SZ[9];B[ee];W[cc]AB[cc])", "O", Anchor::Anywhere, false);
+        assert!(hits.is_empty());
+    }
+
+    #[test]
+    fn captures_keep_the_stones_right() {
+        // white at aa captured by black ab + ba; then the corner is empty of white
+        let sgf = "(;SZ[5];W[aa];B[ba];W[ee];B[ab])";
+        let (_, hits) = find(sgf, "O", Anchor::Corner, false);
+        assert_eq!(moves(&hits[0]), [1, 2, 3, 4]);
+        let a = &hits[0].appearances;
+        assert_eq!(
+            a[2].next,
+            Next::At {
+                x: 0,
+                y: 1,
+                color: Color::Black
+            }
+        );
+        assert_eq!((a[2].places, a[3].places), (2, 1));
+    }
+
+    #[test]
+    fn tests_and_explorer() {
+        let sgf =
+            "(;SZ[9]BR[3d]RE[B+1.5];B[cc]) (;SZ[9]BR[1k]RE[W+R];B[gc]) (;SZ[9]BR[5d];B[cg];W[dg])";
+        let pattern = Pattern::parse("....\n....\n..X.\n")
+            .unwrap()
+            .anchor(Anchor::Corner);
+        let query = GoQuery::new(pattern.clone()).with_tests(vec!["BR>=1d".parse().unwrap()]);
+        let source = || Source::Bytes {
+            name: "t.sgf".into(),
+            data: sgf.as_bytes().to_vec(),
+        };
+        let mut ex = GoExplorer::default();
+        let found = Scan::new(source(), Formats::ANY)
+            .go_find(
+                &query,
+                |h| {
+                    ex.add(&h);
+                    Ok::<_, ()>(())
+                },
+                |_| {},
+            )
+            .unwrap();
+        assert_eq!(found.matched, 2);
+        let rows = ex.rows();
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        // game 2's position after W dg still holds the pattern, turned (dg is outside it)
+        assert_eq!(rows[0].next, Next::End);
+        assert_eq!((rows[0].count, rows[0].x_wins, rows[0].other), (2, 1, 1));
+        assert_eq!(
+            rows[1].next,
+            Next::At {
+                x: 3,
+                y: 2,
+                color: Color::White
+            }
+        );
+        assert_eq!(
+            (rows[1].count, rows[1].other, rows[1].example.game),
+            (1, 1, 2)
+        );
+        // without tests, the 1k game too
+        let mut ex = GoExplorer::default();
+        Scan::new(source(), Formats::ANY)
+            .go_find(
+                &GoQuery::new(pattern),
+                |h| {
+                    ex.add(&h);
+                    Ok::<_, ()>(())
+                },
+                |_| {},
+            )
+            .unwrap();
+        let end = ex.rows().into_iter().find(|r| r.next == Next::End).unwrap();
+        assert_eq!((end.count, end.x_wins, end.o_wins), (3, 1, 1));
+        assert_eq!(ex.positions(), 4);
+    }
+}
