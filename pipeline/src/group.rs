@@ -401,6 +401,8 @@ struct Sources {
     format: Format,
     /// Each source tag's name, its first value, and whether the game has it.
     tags: Vec<(&'static str, String, bool)>,
+    /// The lengths of their names, as bits (63: 63 bytes or more).
+    lengths: u64,
     plies: u64,
     outcome: Outcome,
     opening: Option<Opening>,
@@ -462,6 +464,10 @@ impl Acc {
                 .iter()
                 .map(|&t| (t, String::new(), false))
                 .collect(),
+            lengths: key
+                .source_tags(format)
+                .iter()
+                .fold(0, |m, t| m | 1u64 << t.len().min(63)),
             plies: 0,
             outcome: Outcome::Unknown,
             opening: None,
@@ -504,6 +510,8 @@ impl Acc {
             None => {
                 matches!(self.by.key(), Key::Tag(key) if key.as_bytes() == name).then_some(None)
             }
+            // most tags are told apart by their length alone
+            Some(s) if s.lengths & (1u64 << name.len().min(63)) == 0 => None,
             Some(s) => s.tags.iter().position(|t| t.0.as_bytes() == name).map(Some),
         }
     }
