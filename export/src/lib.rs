@@ -4,9 +4,9 @@
 //! [`kifu::sgf::GameTree`]), and the files they go to: Parquet (zstd), CSV and JSON Lines, one
 //! file or a directory dataset that DuckDB, Polars, pyarrow and Spark read as one table.
 //!
-//! - [`Table`]: which table (PGN `games` / `moves`, SGF `trees` / `moves`, or the `kifu json`
-//!   objects); [`schema`] gives its Arrow schema, documented column by column in
-//!   `docs/export.md`.
+//! - [`Table`]: which table (PGN `games` / `moves` / `positions`, SGF `trees` / `moves` /
+//!   `positions`, or the `kifu json` objects); [`schema`] gives its Arrow schema, documented
+//!   column by column in `docs/export.md`.
 //! - [`Builder`]: push games, [`finish`](Builder::finish) a batch. Builders are `Send`: build
 //!   on worker threads, one builder per piece of input.
 //! - [`JsonObject`]: the object `kifu json` writes for a game, for the command's lines and the
@@ -61,6 +61,7 @@ mod json_line;
 mod json_rows;
 mod pgn_games;
 mod pgn_moves;
+mod pgn_positions;
 mod rebase;
 mod replayed;
 mod sgf_moves;
@@ -75,13 +76,14 @@ pub use pgn_games::{
     PGN_OPENING_COLUMNS, PGN_TAG_COLUMNS, PGN_TIME_CONTROL_COLUMNS, TagType,
     pgn_games_column_from_tags,
 };
+pub use pgn_positions::{POLICY_SIZE, policy_index, policy_uci};
 pub use rebase::{Shift, rebase};
 pub use replayed::REPLAY_COLUMNS;
 pub use sgf_trees::{PropType, SGF_GAME_INFO_COLUMNS, SGF_ROOT_COLUMNS};
 pub use sink::{Error, OutFormat, Sink, SinkOptions, Summary, create};
 
-/// The schema metadata key naming the table (`pgn_games`, `pgn_moves`, `sgf_trees`,
-/// `sgf_moves`, `pgn_json`, `sgf_json`).
+/// The schema metadata key naming the table (`pgn_games`, `pgn_moves`, `pgn_positions`,
+/// `sgf_trees`, `sgf_moves`, `sgf_positions`, `pgn_json`, `sgf_json`).
 pub const TABLE_KEY: &str = "kifu.table";
 
 /// The tables kifu exports.
@@ -93,6 +95,10 @@ pub enum Table {
     /// PGN `moves`: one row per main-line ply (and, with [`TableOptions::variations`], per move
     /// of every variation).
     PgnMoves,
+    /// PGN `positions`: one row per position of the main line, the final one included, replayed
+    /// (twelve bitboards, Polyglot key, EPD, the move played from it with its policy index,
+    /// the targets of training): for position search and training pipelines.
+    PgnPositions,
     /// SGF `trees`: one row per game tree (root properties as columns, main-line moves).
     SgfTrees,
     /// SGF `moves`: one row per main-line move.
@@ -109,9 +115,10 @@ pub enum Table {
 
 impl Table {
     /// Every table.
-    pub const ALL: [Table; 7] = [
+    pub const ALL: [Table; 8] = [
         Table::PgnGames,
         Table::PgnMoves,
+        Table::PgnPositions,
         Table::SgfTrees,
         Table::SgfMoves,
         Table::SgfPositions,
@@ -120,13 +127,15 @@ impl Table {
     ];
 
     /// The table of a format (`sgf`) by its command-line name: `games`, `moves`, `trees`,
-    /// `json`. `games` and `trees` name the one-row-per-game table of either format.
+    /// `positions`, `json`. `games` and `trees` name the one-row-per-game table of either
+    /// format.
     ///
     /// ```
     /// use kifu_export::Table;
     /// assert_eq!(Table::by_name("moves", true), Some(Table::SgfMoves));
     /// assert_eq!(Table::by_name("games", true), Some(Table::SgfTrees));
-    /// assert_eq!(Table::by_name("positions", false), None);
+    /// assert_eq!(Table::by_name("positions", false), Some(Table::PgnPositions));
+    /// assert_eq!(Table::by_name("boards", false), None);
     /// ```
     pub fn by_name(name: &str, sgf: bool) -> Option<Table> {
         Some(match (name, sgf) {
@@ -134,6 +143,7 @@ impl Table {
             ("games" | "trees", true) => Table::SgfTrees,
             ("moves", false) => Table::PgnMoves,
             ("moves", true) => Table::SgfMoves,
+            ("positions", false) => Table::PgnPositions,
             ("positions", true) => Table::SgfPositions,
             ("json", false) => Table::PgnJson,
             ("json", true) => Table::SgfJson,
@@ -146,6 +156,7 @@ impl Table {
         match self {
             Table::PgnGames => "pgn_games",
             Table::PgnMoves => "pgn_moves",
+            Table::PgnPositions => "pgn_positions",
             Table::SgfTrees => "sgf_trees",
             Table::SgfMoves => "sgf_moves",
             Table::SgfPositions => "sgf_positions",
@@ -221,6 +232,7 @@ pub fn schema(table: Table, opts: &TableOptions) -> SchemaRef {
     let fields = match table {
         Table::PgnGames => pgn_games::fields(),
         Table::PgnMoves => pgn_moves::fields(opts),
+        Table::PgnPositions => pgn_positions::fields(),
         Table::SgfTrees => sgf_trees::fields(),
         Table::SgfMoves => sgf_moves::fields(),
         Table::SgfPositions => sgf_positions::fields(),
@@ -282,6 +294,7 @@ pub enum PushError {
 enum Inner {
     PgnGames(pgn_games::GamesBuilder),
     PgnMoves(pgn_moves::MovesBuilder),
+    PgnPositions(pgn_positions::PositionsBuilder),
     SgfTrees(sgf_trees::TreesBuilder),
     SgfMoves(sgf_moves::MovesBuilder),
     SgfPositions(sgf_positions::PositionsBuilder),
@@ -336,6 +349,7 @@ impl Builder {
         let inner = match table {
             Table::PgnGames => Inner::PgnGames(pgn_games::GamesBuilder::new(opts)),
             Table::PgnMoves => Inner::PgnMoves(pgn_moves::MovesBuilder::new(opts)),
+            Table::PgnPositions => Inner::PgnPositions(pgn_positions::PositionsBuilder::default()),
             Table::SgfTrees => Inner::SgfTrees(sgf_trees::TreesBuilder::new(opts)),
             Table::SgfMoves => Inner::SgfMoves(sgf_moves::MovesBuilder::new(opts)),
             Table::SgfPositions => Inner::SgfPositions(sgf_positions::PositionsBuilder::default()),
@@ -397,6 +411,14 @@ impl Builder {
             b.want_moves = wanted("moves") || wanted("clocks") || wanted("evals");
             b.want_opening = pgn_games::PGN_OPENING_COLUMNS.iter().any(|c| wanted(c));
         }
+        if let Inner::PgnPositions(b) = &mut self.inner {
+            b.wanted = pgn_positions::Wanted {
+                epd: wanted("epd"),
+                material: wanted("material"),
+                bitboards: wanted("bitboards"),
+                moves: wanted("san") || wanted("uci"),
+            };
+        }
         if !REPLAY_COLUMNS.iter().any(|c| wanted(c)) {
             self.extra = None;
         }
@@ -439,6 +461,7 @@ impl Builder {
                     x.push_moves(game, &rows);
                 }
             }
+            Inner::PgnPositions(b) => b.push(file, game),
             Inner::Json(b) if self.table == Table::PgnJson => b.push_pgn(file, game)?,
             _ => return Err(wrong),
         }
@@ -476,6 +499,7 @@ impl Builder {
         match &self.inner {
             Inner::PgnGames(b) => b.rows(),
             Inner::PgnMoves(b) => b.rows(),
+            Inner::PgnPositions(b) => b.rows(),
             Inner::SgfTrees(b) => b.rows(),
             Inner::SgfMoves(b) => b.rows(),
             Inner::SgfPositions(b) => b.rows(),
@@ -493,6 +517,7 @@ impl Builder {
         match &self.inner {
             Inner::PgnGames(b) => b.estimated_bytes(),
             Inner::PgnMoves(b) => b.estimated_bytes(),
+            Inner::PgnPositions(b) => b.estimated_bytes(),
             Inner::SgfTrees(b) => b.estimated_bytes(),
             Inner::SgfMoves(b) => b.estimated_bytes(),
             Inner::SgfPositions(b) => b.estimated_bytes(),
@@ -507,6 +532,7 @@ impl Builder {
         let mut columns = match &mut self.inner {
             Inner::PgnGames(b) => b.finish(),
             Inner::PgnMoves(b) => b.finish(),
+            Inner::PgnPositions(b) => b.finish(),
             Inner::SgfTrees(b) => b.finish(),
             Inner::SgfMoves(b) => b.finish(),
             Inner::SgfPositions(b) => b.finish(),

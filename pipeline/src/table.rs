@@ -82,7 +82,8 @@ impl TableSpec {
     pub const DEFAULT_BATCH_ROWS: usize = 8192;
 
     /// The tables a name gives, with the default options: `games` (PGN `games`, SGF `trees`),
-    /// `trees` (the same), `moves`, `positions` (SGF only) or `json` (the `kifu json` objects).
+    /// `trees` (the same), `moves`, `positions` (PGN's and SGF's) or `json` (the `kifu json`
+    /// objects).
     pub fn by_name(name: &str) -> Option<TableSpec> {
         let (pgn, sgf) = (Table::by_name(name, false), Table::by_name(name, true));
         (pgn.is_some() || sgf.is_some()).then(|| TableSpec::of(pgn, sgf))
@@ -220,7 +221,7 @@ pub fn short_name(table: Table) -> &'static str {
         Table::PgnGames => "games",
         Table::SgfTrees => "trees",
         Table::PgnMoves | Table::SgfMoves => "moves",
-        Table::SgfPositions => "positions",
+        Table::PgnPositions | Table::SgfPositions => "positions",
         Table::PgnJson | Table::SgfJson => "json",
     }
 }
@@ -323,6 +324,7 @@ impl TableSpec {
     fn scope(&self) -> DomScope {
         let pgn = match self.pgn {
             Some(Table::PgnMoves) if !self.options.variations => pgn::Scope::MainLine,
+            Some(Table::PgnPositions) => pgn::Scope::MainLine,
             Some(Table::PgnGames) if self.tags_only() => pgn::Scope::GameInfo,
             _ => pgn::Scope::Full,
         };

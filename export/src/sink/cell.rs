@@ -8,7 +8,8 @@ use std::io::Write as _;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Date32Type, Float64Type, Int16Type, Int32Type, Int64Type, Time64MicrosecondType,
+    Date32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, Time64MicrosecondType,
+    UInt8Type, UInt32Type,
 };
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::{DataType, TimeUnit};
@@ -51,9 +52,12 @@ pub(crate) fn json_value(out: &mut Vec<u8>, array: &dyn Array, i: usize) {
             let b = array.as_boolean().value(i);
             out.extend_from_slice(if b { b"true" } else { b"false" });
         }
+        DataType::Int8 => write_num(out, array.as_primitive::<Int8Type>().value(i)),
+        DataType::UInt8 => write_num(out, array.as_primitive::<UInt8Type>().value(i)),
         DataType::Int16 => write_num(out, array.as_primitive::<Int16Type>().value(i)),
         DataType::Int32 => write_num(out, array.as_primitive::<Int32Type>().value(i)),
         DataType::Int64 => write_num(out, array.as_primitive::<Int64Type>().value(i)),
+        DataType::UInt32 => write_num(out, array.as_primitive::<UInt32Type>().value(i)),
         DataType::Float64 => json_f64(out, array.as_primitive::<Float64Type>().value(i)),
         DataType::Date32 => {
             json_str(out, &date_text(array.as_primitive::<Date32Type>().value(i)));

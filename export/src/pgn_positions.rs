@@ -1,0 +1,502 @@
+//! The PGN `positions` table: one row per position of a game's main line, the final one
+//! included, replayed once per game (kifu-replay's [`Position`]): the board as twelve
+//! bitboards, the Polyglot key and EPD for search, the move played from it (SAN, UCI and an
+//! index in a fixed policy encoding) and the targets a network trains on.
+//!
+//! # The policy encoding
+//!
+//! [`POLICY_SIZE`] = 4,240 slots, computed from the UCI alone (no table, no side to move):
+//!
+//! - `from * 64 + to` (0 … 4,095, squares numbered a1 = 0 … h8 = 63) for every move that is
+//!   not an under-promotion: queen promotions included (a pawn reaching the last rank without
+//!   a letter is a queen), castling as its UCI writes it (`e1g1` in standard chess, the king
+//!   taking its rook, `e1h1`, in Chess960);
+//! - `4096 + (piece * 16 + target) * 3 + direction` for an under-promotion: `piece` 0 for a
+//!   knight, 1 a bishop, 2 a rook; `target` the file of the square reached (0 = a) plus 8 when
+//!   it is on the first rank (Black's promotions); `direction` 0 when the pawn captures towards
+//!   the a-file, 1 when it pushes, 2 when it captures towards the h-file.
+//!
+//! [`policy_index`] and [`policy_uci`] go one way and back. Not lc0's 1,858 moves: those are
+//! numbered on a board flipped for Black and need a table both ways; from × to decodes with
+//! one division and maps onto lc0's (or any other) by a lookup a trainer builds once.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use arrow_array::ArrayRef;
+use arrow_array::builder::ArrayBuilder;
+use arrow_array::builder::{
+    Float64Builder, Int8Builder, Int16Builder, Int32Builder, Int64Builder, StringBuilder,
+};
+use arrow_schema::{DataType, Field};
+use kifu::pgn::{self, Outcome};
+use kifu_replay::chess::cozy::{Color, Piece};
+use kifu_replay::chess::{Position, Resolved, Unplayable, Variant};
+
+use crate::cols::{Lists, clamp_i64, list_of};
+use crate::pgn_games::MoveData;
+use crate::values;
+
+/// The number of slots of the policy encoding: 4,096 from × to, then 144 under-promotions.
+pub const POLICY_SIZE: usize = 4096 + 144;
+
+/// A square's index (a1 = 0, h8 = 63) from its two UCI bytes.
+fn square(file: u8, rank: u8) -> Option<usize> {
+    let (f, r) = (file.wrapping_sub(b'a'), rank.wrapping_sub(b'1'));
+    (f < 8 && r < 8).then_some(usize::from(r) * 8 + usize::from(f))
+}
+
+/// The index of a move, given in UCI (`e2e4`, `e7e8n`), in the policy encoding of the
+/// [module](self) (`None` for a null move, `0000`, or text that is not a move).
+///
+/// ```
+/// use kifu_export::{policy_index, policy_uci};
+/// assert_eq!(policy_index("e2e4"), Some(12 * 64 + 28));
+/// assert_eq!(policy_index("e7e8q"), policy_index("e7e8"));
+/// assert_eq!(policy_index("a2b1n"), Some(4096 + (0 * 16 + 8 + 1) * 3 + 2));
+/// assert_eq!(policy_uci(policy_index("a2b1n").unwrap(), false).as_deref(), Some("a2b1n"));
+/// assert_eq!(policy_index("0000"), None);
+/// ```
+pub fn policy_index(uci: &str) -> Option<u16> {
+    let b = uci.as_bytes();
+    if !(4..=5).contains(&b.len()) {
+        return None;
+    }
+    let from = square(b[0], b[1])?;
+    let to = square(b[2], b[3])?;
+    let piece = match b.get(4) {
+        None | Some(b'q') => None,
+        Some(b'n') => Some(0),
+        Some(b'b') => Some(1),
+        Some(b'r') => Some(2),
+        Some(_) => return None,
+    };
+    let Some(piece) = piece else {
+        return Some((from * 64 + to) as u16);
+    };
+    let (ff, tf, tr) = (from % 8, to % 8, to / 8);
+    if (tr != 0 && tr != 7) || ff.abs_diff(tf) > 1 {
+        return None;
+    }
+    let target = tf + if tr == 0 { 8 } else { 0 };
+    let direction = tf + 1 - ff;
+    Some((4096 + (piece * 16 + target) * 3 + direction) as u16)
+}
+
+/// The UCI of a policy index ([`policy_index`] backwards); `queen`: write a queen promotion's
+/// `q` (the index does not say whether a move from the seventh rank to the eighth is a
+/// pawn's: pass whether the moving piece is a pawn, or compare with the `uci` column as
+/// `from × to` only). `None` past [`POLICY_SIZE`].
+///
+/// ```
+/// use kifu_export::{policy_index, policy_uci};
+/// let i = policy_index("g1f3").unwrap();
+/// assert_eq!(policy_uci(i, false).as_deref(), Some("g1f3"));
+/// assert_eq!(policy_uci(policy_index("b7b8q").unwrap(), true).as_deref(), Some("b7b8q"));
+/// ```
+pub fn policy_uci(index: u16, queen: bool) -> Option<String> {
+    let i = usize::from(index);
+    let name = |sq: usize| [b'a' + (sq % 8) as u8, b'1' + (sq / 8) as u8];
+    let mut out = Vec::with_capacity(5);
+    if i < 4096 {
+        let (from, to) = (i / 64, i % 64);
+        out.extend(name(from));
+        out.extend(name(to));
+        if queen {
+            out.push(b'q');
+        }
+    } else if i < POLICY_SIZE {
+        let k = i - 4096;
+        let (direction, target, piece) = (k % 3, (k / 3) % 16, k / 48);
+        let (tf, black) = (target % 8, target >= 8);
+        let ff = (tf + 1).checked_sub(direction).filter(|&f| f < 8)?;
+        let (from, to) = if black {
+            (8 + ff, tf)
+        } else {
+            (48 + ff, 56 + tf)
+        };
+        out.extend(name(from));
+        out.extend(name(to));
+        out.push([b'n', b'b', b'r'][piece]);
+    } else {
+        return None;
+    }
+    String::from_utf8(out).ok()
+}
+
+pub(crate) fn fields() -> Vec<Field> {
+    vec![
+        Field::new("file", DataType::Utf8, false),
+        Field::new("game_index", DataType::Int64, false),
+        Field::new("ply", DataType::Int32, false),
+        Field::new("key", DataType::Int64, false),
+        Field::new("epd", DataType::Utf8, false),
+        Field::new("side_to_move", DataType::Utf8, false),
+        Field::new("material", DataType::Utf8, false),
+        Field::new("san", DataType::Utf8, true),
+        Field::new("uci", DataType::Utf8, true),
+        Field::new("policy", DataType::Int16, true),
+        Field::new("bitboards", list_of(DataType::Int64, false), false),
+        Field::new("castling", DataType::Int8, false),
+        Field::new("ep_square", DataType::Int8, true),
+        Field::new("halfmove_clock", DataType::Int32, false),
+        Field::new("score", DataType::Int8, true),
+        Field::new("clock", DataType::Float64, true),
+        Field::new("eval_cp", DataType::Int32, true),
+        Field::new("eval_mate", DataType::Int32, true),
+        Field::new("white_elo", DataType::Int16, true),
+        Field::new("black_elo", DataType::Int16, true),
+        Field::new("speed", DataType::Utf8, true),
+        Field::new("error", DataType::Utf8, true),
+    ]
+}
+
+/// The material signature of a position: White's pieces then Black's, each side in the order
+/// K Q R B N P, a letter per piece (`KQRRBBNNPPPPPPPPkqrrbbnnpppppppp` at the start,
+/// `KRPkr` for king, rook and pawn against king and rook), written into `out`.
+fn material(pos: &Position, out: &mut String) {
+    const ORDER: [Piece; 6] = [
+        Piece::King,
+        Piece::Queen,
+        Piece::Rook,
+        Piece::Bishop,
+        Piece::Knight,
+        Piece::Pawn,
+    ];
+    let board = pos.board();
+    for (color, letters) in [(Color::White, b"KQRBNP"), (Color::Black, b"kqrbnp")] {
+        for (k, &piece) in ORDER.iter().enumerate() {
+            let n = board.colored_pieces(color, piece).len();
+            for _ in 0..n {
+                out.push(char::from(letters[k]));
+            }
+        }
+    }
+}
+
+/// The position a game starts from, as kifu-replay's [`replay_game`] takes it from the `FEN`
+/// and `Variant` tags (the last of each; `None`: a variant that is not chess, or a FEN that
+/// cannot be played from).
+///
+/// [`replay_game`]: kifu_replay::chess::replay_game
+fn start(game: &pgn::Game, startpos: &Position) -> Option<Position> {
+    let mut fen = None;
+    let mut variant = Variant::Standard;
+    for (name, value) in &game.tags {
+        match name.as_str() {
+            "FEN" => fen = Some(value.as_str()),
+            "Variant" => variant = Variant::from_tag(value.as_bytes()),
+            _ => {}
+        }
+    }
+    let chess960 = match variant {
+        Variant::Unsupported => return None,
+        v => v == Variant::Chess960,
+    };
+    match fen {
+        Some(fen) => Position::from_fen(fen, chess960).ok(),
+        None if chess960 => Position::from_fen(STARTFEN, true).ok(),
+        None => Some(startpos.clone()),
+    }
+}
+
+const STARTFEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Which costly columns a projection keeps (the others are written empty, and dropped).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Wanted {
+    pub(crate) epd: bool,
+    pub(crate) material: bool,
+    pub(crate) bitboards: bool,
+    pub(crate) moves: bool,
+}
+
+impl Wanted {
+    pub(crate) const ALL: Wanted = Wanted {
+        epd: true,
+        material: true,
+        bitboards: true,
+        moves: true,
+    };
+}
+
+/// The per-game columns, read from the tags once.
+struct GameInfo<'g> {
+    white_elo: Option<i16>,
+    black_elo: Option<i16>,
+    speed: Option<&'static str>,
+    /// White's score: 1, 0 or −1.
+    white_score: Option<i8>,
+    file: &'g str,
+    index: i64,
+}
+
+#[derive(Debug)]
+pub(crate) struct PositionsBuilder {
+    pub(crate) wanted: Wanted,
+    file: StringBuilder,
+    index: Int64Builder,
+    ply: Int32Builder,
+    key: Int64Builder,
+    epd: StringBuilder,
+    side_to_move: StringBuilder,
+    material: StringBuilder,
+    san: StringBuilder,
+    uci: StringBuilder,
+    policy: Int16Builder,
+    bitboards: Lists,
+    bitboard_values: Int64Builder,
+    castling: Int8Builder,
+    ep_square: Int8Builder,
+    halfmove_clock: Int32Builder,
+    score: Int8Builder,
+    clock: Float64Builder,
+    eval_cp: Int32Builder,
+    eval_mate: Int32Builder,
+    white_elo: Int16Builder,
+    black_elo: Int16Builder,
+    speed: StringBuilder,
+    error: StringBuilder,
+    rows: usize,
+    bytes: usize,
+    /// Text formatted per row (the FEN cut to its EPD, the material), reused.
+    text: String,
+    startpos: Position,
+}
+
+impl Default for PositionsBuilder {
+    fn default() -> Self {
+        PositionsBuilder {
+            wanted: Wanted::ALL,
+            file: StringBuilder::new(),
+            index: Int64Builder::new(),
+            ply: Int32Builder::new(),
+            key: Int64Builder::new(),
+            epd: StringBuilder::new(),
+            side_to_move: StringBuilder::new(),
+            material: StringBuilder::new(),
+            san: StringBuilder::new(),
+            uci: StringBuilder::new(),
+            policy: Int16Builder::new(),
+            bitboards: Lists::new(),
+            bitboard_values: Int64Builder::new(),
+            castling: Int8Builder::new(),
+            ep_square: Int8Builder::new(),
+            halfmove_clock: Int32Builder::new(),
+            score: Int8Builder::new(),
+            clock: Float64Builder::new(),
+            eval_cp: Int32Builder::new(),
+            eval_mate: Int32Builder::new(),
+            white_elo: Int16Builder::new(),
+            black_elo: Int16Builder::new(),
+            speed: StringBuilder::new(),
+            error: StringBuilder::new(),
+            rows: 0,
+            bytes: 0,
+            text: String::with_capacity(96),
+            startpos: Position::startpos(),
+        }
+    }
+}
+
+/// The move played from a row's position.
+enum Next<'a> {
+    /// The final position.
+    None,
+    /// A move played (its UCI `0000` for a null move).
+    Played(&'a pgn::Node, kifu_replay::chess::Uci),
+    /// A move that could not be played here: the row is the game's last.
+    Failed(&'a pgn::Node, Unplayable),
+}
+
+impl PositionsBuilder {
+    pub(crate) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    pub(crate) fn estimated_bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Adds a row per position of `game`'s main line, the start and the final one included;
+    /// none for a game that is not replayed (a variant that is not chess, a bad `FEN`), and
+    /// none past a move that cannot be played (its row, the last, says why in `error`).
+    pub(crate) fn push(&mut self, file: &str, game: &pgn::Game) {
+        let Some(mut pos) = start(game, &self.startpos) else {
+            return;
+        };
+        let elo = |tag: &str| game.tag(tag).and_then(values::int::<i16>);
+        let white_score = match game.termination() {
+            Outcome::WhiteWins => Some(1),
+            Outcome::BlackWins => Some(-1),
+            Outcome::Draw => Some(0),
+            Outcome::Unknown => None,
+        };
+        let info = GameInfo {
+            white_elo: elo("WhiteElo"),
+            black_elo: elo("BlackElo"),
+            speed: game
+                .tag("TimeControl")
+                .and_then(|t| pgn::TimeControl::parse(t.as_bytes()))
+                .and_then(|t| t.speed())
+                .map(pgn::Speed::as_str),
+            white_score,
+            file,
+            index: clamp_i64(game.index),
+        };
+        for (ply, node) in game.moves.iter().enumerate() {
+            let resolved = match pos.resolve(node.san) {
+                Ok(Resolved::Null) if pos.is_check() => Err(Unplayable::Illegal),
+                r => r,
+            };
+            match resolved {
+                Ok(Resolved::Move(mv)) => {
+                    let uci = pos.uci(mv);
+                    self.row(&info, ply, &pos, Next::Played(node, uci));
+                    pos.play(mv);
+                }
+                Ok(Resolved::Null) => {
+                    self.row(
+                        &info,
+                        ply,
+                        &pos,
+                        Next::Played(node, kifu_replay::chess::Uci::NULL),
+                    );
+                    pos.play_null();
+                }
+                Err(why) => {
+                    self.row(&info, ply, &pos, Next::Failed(node, why));
+                    return;
+                }
+            }
+        }
+        self.row(&info, game.moves.len(), &pos, Next::None);
+    }
+
+    /// One row: the position `pos`, `ply` half-moves after the start, and the move from it.
+    fn row(&mut self, g: &GameInfo<'_>, ply: usize, pos: &Position, next: Next<'_>) {
+        let board = pos.board();
+        let white = pos.side_to_move() == Color::White;
+        self.file.append_value(g.file);
+        self.index.append_value(g.index);
+        self.ply
+            .append_value(i32::try_from(ply).unwrap_or(i32::MAX));
+        self.key.append_value(pos.key() as i64);
+        self.text.clear();
+        if self.wanted.epd {
+            let _ = write!(self.text, "{}", pos.fen());
+            // the FEN without its two counters
+            let cut = self
+                .text
+                .match_indices(' ')
+                .nth(3)
+                .map_or(self.text.len(), |(i, _)| i);
+            self.text.truncate(cut);
+        }
+        self.epd.append_value(&self.text);
+        self.side_to_move
+            .append_value(if white { "white" } else { "black" });
+        self.bytes += g.file.len() + self.text.len() + 200;
+        self.text.clear();
+        if self.wanted.material {
+            material(pos, &mut self.text);
+        }
+        self.material.append_value(&self.text);
+
+        let (node, uci, error) = match next {
+            Next::None => (None, None, None),
+            Next::Played(node, uci) => (Some(node), Some(uci), None),
+            Next::Failed(node, why) => (
+                Some(node),
+                None,
+                Some(match why {
+                    Unplayable::Illegal => "illegal_move",
+                    Unplayable::Ambiguous => "ambiguous_move",
+                }),
+            ),
+        };
+        if self.wanted.moves {
+            self.san.append_option(node.map(|n| n.text.as_str()));
+            self.uci.append_option(uci.as_ref().map(|u| u.as_str()));
+        } else {
+            self.san.append_null();
+            self.uci.append_null();
+        }
+        self.policy.append_option(
+            uci.as_ref()
+                .and_then(|u| policy_index(u.as_str()))
+                .map(|i| i as i16),
+        );
+
+        if self.wanted.bitboards {
+            let mut boards = [0i64; 12];
+            for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
+                let ours = board.colors(color);
+                for piece in Piece::ALL {
+                    boards[c * 6 + piece as usize] = (board.pieces(piece) & ours).0 as i64;
+                }
+            }
+            self.bitboard_values.append_slice(&boards);
+        }
+        self.bitboards.close(self.bitboard_values.len());
+
+        let mut castling = 0i8;
+        for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
+            let rights = board.castle_rights(color);
+            castling |= (i8::from(rights.short.is_some()) | (i8::from(rights.long.is_some()) << 1))
+                << (2 * c);
+        }
+        self.castling.append_value(castling);
+        self.ep_square.append_option(board.en_passant().map(|f| {
+            let rank = if white { 5 } else { 2 };
+            (rank * 8 + f as usize) as i8
+        }));
+        self.halfmove_clock
+            .append_value(i32::try_from(pos.halfmove_clock()).unwrap_or(i32::MAX));
+        self.score
+            .append_option(g.white_score.map(|s| if white { s } else { -s }));
+
+        let d = node.map(MoveData::of).unwrap_or_default();
+        self.clock.append_option(d.clock);
+        let (cp, mate) = d.score();
+        self.eval_cp.append_option(cp);
+        self.eval_mate.append_option(mate);
+        self.white_elo.append_option(g.white_elo);
+        self.black_elo.append_option(g.black_elo);
+        self.speed.append_option(g.speed);
+        self.error.append_option(error);
+        self.rows += 1;
+    }
+
+    pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
+        let values = Arc::new(self.bitboard_values.finish());
+        let out: Vec<ArrayRef> = vec![
+            Arc::new(self.file.finish()),
+            Arc::new(self.index.finish()),
+            Arc::new(self.ply.finish()),
+            Arc::new(self.key.finish()),
+            Arc::new(self.epd.finish()),
+            Arc::new(self.side_to_move.finish()),
+            Arc::new(self.material.finish()),
+            Arc::new(self.san.finish()),
+            Arc::new(self.uci.finish()),
+            Arc::new(self.policy.finish()),
+            self.bitboards
+                .finish_list(&list_of(DataType::Int64, false), values),
+            Arc::new(self.castling.finish()),
+            Arc::new(self.ep_square.finish()),
+            Arc::new(self.halfmove_clock.finish()),
+            Arc::new(self.score.finish()),
+            Arc::new(self.clock.finish()),
+            Arc::new(self.eval_cp.finish()),
+            Arc::new(self.eval_mate.finish()),
+            Arc::new(self.white_elo.finish()),
+            Arc::new(self.black_elo.finish()),
+            Arc::new(self.speed.finish()),
+            Arc::new(self.error.finish()),
+        ];
+        self.rows = 0;
+        self.bytes = 0;
+        out
+    }
+}
