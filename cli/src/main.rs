@@ -2,7 +2,7 @@
 //! and deduplication of PGN and SGF game records, plain, compressed or bundled, on every core.
 //!
 //! ```text
-//! kifu [stats|check|json|fmt|filter|split|export|dedup] [FILE|DIR|ARCHIVE|-]... [-j N] [--format pgn|sgf]
+//! kifu [stats|check|json|fmt|filter|find|explore|split|export|dedup] [FILE|DIR|ARCHIVE|-]... [-j N] [--format pgn|sgf]
 //! ```
 //!
 //! `kifu` alone shows the statistics of an embedded sample, and says so; a command with no input
@@ -69,6 +69,18 @@ enum Command {
     /// then ply bounds and what a game holds; the games kept are written in the standard form
     /// or as JSON lines. Exit 1 if no game was kept.
     Filter(cmd::filter::Args),
+    /// Write the games that reach a position or show a pattern (docs/search.md).
+    ///
+    /// `--fen FEN` (exact; transpositions found), `--subfen BOARD` (pieces on their squares),
+    /// `--material SIG` (`KRPkr`, `[BN]2+`), then `--then STEP --within N` for a sequence;
+    /// `-w` tests the keys as `filter -w` does. Exit 1 if no game matched.
+    Find(cmd::find::Args),
+    /// Show what was played next from a position, with counts, results, ratings and dates.
+    ///
+    /// The same queries as `find`: for each position matching, each next move with its
+    /// games, White/draw/Black shares, the mover's mean rating, the last date and one game;
+    /// `--by KEY` or `--by rating:200` per group; a table, or JSON lines with `--json`.
+    Explore(cmd::explore::Args),
     /// Write the games into files of N games, or one file per value of a tag.
     ///
     /// `--games N` or `--by KEY` (a tag, a root property, a derived key: `--by ECO`, `--by
@@ -137,6 +149,8 @@ fn main() -> ExitCode {
         Command::Json(a) => cmd::json::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
         Command::Filter(a) => cmd::filter::run(a),
+        Command::Find(a) => cmd::find::run(a),
+        Command::Explore(a) => cmd::explore::run(a),
         Command::Split(a) => cmd::split::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Dedup(a) => cmd::dedup::run(a),

@@ -262,7 +262,7 @@ pub struct Row {
     pub draws: u64,
     /// Black won.
     pub black: u64,
-    /// White's share of the games (0 to 1; games of unknown result count in none).
+    /// White's share of the games of known result (0 to 1; 0 when none is known).
     pub white_share: f64,
     /// The draws' share.
     pub draw_share: f64,
@@ -378,7 +378,7 @@ impl Explorer {
     pub fn rows(mut self) -> Vec<Row> {
         let mut per_position: HashMap<(Option<String>, u64), u64> = HashMap::new();
         for r in &mut self.rows {
-            let n = r.games as f64;
+            let n = (r.white + r.draws + r.black).max(1) as f64;
             r.white_share = r.white as f64 / n;
             r.draw_share = r.draws as f64 / n;
             r.black_share = r.black as f64 / n;

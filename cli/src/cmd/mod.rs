@@ -4,8 +4,10 @@
 
 pub mod check;
 pub mod dedup;
+pub mod explore;
 pub mod export;
 pub mod filter;
+pub mod find;
 pub mod fmt;
 pub mod json;
 pub mod split;

@@ -1,0 +1,175 @@
+//! `kifu explore`: what was played next from a position (or from every position matching a
+//! pattern), with counts, results, the movers' mean rating, the last date and one game, as a
+//! table or JSON lines (docs/search.md).
+
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use kifu::par::{Event, Visited};
+use kifu_pipeline::explore::{Explorer, Group, Plays, Row};
+use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
+
+use crate::args::{Common, GameLimit};
+use crate::cmd::find::QueryArgs;
+use crate::predicate::Predicate;
+use crate::run::{self, Outcome};
+
+/// Show each move played next from a position, with counts, results, ratings and dates.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub query: QueryArgs,
+    /// A test on the game's keys, as `kifu filter -w`; repeat: all must hold.
+    #[arg(short = 'w', long = "where", value_name = "TEST")]
+    pub tests: Vec<kifu_pipeline::keys::AnyOf>,
+    /// Rows per value of KEY (a tag, `year`, `speed`, …: docs/cli.md § Keys), or per band of
+    /// the mover's rating: `rating:200` (2000-2199, …).
+    #[arg(long, value_name = "KEY", value_parser = Group::parse, help_heading = "Grouping")]
+    pub by: Option<Group>,
+    /// The most distinct (group, position, move) rows kept (at least 1); the plays of later
+    /// ones are counted, with a note.
+    #[arg(long, value_name = "N", default_value_t = Explorer::DEFAULT_MAX_ENTRIES,
+          value_parser = crate::args::parse_count_usize, help_heading = "Grouping")]
+    pub max_entries: usize,
+    /// One JSON object a row (JSON Lines) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limit: GameLimit,
+}
+
+/// A piece's plays, of the games passing `-w`.
+pub struct Tested {
+    plays: Plays,
+    predicate: Arc<Predicate>,
+}
+
+impl PerGame for Tested {
+    fn pgn(&mut self, game: kifu::pgn::Game) -> Option<kifu::pgn::Game> {
+        if self.predicate.pgn(&game) {
+            self.plays.pgn(&game);
+        }
+        Some(game)
+    }
+    fn sgf(&mut self, tree: kifu::sgf::GameTree) {
+        if self.predicate.sgf(&tree) {
+            self.plays.sgf(&tree);
+        }
+    }
+}
+
+/// `kifu explore`. Exit status 1 when no game matched, 2 when an input could not be read.
+pub fn run(args: Args) -> io::Result<ExitCode> {
+    let query = Arc::new(args.query.query()?);
+    let predicate = Arc::new(Predicate {
+        tests: args.tests,
+        ..Predicate::default()
+    });
+    let scope = if args.query.variations {
+        DomScope::FULL
+    } else {
+        DomScope::MAIN_LINE
+    };
+    let group = args.by.clone();
+    let work = DomWork::new(
+        scope.with_max_game_bytes(args.limit.max_game_bytes),
+        |_: &Input| Tested {
+            plays: Plays::new(Arc::clone(&query), group.clone()),
+            predicate: Arc::clone(&predicate),
+        },
+    );
+    let mut explorer = Explorer::new(args.by.clone(), args.max_entries);
+    let scanned = run::scan(&args.common, "exploring", &work, |event| {
+        if let Event::Piece {
+            input,
+            visited,
+            info,
+        } = event
+        {
+            let plays = match &visited {
+                Visited::Pgn(dom) => &dom.each.plays,
+                Visited::Sgf(dom) => &dom.each.plays,
+            };
+            explorer.add(&input.name, info.first_game, plays);
+        }
+        Ok(())
+    })?;
+    let (games, dropped) = (explorer.games, explorer.dropped);
+    let rows = explorer.rows();
+    let stdout = io::stdout();
+    let terminal = stdout.is_terminal();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if args.json {
+        for r in &rows {
+            serde_json::to_writer(&mut out, r)?;
+            out.write_all(b"\n")?;
+        }
+    } else {
+        table(&mut out, &rows, args.by.is_some(), terminal)?;
+    }
+    out.flush()?;
+    if dropped > 0 {
+        eprintln!(
+            "kifu explore: {dropped} plays of moves past --max-entries {} not counted",
+            args.max_entries
+        );
+    }
+    if !args.common.quiet && !args.json {
+        eprintln!("kifu explore: {games} games matched");
+    }
+    Ok(Outcome::of(&scanned, games == 0).code())
+}
+
+/// A share as a percentage.
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The rows as a table: a heading per position (and group), a line per move.
+fn table(out: &mut impl Write, rows: &[Row], grouped: bool, bold: bool) -> io::Result<()> {
+    let (b, r) = if bold {
+        ("\x1b[1m", "\x1b[0m")
+    } else {
+        ("", "")
+    };
+    let mut last: Option<(&Option<String>, &str)> = None;
+    for row in rows {
+        if last != Some((&row.group, &row.fen)) {
+            if last.is_some() {
+                writeln!(out)?;
+            }
+            if grouped {
+                let g = row.group.as_deref().unwrap_or("(none)");
+                writeln!(out, "{b}{g}{r}  {}", row.fen)?;
+            } else {
+                writeln!(out, "{b}{}{r}", row.fen)?;
+            }
+            writeln!(
+                out,
+                "  {:<8} {:>8} {:>7} {:>7} {:>7} {:>6} {:<10}  game",
+                "move", "games", "white", "draw", "black", "elo", "last"
+            )?;
+            last = Some((&row.group, &row.fen));
+        }
+        let elo = row
+            .mean_elo
+            .map_or(String::from("-"), |e| format!("{e:.0}"));
+        writeln!(
+            out,
+            "  {:<8} {:>8} {:>7} {:>7} {:>7} {:>6} {:<10}  {}:{}",
+            row.san,
+            row.games,
+            pct(row.white_share),
+            pct(row.draw_share),
+            pct(row.black_share),
+            elo,
+            row.last_date.as_deref().unwrap_or("-"),
+            kifu_pipeline::shown(&row.file),
+            row.game
+        )?;
+    }
+    Ok(())
+}

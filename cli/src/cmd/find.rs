@@ -1,0 +1,233 @@
+//! `kifu find`: the games that reach a position or show a pattern (docs/search.md), written in
+//! the standard form or as JSON lines with the plies where each matched.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use kifu::par::{Event, Visited};
+use kifu::{pgn, sgf};
+use kifu_pipeline::find::{Finder, Matched, Query};
+use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
+use kifu_replay::chess::query::{self, Step};
+
+use crate::args::{Common, GameLimit, MaxCount, OutputArgs};
+use crate::out::{self, Guard};
+use crate::predicate::Predicate;
+use crate::render::{Rendered, To};
+use crate::run::{self, Budget, Outcome};
+
+/// What to look for (`kifu find`, `kifu explore`): the forms of docs/search.md.
+#[derive(clap::Args, Debug, Default, Clone)]
+pub struct QueryArgs {
+    /// An exact position: a FEN or an EPD (pieces, side to move, castling, a legal en passant
+    /// square; the move counters do not matter). Transpositions are found.
+    #[arg(long, value_name = "FEN", help_heading = "Query")]
+    pub fen: Option<String>,
+    /// A piece pattern: a FEN board part whose pieces must stand on their squares, an empty
+    /// square meaning "any" (Scoutfish's sub-fen), optionally followed by `w` or `b`.
+    #[arg(long, value_name = "BOARD", help_heading = "Query")]
+    pub subfen: Option<String>,
+    /// A material signature: `KRPkr` (exactly), or terms with bounds: `Q+` (at least a white
+    /// queen), `[BN]2+` (White: two minor pieces or more), `r2-`, `P>=5`, `q=0`.
+    #[arg(long, value_name = "SIG", help_heading = "Query")]
+    pub material: Option<String>,
+    /// Then this position, after the one before (repeat for more steps): `fen:FEN`,
+    /// `subfen:BOARD` or `material:SIG`, several joined by ` & `.
+    #[arg(long, value_name = "STEP", help_heading = "Query")]
+    pub then: Vec<String>,
+    /// With --then: each step within N plies of the one before (default: any later ply).
+    #[arg(long, value_name = "N", requires = "then", help_heading = "Query")]
+    pub within: Option<u32>,
+    /// Positions after at least N plies (0: the start).
+    #[arg(long, value_name = "N", help_heading = "Query")]
+    pub min_ply: Option<u32>,
+    /// Positions after at most N plies.
+    #[arg(long, value_name = "N", help_heading = "Query")]
+    pub max_ply: Option<u32>,
+    /// Search the variations too (default: the main line only).
+    #[arg(long, help_heading = "Query")]
+    pub variations: bool,
+}
+
+fn invalid(e: impl std::fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, e.to_string())
+}
+
+impl QueryArgs {
+    /// The query the flags give; an error when none is given or one cannot be read.
+    pub fn query(&self) -> io::Result<Query> {
+        let mut first = Step::default();
+        if let Some(f) = &self.fen {
+            first.exact = Some(query::Exact::parse(f).map_err(|e| invalid(format!("--fen {e}")))?);
+        }
+        if let Some(s) = &self.subfen {
+            first.sub =
+                Some(query::SubFen::parse(s).map_err(|e| invalid(format!("--subfen {e}")))?);
+        }
+        if let Some(m) = &self.material {
+            first.material =
+                Some(query::Material::parse(m).map_err(|e| invalid(format!("--material {e}")))?);
+        }
+        if first.is_empty() {
+            return Err(invalid(
+                "no query: give --fen FEN, --subfen BOARD or --material SIG (docs/search.md)",
+            ));
+        }
+        let mut steps = vec![first];
+        for t in &self.then {
+            steps.push(Step::parse(t).map_err(|e| invalid(format!("--then {e}")))?);
+        }
+        if steps.len() > query::MAX_STEPS {
+            return Err(invalid(format!(
+                "at most {} steps (--then {} times)",
+                query::MAX_STEPS,
+                query::MAX_STEPS - 1
+            )));
+        }
+        let mut q = query::Query::new(steps).within(self.within);
+        q.min_ply = self.min_ply.unwrap_or(0);
+        q.max_ply = self.max_ply.unwrap_or(u32::MAX);
+        q.variations = self.variations;
+        Ok(Query::Chess(q))
+    }
+}
+
+/// Find the games that reach a position or show a pattern; write them, or count them.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub query: QueryArgs,
+    /// A test on the game's keys, as `kifu filter -w` (docs/cli.md § Keys); repeat: all must
+    /// hold.
+    #[arg(short = 'w', long = "where", value_name = "TEST")]
+    pub tests: Vec<kifu_pipeline::keys::AnyOf>,
+    /// Print only how many games matched.
+    #[arg(short = 'c', long)]
+    pub count: bool,
+    /// The form of the games written (jsonl: each game's object with `matched_plies`).
+    #[arg(long, value_enum, default_value_t)]
+    pub to: To,
+    #[command(flatten)]
+    pub max: MaxCount,
+    #[command(flatten)]
+    pub limit: GameLimit,
+}
+
+/// A piece's matching games, written.
+pub struct Found {
+    rendered: Rendered,
+    finder: Finder,
+    predicate: Arc<Predicate>,
+    variations: bool,
+}
+
+impl Found {
+    /// Adds `m` to the JSON line just written.
+    fn add_plies(&mut self, m: &Matched) {
+        let Rendered::Json(l) = &mut self.rendered else {
+            return;
+        };
+        let start = l.starts.last().map_or(0, |s| s.0);
+        if l.out.len() > start && l.out.ends_with(b"}\n") {
+            l.out.truncate(l.out.len() - 2);
+            l.out.push(b',');
+            m.write_json(&mut l.out, self.variations);
+            l.out.extend_from_slice(b"}\n");
+        }
+    }
+}
+
+impl PerGame for Found {
+    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
+        if self.predicate.pgn(&game)
+            && let Some(m) = self.finder.pgn(&game)
+        {
+            self.rendered.pgn(&game);
+            self.add_plies(&m);
+        }
+        Some(game)
+    }
+    fn sgf(&mut self, tree: sgf::GameTree) {
+        if self.predicate.sgf(&tree)
+            && let Some(m) = self.finder.sgf(&tree)
+        {
+            self.rendered.sgf(&tree);
+            self.add_plies(&m);
+        }
+    }
+}
+
+/// `kifu find`. Exit status 1 when no game matched or a game could not be written (named on
+/// stderr), 2 when an input could not be read.
+pub fn run(args: Args) -> io::Result<ExitCode> {
+    let query = Arc::new(args.query.query()?);
+    let common = &args.common;
+    let guard = Guard::new(&common.files, args.output.force);
+    let mut out = out::open(args.output.output.as_deref(), &guard)?;
+    let predicate = Arc::new(Predicate {
+        tests: args.tests,
+        ..Predicate::default()
+    });
+    let (to, count, variations) = (args.to, args.count, args.query.variations);
+    // every ply is listed only in JSON lines; else a game's search ends at its first match
+    let all = to == To::Jsonl && !count;
+    // written games keep their variations; a count of main-line matches needs only the main line
+    let scope = if count && !variations {
+        DomScope::MAIN_LINE
+    } else {
+        DomScope::FULL
+    };
+    let work = DomWork::new(
+        scope.with_max_game_bytes(args.limit.max_game_bytes),
+        |input: &Input| Found {
+            rendered: Rendered::new(to, &input.name),
+            finder: Finder::new(Arc::clone(&query), all),
+            predicate: Arc::clone(&predicate),
+            variations,
+        },
+    );
+    let mut budget = Budget::new(args.max.max_count);
+    let mut found = 0u64;
+    let mut unwritten = false;
+    let scanned = run::scan(common, "searching", &work, |event| {
+        let Event::Piece {
+            input,
+            visited,
+            info,
+        } = event
+        else {
+            return Ok(());
+        };
+        let rendered = match &visited {
+            Visited::Pgn(dom) => &dom.each.rendered,
+            Visited::Sgf(dom) => &dom.each.rendered,
+        };
+        for k in 0..rendered.len() {
+            if !budget.take() {
+                break;
+            }
+            found += 1;
+            if count {
+                continue;
+            }
+            if let Some(why) = rendered.why_unwritten(k) {
+                unwritten = true;
+                let n = info.first_game + rendered.index(k) + 1;
+                crate::render::name_unwritten("find", &input.name, n, why, &mut out)?;
+            } else {
+                rendered.write_game(k, &mut out, info.first_game)?;
+            }
+        }
+        Ok(())
+    })?;
+    if count {
+        writeln!(out, "{found}")?;
+    }
+    out::finish(out)?;
+    Ok(Outcome::of(&scanned, found == 0 || unwritten).code())
+}
