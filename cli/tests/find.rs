@@ -1,0 +1,340 @@
+//! `kifu find` and `kifu explore` on a small hand-made set: each query form, `-c`, `-m`, `-w`,
+//! the same output at every thread count, and the explorer's counts worked out by hand.
+
+mod common;
+use common::{code, err, kifu, out};
+
+/// Five games: a Ruy Lopez (1-0), the same position by transposition (0-1), an Italian (draw),
+/// a Sicilian whose variation reaches the open games' position, a queen trade.
+fn games() -> Vec<u8> {
+    let rows = [
+        (
+            "2020.01.01",
+            "2000",
+            "1900",
+            "180+0",
+            "1-0",
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0",
+        ),
+        (
+            "2021.05.05",
+            "2200",
+            "2100",
+            "60+0",
+            "0-1",
+            "1. Nf3 Nc6 2. e4 e5 3. Bb5 Nf6 0-1",
+        ),
+        (
+            "2019.03.03",
+            "1800",
+            "1700",
+            "600+0",
+            "1/2-1/2",
+            "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 1/2-1/2",
+        ),
+        (
+            "2022.02.02",
+            "2400",
+            "2300",
+            "180+0",
+            "1-0",
+            "1. e4 c5 (1... e5 2. Nf3 Nc6 3. d4) 2. Nf3 d6 1-0",
+        ),
+        (
+            "2018.??.??",
+            "1500",
+            "1500",
+            "180+0",
+            "*",
+            "1. e4 e5 2. d4 exd4 3. Qxd4 Nc6 4. Qd5 Nf6 5. Qb5 Qe7 6. Nc3 Qxe4+ 7. Qe2 Qxe2+ 8. Bxe2 *",
+        ),
+    ];
+    let mut s = String::new();
+    for (date, we, be, tc, result, moves) in rows {
+        s.push_str(&format!(
+            "[Event \"e\"]\n[Date \"{date}\"]\n[Result \"{result}\"]\n[WhiteElo \"{we}\"]\n\
+             [BlackElo \"{be}\"]\n[TimeControl \"{tc}\"]\n\n{moves}\n\n"
+        ));
+    }
+    s.into_bytes()
+}
+
+/// After 1. e4 e5 2. Nf3 Nc6 (counters and en passant as another game might write them).
+const OPEN: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+
+fn run(args: &[&str]) -> (i32, String) {
+    let mut all = args.to_vec();
+    all.extend(["-", "-q"]);
+    let o = kifu(&all, Some(&games()));
+    assert!(code(&o) <= 1, "{args:?}: {}", err(&o));
+    (code(&o), out(&o))
+}
+
+fn find_count(args: &[&str]) -> u64 {
+    let mut all = vec!["find", "-c"];
+    all.extend(args);
+    run(&all).1.trim().parse().unwrap()
+}
+
+/// The JSON lines of `kifu find --to jsonl`: (index, matched plies) per game.
+fn found(args: &[&str]) -> Vec<(u64, Vec<u64>)> {
+    let mut all = vec!["find", "--to", "jsonl"];
+    all.extend(args);
+    run(&all)
+        .1
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let plies = v["matched_plies"].as_array().unwrap();
+            (
+                v["index"].as_u64().unwrap(),
+                plies.iter().map(|p| p.as_u64().unwrap()).collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn exact_positions_with_transpositions_and_variations() {
+    assert_eq!(
+        found(&["--fen", OPEN]),
+        [(0, vec![4]), (1, vec![4]), (2, vec![4])]
+    );
+    // an EPD, with an operation, is the same position
+    let epd = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5;";
+    assert_eq!(find_count(&["--fen", epd]), 3);
+    // the Sicilian reaches it in a variation only
+    assert_eq!(find_count(&["--fen", OPEN, "--variations"]), 4);
+    let o = run(&[
+        "find",
+        "--to",
+        "jsonl",
+        "--fen",
+        OPEN,
+        "--variations",
+        "-m",
+        "4",
+    ])
+    .1;
+    let last: serde_json::Value = serde_json::from_str(o.lines().nth(3).unwrap()).unwrap();
+    assert_eq!(last["matched_plies"], serde_json::json!([]));
+    assert_eq!(last["matched_variation_plies"], serde_json::json!([4]));
+    // castling rights are part of the position
+    let no_castling = OPEN.replace("KQkq", "kq");
+    let (c, _) = run(&["find", "-c", "--fen", &no_castling]);
+    assert_eq!(c, 1, "no game matched");
+    // the games are written whole, as PGN
+    let pgn = run(&["find", "--fen", OPEN, "-m", "1"]).1;
+    assert!(pgn.contains("3. Bb5 a6 1-0"), "{pgn}");
+    assert_eq!(pgn.matches("[Event ").count(), 1);
+}
+
+#[test]
+fn sub_fen_material_and_sequences() {
+    // a black knight on c6 with White to move
+    assert_eq!(
+        found(&["--subfen", "8/8/2n5/8/8/8/8/8 w"]),
+        [
+            (0, vec![4, 6]),
+            (1, vec![2, 4, 6]),
+            (2, vec![4, 6]),
+            (4, vec![6, 8, 10, 12, 14])
+        ]
+    );
+    // a white bishop on b5 and a black knight on c6
+    assert_eq!(find_count(&["--subfen", "8/8/2n5/1B6/8/8/8/8"]), 2);
+    // no queens
+    assert_eq!(found(&["--material", "Q=0 q=0"]), [(4, vec![15])]);
+    let all = ["--material", "KQR2B2N2P8 kqr2b2n2p8", "--min-ply", "6"];
+    assert_eq!(find_count(&all), 3, "no capture in 6 plies");
+    assert_eq!(find_count(&["--material", "[BN]2+ q=0"]), 1);
+    assert_eq!(
+        find_count(&["--material", "KQR2B2N2 kqr2b2n2"]),
+        0,
+        "exact: no pawns"
+    );
+    assert_eq!(find_count(&["--material", "p=7"]), 1);
+    // the open position, then a bishop on b5 within one ply
+    let seq = [
+        "--fen",
+        OPEN,
+        "--then",
+        "subfen:8/8/8/1B6/8/8/8/8",
+        "--within",
+        "1",
+    ];
+    assert_eq!(found(&seq), [(0, vec![5]), (1, vec![5])]);
+    // ... then a black knight on f6 within two plies
+    let mut seq3 = seq.to_vec();
+    seq3.extend(["--then", "subfen:8/8/5n2/8/8/8/8/8 & material:P=8"]);
+    assert_eq!(found(&seq3), [(1, vec![6])]);
+    // ply ranges
+    assert_eq!(
+        find_count(&["--subfen", "8/8/2n5/8/8/8/8/8", "--max-ply", "3"]),
+        1
+    );
+    assert_eq!(
+        find_count(&["--subfen", "8/8/2n5/8/8/8/8/8", "--min-ply", "7"]),
+        1
+    );
+    assert_eq!(
+        find_count(&["--subfen", "8/8/2n5/8/8/8/8/8", "--min-ply", "16"]),
+        0
+    );
+}
+
+#[test]
+fn count_max_count_and_where() {
+    assert_eq!(find_count(&["--fen", OPEN, "-m", "2"]), 2);
+    assert_eq!(found(&["--fen", OPEN, "-m", "1"]).len(), 1);
+    assert_eq!(find_count(&["--fen", OPEN, "-w", "WhiteElo>=2100"]), 1);
+    assert_eq!(find_count(&["--fen", OPEN, "-w", "speed=blitz"]), 1);
+    assert_eq!(find_count(&["--fen", OPEN, "-w", "year<2021"]), 2);
+}
+
+#[test]
+fn queries_that_cannot_be_read_are_refused() {
+    for bad in [
+        vec!["find"],
+        vec!["find", "--fen", "8/8/8 w"],
+        vec!["find", "--subfen", "8/8/8/8/8/8/8/9"],
+        vec!["find", "--material", "KX"],
+        vec!["find", "--fen", OPEN, "--then", "8/8/8/8/8/8/8/8"],
+        vec!["explore", "--fen", OPEN, "--by", "rating:0"],
+    ] {
+        let mut args = bad.clone();
+        args.extend(["-", "-q"]);
+        let o = kifu(&args, Some(&games()));
+        assert_eq!(code(&o), 2, "{bad:?}");
+        assert!(!err(&o).is_empty(), "{bad:?}");
+    }
+}
+
+#[test]
+fn every_thread_count_writes_the_same() {
+    let many = games().repeat(40);
+    let run_j = |args: &[&str], j: &str| {
+        let mut all = args.to_vec();
+        all.extend(["-", "-q", "-j", j, "--piece-size", "300"]);
+        let o = kifu(&all, Some(&many));
+        assert_eq!(code(&o), 0, "{args:?}: {}", err(&o));
+        o.stdout
+    };
+    for args in [
+        &["find", "--fen", OPEN][..],
+        &["find", "--subfen", "8/8/2n5/8/8/8/8/8 w", "--to", "jsonl"],
+        &["find", "--material", "Q=0", "-c"],
+        &["explore", "--fen", OPEN, "--json"],
+        &[
+            "explore",
+            "--subfen",
+            "8/8/2n5/8/8/8/8/8",
+            "--json",
+            "--by",
+            "speed",
+        ],
+    ] {
+        let one = run_j(args, "1");
+        assert!(!one.is_empty());
+        assert_eq!(one, run_j(args, "2"), "{args:?}");
+        assert_eq!(one, run_j(args, "4"), "{args:?}");
+    }
+}
+
+fn explore(args: &[&str]) -> Vec<serde_json::Value> {
+    let mut all = vec!["explore", "--json"];
+    all.extend(args);
+    run(&all)
+        .1
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn explore_counts_what_was_played_next() {
+    let rows = explore(&["--fen", OPEN]);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let bb5 = &rows[0];
+    assert_eq!(bb5["san"], "Bb5");
+    assert_eq!(bb5["uci"], "f1b5");
+    assert_eq!(bb5["games"], 2);
+    assert_eq!(
+        (bb5["white"].as_u64(), bb5["black"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(bb5["white_share"], 0.5);
+    assert_eq!(bb5["mean_elo"], 2100.0, "White moves: 2000 and 2200");
+    assert_eq!(bb5["last_date"], "2021.05.05");
+    assert_eq!(bb5["game"], 1, "the first game that played it, from 1");
+    assert_eq!(
+        bb5["fen"],
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -"
+    );
+    let bc4 = &rows[1];
+    assert_eq!(
+        (bc4["san"].as_str(), bc4["games"].as_u64()),
+        (Some("Bc4"), Some(1))
+    );
+    assert_eq!(bc4["draw_share"], 1.0);
+    // the variations add the Sicilian's 3. d4
+    let rows = explore(&["--fen", OPEN, "--variations"]);
+    assert_eq!(rows.len(), 3);
+    let d4 = rows.iter().find(|r| r["san"] == "d4").unwrap();
+    assert_eq!(
+        (d4["games"].as_u64(), d4["game"].as_u64()),
+        (Some(1), Some(4))
+    );
+    // Black's moves after 1. e4: the mover's rating is Black's
+    let rows = explore(&[
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -",
+    ]);
+    let e5 = rows.iter().find(|r| r["san"] == "e5").unwrap();
+    assert_eq!(e5["games"], 3);
+    assert_eq!(e5["mean_elo"], (1900.0 + 1700.0 + 1500.0) / 3.0);
+    assert_eq!(
+        e5["white_share"], 0.5,
+        "the unknown result counts in no share"
+    );
+    // grouped
+    let rows = explore(&["--fen", OPEN, "--by", "speed"]);
+    let groups: Vec<_> = rows
+        .iter()
+        .map(|r| (r["group"].as_str().unwrap(), r["san"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        groups,
+        [("bullet", "Bb5"), ("blitz", "Bb5"), ("rapid", "Bc4")]
+    );
+    let rows = explore(&["--fen", OPEN, "--by", "rating:500"]);
+    let groups: Vec<_> = rows.iter().map(|r| r["group"].as_str().unwrap()).collect();
+    assert_eq!(groups, ["1500-1999", "2000-2499"]);
+    // a pattern: every position with a black knight on c6 and White to move
+    let rows = explore(&["--subfen", "8/8/2n5/8/8/8/8/8 w"]);
+    let total: u64 = rows.iter().map(|r| r["games"].as_u64().unwrap()).sum();
+    assert_eq!(total, 9, "{rows:?}");
+    // at most one row kept: the rest counted on stderr
+    let o = kifu(
+        &[
+            "explore",
+            "--json",
+            "--fen",
+            OPEN,
+            "--max-entries",
+            "1",
+            "-",
+            "-q",
+        ],
+        Some(&games()),
+    );
+    assert_eq!(out(&o).lines().count(), 1);
+    assert!(err(&o).contains("1 plays"), "{}", err(&o));
+    // the table
+    let table = run(&["explore", "--fen", OPEN]).1;
+    assert!(
+        table.starts_with("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -\n"),
+        "{table}"
+    );
+    assert!(table.contains("Bb5"), "{table}");
+}
