@@ -61,10 +61,11 @@ use std::sync::Arc;
 
 use kifu::par::{Event, Visited, Work};
 use kifu::pgn::Outcome;
-use kifu::sgf::{self, Color, Context, RawValue};
+use kifu::sgf::{self, Color, Context, Point, RawValue};
 use kifu::{Control, Format, pgn};
 use kifu_replay::go::{
-    Board, GoGame, GoOptions, GoReplayVisitor, GoReplayer, Match, Pattern, Played, Stones,
+    Board, GoGame, GoOptions, GoReplayVisitor, GoReplayer, Match, Pattern, PlayOutcome, Played,
+    Stones,
 };
 
 use crate::keys::{self, AnyOf};
@@ -350,46 +351,13 @@ impl GoFinder {
     }
 
     /// The last position's appearance, with what came after it.
-    fn close(&mut self, next: Option<(Color, Option<kifu::sgf::Point>)>) {
-        let Some(&first) = self.pending.first() else {
-            return;
-        };
-        let (matched, next) = match next {
-            None => (first, Next::End),
-            Some((c, None)) => (
-                first,
-                Next::Pass {
-                    color: first.pattern_color(c),
-                },
-            ),
-            Some((c, Some(p))) => self
-                .pending
-                .iter()
-                .find_map(|m| {
-                    let (x, y) = m.to_pattern(p)?;
-                    Some((
-                        *m,
-                        Next::At {
-                            x: x as i8,
-                            y: y as i8,
-                            color: m.pattern_color(c),
-                        },
-                    ))
-                })
-                .unwrap_or((
-                    first,
-                    Next::Tenuki {
-                        color: first.pattern_color(c),
-                    },
-                )),
-        };
-        self.appearances.push(Appearance {
-            move_number: self.pending_move,
-            matched,
-            places: self.pending.len() as u32,
+    fn close(&mut self, next: Option<(Color, Option<Point>)>) {
+        close(
+            &mut self.pending,
+            self.pending_move,
             next,
-        });
-        self.pending.clear();
+            &mut self.appearances,
+        );
     }
 
     fn start_game(&mut self) {
@@ -496,6 +464,200 @@ impl GoReplayVisitor for GoFinder {
 impl Games for GoReplayer<GoFinder> {
     fn games(&self) -> u64 {
         self.inner().games
+    }
+}
+
+/// The appearance of a position where the pattern stood (at `pending`, `move_number`), with
+/// what was played after it (`None`: the end of the main line); `pending` emptied.
+fn close(
+    pending: &mut Vec<Match>,
+    move_number: u32,
+    next: Option<(Color, Option<Point>)>,
+    out: &mut Vec<Appearance>,
+) {
+    let Some(&first) = pending.first() else {
+        return;
+    };
+    let (matched, next) = match next {
+        None => (first, Next::End),
+        Some((c, None)) => (
+            first,
+            Next::Pass {
+                color: first.pattern_color(c),
+            },
+        ),
+        Some((c, Some(p))) => pending
+            .iter()
+            .find_map(|m| {
+                let (x, y) = m.to_pattern(p)?;
+                Some((
+                    *m,
+                    Next::At {
+                        x: x as i8,
+                        y: y as i8,
+                        color: m.pattern_color(c),
+                    },
+                ))
+            })
+            .unwrap_or((
+                first,
+                Next::Tenuki {
+                    color: first.pattern_color(c),
+                },
+            )),
+    };
+    out.push(Appearance {
+        move_number,
+        matched,
+        places: pending.len() as u32,
+        next,
+    });
+    pending.clear();
+}
+
+/// The search of game trees held as DOMs, one after the other (its buffers reused): the same
+/// positions, move numbers and next moves as [`Scan::go_find`]'s replay of the events, for a
+/// job that builds each game anyway (`kifu find`'s and `kifu explore`'s
+/// [`DomWork`](crate::DomWork)).
+///
+/// ```
+/// use kifu_pipeline::go_find::{Next, TreeSearch};
+/// use kifu_replay::go::{Anchor, Pattern};
+///
+/// let pattern = Pattern::parse("...\n...\n..X\n").unwrap().anchor(Anchor::Corner);
+/// let tree = kifu::sgf::game_trees(b"(;SZ[9];B[gg];W[cc])").next().unwrap();
+/// let mut search = TreeSearch::default();
+/// let mut found = Vec::new();
+/// assert!(search.search(&pattern, &tree, &mut found));
+/// // after B gg (the lower right corner's 3-3 point), and after W cc, far from it
+/// assert_eq!(found.len(), 2);
+/// assert_eq!(found[0].move_number, 1);
+/// assert_eq!(found[0].next, Next::Tenuki { color: kifu::sgf::Color::White });
+/// assert_eq!((found[1].move_number, found[1].next), (2, Next::End));
+/// ```
+#[derive(Debug)]
+pub struct TreeSearch {
+    board: Board,
+    stones: Stones,
+    pending: Vec<Match>,
+    /// Positions tested so far.
+    pub positions: u64,
+}
+
+impl Default for TreeSearch {
+    fn default() -> TreeSearch {
+        TreeSearch {
+            board: Board::new(Default::default()),
+            stones: Stones::new(Default::default()),
+            pending: Vec::new(),
+            positions: 0,
+        }
+    }
+}
+
+impl TreeSearch {
+    fn test(&mut self, pattern: &Pattern, pending_move: &mut u32, moves: u32) {
+        self.positions += 1;
+        self.pending.extend(pattern.matches(&self.stones));
+        *pending_move = moves;
+    }
+
+    /// Appends to `out` the positions of `tree`'s main line where `pattern` stands, in order;
+    /// `false` (nothing appended) when the tree is not Go (`GM` other than 1) or is empty.
+    pub fn search(
+        &mut self,
+        pattern: &Pattern,
+        tree: &sgf::GameTree,
+        out: &mut Vec<Appearance>,
+    ) -> bool {
+        if tree.is_empty()
+            || tree
+                .root()
+                .value(b"GM")
+                .and_then(|g| g.number())
+                .is_some_and(|g| g != 1)
+        {
+            return false;
+        }
+        let size = tree.board_size();
+        self.board.reset(size);
+        self.pending.clear();
+        let mut moves = 0u32;
+        let mut pending_move = 0;
+        let mut first = true;
+        let mut dirty = false;
+        for node in tree.main_line() {
+            let mut setup = false;
+            let mut mv = None;
+            for p in node.properties() {
+                let what = match p.name() {
+                    b"AB" => kifu_replay::go::BLACK,
+                    b"AW" => kifu_replay::go::WHITE,
+                    b"AE" => kifu_replay::go::EMPTY,
+                    b"B" | b"W" => {
+                        if mv.is_none() {
+                            let c = if p.name() == b"B" {
+                                Color::Black
+                            } else {
+                                Color::White
+                            };
+                            mv = p.values().next().map(|v| (c, v));
+                        }
+                        continue;
+                    }
+                    _ => continue,
+                };
+                for v in p.values() {
+                    if let Some(points) = v.points(size) {
+                        for pt in points {
+                            setup = true;
+                            self.board.set(pt, what);
+                        }
+                    }
+                }
+            }
+            dirty |= setup;
+            let Some((c, v)) = mv else {
+                if first {
+                    first = false;
+                    self.stones.set_board(&self.board);
+                    self.test(pattern, &mut pending_move, moves);
+                }
+                // a node of setup alone: part of the position after the next move
+                continue;
+            };
+            moves += 1;
+            let point = v.go_move(size);
+            if !first {
+                close(
+                    &mut self.pending,
+                    pending_move,
+                    Some((c, point.flatten())),
+                    out,
+                );
+            }
+            // the one stone the move added, when that is all it did
+            let mut one = None;
+            match point {
+                Some(Some(pt)) => {
+                    let outcome = self.board.play(c, pt);
+                    one = (outcome == PlayOutcome::Played { captured: 0 }).then_some(pt);
+                }
+                Some(None) => self.board.pass(),
+                None => {}
+            }
+            match (one, point) {
+                _ if first || dirty => self.stones.set_board(&self.board),
+                (Some(pt), _) => self.stones.set(pt, kifu_replay::go::stone(c)),
+                (None, Some(None)) => {} // a pass
+                _ => self.stones.set_board(&self.board),
+            }
+            first = false;
+            dirty = false;
+            self.test(pattern, &mut pending_move, moves);
+        }
+        close(&mut self.pending, pending_move, None, out);
+        true
     }
 }
 
@@ -871,5 +1033,41 @@ mod tests {
         let end = ex.rows().into_iter().find(|r| r.next == Next::End).unwrap();
         assert_eq!((end.count, end.x_wins, end.o_wins), (3, 1, 1));
         assert_eq!(ex.positions(), 4);
+    }
+
+    #[test]
+    fn the_dom_search_agrees() {
+        let games = [
+            "(;SZ[5];W[aa];B[ba];W[ee];B[ab])",
+            "(;SZ[9]AB[cc];W[];B[gg])",
+            "(;SZ[9];B[ee];W[cc]AB[cc];AE[ee];B[aa])",
+            "(;SZ[9]B[cc];W[dd](;B[ee])(;B[aa]))",
+            "(;SZ[19:13]HA[2]AB[dd][pj];W[qd];B[zz];W[];B[dj])",
+            "(;GM[2];B[aa])",
+        ];
+        for pattern in ["X", "O", "X.\n.O", "...\n.X.\n...", "?"] {
+            for anchor in [Anchor::Anywhere, Anchor::Edge, Anchor::Corner] {
+                for swap in [false, true] {
+                    let all = games.join("");
+                    let (_, hits) = find(&all, pattern, anchor, swap);
+                    let p = Pattern::parse(pattern)
+                        .unwrap()
+                        .anchor(anchor)
+                        .swap_colors(swap);
+                    let mut search = TreeSearch::default();
+                    let mut dom = Vec::new();
+                    for (i, t) in sgf::game_trees(all.as_bytes()).enumerate() {
+                        let mut found = Vec::new();
+                        search.search(&p, &t, &mut found);
+                        if !found.is_empty() {
+                            dom.push((i as u64, found));
+                        }
+                    }
+                    let events: Vec<_> =
+                        hits.into_iter().map(|h| (h.game, h.appearances)).collect();
+                    assert_eq!(events, dom, "{pattern} {anchor:?} {swap}");
+                }
+            }
+        }
     }
 }
