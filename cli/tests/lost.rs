@@ -505,7 +505,29 @@ fn a_mixed_archive_exports_every_game_one_table_per_format() {
     assert_eq!(fs::read_to_string(&moves).unwrap().lines().count(), 2);
     let pgn_moves = dir.path().join("moves.pgn.jsonl");
     assert_eq!(fs::read_to_string(&pgn_moves).unwrap().lines().count(), 12);
-    // a table of one format: the other's inputs named, exit 1
+    // the positions of both formats: Go's boards at OUT, chess's beside
+    let both = dir.path().join("both.jsonl");
+    let o = kifu(
+        &[
+            OsStr::new("export"),
+            archive.as_os_str(),
+            OsStr::new("--table"),
+            OsStr::new("positions"),
+            OsStr::new("-o"),
+            both.as_os_str(),
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(rows(&both), 2, "the Go game's two positions");
+    let chess = dir.path().join("both.pgn.jsonl");
+    assert_eq!(
+        rows(&chess),
+        15,
+        "three games of four plies: five positions each"
+    );
+    // a table of one format (columns only Go's positions have): the other's inputs named,
+    // exit 1
     let trees = dir.path().join("trees.jsonl");
     let o = kifu(
         &[
@@ -513,6 +535,8 @@ fn a_mixed_archive_exports_every_game_one_table_per_format() {
             archive.as_os_str(),
             OsStr::new("--table"),
             OsStr::new("positions"),
+            OsStr::new("--columns"),
+            OsStr::new("board,to_play"),
             OsStr::new("-o"),
             trees.as_os_str(),
         ],

@@ -125,14 +125,14 @@ impl Call {
         };
         let sgf = format == Format::Sgf;
         let table = match (table.as_str(), sgf) {
-            ("games", false) | ("trees", true) | ("moves", _) | ("positions", true) => {
+            ("games", false) | ("trees", true) | ("moves", _) | ("positions", _) => {
                 Table::by_name(&table, sgf).expect("a table of the format")
             }
             _ => {
                 let known = if sgf {
                     "'trees', 'moves' or 'positions'"
                 } else {
-                    "'games' or 'moves'"
+                    "'games', 'moves' or 'positions'"
                 };
                 return Err(format!("{name}: rows must be {known}, not '{table}'"));
             }
@@ -263,12 +263,15 @@ mod tests {
         assert_eq!(c.spec.pgn, Some(Table::PgnMoves));
         let c = call(Format::Sgf, &[f], &[]).unwrap();
         assert_eq!(c.spec.sgf, Some(Table::SgfTrees));
-        let e = call(
+        let e = call(Format::Pgn, &[f], &[("rows", Arg::Text("trees".into()))]);
+        assert!(e.unwrap_err().contains("'games', 'moves' or 'positions'"));
+        let c = call(
             Format::Pgn,
             &[f],
             &[("rows", Arg::Text("positions".into()))],
-        );
-        assert!(e.unwrap_err().contains("'games' or 'moves'"));
+        )
+        .unwrap();
+        assert_eq!(c.spec.pgn, Some(Table::PgnPositions));
         let e = call(Format::Sgf, &[f], &[("rows", Arg::Text("games".into()))]);
         assert!(e.unwrap_err().contains("'trees', 'moves' or 'positions'"));
         // the former name, `table`, still chooses it, and the two must agree
@@ -360,6 +363,7 @@ mod tests {
         for (format, table) in [
             (Format::Pgn, "games"),
             (Format::Pgn, "moves"),
+            (Format::Pgn, "positions"),
             (Format::Sgf, "trees"),
             (Format::Sgf, "moves"),
             (Format::Sgf, "positions"),

@@ -132,8 +132,8 @@ unsafe fn init_extension(
 /// The C API version the extension asks DuckDB for (the functions it calls are all in it).
 const MIN_C_API: &str = "v1.2.0";
 
-/// `read_pgn(source, rows := 'games'|'moves', replay, variations, max_game_bytes, threads,
-/// ignore_errors, filename)`: chess games.
+/// `read_pgn(source, rows := 'games'|'moves'|'positions', replay, variations, max_game_bytes,
+/// threads, ignore_errors, filename)`: chess games.
 pub struct ReadPgn;
 
 /// `read_sgf(source, rows := 'trees'|'moves'|'positions', charset, max_game_bytes, threads,

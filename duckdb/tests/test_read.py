@@ -19,6 +19,7 @@ from conftest import OPERA, SGF, SLOPPY
 ORDER = {
     ("pgn", "games"): "file, game_index",
     ("pgn", "moves"): "file, game_index, ALL",
+    ("pgn", "positions"): "file, game_index, ply",
     ("sgf", "trees"): "file, game_index",
     ("sgf", "moves"): "file, game_index, ALL",
     ("sgf", "positions"): "file, game_index, ALL",
@@ -112,7 +113,14 @@ def test_counts_equal_kifu_stats(con, kifu, sample, corpus):
 
 @pytest.mark.parametrize(
     "fmt,table",
-    [("pgn", "games"), ("pgn", "moves"), ("sgf", "trees"), ("sgf", "moves"), ("sgf", "positions")],
+    [
+        ("pgn", "games"),
+        ("pgn", "moves"),
+        ("pgn", "positions"),
+        ("sgf", "trees"),
+        ("sgf", "moves"),
+        ("sgf", "positions"),
+    ],
 )
 def test_columns_equal_kifu_export(con, kifu, sample, tmp_path, fmt, table):
     src = sample / ("games.pgn" if fmt == "pgn" else "go.sgf")
@@ -299,8 +307,8 @@ def test_damaged_archive(con, duckdb, kifu, tmp_path):
 
 def test_bad_arguments(con, duckdb, sample):
     p = sample / "games.pgn"
-    with pytest.raises(duckdb.Error, match="rows must be 'games' or 'moves'"):
-        con.execute(f"SELECT * FROM read_pgn('{p}', rows := 'positions')")
+    with pytest.raises(duckdb.Error, match="rows must be 'games', 'moves' or 'positions'"):
+        con.execute(f"SELECT * FROM read_pgn('{p}', rows := 'trees')")
     with pytest.raises(duckdb.Error, match="disagree"):
         con.execute(f"SELECT * FROM read_pgn('{p}', rows := 'moves', \"table\" := 'games')")
     with pytest.raises(duckdb.Error, match="threads must be"):

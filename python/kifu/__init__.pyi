@@ -432,9 +432,10 @@ def to_arrow(
     name: str | None = None,
     raw: Literal[False] = False,
 ) -> pyarrow.RecordBatchReader:
-    """A table of ``source`` as Arrow batches. ``games`` and ``moves`` without ``format=`` are
-    the table of the first input's format (PGN ``games``, SGF ``trees``; the moves of either),
-    as ``kifu export --table`` takes them; ``raw=True`` gives the bare ``ArrowStream``."""
+    """A table of ``source`` as Arrow batches. ``games``, ``moves`` and ``positions`` without
+    ``format=`` are the table of the first input's format (PGN ``games``, SGF ``trees``; the
+    moves or positions of either), as ``kifu export --table`` takes them; ``raw=True`` gives the
+    bare ``ArrowStream``."""
 @overload
 def to_arrow(
     source: Source,

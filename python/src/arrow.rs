@@ -29,13 +29,11 @@ fn parse_table(name: &str, format: Option<Format>) -> PyResult<Table> {
         _ => false,
     };
     if name == "positions" {
-        if format == Some(Format::Pgn) {
-            return Err(PyValueError::new_err(
-                "the positions table is SGF's (Go training rows); for chess positions use \
-                 read_pgn(..., replay='fen')",
-            ));
-        }
-        return Ok(Table::SgfPositions);
+        // without a format, Go's (`spec_by_input` takes the first input's)
+        return Ok(match format {
+            Some(Format::Pgn) => Table::PgnPositions,
+            _ => Table::SgfPositions,
+        });
     }
     match Table::by_name(name, sgf) {
         Some(Table::PgnJson | Table::SgfJson) | None => Err(PyValueError::new_err(format!(
@@ -254,9 +252,9 @@ fn spec_by_input(
         max_game_bytes,
     )?;
     let formats = match (table, forced) {
-        ("games" | "moves", None) if !replay => {
+        ("games" | "moves" | "positions", None) if !replay => {
             let options = spec.options.clone();
-            spec = TableSpec::by_name(table).expect("games and moves name tables");
+            spec = TableSpec::by_name(table).expect("games, moves and positions name tables");
             spec.options = options;
             spec.max_game_bytes = max_game_bytes;
             Formats::ANY

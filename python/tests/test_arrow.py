@@ -52,8 +52,12 @@ def test_moves_trees_positions(pgn_file, sgf_file):
     np = pytest.importorskip("numpy")
     boards = np.frombuffer(b"".join(p.column("board").to_pylist()[:4]), np.uint8).reshape(4, 9, 9)
     assert boards[1, 4, 4] == 1
-    with pytest.raises(ValueError):
-        kifu.to_arrow(pgn_file, "positions", format="pgn")
+    # chess positions: a row per position of the main line, the final one included
+    cp = kifu.to_arrow(pgn_file, "positions").read_all()
+    assert cp.schema.metadata[b"kifu.table"] == b"pgn_positions"
+    assert cp.num_rows == m.num_rows + 2 and cp.column("ply").to_pylist()[:2] == [0, 1]
+    assert cp.column("uci").to_pylist()[0] == "e2e4" and len(cp.column("bitboards")[0]) == 12
+    assert kifu.to_arrow(pgn_file, "positions", format="pgn").read_all().equals(cp)
     with pytest.raises(ValueError):
         kifu.to_arrow(pgn_file, "nope")
 

@@ -31,7 +31,7 @@ pub struct Args {
         help_heading = "Output"
     )]
     pub out: PathBuf,
-    /// The table: one row per game, per move, per Go position, or the `kifu json` objects.
+    /// The table: one row per game, per move, per position, or the `kifu json` objects.
     #[arg(long, value_enum, default_value_t = TableName::Games)]
     pub table: TableName,
     /// moves: the moves of every variation too (each row names its line).
@@ -83,7 +83,8 @@ pub enum TableName {
     Trees,
     /// One row per main-line move (every move with --variations).
     Moves,
-    /// One row per main-line move of a Go game, with the board before it (SGF only).
+    /// One row per position of the main line: chess (PGN: bitboards, key, EPD, the move played
+    /// from it, the final position included) or Go (SGF: the board before each move).
     Positions,
     /// The `kifu json` objects, one per row.
     Json,
