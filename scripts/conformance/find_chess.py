@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""`kifu find` and `kifu explore` beside python-chess 1.11.2, query by query, on PGN files.
+
+Usage:
+  find_chess.py KIFU FILE|DIR... [--show N] [--jobs N] [--explore FILE]
+
+KIFU is the `kifu` binary (cargo build --release -p kifu-cli). Run it with the python of the
+project's venv that has python-chess (`$(scripts/python_env.sh --export-bench --no-build)`, or
+the oracle venv of ../shared/oracle/README.md).
+
+For every query form of docs/search.md (exact positions from FEN and EPD, sub-FEN patterns with
+and without a side to move, exact and ranged material, sequences within N plies, a ply range),
+`kifu find --to jsonl` runs on the inputs; python-chess reads the same files
+(chess.pgn.read_game), replays each game's main line and tests every position of it (the start
+included) with its own code: `Board.epd()` for an exact position (python-chess writes the en
+passant square only when a capture is legal, as kifu compares), `Board.pieces_mask` for a
+pattern, piece counts for material. Games are paired by place (as replay_compare_chess.py pairs
+them: a kifu game with the python-chess game whose bytes hold its offset). A paired game agrees
+when both give the same plies, or both none. Every disagreement is printed (up to --show), then
+per query: games matched by each, agreeing.
+
+`--explore FILE` (lichess games, e.g. the corpus's shakmaty-benches/lichess_db_1000k.pgn) also
+compares `kifu explore --json` for the start position, for the position after 1. e4 e5 2. Nf3
+Nc6, and for a pattern, with python-chess's counts of the next moves (games, White/draw/Black,
+mean rating of the mover, last date).
+"""
+import bisect
+import collections
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from replay_compare_chess import Lines  # noqa: E402
+
+import chess  # noqa: E402
+import chess.pgn  # noqa: E402
+import logging  # noqa: E402
+
+logging.disable(logging.CRITICAL)
+
+OPEN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+NAJDORF = "rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6"
+QGD = "rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3"
+AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+
+W, B = chess.WHITE, chess.BLACK
+P, N, BI, R, Q, K = chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING
+
+
+def count(b, color, *kinds):
+    return sum(len(b.pieces(k, color)) for k in kinds)
+
+
+def exact(fen):
+    epd = chess.Board(fen).epd()
+    return lambda b: b.epd() == epd
+
+
+def subfen(board, side=None):
+    """Scoutfish's sub-FEN, by python-chess's own board: each piece given stands on its square."""
+    ref = chess.BaseBoard(board)
+    masks = [(ref.pieces_mask(pt, c), pt, c) for c in (W, B) for pt in chess.PIECE_TYPES
+             if ref.pieces_mask(pt, c)]
+
+    def test(b):
+        if side is not None and b.turn != side:
+            return False
+        return all(b.pieces_mask(pt, c) & m == m for m, pt, c in masks)
+    return test
+
+
+def material_exact(white, black):
+    """KRPkr-style: every kind of each side counted exactly (kings always 1)."""
+    def test(b):
+        for color, sig in ((W, white), (B, black)):
+            for kind, letter in ((P, "P"), (N, "N"), (BI, "B"), (R, "R"), (Q, "Q")):
+                if len(b.pieces(kind, color)) != sig.count(letter):
+                    return False
+        return True
+    return test
+
+
+# (name, kifu's arguments, python-chess's test per position or a sequence, ply range)
+def seq(steps, within):
+    return ("seq", steps, within)
+
+
+QUERIES = [
+    ("exact FEN: 1. e4 e5 2. Nf3 Nc6", ["--fen", OPEN], exact(OPEN)),
+    ("exact FEN: Najdorf", ["--fen", NAJDORF], exact(NAJDORF)),
+    ("exact EPD: 1. d4 Nf6 2. c4 e6", ["--fen", QGD.rsplit(" ", 2)[0] + " id \"qgd\";"], exact(QGD)),
+    ("exact FEN with e3 (no legal en passant)", ["--fen", AFTER_E4], exact(AFTER_E4)),
+    ("sub-FEN: Bb5, Nc6", ["--subfen", "8/8/2n5/1B6/8/8/8/8"], subfen("8/8/2n5/1B6/8/8/8/8")),
+    ("sub-FEN + side: d5 e5 pawns (White's e5, Black's d5), Black to move",
+     ["--subfen", "8/8/8/3pP3/8/8/8/8 b"], subfen("8/8/8/3pP3/8/8/8/8", B)),
+    ("sub-FEN: castled kings g1 g8 with rooks f1 f8", ["--subfen", "5rk1/8/8/8/8/8/8/5RK1"],
+     subfen("5rk1/8/8/8/8/8/8/5RK1")),
+    ("material exact: KRPkr", ["--material", "KRPkr"], material_exact("RP", "R")),
+    ("material exact: KQkq", ["--material", "KQkq"], material_exact("Q", "Q")),
+    ("material ranges: [BN]2+ Q=0 q=0 (White two minors or more, no queens)",
+     ["--material", "[BN]2+ Q=0 q=0"],
+     lambda b: count(b, W, BI, N) >= 2 and count(b, W, Q) == 0 and count(b, B, Q) == 0),
+    ("material ranges: R2- r>=2 P>4",
+     ["--material", "R2- r>=2 P>4"],
+     lambda b: count(b, W, R) <= 2 and count(b, B, R) >= 2 and count(b, W, P) > 4),
+    ("sequence: 1. e4 e5 2. Nf3 Nc6, then Bb5 within 1 ply",
+     ["--fen", OPEN, "--then", "subfen:8/8/8/1B6/8/8/8/8", "--within", "1"],
+     seq([exact(OPEN), subfen("8/8/8/1B6/8/8/8/8")], 1)),
+    ("sequence: White castled short, then no queens within 20 plies",
+     ["--subfen", "8/8/8/8/8/8/8/5RK1", "--then", "material:Q=0 q=0", "--within", "20"],
+     seq([subfen("8/8/8/8/8/8/8/5RK1"), lambda b: count(b, W, Q) == 0 and count(b, B, Q) == 0], 20)),
+    ("ply range: a white knight on d4, plies 10 to 20",
+     ["--subfen", "8/8/8/8/3N4/8/8/8", "--min-ply", "10", "--max-ply", "20"],
+     ("range", subfen("8/8/8/8/3N4/8/8/8"), 10, 20)),
+]
+
+
+def plies_of(test, boards):
+    """The plies where `test` (a position test, a sequence, a ply range) matches."""
+    if callable(test):
+        return [i for i, b in enumerate(boards) if test(b)]
+    if test[0] == "range":
+        _, t, lo, hi = test
+        return [i for i, b in enumerate(boards) if lo <= i <= hi and t(b)]
+    _, steps, within = test
+    last = [None] * len(steps)
+    out = []
+    for i, b in enumerate(boards):
+        for k in range(len(steps) - 1, 0, -1):
+            if last[k - 1] is not None and i - last[k - 1] <= within and steps[k](b):
+                last[k] = i
+        if steps[0](b):
+            last[0] = i
+        if last[-1] == i:
+            out.append(i)
+    return out
+
+
+def python_chess(path):
+    """Per game of `path` (in python-chess's reading): its byte range and, per query, plies."""
+    with open(path, "rb") as f:
+        fh = Lines(f.read())
+    out = []
+    while True:
+        start = fh.tell()
+        try:
+            game = chess.pgn.read_game(fh)
+        except Exception:
+            out.append({"start": start, "end": fh.tell(), "raised": True})
+            continue
+        if game is None:
+            break
+        board = game.board()
+        boards = []
+        if type(board) is chess.Board and not any(
+                isinstance(e, ValueError) and "variant" in str(e) for e in game.errors):
+            boards.append(board.copy(stack=False))
+            for mv in game.mainline_moves():
+                board.push(mv)
+                boards.append(board.copy(stack=False))
+        hits = {}
+        for qi, (_, _, test) in enumerate(QUERIES):
+            p = plies_of(test, boards)
+            if p:
+                hits[qi] = p
+        out.append({"start": start, "end": fh.tell(), "hits": hits})
+    return out
+
+
+def kifu_find(kifu, args, paths):
+    """kifu's matching games: {(file, offset): plies}."""
+    r = subprocess.run([kifu, "find", "--to", "jsonl", "-q", *args, *paths], capture_output=True)
+    if r.returncode not in (0, 1):
+        sys.exit("kifu find %s: exit %d: %s" % (args, r.returncode, r.stderr.decode()))
+    found = {}
+    for line in r.stdout.decode().splitlines():
+        g = json.loads(line)
+        found[(g["file"], g["offset"])] = g["matched_plies"]
+    return found
+
+
+def files_of(args):
+    paths = []
+    for a in args:
+        if os.path.isdir(a):
+            for root, _, names in os.walk(a):
+                paths += [os.path.join(root, n) for n in names if n.lower().endswith(".pgn")]
+        else:
+            paths.append(a)
+    return sorted(paths)
+
+
+def explore_reference(path, fen=None, pattern=None):
+    """python-chess's explorer rows: {(epd, uci): [games, white, draws, black, elo_sum, elo_n, last_date]}."""
+    rows = collections.defaultdict(lambda: [0, 0, 0, 0, 0, 0, None])
+    target = chess.Board(fen).epd() if fen else None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        while True:
+            game = chess.pgn.read_game(f)
+            if game is None:
+                break
+            board = game.board()
+            moves = list(game.mainline_moves())
+            seen = set()
+            for mv in moves:
+                epd = board.epd()
+                if (target is not None and epd == target) or (pattern is not None and pattern(board)):
+                    key = (epd, mv.uci())
+                    if key not in seen:
+                        seen.add(key)
+                        r = rows[key]
+                        r[0] += 1
+                        res = game.headers.get("Result", "*")
+                        r[1] += res == "1-0"
+                        r[2] += res == "1/2-1/2"
+                        r[3] += res == "0-1"
+                        tag = "WhiteElo" if board.turn == W else "BlackElo"
+                        try:
+                            e = int(game.headers.get(tag, ""))
+                            if e > 0:
+                                r[4] += e
+                                r[5] += 1
+                        except ValueError:
+                            pass
+                        d = game.headers.get("UTCDate", "")
+                        if not d or d.startswith("?"):
+                            d = game.headers.get("Date", "")
+                        d = d.strip()
+                        if d and d[:4].isdigit() and (r[6] is None or d.replace("?", "0") > r[6].replace("?", "0")):
+                            r[6] = d
+                board.push(mv)
+    return rows
+
+
+def compare_explore(kifu, path, show):
+    cases = [("the start position", ["--fen", chess.STARTING_FEN], chess.STARTING_FEN, None),
+             ("after 1. e4 e5 2. Nf3 Nc6", ["--fen", OPEN], OPEN, None),
+             ("pattern: a black knight on c6, White to move", ["--subfen", "8/8/2n5/8/8/8/8/8 w"], None,
+              subfen("8/8/2n5/8/8/8/8/8", W))]
+    ok_all = True
+    for name, args, fen, pattern in cases:
+        r = subprocess.run([kifu, "explore", "--json", "-q", *args, path], capture_output=True)
+        mine = {}
+        for line in r.stdout.decode().splitlines():
+            o = json.loads(line)
+            mine[(o["fen"], o["uci"])] = o
+        ref = explore_reference(path, fen, pattern)
+        bad = []
+        for key in sorted(set(mine) | set(ref)):
+            m, x = mine.get(key), ref.get(key)
+            if m is None or x is None:
+                bad.append("%s %s: only in %s" % (key[0], key[1], "kifu" if x is None else "python-chess"))
+                continue
+            mean = x[4] / x[5] if x[5] else None
+            got = (m["games"], m["white"], m["draws"], m["black"], m["last_date"])
+            want = (x[0], x[1], x[2], x[3], x[6])
+            if got != want or (mean is None) != (m["mean_elo"] is None) or (
+                    mean is not None and abs(mean - m["mean_elo"]) > 1e-6):
+                bad.append("%s %s: kifu %s mean %s / python-chess %s mean %s" % (key[0], key[1], got, m["mean_elo"], want, mean))
+        print("explore %s: %d rows, %d plays (python-chess %d rows); differing rows: %d"
+              % (name, len(mine), sum(o["games"] for o in mine.values()), len(ref), len(bad)))
+        for line in bad[:show]:
+            print("   " + line)
+        ok_all &= not bad
+    return ok_all
+
+
+def main(argv):
+    show, jobs, explore = 5, os.cpu_count() or 1, None
+    for flag in ("--show", "--jobs", "--explore"):
+        if flag in argv:
+            i = argv.index(flag)
+            v = argv[i + 1]
+            del argv[i:i + 2]
+            if flag == "--show":
+                show = int(v)
+            elif flag == "--jobs":
+                jobs = int(v)
+            else:
+                explore = v
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    kifu, paths = argv[0], files_of(argv[1:])
+    with multiprocessing.Pool(jobs) as pool:
+        refs = dict(zip(paths, pool.map(python_chess, paths, chunksize=1)))
+    ok = True
+    print("%d files, %d python-chess games" % (len(paths), sum(len(v) for v in refs.values())))
+    for qi, (name, args, _) in enumerate(QUERIES):
+        found = kifu_find(kifu, args, paths)
+        per_file = collections.defaultdict(list)
+        for (f, off), plies in found.items():
+            per_file[f].append((off, plies))
+        agree = differ = kifu_n = ref_n = unpaired = 0
+        bad = []
+        for path in paths:
+            ref = refs[path]
+            starts = [g["start"] for g in ref]
+            paired = {}
+            for off, plies in per_file.get(path, []):
+                j = bisect.bisect_right(starts, off) - 1
+                if j >= 0 and off < ref[j]["end"]:
+                    paired[j] = plies
+                else:
+                    unpaired += 1
+            for j, g in enumerate(ref):
+                want = g.get("hits", {}).get(qi)
+                got = paired.get(j)
+                kifu_n += got is not None
+                ref_n += want is not None
+                if got == want:
+                    agree += got is not None
+                else:
+                    differ += 1
+                    bad.append("%s game at byte %d: kifu %s / python-chess %s" % (path, g["start"], got, want))
+        print("## %s (kifu find %s)" % (name, " ".join(args)))
+        print("   games matched: kifu %d, python-chess %d; agreeing %d; differing %d; kifu games not paired %d"
+              % (kifu_n, ref_n, agree, differ, unpaired))
+        for line in bad[:show]:
+            print("   " + line)
+        ok &= differ == 0
+    if explore:
+        ok &= compare_explore(kifu, explore, show)
+    print("all equal" if ok else "differences found")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
