@@ -304,7 +304,6 @@ pub struct GoFinder {
     /// A setup property met since the stones were last made from the board.
     dirty: bool,
     started: bool,
-    moves: u32,
     /// The places where the pattern stands on the last position (reused).
     pending: Vec<Match>,
     pending_move: u32,
@@ -324,7 +323,6 @@ impl GoFinder {
             stones: Stones::new(Default::default()),
             dirty: false,
             started: false,
-            moves: 0,
             pending: Vec::new(),
             pending_move: 0,
             appearances: Vec::new(),
@@ -365,7 +363,6 @@ impl GoFinder {
         self.in_root = true;
         self.dirty = false;
         self.started = false;
-        self.moves = 0;
         self.pending.clear();
         self.appearances.clear();
     }
@@ -387,8 +384,24 @@ impl sgf::Visitor for GoFinder {
     fn on_value(&mut self, ctx: &Context, value: &sgf::Value<'_>) -> Control {
         if self.in_root && ctx.depth == 0 && ctx.node == 0 {
             self.root.value(value);
-        } else if matches!(value.name, b"AB" | b"AW" | b"AE") {
+            return Control::Continue;
+        }
+        let what = match value.name {
+            b"AB" => kifu_replay::go::BLACK,
+            b"AW" => kifu_replay::go::WHITE,
+            b"AE" => kifu_replay::go::EMPTY,
+            _ => return Control::Continue,
+        };
+        if !ctx.main_line || !self.started {
+            return Control::Continue;
+        }
+        // a node's setup, applied as it comes: the position before the node's move has it
+        if !(value.first && value.last) {
             self.dirty = true;
+        } else if let Some(points) = value.raw.points(self.stones.size()) {
+            for p in points {
+                self.stones.set(p, what);
+            }
         }
         Control::Continue
     }
@@ -403,13 +416,13 @@ impl sgf::Visitor for GoFinder {
 
 impl GoReplayVisitor for GoFinder {
     fn on_go_start(&mut self, _: &Context, board: Option<&Board>) -> Control {
-        let Some(board) = board else {
-            return Control::Continue;
-        };
-        self.started = true;
-        self.stones.set_board(board);
-        self.dirty = false;
-        self.test(self.moves);
+        if let Some(board) = board
+            && !self.started
+        {
+            self.started = true;
+            self.stones.set_board(board);
+            self.dirty = false;
+        }
         Control::Continue
     }
 
@@ -417,12 +430,24 @@ impl GoReplayVisitor for GoFinder {
         if !ctx.main_line {
             return Control::Continue;
         }
-        self.moves = played.number;
+        let mut known = !self.dirty;
         if !self.started {
-            // the root node's own move: the start is the position after it
-            return Control::Continue;
+            // the root node's own move: the start is the root's setup alone, the board after
+            // the move without its stone (unknown when it captured)
+            self.started = true;
+            self.stones.set_board(played.board);
+            match played.point {
+                Some(p) if played.executed && played.captured == 0 => {
+                    self.stones.set(p, kifu_replay::go::EMPTY)
+                }
+                Some(_) if played.executed => known = false,
+                _ => {}
+            }
         }
-        self.close(Some((played.color, played.point)));
+        if known {
+            self.test(played.number - 1);
+            self.close(Some((played.color, played.point)));
+        }
         match played.point {
             Some(p) if played.executed && played.captured == 0 && !self.dirty => {
                 self.stones.set(p, kifu_replay::go::stone(played.color));
@@ -433,14 +458,17 @@ impl GoReplayVisitor for GoFinder {
                 self.dirty = false;
             }
         }
-        self.test(played.number);
         Control::Continue
     }
 
     fn on_go_game(&mut self, _: &Context, game: &GoGame<'_>) -> Control {
-        if game.end.is_none() {
+        let Some(end) = game.end else {
             return Control::Continue;
+        };
+        if self.dirty || !self.started {
+            self.stones.set_board(end);
         }
+        self.test(game.main_line_moves);
         self.close(None);
         if self.appearances.is_empty() {
             return Control::Continue;
@@ -556,10 +584,10 @@ impl Default for TreeSearch {
 }
 
 impl TreeSearch {
-    fn test(&mut self, pattern: &Pattern, pending_move: &mut u32, moves: u32) {
+    fn test(&mut self, pattern: &Pattern) {
         self.positions += 1;
+        self.pending.clear();
         self.pending.extend(pattern.matches(&self.stones));
-        *pending_move = moves;
     }
 
     /// Appends to `out` the positions of `tree`'s main line where `pattern` stands, in order;
@@ -583,11 +611,9 @@ impl TreeSearch {
         self.board.reset(size);
         self.pending.clear();
         let mut moves = 0u32;
-        let mut pending_move = 0;
-        let mut first = true;
-        let mut dirty = false;
+        // the stones are not the board's (a new game, a setup, a capture)
+        let mut dirty = true;
         for node in tree.main_line() {
-            let mut setup = false;
             let mut mv = None;
             for p in node.properties() {
                 let what = match p.name() {
@@ -610,53 +636,42 @@ impl TreeSearch {
                 for v in p.values() {
                     if let Some(points) = v.points(size) {
                         for pt in points {
-                            setup = true;
+                            dirty = true;
                             self.board.set(pt, what);
                         }
                     }
                 }
             }
-            dirty |= setup;
             let Some((c, v)) = mv else {
-                if first {
-                    first = false;
-                    self.stones.set_board(&self.board);
-                    self.test(pattern, &mut pending_move, moves);
-                }
-                // a node of setup alone: part of the position after the next move
                 continue;
             };
-            moves += 1;
-            let point = v.go_move(size);
-            if !first {
-                close(
-                    &mut self.pending,
-                    pending_move,
-                    Some((c, point.flatten())),
-                    out,
-                );
+            // the position before the move: the setups met so far applied
+            if dirty {
+                self.stones.set_board(&self.board);
+                dirty = false;
             }
-            // the one stone the move added, when that is all it did
-            let mut one = None;
+            let point = v.go_move(size);
+            self.test(pattern);
+            close(&mut self.pending, moves, Some((c, point.flatten())), out);
+            moves += 1;
             match point {
                 Some(Some(pt)) => {
                     let outcome = self.board.play(c, pt);
-                    one = (outcome == PlayOutcome::Played { captured: 0 }).then_some(pt);
+                    if outcome == (PlayOutcome::Played { captured: 0 }) {
+                        self.stones.set(pt, kifu_replay::go::stone(c));
+                    } else {
+                        dirty = true;
+                    }
                 }
                 Some(None) => self.board.pass(),
                 None => {}
             }
-            match (one, point) {
-                _ if first || dirty => self.stones.set_board(&self.board),
-                (Some(pt), _) => self.stones.set(pt, kifu_replay::go::stone(c)),
-                (None, Some(None)) => {} // a pass
-                _ => self.stones.set_board(&self.board),
-            }
-            first = false;
-            dirty = false;
-            self.test(pattern, &mut pending_move, moves);
         }
-        close(&mut self.pending, pending_move, None, out);
+        if dirty {
+            self.stones.set_board(&self.board);
+        }
+        self.test(pattern);
+        close(&mut self.pending, moves, None, out);
         true
     }
 }
@@ -957,6 +972,13 @@ mod tests {
         assert_eq!(moves(&hits[1]), [1, 2]);
         let (_, hits) = find("(;SZ[9];B[ee];W[cc]AB[cc])", "O", Anchor::Anywhere, false);
         assert!(hits.is_empty());
+        // handicap stones in a node of their own: the position before White's first move
+        let (_, hits) = find("(;SZ[9];AB[cc][gg];W[ee])", "X", Anchor::Anywhere, false);
+        assert_eq!(moves(&hits[0]), [0, 1]);
+        assert_eq!(hits[0].appearances[0].places, 2);
+        // a move in the root: the start is the empty board before it
+        let (_, hits) = find("(;SZ[9]B[cc];W[gg])", "X", Anchor::Anywhere, false);
+        assert_eq!(moves(&hits[0]), [1, 2]);
     }
 
     #[test]

@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""kifu's Go pattern search beside a reference written with sgfmill 1.1.1, game by game.
+
+Usage:
+  go_pattern.py GO_FIND_BIN PATTERN [--anchor corner|edge|anywhere] [--swap-colors]
+                [FILE|DIR...] [--show N] [--jobs N]
+  go_pattern.py --bench PATTERN [--anchor ...] [--swap-colors] [FILE|DIR...]
+
+GO_FIND_BIN is kifu-pipeline's example `go_find` (cargo build --release -p kifu-pipeline
+--example go_find); PATTERN a pattern file (rows of X O . ? x o, docs/search.md). Without a
+FILE or DIR, the corpus ../shared/corpus/sgf beside the repository is read; when it is absent,
+the script says so and exits 0.
+
+The reference replays each game tree's main line with sgfmill (sgf_grammar.parse_sgf_collection,
+Sgf_game.from_coarse_game_tree with override_encoding="ISO-8859-1", sgf_moves.get_setup_and_moves,
+boards.Board.play; setup after the root node applied by the harness as FF[4] says, as
+replay_compare_go.py does; a move sgfmill refuses on an occupied point is counted and not
+played, as kifu does) and tests the pattern on every position of the main line: before each
+move (the setup met since the last move applied, that of the move's own node included) and at
+the end, numbered by the moves played before it (0: the start); every
+symmetry, every place its anchor allows, point by point, a place counted once however many
+symmetries put the same points there. It compares, for every game both read:
+
+- the move numbers where the pattern stands (moves played before the position, 0 the start);
+- that each next move kifu reports is one the reference finds: a point in the pattern's
+  coordinates (within 1 point of the pattern) under one of the places where it stands, by the
+  pattern's colour, or tenuki when no place is that near, a pass, or the end.
+
+Trees sgfmill cannot read (non-square boards, points off the board, setup and a move in the root)
+are counted apart, not compared. --bench runs the reference alone on one core and prints its
+seconds (the figures of docs/figures.md). Needs sgfmill==1.1.1 (the oracle venv of
+../shared/oracle/README.md).
+"""
+import collections
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+import time
+
+from sgfmill import boards, sgf, sgf_grammar, sgf_moves, sgf_properties
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "corpus", "sgf"))
+MARGIN = 1
+
+# what a pattern point wants: sets of what may stand there
+WANTS = {"X": {"b"}, "O": {"w"}, ".": {None}, "*": {None}, "x": {"b", None}, "o": {"w", None},
+         "?": {"b", "w", None}}
+SWAP = {"X": "O", "O": "X", "x": "o", "o": "x"}
+
+
+def parse_pattern(text):
+    rows = []
+    for line in text.splitlines():
+        t = line.strip()
+        if not t or t.startswith("#"):
+            continue
+        row = [c for c in line if c not in " \t\r"]
+        for c in row:
+            if c not in WANTS:
+                raise ValueError("not a pattern point: %r" % c)
+        rows.append(row)
+    if not rows or any(len(r) != len(rows[0]) for r in rows):
+        raise ValueError("not a rectangle")
+    return rows
+
+
+def transform(s, x, y, w, h):
+    """Symmetry s (4: transpose first, 1: flip x, 2: flip y) of the point (x, y) of a w x h
+    pattern: (a, b) in the transformed rectangle, and its size."""
+    tw, th = (h, w) if s & 4 else (w, h)
+    a, b = (y, x) if s & 4 else (x, y)
+    if s & 1:
+        a = tw - 1 - a
+    if s & 2:
+        b = th - 1 - b
+    return a, b, tw, th
+
+
+def inverse(s, a, b, w, h):
+    tw, th = (h, w) if s & 4 else (w, h)
+    if s & 1:
+        a = tw - 1 - a
+    if s & 2:
+        b = th - 1 - b
+    return (b, a) if s & 4 else (a, b)
+
+
+class Search:
+    """The pattern under every symmetry (and swap), tried at every place its anchor allows."""
+
+    def __init__(self, rows, anchor, swap):
+        self.h, self.w = len(rows), len(rows[0])
+        self.anchor = anchor
+        self.variants = []
+        for swapped in ([False, True] if swap else [False]):
+            for s in range(8):
+                cells = []
+                for y in range(self.h):
+                    for x in range(self.w):
+                        c = rows[y][x]
+                        if swapped:
+                            c = SWAP.get(c, c)
+                        a, b, tw, th = transform(s, x, y, self.w, self.h)
+                        cells.append((a, b, c))
+                tests = [(a, b, WANTS[c]) for a, b, c in cells if c != "?"]
+                # stones first: they fail soonest
+                tests.sort(key=lambda t: len(t[2]))
+                self.variants.append((s, swapped, tw, th, cells, tests))
+        self.places = {}
+
+    def places_for(self, size):
+        if size in self.places:
+            return self.places[size]
+        out = []
+        for (s, swapped, tw, th, cells, tests) in self.variants:
+            ps = []
+            for y0 in range(size - th + 1):
+                for x0 in range(size - tw + 1):
+                    ox, oy, _, _ = transform(s, 0, 0, self.w, self.h)
+                    ox, oy = x0 + ox, y0 + oy
+                    if self.anchor == "corner":
+                        ok = ox in (0, size - 1) and oy in (0, size - 1)
+                    elif self.anchor == "edge":
+                        dx, dy, _, _ = transform(s, 0, 1, self.w, self.h)
+                        d = (x0 + dx - ox, y0 + dy - oy)
+                        ok = {(0, 1): oy == 0, (0, -1): oy == size - 1, (1, 0): ox == 0,
+                              (-1, 0): ox == size - 1}[d]
+                    else:
+                        ok = True
+                    if ok:
+                        ps.append((x0, y0))
+            out.append(ps)
+        self.places[size] = out
+        return out
+
+    def matches(self, board, size):
+        """The places where the pattern stands: {frozenset of (x, y, char)}: [(s, swapped, x0, y0)]."""
+        grid = board.board  # grid[row][col], row 0 at the bottom
+        found = {}
+        for (s, swapped, tw, th, cells, tests), ps in zip(self.variants, self.places_for(size)):
+            for (x0, y0) in ps:
+                ok = True
+                for (a, b, want) in tests:
+                    if grid[size - 1 - (y0 + b)][x0 + a] not in want:
+                        ok = False
+                        break
+                if ok:
+                    key = frozenset((x0 + a, y0 + b, c) for a, b, c in cells)
+                    found.setdefault(key, []).append((s, swapped, x0, y0))
+        return found
+
+    def nexts(self, found, colour, move):
+        """The next-move strings kifu may print for this position."""
+        if colour is None:
+            return {"end"}
+        out, tenuki = set(), set()
+        for places in found.values():
+            for (s, swapped, x0, y0) in places:
+                c = colour if not swapped else {"b": "w", "w": "b"}[colour]
+                c = "X" if c == "b" else "O"
+                if move is None:
+                    out.add("%s pass" % c)
+                    continue
+                row, col = move
+                bx, by = col, self.size - 1 - row
+                px, py = inverse(s, bx - x0, by - y0, self.w, self.h)
+                if -MARGIN <= px < self.w + MARGIN and -MARGIN <= py < self.h + MARGIN:
+                    out.add("%s %d,%d" % (c, px, py))
+                else:
+                    tenuki.add("%s tenuki" % c)
+        return out or tenuki
+
+
+def replay(game):
+    """(board, [(colour, move)], {move index: [(ab, aw, ae)]}, extended) or raises ValueError."""
+    try:
+        board, moves = sgf_moves.get_setup_and_moves(game)
+        return board, moves, {}, False
+    except ValueError as e:
+        if "setup properties after the root node" not in str(e):
+            raise
+    board = boards.Board(game.get_size())
+    moves, setups = [], {}
+    for node in game.get_main_sequence():
+        ab, aw, ae = node.get_setup_stones()
+        if ab or aw or ae:
+            setups.setdefault(len(moves), []).append((ab, aw, ae))
+        colour, raw = node.get_raw_move()
+        if colour is not None:
+            moves.append((colour, sgf_properties.interpret_go_point(raw, game.get_size())))
+    return board, moves, setups, True
+
+
+def reference_file(path, search):
+    """Per tree: {"error": …} or {"moves": [...], "nexts": [set, ...]}."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        coarse = sgf_grammar.parse_sgf_collection(data)
+    except ValueError as e:
+        return {"file_error": str(e)}
+    out = []
+    for c in coarse:
+        try:
+            game = sgf.Sgf_game.from_coarse_game_tree(c, override_encoding="ISO-8859-1")
+            board, moves, setups, extended = replay(game)
+        except ValueError as e:
+            out.append({"error": str(e)})
+            continue
+        size = board.side
+        search.size = size
+
+        def apply_setup(i):
+            for ab, aw, ae in setups.get(i, []):
+                for pts, what in ((ab, "b"), (aw, "w"), (ae, None)):
+                    for (row, col) in pts:
+                        board.board[row][col] = what
+
+        hit_moves, nexts = [], []
+        for i, (colour, move) in enumerate(moves):
+            # position i: i moves played, the setup met before move i + 1 (its node's too) applied
+            apply_setup(i)
+            found = search.matches(board, size)
+            if found:
+                hit_moves.append(i)
+                nexts.append(search.nexts(found, colour, move))
+            if move is not None:
+                try:
+                    board.play(move[0], move[1], colour)
+                except ValueError:
+                    pass  # an occupied point: not played (kifu: occupied_point)
+        apply_setup(len(moves))
+        if search.matches(board, size):
+            hit_moves.append(len(moves))
+            nexts.append({"end"})
+        out.append({"moves": hit_moves, "nexts": nexts, "extended": extended})
+    return {"trees": out}
+
+
+def compare(args):
+    binary, opts, path, search = args
+    r = subprocess.run([binary] + opts + [path], capture_output=True)
+    mine = {}
+    for line in r.stdout.decode().splitlines():
+        if line.strip():
+            g = json.loads(line)
+            mine[g["game"]] = g
+    ref = reference_file(path, search)
+    res = collections.Counter()
+    diffs = []
+    if "file_error" in ref:
+        res["file_error"] += 1
+        return res, diffs
+    for i, t in enumerate(ref["trees"]):
+        if "error" in t:
+            res["refused"] += 1
+            continue
+        res["trees"] += 1
+        k = mine.get(i, {"moves": [], "next": []})
+        if k["moves"] != t["moves"]:
+            diffs.append("%s game %d: moves kifu %s / sgfmill %s" % (path, i, k["moves"][:12], t["moves"][:12]))
+            continue
+        if t["moves"]:
+            res["matched"] += 1
+            res["positions"] += len(t["moves"])
+        bad = [(m, n, ok) for m, n, ok in zip(k["moves"], k["next"], t["nexts"]) if n not in ok]
+        if bad:
+            m, n, ok = bad[0]
+            diffs.append("%s game %d: next move after %d: kifu %s / sgfmill %s" % (path, i, m, n, sorted(ok)))
+            continue
+        res["agree"] += 1
+    return res, diffs
+
+
+def files(args):
+    paths = []
+    for a in args:
+        if os.path.isdir(a):
+            for root, _, names in os.walk(a):
+                paths += [os.path.join(root, n) for n in names if n.lower().endswith(".sgf")]
+        else:
+            paths.append(a)
+    return sorted(paths)
+
+
+def main(argv):
+    show, jobs = 5, os.cpu_count() or 1
+    anchor, swap, bench = "anywhere", False, False
+    rest = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--show", "--jobs", "--anchor"):
+            v = argv[i + 1]
+            i += 2
+            if a == "--show":
+                show = int(v)
+            elif a == "--jobs":
+                jobs = int(v)
+            else:
+                anchor = v
+            continue
+        if a == "--swap-colors":
+            swap = True
+        elif a == "--bench":
+            bench = True
+        else:
+            rest.append(a)
+        i += 1
+    need = 1 if bench else 2
+    if len(rest) < need:
+        print(__doc__)
+        return 2
+    binary = None if bench else rest.pop(0)
+    pattern_file = rest.pop(0)
+    with open(pattern_file) as f:
+        rows = parse_pattern(f.read())
+    if not rest:
+        if not os.path.isdir(CORPUS):
+            print("go_pattern: SKIPPED: no corpus at ../shared/corpus/sgf beside the repository")
+            return 0
+        rest = [CORPUS]
+    paths = files(rest)
+    search = Search(rows, anchor, swap)
+    if bench:
+        start = time.process_time()
+        trees = positions = 0
+        for p in paths:
+            r = reference_file(p, search)
+            for t in r.get("trees", []):
+                trees += 1
+                positions += len(t.get("moves", []))
+        print("sgfmill loop: files %d trees %d positions-with-pattern %d cpu-seconds %.2f"
+              % (len(paths), trees, positions, time.process_time() - start))
+        return 0
+    opts = [pattern_file, "--anchor", anchor] + (["--swap-colors"] if swap else []) + ["-j", "1"]
+    with multiprocessing.Pool(jobs) as pool:
+        results = pool.map(compare, [(binary, opts, p, search) for p in paths], chunksize=16)
+    total = collections.Counter()
+    diffs = []
+    for r, d in results:
+        total.update(r)
+        diffs += d
+    for line in diffs[:show]:
+        print("   " + line)
+    print("pattern %s, anchor %s%s: files %d, trees compared %d, agree %d (%.3f%%), with the pattern %d "
+          "(positions %d); differ %d; trees sgfmill refuses %d, files it cannot parse %d"
+          % (pattern_file, anchor, ", colours swapped" if swap else "", len(paths), total["trees"],
+             total["agree"], 100.0 * total["agree"] / max(total["trees"], 1), total["matched"],
+             total["positions"], len(diffs), total["refused"], total["file_error"]))
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
