@@ -44,6 +44,8 @@ impl JsonOptions {
 #[derive(Debug, Default)]
 pub struct JsonObject {
     body: Vec<u8>,
+    /// Where `"offset"` begins, and where the rest does.
+    offset: usize,
     rest: usize,
 }
 
@@ -93,12 +95,18 @@ impl JsonObject {
         let mut commas = self.body.iter().enumerate().filter(|&(_, &b)| b == b',');
         let first = commas.next();
         match (first, commas.next()) {
-            (Some(_), Some((second, _))) if self.body.last() == Some(&b'}') => {
+            (Some((first, _)), Some((second, _))) if self.body.last() == Some(&b'}') => {
+                self.offset = first + 1;
                 self.rest = second + 1;
                 Ok(())
             }
             _ => Err("not an object with index and offset".into()),
         }
+    }
+
+    /// The object's `offset` member and its comma: `"offset":M,`.
+    pub fn offset_member(&self) -> &[u8] {
+        &self.body[self.offset..self.rest]
     }
 
     /// The object's members after `index` and `offset`, and its closing brace: `"tags":…}`.
@@ -182,6 +190,7 @@ mod tests {
         let rest = std::str::from_utf8(object.rest()).unwrap();
         assert!(whole.starts_with(r#"{"index":0,"offset":0,"#));
         assert_eq!(&whole[r#"{"index":0,"offset":0,"#.len()..], rest);
+        assert_eq!(object.offset_member(), br#""offset":0,"#);
     }
 
     #[test]

@@ -527,9 +527,42 @@ fn parquet_row_groups_end_at_their_arrow_bytes() {
         .clone();
     assert_eq!(
         meta.num_row_groups(),
-        21,
-        "a group ends after the batch that reaches the bound"
+        25,
+        "a group ends at the row that reaches the bound: the batch of 5 is cut by its mean row"
     );
+    // a bound of about two rows: the batch of 5 makes groups of at most two rows, whatever
+    // thread count encodes them
+    let two = super_rows_bytes(&batch.slice(0, 5)) / 5 * 2;
+    let groups = |threads: usize| {
+        let out = tmp.path(&format!("g{threads}.parquet"));
+        let opts = SinkOptions {
+            threads,
+            row_group_bytes: two,
+            ..force()
+        };
+        let mut sink = create(&out, OutFormat::Parquet, batch.schema(), &opts).unwrap();
+        sink.write(&batch.slice(0, 5)).unwrap();
+        sink.finish().unwrap();
+        let file = File::open(&out).unwrap();
+        let meta = ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .metadata()
+            .clone();
+        let rows: Vec<i64> = meta.row_groups().iter().map(|g| g.num_rows()).collect();
+        (rows, fs::read(&out).unwrap())
+    };
+    let (rows, bytes) = groups(0);
+    assert_eq!(rows, [2, 2, 1]);
+    assert_eq!(groups(2).1, bytes);
+}
+
+/// The Arrow bytes of a batch's rows, as the sink counts them.
+fn super_rows_bytes(batch: &arrow_array::RecordBatch) -> usize {
+    batch
+        .columns()
+        .iter()
+        .map(|c| c.to_data().get_slice_memory_size().unwrap())
+        .sum()
 }
 
 #[test]

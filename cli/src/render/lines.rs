@@ -47,13 +47,13 @@ impl Lines {
     }
 
     /// Adds the game's line from the object made, or names the game as not written.
-    fn push(&mut self, index: u64, offset: u64, made: Result<(), String>) {
+    fn push(&mut self, index: u64, made: Result<(), String>) {
         self.starts.push((self.out.len(), index));
         if let Err(why) = made {
             // an empty line in its place: nothing is written for it
             return self.unwritten.push((index, why));
         }
-        write!(self.out, "\"offset\":{offset},").expect("writing to a Vec cannot fail");
+        self.out.extend_from_slice(self.object.offset_member());
         self.out.extend_from_slice(&self.file);
         self.out.extend_from_slice(self.object.rest());
         self.out.push(b'\n');
@@ -62,13 +62,13 @@ impl Lines {
     /// Adds a PGN game's object (with `uci`, `fen`, `opening` as the options say).
     pub fn push_pgn(&mut self, game: &pgn::Game) {
         let made = self.object.pgn(game, self.options);
-        self.push(game.index, game.offset, made);
+        self.push(game.index, made);
     }
 
     /// Adds an SGF game tree's object, its text decoded as the charset choice says.
     pub fn push_sgf(&mut self, tree: &sgf::GameTree) {
         let made = self.object.sgf(tree, self.charset);
-        self.push(tree.index(), tree.offset(), made);
+        self.push(tree.index(), made);
     }
 
     /// Why game `k` of the piece could not be written, or `None` when it was.

@@ -1,6 +1,7 @@
 //! The Parquet encoder: rows gathered into row groups (at most `row_group_rows` rows; a group
-//! also ends after the batch that brings it to `row_group_bytes` of Arrow data, counted the
-//! same way whatever the batches' buffers look like), each row group's columns encoded as its
+//! also ends at the row that brings it to `row_group_bytes` of Arrow data, each batch's rows
+//! counted at their mean size, the same way whatever the batches' buffers look like), each row
+//! group's columns encoded as its
 //! batches come — on the calling thread, or on one of [`SinkOptions::threads`] encoding threads
 //! (row group `k` on thread `k mod N`, so that a group is encoded while the rows of the next
 //! are still being built) — and the encoded groups appended to the file in order. Where a row
@@ -203,7 +204,10 @@ impl ParquetOut {
         // rather than after it (the cut depends on the batch alone, as the batches do on the rows)
         let row_bytes = (slice_bytes(batch) / batch.num_rows().max(1)).max(1);
         while start < batch.num_rows() {
-            let room = self.max_bytes.saturating_sub(self.group_bytes).div_ceil(row_bytes);
+            let room = self
+                .max_bytes
+                .saturating_sub(self.group_bytes)
+                .div_ceil(row_bytes);
             let n = (batch.num_rows() - start)
                 .min(self.max_rows - self.group_rows)
                 .min(room.max(1));
