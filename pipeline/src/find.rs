@@ -40,6 +40,84 @@ impl Query {
     }
 }
 
+/// A chess query as its frontends take it, in words: `kifu find`'s flags, `kifu.find`'s
+/// keyword arguments (docs/search.md).
+///
+/// ```
+/// use kifu_pipeline::find::ChessSpec;
+/// let spec = ChessSpec {
+///     subfen: Some("8/8/2n5/1B6/8/8/8/8".into()),
+///     then: vec!["material:Q=0 q=0".into()],
+///     within: Some(20),
+///     ..ChessSpec::default()
+/// };
+/// assert!(spec.query().is_ok());
+/// assert!(ChessSpec::default().query().is_err(), "no query");
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ChessSpec {
+    /// An exact position, FEN or EPD (`--fen`).
+    pub fen: Option<String>,
+    /// A piece pattern (`--subfen`).
+    pub subfen: Option<String>,
+    /// A material signature (`--material`).
+    pub material: Option<String>,
+    /// The later steps of a sequence (`--then`: `fen:…`, `subfen:…`, `material:…`).
+    pub then: Vec<String>,
+    /// Each step within this many plies of the one before (`--within`).
+    pub within: Option<u32>,
+    /// The fewest plies before a position matched (`--min-ply`).
+    pub min_ply: Option<u32>,
+    /// The most plies before a position matched (`--max-ply`).
+    pub max_ply: Option<u32>,
+    /// Search the variations too (`--variations`).
+    pub variations: bool,
+}
+
+impl ChessSpec {
+    /// The query, or what is wrong with it (named by its flag: `--fen …: …`).
+    ///
+    /// # Errors
+    ///
+    /// No query at all, a part that cannot be read, more than
+    /// [`MAX_STEPS`](query::MAX_STEPS) steps.
+    pub fn query(&self) -> Result<Query, String> {
+        use kifu_replay::chess::query::{Exact, Material, Step, SubFen};
+        let mut first = Step::default();
+        if let Some(f) = &self.fen {
+            first.exact = Some(Exact::parse(f).map_err(|e| format!("--fen {e}"))?);
+        }
+        if let Some(s) = &self.subfen {
+            first.sub = Some(SubFen::parse(s).map_err(|e| format!("--subfen {e}"))?);
+        }
+        if let Some(m) = &self.material {
+            first.material = Some(Material::parse(m).map_err(|e| format!("--material {e}"))?);
+        }
+        if first.is_empty() {
+            return Err(
+                "no query: give --fen FEN, --subfen BOARD or --material SIG (docs/search.md)"
+                    .into(),
+            );
+        }
+        if self.then.len() >= query::MAX_STEPS {
+            return Err(format!(
+                "at most {} steps (--then {} times)",
+                query::MAX_STEPS,
+                query::MAX_STEPS - 1
+            ));
+        }
+        let mut steps = vec![first];
+        for t in &self.then {
+            steps.push(Step::parse(t).map_err(|e| format!("--then {e}"))?);
+        }
+        let mut q = query::Query::new(steps).within(self.within);
+        q.min_ply = self.min_ply.unwrap_or(0);
+        q.max_ply = self.max_ply.unwrap_or(u32::MAX);
+        q.variations = self.variations;
+        Ok(Query::Chess(q))
+    }
+}
+
 /// Where a game matched.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Matched {

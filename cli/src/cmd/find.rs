@@ -7,9 +7,8 @@ use std::sync::Arc;
 
 use kifu::par::{Event, Visited};
 use kifu::{pgn, sgf};
-use kifu_pipeline::find::{Finder, Matched, Query};
+use kifu_pipeline::find::{ChessSpec, Finder, Matched, Query};
 use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
-use kifu_replay::chess::query::{self, Step};
 
 use crate::args::{Common, GameLimit, MaxCount, OutputArgs};
 use crate::out::{self, Guard};
@@ -50,46 +49,21 @@ pub struct QueryArgs {
     pub variations: bool,
 }
 
-fn invalid(e: impl std::fmt::Display) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidInput, e.to_string())
-}
-
 impl QueryArgs {
     /// The query the flags give; an error when none is given or one cannot be read.
     pub fn query(&self) -> io::Result<Query> {
-        let mut first = Step::default();
-        if let Some(f) = &self.fen {
-            first.exact = Some(query::Exact::parse(f).map_err(|e| invalid(format!("--fen {e}")))?);
-        }
-        if let Some(s) = &self.subfen {
-            first.sub =
-                Some(query::SubFen::parse(s).map_err(|e| invalid(format!("--subfen {e}")))?);
-        }
-        if let Some(m) = &self.material {
-            first.material =
-                Some(query::Material::parse(m).map_err(|e| invalid(format!("--material {e}")))?);
-        }
-        if first.is_empty() {
-            return Err(invalid(
-                "no query: give --fen FEN, --subfen BOARD or --material SIG (docs/search.md)",
-            ));
-        }
-        let mut steps = vec![first];
-        for t in &self.then {
-            steps.push(Step::parse(t).map_err(|e| invalid(format!("--then {e}")))?);
-        }
-        if steps.len() > query::MAX_STEPS {
-            return Err(invalid(format!(
-                "at most {} steps (--then {} times)",
-                query::MAX_STEPS,
-                query::MAX_STEPS - 1
-            )));
-        }
-        let mut q = query::Query::new(steps).within(self.within);
-        q.min_ply = self.min_ply.unwrap_or(0);
-        q.max_ply = self.max_ply.unwrap_or(u32::MAX);
-        q.variations = self.variations;
-        Ok(Query::Chess(q))
+        let spec = ChessSpec {
+            fen: self.fen.clone(),
+            subfen: self.subfen.clone(),
+            material: self.material.clone(),
+            then: self.then.clone(),
+            within: self.within,
+            min_ply: self.min_ply,
+            max_ply: self.max_ply,
+            variations: self.variations,
+        };
+        spec.query()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
     }
 }
 
