@@ -339,6 +339,81 @@ def read_sgf(
 ) -> Reader[GameTree]:
     """The SGF game trees of ``source``: an iterator of ``GameTree`` in input order."""
 
+@final
+class Found:
+    """A game ``find`` found, and the plies where the query matched (0: the game's start)."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def plies(self) -> list[int]:
+        """The main-line plies where the query matched, in order."""
+    @property
+    def variation_plies(self) -> list[int]:
+        """The plies in variations (``variations=True``), in the order of the moves."""
+
+@final
+class FindReader(Iterator[Found]):
+    """The games ``find`` found, in input order, searched on threads of their own."""
+
+    def __iter__(self) -> Self: ...
+    def __next__(self) -> Found: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> Self: ...
+    def __exit__(self, *args: object) -> bool: ...
+
+def find(
+    source: Source,
+    *,
+    fen: str | None = None,
+    subfen: str | None = None,
+    material: str | None = None,
+    then: Sequence[str] | None = None,
+    within: int | None = None,
+    min_ply: int | None = None,
+    max_ply: int | None = None,
+    variations: bool = False,
+    where: Sequence[str] | None = None,
+    threads: int | None = None,
+    max_game_bytes: int = ...,
+    name: str | None = None,
+) -> FindReader:
+    """The PGN games of ``source`` that reach a position or show a pattern, as ``kifu find``
+    finds them (docs/search.md): an iterator of ``Found`` (``.game``, ``.plies``).
+
+    ``fen`` an exact position (FEN or EPD), ``subfen`` a piece pattern, ``material`` a
+    signature (``"KRPkr"``, ``"[BN]2+ q=0"``); all given must hold in one position. ``then``
+    the later steps of a sequence (``"subfen:…"``, ``"fen:…"``, ``"material:…"``), each within
+    ``within`` plies of the one before; ``min_ply``/``max_ply`` bound the plies; ``variations``
+    searches them too; ``where`` the key tests of ``kifu filter -w``. A query that cannot be
+    read raises ``ValueError``.
+    """
+
+def explore(
+    source: Source,
+    *,
+    fen: str | None = None,
+    subfen: str | None = None,
+    material: str | None = None,
+    then: Sequence[str] | None = None,
+    within: int | None = None,
+    min_ply: int | None = None,
+    max_ply: int | None = None,
+    variations: bool = False,
+    where: Sequence[str] | None = None,
+    by: str | None = None,
+    max_entries: int = 100000,
+    threads: int | None = None,
+    max_game_bytes: int = ...,
+    name: str | None = None,
+) -> pyarrow.Table:
+    """What was played next from the positions the query matches, as ``kifu explore --json``
+    (docs/search.md): a ``pyarrow.Table`` of ``fen``, ``san``, ``uci``, ``games``, ``white``,
+    ``draws``, ``black``, their shares, ``mean_elo``, ``last_date``, ``file``, ``game`` (and
+    ``group`` first with ``by``: a key, or ``"rating:200"``). At most ``max_entries`` rows are
+    kept; the plays of later ones are counted in a warning.
+    """
+
 def check(
     source: Source,
     *,

@@ -15,6 +15,7 @@
 mod arrow;
 mod check;
 mod diag;
+mod find;
 mod pgn_py;
 mod read;
 mod scan;
@@ -170,6 +171,10 @@ fn kifu_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrow::to_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::schema, m)?)?;
     m.add_function(wrap_pyfunction!(visit::visit, m)?)?;
+    m.add_function(wrap_pyfunction!(find::find, m)?)?;
+    m.add_function(wrap_pyfunction!(find::explore, m)?)?;
+    m.add_class::<find::Found>()?;
+    m.add_class::<find::FindReader>()?;
     m.add_class::<read::Reader>()?;
     m.add_class::<pgn_py::Game>()?;
     m.add_class::<pgn_py::Move>()?;
