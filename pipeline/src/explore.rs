@@ -157,7 +157,9 @@ impl Plays {
 
     /// Adds a PGN game's plays (`game.index` its index in the piece).
     pub fn pgn(&mut self, game: &pgn::Game) {
-        let Query::Chess(q) = &*self.query;
+        let Query::Chess(q) = &*self.query else {
+            return;
+        };
         let mut found = Vec::new();
         self.searcher.search(game, q, |hit| {
             let Some(next) = hit.next else {
@@ -210,10 +212,11 @@ impl Plays {
         }
     }
 
-    /// Adds an SGF game tree's plays (none for a chess query).
+    /// Adds an SGF game tree's plays (none for a chess query; a Go pattern's next moves are
+    /// [`go_find::GoExplorer`](crate::go_find::GoExplorer)'s).
     pub fn sgf(&mut self, _tree: &sgf::GameTree) {
         match &*self.query {
-            Query::Chess(_) => {}
+            Query::Chess(_) | Query::Go(_) => {}
         }
     }
 }

@@ -28,6 +28,10 @@ use kifu_replay::chess::query::{self, Searcher};
 pub enum Query {
     /// A chess query, tested on PGN games (SGF games never match it).
     Chess(query::Query),
+    /// A Go pattern ([`go_find`](crate::go_find)), tested on every position of the main line
+    /// of SGF games (PGN games never match it); the plies are the move numbers of the positions
+    /// where it stands (0: the start).
+    Go(kifu_replay::go::Pattern),
 }
 
 impl Query {
@@ -36,6 +40,7 @@ impl Query {
     pub fn is_exact(&self) -> bool {
         match self {
             Query::Chess(q) => q.exact().is_some(),
+            Query::Go(_) => false,
         }
     }
 }
@@ -159,6 +164,8 @@ pub struct Finder {
     query: Arc<Query>,
     searcher: Searcher,
     all: bool,
+    go: crate::go_find::TreeSearch,
+    go_found: Vec<crate::go_find::Appearance>,
 }
 
 impl Finder {
@@ -169,6 +176,8 @@ impl Finder {
             query,
             searcher: Searcher::default(),
             all,
+            go: crate::go_find::TreeSearch::default(),
+            go_found: Vec::new(),
         }
     }
 
@@ -179,12 +188,14 @@ impl Finder {
 
     /// Positions replayed so far.
     pub fn positions(&self) -> u64 {
-        self.searcher.positions
+        self.searcher.positions + self.go.positions
     }
 
     /// Where a PGN game matches, or `None`.
     pub fn pgn(&mut self, game: &pgn::Game) -> Option<Matched> {
-        let Query::Chess(q) = &*self.query;
+        let Query::Chess(q) = &*self.query else {
+            return None;
+        };
         let mut m = Matched::default();
         let all = self.all;
         self.searcher.search(game, q, |hit| {
@@ -199,9 +210,24 @@ impl Finder {
     }
 
     /// Where an SGF game tree matches, or `None` (a chess query never matches Go).
-    pub fn sgf(&mut self, _tree: &sgf::GameTree) -> Option<Matched> {
+    pub fn sgf(&mut self, tree: &sgf::GameTree) -> Option<Matched> {
         match &*self.query {
             Query::Chess(_) => None,
+            Query::Go(pattern) => {
+                self.go_found.clear();
+                self.go.search(pattern, tree, &mut self.go_found);
+                let take = if self.all { usize::MAX } else { 1 };
+                let plies: Vec<u32> = self
+                    .go_found
+                    .iter()
+                    .take(take)
+                    .map(|a| a.move_number)
+                    .collect();
+                (!plies.is_empty()).then(|| Matched {
+                    plies,
+                    variation_plies: Vec::new(),
+                })
+            }
         }
     }
 }
@@ -226,6 +252,13 @@ mod tests {
         assert_eq!(first.pgn(&g).unwrap().plies, [0]);
         let t = sgf::game_trees(b"(;B[aa])").next().unwrap();
         assert!(first.sgf(&t).is_none());
+        // a Go pattern: SGF games only, the move numbers of the positions
+        let go = Arc::new(Query::Go(kifu_replay::go::Pattern::parse("X").unwrap()));
+        let mut all = Finder::new(Arc::clone(&go), true);
+        assert!(all.pgn(&g).is_none());
+        let t = sgf::game_trees(b"(;SZ[9];B[aa];W[bb];B[])").next().unwrap();
+        assert_eq!(all.sgf(&t).unwrap().plies, [1, 2, 3]);
+        assert_eq!(Finder::new(go, false).sgf(&t).unwrap().plies, [1]);
         let mut out = Vec::new();
         Matched {
             plies: vec![1, 2],

@@ -339,6 +339,11 @@ impl GoFinder {
         self.positions
     }
 
+    /// The games of the piece that matched, each numbered in the piece.
+    pub fn into_hits(self) -> Vec<GoHit> {
+        self.hits
+    }
+
     /// Tests the position `move_number`.
     fn test(&mut self, move_number: u32) {
         self.positions += 1;
@@ -445,7 +450,7 @@ impl GoReplayVisitor for GoFinder {
             }
         }
         if known {
-            self.test(played.number - 1);
+            self.test(played.number.saturating_sub(1));
             self.close(Some((played.color, played.point)));
         }
         match played.point {
