@@ -132,6 +132,21 @@ impl Budget {
     }
 }
 
+/// Runs one of the pipeline's jobs (`Scan::stats`, `Scan::group`, `Scan::check`) over the
+/// inputs `common` names, with the progress bar on a terminal; `verb` says what is done, for the
+/// note on the embedded sample. The caller names the inputs that failed ([`report`]).
+pub fn job<T>(
+    common: &Common,
+    verb: &str,
+    f: impl FnOnce(Scan<'_>) -> io::Result<T>,
+) -> io::Result<T> {
+    let scan = scan_of(common, verb)?.with_stop(&ENOUGH);
+    let bar = Bar::start(common.quiet, scan.progress());
+    let result = f(scan);
+    bar.finish();
+    result
+}
+
 /// Runs `work` over the inputs `common` names, handing each piece (and each input's end) to
 /// `sink` in input order; `verb` says what is done, for the note on the embedded sample. The
 /// inputs that could not be read (or were cut short) are named on stderr, and so are those

@@ -397,7 +397,7 @@ fn columns_of_the_other_formats_table_leave_its_inputs_out() {
     let pgn = tmp.path().join("w.pgn");
     std::fs::write(&pgn, "[White \"a\"]\n\n1. e4 *\n").unwrap();
     let out = tmp.path().join("x.csv");
-    let o = export(&[sgf.clone()], &out, &["--columns", "White"]);
+    let o = export(std::slice::from_ref(&sgf), &out, &["--columns", "White"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     assert!(
         text(&o.stderr).contains("holds no SGF game"),

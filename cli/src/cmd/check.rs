@@ -37,25 +37,23 @@ pub fn command(common: &Common, as_json: bool, legal: bool) -> io::Result<ExitCo
     let color = !as_json && common.color.on(terminal);
     let mut out = io::BufWriter::new(stdout.lock());
     let quiet = common.quiet;
-    let scan = run::scan_of(common, "checking")?;
-    let bar = run::Bar::start(quiet, scan.progress());
-    let checked = scan.check(
-        legal,
-        |listed| {
-            if quiet {
-                return Ok(());
-            }
-            match (&listed, as_json) {
-                (Listed::Problem(p), true) => serde_json::to_writer(&mut out, p)?,
-                (Listed::More(m), true) => serde_json::to_writer(&mut out, m)?,
-                (l, false) => return crate::render::write_listed(&mut out, l, color),
-            }
-            out.write_all(b"\n")
-        },
-        run::note,
-    );
-    bar.finish();
-    let checked = checked?;
+    let checked = run::job(common, "checking", |scan| {
+        scan.check(
+            legal,
+            |listed| {
+                if quiet {
+                    return Ok(());
+                }
+                match (&listed, as_json) {
+                    (Listed::Problem(p), true) => serde_json::to_writer(&mut out, p)?,
+                    (Listed::More(m), true) => serde_json::to_writer(&mut out, m)?,
+                    (l, false) => return crate::render::write_listed(&mut out, l, color),
+                }
+                out.write_all(b"\n")
+            },
+            run::note,
+        )
+    })?;
     run::report(&checked.scanned);
     let (inputs, games) = (checked.inputs, checked.games);
     if quiet {

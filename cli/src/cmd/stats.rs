@@ -3,10 +3,8 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use kifu::Stats;
-use kifu::par::{Event, Visited};
-use kifu_pipeline::group::{By, GroupWork, Grouped, Grouping, Sort};
-use kifu_pipeline::{StatsSummary, StatsWork};
+use kifu_pipeline::group::{By, Grouped, Grouping, Sort};
+use kifu_pipeline::StatsSummary;
 
 use crate::args::Common;
 use crate::run::{self, Outcome};
@@ -69,13 +67,8 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
 
 /// `kifu stats --by KEY`: one row per value, as a table or JSON Lines.
 fn grouped(common: &Common, grouping: &Grouping, as_json: bool) -> io::Result<ExitCode> {
-    let work = GroupWork::new(grouping);
-    let mut total = work.total();
-    let scanned = run::scan(common, "reading", &work, |event| {
-        total.take(event);
-        Ok(())
-    })?;
-    let grouped = total.finish(grouping);
+    let (grouped, scanned) = run::job(common, "reading", |scan| scan.group(grouping, run::note))?;
+    run::report(&scanned);
     if grouped.capped {
         eprintln!(
             "kifu: --by {}: more than {} distinct values; the games of the later ones are counted \
@@ -147,22 +140,8 @@ pub fn write_groups(grouped: &Grouped, out: &mut impl Write) -> io::Result<()> {
 
 /// `kifu stats`: the totals over every input, as text or one JSON object.
 pub fn command(common: &Common, as_json: bool) -> io::Result<ExitCode> {
-    let start = std::time::Instant::now();
-    let mut total = Stats::default();
-    let scanned = run::scan(common, "reading", &StatsWork, |event| {
-        match event {
-            Event::Piece { visited, .. } => match visited {
-                Visited::Pgn(s) | Visited::Sgf(s) => total.add(&s),
-            },
-            Event::End { bytes, .. } => total.bytes += bytes,
-        }
-        Ok(())
-    })?;
-    let summary = StatsSummary {
-        stats: total,
-        counts: scanned.counts.clone(),
-        seconds: start.elapsed().as_secs_f64(),
-    };
+    let (summary, scanned) = run::job(common, "reading", |scan| scan.stats(run::note))?;
+    run::report(&scanned);
     let out = io::stdout();
     let mut out = out.lock();
     if as_json {
