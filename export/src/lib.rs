@@ -417,6 +417,7 @@ impl Builder {
                 material: wanted("material"),
                 bitboards: wanted("bitboards"),
                 moves: wanted("san") || wanted("uci"),
+                comments: wanted("clock") || wanted("eval_cp") || wanted("eval_mate"),
             };
         }
         if !REPLAY_COLUMNS.iter().any(|c| wanted(c)) {

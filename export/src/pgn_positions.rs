@@ -30,7 +30,7 @@ use arrow_array::builder::{
 };
 use arrow_schema::{DataType, Field};
 use kifu::pgn::{self, Outcome};
-use kifu_replay::chess::cozy::{Color, Piece};
+use kifu_replay::chess::cozy::{Color, Piece, Square};
 use kifu_replay::chess::{Position, Resolved, Unplayable, Variant};
 
 use crate::cols::{Lists, clamp_i64, list_of};
@@ -174,6 +174,95 @@ fn material(pos: &Position, out: &mut String) {
     }
 }
 
+/// The FEN of `pos` without its two counters, written into `out`: as [`Position::fen`] writes
+/// it (python-chess's `board.epd()`), without the formatting machinery in standard chess.
+fn epd(pos: &Position, out: &mut String) {
+    if pos.chess960() {
+        // X-FEN's castling letters in Chess960: the library's own writer
+        fen_epd(pos, out);
+        return;
+    }
+    let board = pos.board();
+    let mut buf = [0u8; 96];
+    let mut n = 0;
+    let mut put = |b: u8| {
+        buf[n] = b;
+        n += 1;
+    };
+    for rank in (0..8).rev() {
+        let mut empty = 0u8;
+        for file in 0..8 {
+            let sq = Square::index(rank * 8 + file);
+            match (board.piece_on(sq), board.color_on(sq)) {
+                (Some(piece), Some(color)) => {
+                    if empty > 0 {
+                        put(b'0' + empty);
+                        empty = 0;
+                    }
+                    let letter = b"pnbrqk"[piece as usize];
+                    put(if color == Color::White {
+                        letter.to_ascii_uppercase()
+                    } else {
+                        letter
+                    });
+                }
+                _ => empty += 1,
+            }
+        }
+        if empty > 0 {
+            put(b'0' + empty);
+        }
+        put(if rank > 0 { b'/' } else { b' ' });
+    }
+    put(if pos.side_to_move() == Color::White {
+        b'w'
+    } else {
+        b'b'
+    });
+    put(b' ');
+    let mut any = false;
+    for (color, [short, long]) in [(Color::White, *b"KQ"), (Color::Black, *b"kq")] {
+        let rights = board.castle_rights(color);
+        for (has, letter) in [
+            (rights.short.is_some(), short),
+            (rights.long.is_some(), long),
+        ] {
+            if has {
+                put(letter);
+                any = true;
+            }
+        }
+    }
+    if !any {
+        put(b'-');
+    }
+    put(b' ');
+    match pos.legal_en_passant() {
+        Some(sq) => {
+            put(b'a' + sq.file() as u8);
+            put(b'1' + sq.rank() as u8);
+        }
+        None => put(b'-'),
+    }
+    out.push_str(core::str::from_utf8(&buf[..n]).expect("ASCII"));
+    debug_assert_eq!(out.as_str(), {
+        let mut fen = String::new();
+        fen_epd(pos, &mut fen);
+        fen
+    });
+}
+
+/// [`epd`] through [`Position::fen`].
+fn fen_epd(pos: &Position, out: &mut String) {
+    let start = out.len();
+    let _ = write!(out, "{}", pos.fen());
+    let cut = out[start..]
+        .match_indices(' ')
+        .nth(3)
+        .map_or(out.len(), |(i, _)| start + i);
+    out.truncate(cut);
+}
+
 /// The position a game starts from, as kifu-replay's [`replay_game`] takes it from the `FEN`
 /// and `Variant` tags (the last of each; `None`: a variant that is not chess, or a FEN that
 /// cannot be played from).
@@ -209,6 +298,8 @@ pub(crate) struct Wanted {
     pub(crate) material: bool,
     pub(crate) bitboards: bool,
     pub(crate) moves: bool,
+    /// `clock`, `eval_cp`, `eval_mate`: the move's comments read.
+    pub(crate) comments: bool,
 }
 
 impl Wanted {
@@ -217,6 +308,7 @@ impl Wanted {
         material: true,
         bitboards: true,
         moves: true,
+        comments: true,
     };
 }
 
@@ -384,14 +476,7 @@ impl PositionsBuilder {
         self.key.append_value(pos.key() as i64);
         self.text.clear();
         if self.wanted.epd {
-            let _ = write!(self.text, "{}", pos.fen());
-            // the FEN without its two counters
-            let cut = self
-                .text
-                .match_indices(' ')
-                .nth(3)
-                .map_or(self.text.len(), |(i, _)| i);
-            self.text.truncate(cut);
+            epd(pos, &mut self.text);
         }
         self.epd.append_value(&self.text);
         self.side_to_move
@@ -456,7 +541,10 @@ impl PositionsBuilder {
         self.score
             .append_option(g.white_score.map(|s| if white { s } else { -s }));
 
-        let d = node.map(MoveData::of).unwrap_or_default();
+        let d = match node {
+            Some(n) if self.wanted.comments && !n.comments.is_empty() => MoveData::of(n),
+            _ => MoveData::default(),
+        };
         self.clock.append_option(d.clock);
         let (cp, mate) = d.score();
         self.eval_cp.append_option(cp);
