@@ -8,7 +8,10 @@ use std::sync::Arc;
 
 use kifu::par::{Event, Visited};
 use kifu_pipeline::explore::{Explorer, Group, Plays, Row};
+use kifu_pipeline::find::Query;
+use kifu_pipeline::go_find::{GoExplorer, GoFindWork, GoQuery, Next, NextRow};
 use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
+use kifu_replay::go::Pattern;
 
 use crate::args::{Common, GameLimit};
 use crate::cmd::find::QueryArgs;
@@ -63,7 +66,11 @@ impl PerGame for Tested {
 
 /// `kifu explore`. Exit status 1 when no game matched, 2 when an input could not be read.
 pub fn run(args: Args) -> io::Result<ExitCode> {
-    let query = Arc::new(args.query.query()?);
+    let query = args.query.query()?;
+    if let Query::Go(pattern) = query {
+        return run_go(args, pattern);
+    }
+    let query = Arc::new(query);
     let predicate = Arc::new(Predicate {
         tests: args.tests,
         ..Predicate::default()
@@ -169,6 +176,126 @@ fn table(out: &mut impl Write, rows: &[Row], grouped: bool, bold: bool) -> io::R
             row.last_date.as_deref().unwrap_or("-"),
             kifu_pipeline::shown(&row.file),
             row.game
+        )?;
+    }
+    Ok(())
+}
+
+/// `kifu explore --go-pattern`: the next moves from every position where the pattern stands,
+/// in the pattern's coordinates and colours (docs/search.md § Go patterns), counted with who
+/// won. Exit status 1 when no game matched, 2 when an input could not be read.
+fn run_go(args: Args, pattern: Pattern) -> io::Result<ExitCode> {
+    if args.by.is_some() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "--by is not read with --go-pattern: its rows are the next moves only",
+        ));
+    }
+    let (w, h) = (pattern.width(), pattern.height());
+    let work = GoFindWork::new(GoQuery::new(pattern).with_tests(args.tests.clone()));
+    let mut explorer = GoExplorer::default();
+    let mut games = 0u64;
+    let scanned = run::scan(&args.common, "exploring", &work, |event| {
+        if let Event::Piece {
+            visited: Visited::Sgf(v),
+            info,
+            ..
+        } = event
+        {
+            for mut hit in v.into_inner().into_hits() {
+                hit.game += info.first_game;
+                games += 1;
+                explorer.add(&hit);
+            }
+        }
+        Ok(())
+    })?;
+    let rows = explorer.rows();
+    let stdout = io::stdout();
+    let terminal = stdout.is_terminal();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if args.json {
+        for r in &rows {
+            serde_json::to_writer(&mut out, &go_json(r))?;
+            out.write_all(b"\n")?;
+        }
+    } else {
+        go_table(&mut out, &rows, (w, h), terminal)?;
+    }
+    out.flush()?;
+    if !args.common.quiet && !args.json {
+        eprintln!(
+            "kifu explore: {games} games matched, at {} positions",
+            explorer.positions()
+        );
+    }
+    Ok(Outcome::of(&scanned, games == 0).code())
+}
+
+/// A Go row as a JSON object: the move in words and in parts, the counts, one game.
+fn go_json(r: &NextRow) -> serde_json::Value {
+    let colour = |c: &kifu::sgf::Color| match c {
+        kifu::sgf::Color::Black => "X",
+        kifu::sgf::Color::White => "O",
+    };
+    let (kind, color, x, y) = match &r.next {
+        Next::At { x, y, color } => ("point", Some(colour(color)), Some(*x), Some(*y)),
+        Next::Tenuki { color } => ("tenuki", Some(colour(color)), None, None),
+        Next::Pass { color } => ("pass", Some(colour(color)), None, None),
+        Next::End => ("end", None, None, None),
+    };
+    serde_json::json!({
+        "move": r.next.to_string(),
+        "kind": kind,
+        "color": color,
+        "x": x,
+        "y": y,
+        "positions": r.count,
+        "x_wins": r.x_wins,
+        "o_wins": r.o_wins,
+        "other": r.other,
+        "file": &*r.example.file,
+        "game": r.example.game + 1,
+        "move_number": r.example.move_number,
+    })
+}
+
+/// The Go rows as a table: a line per next move.
+fn go_table(
+    out: &mut impl Write,
+    rows: &[&NextRow],
+    (w, h): (u8, u8),
+    bold: bool,
+) -> io::Result<()> {
+    let (b, r) = if bold {
+        ("\x1b[1m", "\x1b[0m")
+    } else {
+        ("", "")
+    };
+    writeln!(
+        out,
+        "{b}next move{r} (pattern points x,y from its upper left: 0..{} by 0..{}, -1 and {w}/{h} just outside)",
+        w.saturating_sub(1),
+        h.saturating_sub(1)
+    )?;
+    writeln!(
+        out,
+        "  {:<10} {:>9} {:>7} {:>7} {:>7}  game",
+        "move", "positions", "X won", "O won", "other"
+    )?;
+    for row in rows {
+        let share = |n: u64| pct(n as f64 / row.count.max(1) as f64);
+        writeln!(
+            out,
+            "  {:<10} {:>9} {:>7} {:>7} {:>7}  {}:{} (move {})",
+            row.next.to_string(),
+            row.count,
+            share(row.x_wins),
+            share(row.o_wins),
+            share(row.other),
+            kifu_pipeline::shown(&row.example.file),
+            row.example.game + 1,
+            row.example.move_number
         )?;
     }
     Ok(())

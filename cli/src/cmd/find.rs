@@ -9,6 +9,7 @@ use kifu::par::{Event, Visited};
 use kifu::{pgn, sgf};
 use kifu_pipeline::find::{ChessSpec, Finder, Matched, Query};
 use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
+use kifu_replay::go::{Anchor, Pattern};
 
 use crate::args::{Common, GameLimit, MaxCount, OutputArgs};
 use crate::out::{self, Guard};
@@ -47,11 +48,29 @@ pub struct QueryArgs {
     /// Search the variations too (default: the main line only).
     #[arg(long, help_heading = "Query")]
     pub variations: bool,
+    /// A Go pattern: a file of rows of `X` (black), `O` (white), `.` (empty) and `?` (any), as
+    /// GNU Go's pattern files write them, or an SGF file whose final position is a whole-board
+    /// pattern; found on every position of SGF games' main lines under the 8 symmetries
+    /// (docs/search.md § Go patterns).
+    #[arg(long, value_name = "FILE", help_heading = "Go query",
+          conflicts_with_all = ["fen", "subfen", "material", "then", "min_ply", "max_ply", "variations"])]
+    pub go_pattern: Option<std::path::PathBuf>,
+    /// Where the Go pattern may stand: `corner` (its upper-left point on a corner point of the
+    /// board), `edge` (its top row along an edge) or `anywhere` (the default).
+    #[arg(long, value_name = "WHERE", requires = "go_pattern", help_heading = "Go query",
+          value_parser = ["corner", "edge", "anywhere"])]
+    pub anchor: Option<String>,
+    /// Find the Go pattern with black and white exchanged too.
+    #[arg(long, requires = "go_pattern", help_heading = "Go query")]
+    pub swap_colors: bool,
 }
 
 impl QueryArgs {
     /// The query the flags give; an error when none is given or one cannot be read.
     pub fn query(&self) -> io::Result<Query> {
+        if let Some(path) = &self.go_pattern {
+            return self.go_pattern(path).map(Query::Go);
+        }
         let spec = ChessSpec {
             fen: self.fen.clone(),
             subfen: self.subfen.clone(),
@@ -64,6 +83,34 @@ impl QueryArgs {
         };
         spec.query()
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
+    }
+
+    /// The Go pattern of `--go-pattern FILE`, with its anchor and colour swap.
+    fn go_pattern(&self, path: &std::path::Path) -> io::Result<Pattern> {
+        let bad = |e: String| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("--go-pattern {}: {e}", path.display()),
+            )
+        };
+        let text = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+        let sgf = path
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("sgf"));
+        let pattern = if sgf {
+            Pattern::from_sgf(&text)
+        } else {
+            let text = std::str::from_utf8(&text).map_err(|_| bad("not UTF-8 text".into()))?;
+            Pattern::parse(text)
+        }
+        .map_err(|e| bad(e.to_string()))?;
+        let anchor: Anchor = self
+            .anchor
+            .as_deref()
+            .unwrap_or("anywhere")
+            .parse()
+            .map_err(bad)?;
+        Ok(pattern.anchor(anchor).swap_colors(self.swap_colors))
     }
 }
 
