@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""The PGN positions table's speed beside python-chess building the same twelve bitboards.
+
+Usage: pgn_positions_bench.py KIFU_BIN PGN [--rounds N] [--repeat N]
+
+Rounds interleave (kifu full table, kifu bitboards only, python-chess, then again), each run a
+process of its own; the CPU seconds of each (user + system, from the child's rusage) are the
+figure that holds on a loaded machine, wall seconds are printed too. Medians over the rounds.
+
+- kifu: `kifu export PGN×repeat --table positions -j1 -o out.parquet`: every column (Parquet,
+  zstd), then `--columns game_index,ply,bitboards`; the positions counted from the Parquet file.
+- python-chess 1.11.2: chess.pgn.read_game over PGN (once; its rate scales), and for every
+  position of the main line, the final one included, the twelve `pieces_mask(piece, color)` in a
+  list: the least a Python loop does to get the same numbers (no Parquet written).
+
+Needs python-chess and pyarrow: the export-bench venv (scripts/python_env.sh --export-bench).
+"""
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def python_chess(path):
+    import logging
+
+    import chess
+    import chess.pgn
+
+    logging.disable(logging.CRITICAL)
+    pieces = [chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING]
+    positions = 0
+    sink = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        while True:
+            game = chess.pgn.read_game(f)
+            if game is None:
+                break
+            board = game.board()
+            boards = [[board.pieces_mask(t, c) for c in (True, False) for t in pieces]]
+            for move in game.mainline_moves():
+                board.push(move)
+                boards.append([board.pieces_mask(t, c) for c in (True, False) for t in pieces])
+            positions += len(boards)
+            sink = boards
+    del sink
+    return positions
+
+
+def timed(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, check=True).stdout
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, out
+
+
+def main(argv):
+    if argv and argv[0] == "--python-chess":
+        print(json.dumps({"positions": python_chess(argv[1])}))
+        return 0
+    rounds, repeat = 5, 32
+    for flag in ("--rounds", "--repeat"):
+        if flag in argv:
+            i = argv.index(flag)
+            value = int(argv[i + 1])
+            del argv[i:i + 2]
+            if flag == "--rounds":
+                rounds = value
+            else:
+                repeat = value
+    kifu, pgn = argv
+    import pyarrow.parquet as pq
+
+    tmp = tempfile.mkdtemp(prefix="kifu-positions-bench-")
+    try:
+        big = os.path.join(tmp, "big.pgn")
+        with open(pgn, "rb") as f:
+            data = f.read()
+        if not data.endswith(b"\n\n"):
+            data = data.rstrip(b"\n") + b"\n\n"
+        with open(big, "wb") as f:
+            for _ in range(repeat):
+                f.write(data)
+        out = os.path.join(tmp, "out.parquet")
+        runs = {
+            "kifu, every column": [kifu, "export", big, "--table", "positions", "-j1", "-q",
+                                   "--force", "-o", out],
+            "kifu, bitboards": [kifu, "export", big, "--table", "positions", "-j1", "-q",
+                                "--force", "--columns", "game_index,ply,bitboards", "-o", out],
+            "python-chess": [sys.executable, os.path.abspath(__file__), "--python-chess", pgn],
+        }
+        rates = {k: [] for k in runs}
+        for r in range(rounds):
+            for name, cmd in runs.items():
+                cpu, wall, text = timed(cmd)
+                if name == "python-chess":
+                    n = json.loads(text)["positions"]
+                else:
+                    n = pq.read_metadata(out).num_rows
+                rates[name].append(n / cpu)
+                print(f"round {r + 1}: {name}: {n:,} positions, {cpu:.3f} s CPU, {wall:.3f} s wall,"
+                      f" {n / cpu:,.0f} positions/s/core", flush=True)
+        base = statistics.median(rates["python-chess"])
+        for name, v in rates.items():
+            m = statistics.median(v)
+            print(f"median {name}: {m:,.0f} positions/s per core ({m / base:.0f}x python-chess)")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
