@@ -62,6 +62,46 @@ fn max_count_stops_after_n_games_at_every_thread_count() {
         assert_eq!(out(&o).matches("[Event ").count(), 4, "{}", out(&o));
         assert!(out(&o).contains("1. b4") && !out(&o).contains("1. c3"));
     }
+    for j in ["1", "2"] {
+        let path = many.to_str().unwrap();
+        let o = kifu(
+            &["filter", "-m", "3", "-j", j, "-w", "White~P1", path],
+            None,
+        );
+        assert_eq!(code(&o), 0, "{}", err(&o));
+        // P1, P10, P11 are the first three whites holding P1
+        let whites: Vec<_> = out(&o)
+            .lines()
+            .filter(|l| l.starts_with("[White "))
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            whites,
+            ["[White \"P1\"]", "[White \"P10\"]", "[White \"P11\"]"]
+        );
+        // -c counts up to N, as grep -c -m
+        let o = kifu(&["filter", "-c", "-m", "7", "-j", j, path], None);
+        assert_eq!(out(&o), "7\n");
+        let parts = dir.path().join(format!("parts{j}"));
+        let o = kifu(
+            &[
+                "split",
+                "-m",
+                "5",
+                "--games",
+                "2",
+                "-j",
+                j,
+                "-o",
+                parts.to_str().unwrap(),
+                path,
+            ],
+            None,
+        );
+        assert_eq!(code(&o), 0, "{}", err(&o));
+        let files = common::entries(&parts);
+        assert_eq!(files.len(), 3, "{files:?}");
+    }
     // at least one: zero is a usage error
     let o = kifu(&["json", "-m", "0", many.to_str().unwrap()], None);
     assert_eq!(code(&o), 2);

@@ -6,16 +6,15 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use kifu::par::{Event, Visited, Work};
+use kifu::par::{Event, Visited};
 use kifu::{pgn, sgf};
 
-use crate::args::{Common, GameLimit, OutputArgs};
+use crate::args::{Common, GameLimit, MaxCount, OutputArgs};
 use crate::out::{self, Guard};
 use crate::predicate::Predicate;
 use crate::render::{Rendered, To};
-use crate::run::{self, Outcome};
-use kifu_pipeline::Input;
-use kifu_pipeline::{Dom, PerGame};
+use crate::run::{self, Budget, Outcome};
+use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
 
 /// Keep the games that pass every test: `--where` on tags (PGN) or root properties (SGF),
 /// ply bounds, what a game holds; write them in the standard form or as JSON lines. Exit 1
@@ -63,6 +62,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t)]
     pub to: To,
     #[command(flatten)]
+    pub max: MaxCount,
+    #[command(flatten)]
     pub limit: GameLimit,
 }
 
@@ -90,6 +91,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         to: args.to,
         count: args.count,
         max_game_bytes: args.limit.max_game_bytes,
+        max_count: args.max.max_count,
     };
     command(
         &args.common,
@@ -112,6 +114,8 @@ pub struct Options {
     pub count: bool,
     /// The DOM builders' limit on one game.
     pub max_game_bytes: usize,
+    /// `-m`: the most games kept (written, or counted with `-c`).
+    pub max_count: Option<u64>,
 }
 
 /// A piece's kept games.
@@ -135,37 +139,6 @@ impl PerGame for Kept {
     }
 }
 
-struct FilterWork {
-    predicate: Arc<Predicate>,
-    invert: bool,
-    to: To,
-    max_game_bytes: usize,
-}
-
-impl FilterWork {
-    fn kept(&self, input: &Input) -> Kept {
-        Kept {
-            rendered: Rendered::new(self.to, &input.name),
-            predicate: Arc::clone(&self.predicate),
-            invert: self.invert,
-        }
-    }
-}
-
-impl Work for FilterWork {
-    type Input = Input;
-    type Pgn = Dom<pgn::GameBuilder, Kept>;
-    type Sgf = Dom<sgf::TreeBuilder, Kept>;
-    fn pgn(&self, input: &Input) -> Self::Pgn {
-        let b = pgn::GameBuilder::new().with_max_game_bytes(self.max_game_bytes);
-        Dom::new(&input.name, b, self.kept(input))
-    }
-    fn sgf(&self, input: &Input) -> Self::Sgf {
-        let b = sgf::TreeBuilder::new().with_max_game_bytes(self.max_game_bytes);
-        Dom::new(&input.name, b, self.kept(input))
-    }
-}
-
 /// `kifu filter`. Exit status 1 when no game was kept (as grep) or a kept game could not be
 /// written (named on stderr), 2 when an input could not be read.
 pub fn command(
@@ -176,12 +149,15 @@ pub fn command(
 ) -> io::Result<ExitCode> {
     let guard = Guard::new(&common.files, force);
     let mut out = out::open(output, &guard)?;
-    let work = FilterWork {
-        predicate: Arc::new(opts.predicate),
-        invert: opts.invert,
-        to: opts.to,
-        max_game_bytes: opts.max_game_bytes,
-    };
+    let predicate = Arc::new(opts.predicate);
+    let (to, invert) = (opts.to, opts.invert);
+    let scope = DomScope::FULL.with_max_game_bytes(opts.max_game_bytes);
+    let work = DomWork::new(scope, |input: &Input| Kept {
+        rendered: Rendered::new(to, &input.name),
+        predicate: Arc::clone(&predicate),
+        invert,
+    });
+    let mut budget = Budget::new(opts.max_count);
     let mut kept = 0u64;
     let mut unwritten = false;
     let scanned = run::scan(common, "filtering", &work, |event| {
@@ -195,13 +171,20 @@ pub fn command(
                 Visited::Pgn(dom) => &dom.each.rendered,
                 Visited::Sgf(dom) => &dom.each.rendered,
             };
-            kept += rendered.len() as u64;
-            if !opts.count {
-                rendered.write_all(&mut out, info.first_game)?;
-                for (index, why) in rendered.unwritten() {
+            for k in 0..rendered.len() {
+                if budget.done() {
+                    break;
+                }
+                if let Some(why) = rendered.why_unwritten(k) {
                     unwritten = true;
-                    let n = info.first_game + index + 1;
+                    let n = info.first_game + rendered.index(k) + 1;
                     crate::render::name_unwritten("filter", &input.name, n, why, &mut out)?;
+                    continue;
+                }
+                budget.take();
+                kept += 1;
+                if !opts.count {
+                    rendered.write_game(k, &mut out, info.first_game)?;
                 }
             }
         }

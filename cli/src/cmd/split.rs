@@ -9,17 +9,17 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use kifu::par::{Event, Visited, Work};
+use kifu::par::{Event, Visited};
 use kifu::{pgn, sgf};
 
-use crate::args::{Common, GameLimit};
+use crate::args::{Common, GameLimit, MaxCount};
 use crate::out::{Guard, Output};
 use crate::render::{Rendered, To};
-use crate::run::{self, Outcome};
+use crate::run::{self, Budget, Outcome};
 use kifu_pipeline::Input;
 use kifu_pipeline::group::By as GroupBy;
 use kifu_pipeline::keys::{Bounded, cut};
-use kifu_pipeline::{Dom, PerGame};
+use kifu_pipeline::{DomScope, DomWork, PerGame};
 
 /// Write the games into files of N games each (`--games`) or one file per value of a tag or
 /// root property (`--by ECO`, `--by Event`, `--by year`), in a directory.
@@ -56,6 +56,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t)]
     pub to: To,
     #[command(flatten)]
+    pub max: MaxCount,
+    #[command(flatten)]
     pub limit: GameLimit,
 }
 
@@ -77,6 +79,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         name: args.name,
         to: args.to,
         max_game_bytes: args.limit.max_game_bytes,
+        max_count: args.max.max_count,
     };
     command(&args.common, opts, args.force)
 }
@@ -106,6 +109,8 @@ pub struct Options {
     pub to: To,
     /// The DOM builders' limit on one game.
     pub max_game_bytes: usize,
+    /// `-m`: the most games written.
+    pub max_count: Option<u64>,
 }
 
 /// At most this many files open at once; the others are parked (closed, reopened to append).
@@ -139,37 +144,6 @@ impl PerGame for Sorted {
         self.keys
             .push((value, if self.jsonl { "jsonl" } else { "sgf" }));
         self.rendered.sgf(&tree);
-    }
-}
-
-struct SplitWork {
-    by: Arc<By>,
-    to: To,
-    max_game_bytes: usize,
-}
-
-impl SplitWork {
-    fn sorted(&self, input: &Input) -> Sorted {
-        Sorted {
-            rendered: Rendered::new(self.to, &input.name),
-            keys: Vec::new(),
-            by: Arc::clone(&self.by),
-            jsonl: self.to == To::Jsonl,
-        }
-    }
-}
-
-impl Work for SplitWork {
-    type Input = Input;
-    type Pgn = Dom<pgn::GameBuilder, Sorted>;
-    type Sgf = Dom<sgf::TreeBuilder, Sorted>;
-    fn pgn(&self, input: &Input) -> Self::Pgn {
-        let b = pgn::GameBuilder::new().with_max_game_bytes(self.max_game_bytes);
-        Dom::new(&input.name, b, self.sorted(input))
-    }
-    fn sgf(&self, input: &Input) -> Self::Sgf {
-        let b = sgf::TreeBuilder::new().with_max_game_bytes(self.max_game_bytes);
-        Dom::new(&input.name, b, self.sorted(input))
     }
 }
 
@@ -339,11 +313,16 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
         open: VecDeque::new(),
         games: HashMap::new(),
     };
-    let work = SplitWork {
-        by: Arc::new(opts.by.clone()),
-        to: opts.to,
-        max_game_bytes: opts.max_game_bytes,
-    };
+    let by = Arc::new(opts.by.clone());
+    let to = opts.to;
+    let scope = DomScope::FULL.with_max_game_bytes(opts.max_game_bytes);
+    let work = DomWork::new(scope, |input: &Input| Sorted {
+        rendered: Rendered::new(to, &input.name),
+        keys: Vec::new(),
+        by: Arc::clone(&by),
+        jsonl: to == To::Jsonl,
+    });
+    let mut budget = Budget::new(opts.max_count);
     let mut written = 0u64;
     let mut unwritten = false;
     let mut names = Names::default();
@@ -361,6 +340,9 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
             Visited::Sgf(dom) => &dom.each,
         };
         for (k, (value, ext)) in sorted.keys.iter().enumerate() {
+            if budget.done() {
+                break;
+            }
             let value = names.of(value);
             let file = match &opts.by {
                 By::Count(n) => name(&template, written / n.max(&1) + 1, value, ext),
@@ -374,6 +356,7 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
                 crate::render::name_unwritten("split", &input.name, n, why, &mut io::stdout())?;
                 continue;
             }
+            budget.take();
             files.write(&file, |f| sorted.rendered.write_game(k, f, info.first_game))?;
         }
         Ok(())

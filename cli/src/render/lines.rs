@@ -85,11 +85,6 @@ impl Lines {
             .map(|u| u.1.as_str())
     }
 
-    /// Writes the lines, each game's index counted from `first_game`.
-    pub fn write_to(&self, out: &mut impl Write, first_game: u64) -> io::Result<()> {
-        (0..self.starts.len()).try_for_each(|k| self.write_game(k, out, first_game))
-    }
-
     /// Writes game `k` of the piece (its index counted from `first_game`); nothing for a game
     /// that could not be written.
     pub fn write_game(&self, k: usize, out: &mut impl Write, first_game: u64) -> io::Result<()> {

@@ -79,14 +79,6 @@ impl Rendered {
         }
     }
 
-    /// The games that could not be written: (index in the piece, why), in order.
-    pub fn unwritten(&self) -> &[(u64, String)] {
-        match self {
-            Rendered::Std(_) => &[],
-            Rendered::Json(l) => &l.unwritten,
-        }
-    }
-
     /// Writes game `k` out (a JSON line's index counted from `first_game`; nothing for a game
     /// that could not be written).
     pub fn write_game(&self, k: usize, out: &mut impl Write, first_game: u64) -> io::Result<()> {
@@ -97,14 +89,6 @@ impl Rendered {
                 out.write_all(&f.out[start..end])
             }
             Rendered::Json(l) => l.write_game(k, out, first_game),
-        }
-    }
-
-    /// Writes every game out (nothing for those that could not be written).
-    pub fn write_all(&self, out: &mut impl Write, first_game: u64) -> io::Result<()> {
-        match self {
-            Rendered::Std(f) => out.write_all(&f.out),
-            Rendered::Json(l) => l.write_to(out, first_game),
         }
     }
 }
