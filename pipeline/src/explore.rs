@@ -72,7 +72,7 @@ impl Group {
             Group::Key(k) => k.shown(game),
             Group::Band(n) => elo.map(|e| {
                 let low = e / n * n;
-                format!("{low}-{}", low + n - 1)
+                format!("{low}-{}", low.saturating_add(n - 1))
             }),
         }
     }

@@ -1195,6 +1195,51 @@ mod tests {
     }
 
     #[test]
+    fn odd_queries_are_refused_not_panicked_on() {
+        for t in [
+            "",
+            "é",
+            "[",
+            "[]",
+            "[é]",
+            "Q>=99999999999",
+            "Q>",
+            "Q=",
+            "Qé",
+            "q<0",
+            "\u{0}",
+            "[B,N",
+            "[BN]>=",
+            "P65",
+        ] {
+            assert!(Material::parse(t).is_err(), "{t:?}");
+        }
+        for t in [
+            "",
+            "é",
+            "8/8/8/8/8/8/8/8/8",
+            "44444444/8/8/8/8/8/8/8",
+            "8/8/8/8/8/8/8/8 x",
+            "8/8/8/8/8/8/8/0",
+            "ééééééé/8/8/8/8/8/8/8",
+        ] {
+            assert!(SubFen::parse(t).is_err(), "{t:?}");
+        }
+        for t in [
+            "",
+            "é",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            "x:y",
+            "fen:",
+            "material:",
+            "subfen:",
+        ] {
+            assert!(Step::parse(t).is_err(), "{t:?}");
+        }
+        assert!(Exact::parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").is_ok());
+    }
+
+    #[test]
     fn sequences_within_plies() {
         let g = game(RUY);
         // a knight on c6 and a pawn on a7 (plies 4, 5), then White castled (9, 10)
