@@ -356,6 +356,7 @@ impl GoFinder {
     /// The last position's appearance, with what came after it.
     fn close(&mut self, next: Option<(Color, Option<Point>)>) {
         close(
+            &self.query.pattern,
             &mut self.pending,
             self.pending_move,
             next,
@@ -501,8 +502,10 @@ impl Games for GoReplayer<GoFinder> {
 }
 
 /// The appearance of a position where the pattern stood (at `pending`, `move_number`), with
-/// what was played after it (`None`: the end of the main line); `pending` emptied.
+/// what was played after it (`None`: the end of the main line; a point at its
+/// [`canonical`](Pattern::canonical) place); `pending` emptied.
 fn close(
+    pattern: &Pattern,
     pending: &mut Vec<Match>,
     move_number: u32,
     next: Option<(Color, Option<Point>)>,
@@ -523,6 +526,7 @@ fn close(
             .iter()
             .find_map(|m| {
                 let (x, y) = m.to_pattern(p)?;
+                let (x, y) = pattern.canonical(x, y);
                 Some((
                     *m,
                     Next::At {
@@ -657,7 +661,13 @@ impl TreeSearch {
             }
             let point = v.go_move(size);
             self.test(pattern);
-            close(&mut self.pending, moves, Some((c, point.flatten())), out);
+            close(
+                pattern,
+                &mut self.pending,
+                moves,
+                Some((c, point.flatten())),
+                out,
+            );
             moves += 1;
             match point {
                 Some(Some(pt)) => {
@@ -676,7 +686,7 @@ impl TreeSearch {
             self.stones.set_board(&self.board);
         }
         self.test(pattern);
-        close(&mut self.pending, moves, None, out);
+        close(pattern, &mut self.pending, moves, None, out);
         true
     }
 }
@@ -993,11 +1003,12 @@ mod tests {
         let (_, hits) = find(sgf, "O", Anchor::Corner, false);
         assert_eq!(moves(&hits[0]), [1, 2, 3, 4]);
         let a = &hits[0].appearances;
+        // (0, 1) in the corner's own coordinates: (1, 0), its mirror image, in the first row
         assert_eq!(
             a[2].next,
             Next::At {
-                x: 0,
-                y: 1,
+                x: 1,
+                y: 0,
                 color: Color::Black
             }
         );

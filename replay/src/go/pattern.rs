@@ -352,6 +352,9 @@ pub struct Pattern {
     anchor: Anchor,
     swap: bool,
     variants: Vec<Variant>,
+    /// The symmetries that map the pattern onto itself and keep its anchor (the identity
+    /// first).
+    own: Vec<Symmetry>,
 }
 
 impl PartialEq for Pattern {
@@ -522,6 +525,7 @@ impl Pattern {
             anchor: Anchor::Anywhere,
             swap: false,
             variants: Vec::new(),
+            own: Vec::new(),
         };
         p.build();
         p
@@ -565,6 +569,33 @@ impl Pattern {
     pub fn get(&self, x: u8, y: u8) -> Option<Want> {
         (x < self.w && y < self.h)
             .then(|| self.points[usize::from(y) * usize::from(self.w) + usize::from(x)])
+    }
+
+    /// The point of the pattern's own coordinates that stands for `(x, y)`: itself, or for a
+    /// pattern that is its own mirror image (keeping its anchor: about the corner's diagonal
+    /// for a corner, left-right for an edge, any of the 8 anywhere), the first of the
+    /// equivalent points by row, then column. Two moves at mirrored points of a symmetric
+    /// pattern are the same move.
+    ///
+    /// ```
+    /// use kifu_replay::go::{Anchor, Pattern};
+    /// // the 3-3 point: symmetric about the corner's diagonal
+    /// let p = Pattern::parse("...\n...\n..X\n").unwrap().anchor(Anchor::Corner);
+    /// assert_eq!(p.canonical(1, 3), (3, 1)); // the same move as (3, 1): row 1 comes first
+    /// assert_eq!(p.canonical(3, 1), (3, 1));
+    /// // not symmetric: every point is itself
+    /// let q = Pattern::parse("...\n..O\n..X\n").unwrap().anchor(Anchor::Corner);
+    /// assert_eq!(q.canonical(3, 1), (3, 1));
+    /// ```
+    pub fn canonical(&self, x: i32, y: i32) -> (i32, i32) {
+        let mut best = (x, y);
+        for s in &self.own[1..] {
+            let (a, b) = s.apply(x, y, self.w, self.h);
+            if (b, a) < (best.1, best.0) {
+                best = (a, b);
+            }
+        }
+        best
     }
 
     /// How many (symmetry, colour swap) variants are tried: 8 (16 with the swap) less those
@@ -642,6 +673,29 @@ impl Pattern {
                 ));
             }
         }
+        // the symmetries that keep the pattern and its anchor: the first 8 grids are unswapped
+        let keeps: &[u8] = match self.anchor {
+            Anchor::Anywhere => &[0, 1, 2, 3, 4, 5, 6, 7],
+            Anchor::Edge => &[0, Symmetry::FLIP_X],
+            Anchor::Corner => &[0, Symmetry::TRANSPOSE],
+        };
+        let mut own = vec![Symmetry::IDENTITY];
+        for &k in &keeps[1..] {
+            let s = Symmetry(k);
+            if s.dims(self.w, self.h) != (self.w, self.h) {
+                continue;
+            }
+            let same = (0..self.h).all(|y| {
+                (0..self.w).all(|x| {
+                    let (a, b) = s.apply(i32::from(x), i32::from(y), self.w, self.h);
+                    self.get(x, y) == self.get(a as u8, b as u8)
+                })
+            });
+            if same {
+                own.push(s);
+            }
+        }
+        self.own = own;
         self.variants = out.into_iter().map(|(v, _)| v).collect();
     }
 
