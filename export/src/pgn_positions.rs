@@ -46,8 +46,13 @@ fn square(file: u8, rank: u8) -> Option<usize> {
     (f < 8 && r < 8).then_some(usize::from(r) * 8 + usize::from(f))
 }
 
-/// The index of a move, given in UCI (`e2e4`, `e7e8n`), in the policy encoding of the
-/// [module](self) (`None` for a null move, `0000`, or text that is not a move).
+/// The index of a move, given in UCI (`e2e4`, `e7e8n`), in the policy encoding of the PGN
+/// `positions` table (`None` for a null move, `0000`, or text that is not a move):
+/// `from * 64 + to` (squares a1 = 0 … h8 = 63) for every move but an under-promotion (a queen
+/// promotion included), `4096 + (piece * 16 + target) * 3 + direction` for an under-promotion
+/// (`piece` 0 knight, 1 bishop, 2 rook; `target` the file reached, plus 8 on the first rank;
+/// `direction` 0 a capture towards the a-file, 1 a push, 2 a capture towards the h-file):
+/// [`POLICY_SIZE`] slots.
 ///
 /// ```
 /// use kifu_export::{policy_index, policy_uci};
