@@ -34,9 +34,9 @@ pub struct Predicate {
     pub has: Vec<Feature>,
     /// `--lacks`.
     pub lacks: Vec<Feature>,
-    /// `--reaches FEN`: the Polyglot key of a position the main line must reach (its start
-    /// included), replayed on a board (PGN; SGF games never pass).
-    pub reaches: Option<u64>,
+    /// `--reaches FEN`: a position the main line must reach (its start included), replayed
+    /// on a board by `kifu find`'s engine (PGN; SGF games never pass).
+    pub reaches: Option<kifu_replay::chess::query::Query>,
 }
 
 impl Predicate {
@@ -45,7 +45,7 @@ impl Predicate {
         self.tests.iter().all(|t| t.holds(game))
             && self.plies(game.moves.len() as u64)
             && self.features(|f| pgn_has(game, f))
-            && self.reaches.is_none_or(|key| reaches(game, key))
+            && self.reaches.as_ref().is_none_or(|q| reaches(game, q))
     }
 
     /// Whether an SGF game tree passes (tests on root properties, decoded as UTF-8 where they
@@ -67,16 +67,10 @@ impl Predicate {
     }
 }
 
-/// Whether a PGN game's main line, replayed, reaches the position of Polyglot key `key` (its
-/// start included).
-fn reaches(game: &pgn::Game, key: u64) -> bool {
-    use kifu_replay::chess::{DomOptions, replay_game};
-    let options = DomOptions {
-        fen: false,
-        variations: false,
-    };
-    let r = replay_game(game, &options);
-    r.start.as_ref().is_some_and(|p| p.key() == key) || r.main_line().any(|n| n.key == Some(key))
+/// Whether a PGN game's main line, replayed, reaches the position `query` asks for (its
+/// start included); the replay stops once the position cannot come any more.
+fn reaches(game: &pgn::Game, query: &kifu_replay::chess::query::Query) -> bool {
+    kifu_replay::chess::query::Searcher::default().matches(game, query)
 }
 
 /// Whether a PGN game holds `f` anywhere (main line or variations; walked without recursion).
@@ -198,7 +192,9 @@ mod tests {
         assert!(!f(&[Feature::Nags], &[]).pgn(&g));
         let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
         let reach = |fen: &str| Predicate {
-            reaches: Some(kifu_replay::chess::position_key(fen).unwrap()),
+            reaches: Some(kifu_replay::chess::query::Query::new(vec![
+                kifu_replay::chess::query::Step::fen(fen).unwrap(),
+            ])),
             ..Default::default()
         };
         assert!(reach(after_e4).pgn(&g));

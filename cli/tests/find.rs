@@ -184,6 +184,27 @@ fn sub_fen_material_and_sequences() {
 }
 
 #[test]
+fn filter_reaches_is_find_fen() {
+    for fen in [
+        OPEN,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+    ] {
+        let filter: u64 = run(&["filter", "-c", "--reaches", fen])
+            .1
+            .trim()
+            .parse()
+            .unwrap();
+        assert_eq!(filter, find_count(&["--fen", fen]), "{fen}");
+    }
+    let o = kifu(
+        &["filter", "--reaches", "8/8/8 w", "-", "-q"],
+        Some(&games()),
+    );
+    assert_eq!(code(&o), 2);
+    assert!(err(&o).contains("--reaches"), "{}", err(&o));
+}
+
+#[test]
 fn count_max_count_and_where() {
     assert_eq!(find_count(&["--fen", OPEN, "-m", "2"]), 2);
     assert_eq!(found(&["--fen", OPEN, "-m", "1"]).len(), 1);

@@ -49,7 +49,8 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', value_enum)]
     pub lacks: Vec<crate::predicate::Feature>,
     /// PGN: the main line, replayed on a board, reaches this position (its start included),
-    /// compared by Polyglot key (the move counters do not matter).
+    /// as `kifu find --fen` finds it (pieces, side to move, castling, a legal en passant
+    /// square; the move counters do not matter; docs/search.md).
     #[arg(long, value_name = "FEN")]
     pub reaches: Option<String>,
     /// Keep the games that fail instead.
@@ -70,12 +71,12 @@ pub struct Args {
 /// `kifu filter`.
 pub fn run(args: Args) -> io::Result<ExitCode> {
     let reaches = match &args.reaches {
-        Some(fen) => Some(kifu_replay::chess::position_key(fen).map_err(|e| {
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("--reaches `{fen}`: {e}"),
-            )
-        })?),
+        Some(fen) => {
+            let step = kifu_replay::chess::query::Step::fen(fen).map_err(|e| {
+                io::Error::new(io::ErrorKind::InvalidInput, format!("--reaches {e}"))
+            })?;
+            Some(kifu_replay::chess::query::Query::new(vec![step]))
+        }
         None => None,
     };
     let opts = Options {
