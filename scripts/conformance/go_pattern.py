@@ -4,7 +4,7 @@
 Usage:
   go_pattern.py GO_FIND_BIN PATTERN [--anchor corner|edge|anywhere] [--swap-colors]
                 [FILE|DIR...] [--show N] [--jobs N]
-  go_pattern.py --bench PATTERN [--anchor ...] [--swap-colors] [FILE|DIR...]
+  go_pattern.py --bench ROUNDS GO_FIND_BIN PATTERN [--anchor ...] [--swap-colors] [FILE|DIR...]
 
 GO_FIND_BIN is kifu-pipeline's example `go_find` (cargo build --release -p kifu-pipeline
 --example go_find); PATTERN a pattern file (rows of X O . ? x o, docs/search.md). Without a
@@ -27,14 +27,17 @@ symmetries put the same points there. It compares, for every game both read:
   pattern's colour, or tenuki when no place is that near, a pass, or the end.
 
 Trees sgfmill cannot read (non-square boards, points off the board, setup and a move in the root)
-are counted apart, not compared. --bench runs the reference alone on one core and prints its
-seconds (the figures of docs/figures.md). Needs sgfmill==1.1.1 (the oracle venv of
+are counted apart, not compared. --bench ROUNDS times the two on one core, interleaved: per
+round, kifu's search (GO_FIND_BIN -j 1 -q, its CPU seconds) and the reference's loop over the same
+files (this process's CPU seconds), and prints each round's ratio and their median (the figures
+of docs/figures.md). Needs sgfmill==1.1.1 (the oracle venv of
 ../shared/oracle/README.md).
 """
 import collections
 import json
 import multiprocessing
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -288,33 +291,32 @@ def files(args):
 
 def main(argv):
     show, jobs = 5, os.cpu_count() or 1
-    anchor, swap, bench = "anywhere", False, False
+    anchor, swap, bench = "anywhere", False, 0
     rest = []
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--show", "--jobs", "--anchor"):
+        if a in ("--show", "--jobs", "--anchor", "--bench"):
             v = argv[i + 1]
             i += 2
             if a == "--show":
                 show = int(v)
             elif a == "--jobs":
                 jobs = int(v)
+            elif a == "--bench":
+                bench = int(v)
             else:
                 anchor = v
             continue
         if a == "--swap-colors":
             swap = True
-        elif a == "--bench":
-            bench = True
         else:
             rest.append(a)
         i += 1
-    need = 1 if bench else 2
-    if len(rest) < need:
+    if len(rest) < 2:
         print(__doc__)
         return 2
-    binary = None if bench else rest.pop(0)
+    binary = rest.pop(0)
     pattern_file = rest.pop(0)
     with open(pattern_file) as f:
         rows = parse_pattern(f.read())
@@ -325,18 +327,27 @@ def main(argv):
         rest = [CORPUS]
     paths = files(rest)
     search = Search(rows, anchor, swap)
-    if bench:
-        start = time.process_time()
-        trees = positions = 0
-        for p in paths:
-            r = reference_file(p, search)
-            for t in r.get("trees", []):
-                trees += 1
-                positions += len(t.get("moves", []))
-        print("sgfmill loop: files %d trees %d positions-with-pattern %d cpu-seconds %.2f"
-              % (len(paths), trees, positions, time.process_time() - start))
-        return 0
     opts = [pattern_file, "--anchor", anchor] + (["--swap-colors"] if swap else []) + ["-j", "1"]
+    if bench:
+        ratios = []
+        for r in range(bench):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            k = subprocess.run([binary] + opts + ["-q"] + paths, capture_output=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            kifu_s = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+            start = time.process_time()
+            trees = positions = 0
+            for p in paths:
+                for t in reference_file(p, search).get("trees", []):
+                    trees += 1
+                    positions += len(t.get("moves", []))
+            ref_s = time.process_time() - start
+            ratios.append(ref_s / max(kifu_s, 1e-9))
+            print("round %d: kifu %.3f s (%s), sgfmill loop %.2f s (trees %d, positions with the pattern %d): %.0fx"
+                  % (r + 1, kifu_s, k.stderr.decode().strip(), ref_s, trees, positions, ratios[-1]))
+        ratios.sort()
+        print("files %d; median %.0fx" % (len(paths), ratios[len(ratios) // 2]))
+        return 0
     with multiprocessing.Pool(jobs) as pool:
         results = pool.map(compare, [(binary, opts, p, search) for p in paths], chunksize=16)
     total = collections.Counter()
