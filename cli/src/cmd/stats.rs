@@ -3,8 +3,8 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use kifu_pipeline::group::{By, Grouped, Grouping, Sort};
 use kifu_pipeline::StatsSummary;
+use kifu_pipeline::group::{By, Grouped, Grouping, Sort};
 
 use crate::args::Common;
 use crate::run::{self, Outcome};

@@ -61,9 +61,9 @@ mod dom;
 mod error;
 mod lines;
 pub mod openings;
-pub mod query;
 mod polyglot_table;
 mod position;
+pub mod query;
 mod resolve;
 mod setup;
 
