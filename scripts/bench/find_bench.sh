@@ -12,6 +12,7 @@
 #   TIMES   the corpus's lichess_db_1000k.pgn repeated this many times (default 128: 128 MB)
 #   PYTHON  a python with python-chess (default: $(scripts/python_env.sh --export-bench --no-build));
 #           the loop reads 4 copies (4 MB) and its rate is scaled to the whole
+#   $KIFU_BEFORE  another kifu binary (a build before a change): its filter --reaches runs too
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 kifu=$1 rounds=${2:-3} times=${3:-128}
@@ -49,6 +50,9 @@ for r in $(seq "$rounds"); do
             run "filter --reaches -j$j" $j "$kifu" filter -c -q -j$j --reaches "$fen" "$tmp/big.pgn"
         fi
         run "find --subfen -j$j" $j "$kifu" find -c -q -j$j --subfen "$sub" "$tmp/big.pgn"
+        if [ -n "${KIFU_BEFORE:-}" ]; then
+            run "filter --reaches (before) -j$j" $j "$KIFU_BEFORE" filter -c -q -j$j --reaches "$fen" "$tmp/big.pgn"
+        fi
     done
     if [ -n "$pe" ]; then
         run "pgn-extract -Tf (fen)" 1 count_pe -Tf"$fen"
