@@ -303,6 +303,17 @@ struct Test {
     want: Want,
 }
 
+/// One row of a placed pattern: the black bits under `care_b` must be `want_b`, the white
+/// bits under `care_w` must be `want_w` (bit `dx` for the rectangle's column `dx`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct RowTest {
+    dy: u8,
+    care_b: u64,
+    want_b: u64,
+    care_w: u64,
+    want_w: u64,
+}
+
 /// The pattern under one symmetry (and colour swap), ready to test.
 #[derive(Clone, Debug)]
 struct Variant {
@@ -315,6 +326,9 @@ struct Variant {
     ys: Span,
     /// The points that are not `?`, rarest first.
     tests: Vec<Test>,
+    /// The same by row, for a place of one column (a corner, the left or right edge): the rows
+    /// with a test, those with stones first.
+    rows: Vec<RowTest>,
     /// Earlier variants with the same points (other places): a match of this one where one of
     /// them stands too is theirs.
     same_as: u32,
@@ -658,6 +672,29 @@ impl Pattern {
                     })
                     .collect();
                 tests.sort_by_key(|t| t.want.rank());
+                let mut rows: Vec<RowTest> = (0..th)
+                    .map(|dy| RowTest {
+                        dy,
+                        care_b: 0,
+                        want_b: 0,
+                        care_w: 0,
+                        want_w: 0,
+                    })
+                    .collect();
+                for t in &tests {
+                    let r = &mut rows[usize::from(t.dy)];
+                    let bit = 1u64 << t.dx;
+                    match t.want {
+                        Want::Black => (r.care_b, r.want_b) = (r.care_b | bit, r.want_b | bit),
+                        Want::White => (r.care_w, r.want_w) = (r.care_w | bit, r.want_w | bit),
+                        Want::Empty => (r.care_b, r.care_w) = (r.care_b | bit, r.care_w | bit),
+                        Want::BlackOrEmpty => r.care_w |= bit,
+                        Want::WhiteOrEmpty => r.care_b |= bit,
+                        Want::Any => {}
+                    }
+                }
+                rows.retain(|r| (r.care_b | r.care_w) != 0);
+                rows.sort_by_key(|r| core::cmp::Reverse((r.want_b | r.want_w).count_ones()));
                 out.push((
                     Variant {
                         symmetry: s,
@@ -667,6 +704,7 @@ impl Pattern {
                         xs,
                         ys,
                         tests,
+                        rows,
                         same_as,
                     },
                     grid,
@@ -787,13 +825,40 @@ impl Stones {
 
     /// Makes it the position of `board` (its size too).
     pub fn set_board(&mut self, board: &Board) {
-        *self = Stones::new(board.size());
+        /// The low bit of each byte.
+        const LOW: u64 = 0x0101_0101_0101_0101;
+        /// Each byte's low bit (the bytes 0 or 1) to one bit of a byte: byte `i` to bit `i`.
+        #[inline]
+        fn pack(x: u64) -> u64 {
+            x.wrapping_mul(0x0102_0408_1020_4080) >> 56
+        }
+        let fresh = Stones::new(board.size());
+        self.size = fresh.size;
         let cols = usize::from(board.size().cols.max(1));
-        for (y, row) in board.points().chunks(cols).enumerate().take(MAX_SIDE) {
+        let rows = usize::from(self.size.rows);
+        for y in 0..MAX_SIDE {
             let (mut b, mut w) = (0u64, 0u64);
-            for (x, &c) in row.iter().enumerate().take(MAX_SIDE) {
-                b |= u64::from(c == BLACK) << x;
-                w |= u64::from(c == WHITE) << x;
+            if y < rows
+                && let Some(row) = board.points().get(y * cols..(y + 1) * cols)
+            {
+                let row = &row[..cols.min(MAX_SIDE)];
+                let mut chunks = row.chunks_exact(8);
+                let mut x = 0;
+                for c in &mut chunks {
+                    let Ok(bytes) = <[u8; 8]>::try_from(c) else {
+                        continue;
+                    };
+                    // a point's byte: 0 empty, 1 black, 2 white
+                    let v = u64::from_le_bytes(bytes);
+                    let (lo, hi) = (v & LOW, (v >> 1) & LOW);
+                    b |= pack(lo & !hi) << x;
+                    w |= pack(hi & !lo) << x;
+                    x += 8;
+                }
+                for (i, &c) in chunks.remainder().iter().enumerate() {
+                    b |= u64::from(c == BLACK) << (x + i);
+                    w |= u64::from(c == WHITE) << (x + i);
+                }
             }
             self.black[y] = b;
             self.white[y] = w;
@@ -1004,10 +1069,24 @@ impl Iterator for Matches<'_> {
             let y = usize::from(self.y);
             self.y += 1;
             let mut cand = self.xmask;
-            for t in &v.tests {
-                cand &= self.stones.row(y + usize::from(t.dy), t.want) >> t.dx;
-                if cand == 0 {
-                    break;
+            if cand & cand.wrapping_sub(1) == 0 {
+                // one column: the rows tested whole
+                let x = cand.trailing_zeros();
+                let st = self.stones;
+                let holds = v.rows.iter().all(|r| {
+                    let yy = y + usize::from(r.dy);
+                    (st.black[yy] >> x) & r.care_b == r.want_b
+                        && (st.white[yy] >> x) & r.care_w == r.want_w
+                });
+                if !holds {
+                    cand = 0;
+                }
+            } else {
+                for t in &v.tests {
+                    cand &= self.stones.row(y + usize::from(t.dy), t.want) >> t.dx;
+                    if cand == 0 {
+                        break;
+                    }
                 }
             }
             self.cand = cand;
@@ -1312,6 +1391,30 @@ mod tests {
             }
         }
         assert!(total > 1000, "{total}");
+    }
+
+    #[test]
+    fn set_board_packs_every_point() {
+        let mut seed = 7u64;
+        for cols in [1u8, 7, 8, 9, 13, 19, 52] {
+            let rows = cols.min(21);
+            let mut b = Board::new(BoardSize { cols, rows });
+            let mut s = Stones::new(b.size());
+            for y in 0..rows {
+                for x in 0..cols {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let c = [EMPTY, BLACK, WHITE][(seed >> 33) as usize % 3];
+                    b.set(p(x, y), c);
+                    s.set(p(x, y), c);
+                }
+            }
+            let mut t = Stones::new(BoardSize { cols: 52, rows: 52 });
+            t.set(p(51, 51), BLACK);
+            t.set_board(&b);
+            assert_eq!(t, s, "{cols}");
+        }
     }
 
     #[test]

@@ -1,0 +1,178 @@
+//! `kifu find --go-pattern` and `kifu explore --go-pattern` on a few hand-made Go games: the
+//! anchors, the colour swap, `-w`, the move numbers, the next moves counted by hand, the same
+//! output at every thread count, and the errors of a bad pattern.
+
+mod common;
+use common::{Files, code, err, kifu, out};
+
+/// Three games: a black 4-4 stone approached at the 3-4 point (Black won), a white 4-4 stone
+/// whose corner Black invades at 3-3 (White won, a 1k Black), a 9-stone handicap game.
+const GAMES: &[u8] = b"(;GM[1]SZ[19]BR[5d]RE[B+R];B[pd];W[qf];B[dd])\n\
+(;GM[1]SZ[19]BR[1k]RE[W+2.5];B[qq];W[dd];B[cc])\n\
+(;GM[1]SZ[19]BR[3d]HA[9]RE[0];AB[dd][jd][pd][dj][jj][pj][dp][jp][pp];W[qc])\n";
+
+/// A lone black 4-4 stone in an empty corner (the first row and column: anything).
+const PATTERN: &[u8] = b"# a lone 4-4 stone\n?????\n?....\n?....\n?..X.\n?....\n";
+
+fn lines(s: &str) -> Vec<serde_json::Value> {
+    s.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn find_counts_and_move_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.file("g.sgf", GAMES);
+    let pattern = dir.file("44.txt", PATTERN);
+    let (g, p) = (games.to_str().unwrap(), pattern.to_str().unwrap());
+    let count = |extra: &[&str]| {
+        let mut args = vec!["find", "--go-pattern", p, "--anchor", "corner", "-c", g];
+        args.extend_from_slice(extra);
+        let o = kifu(&args, None);
+        assert_eq!(code(&o), 0, "{}", err(&o));
+        out(&o).trim().to_string()
+    };
+    // game 1 (black pd), game 3 (the handicap stones: four corners at move 0)
+    assert_eq!(count(&[]), "2");
+    // with colours swapped, game 2's white 4-4 too
+    assert_eq!(count(&["--swap-colors"]), "3");
+    assert_eq!(count(&["--swap-colors", "-w", "BR>=3d"]), "2");
+    // along an edge: the same stones (the empty area's top row on the edge, anywhere along it)
+    let o = kifu(
+        &["find", "--go-pattern", p, "--anchor", "edge", "-c", g],
+        None,
+    );
+    assert_eq!((code(&o), out(&o).trim()), (0, "2"), "{}", err(&o));
+    // no game: exit status 1
+    let o = kifu(&["find", "--go-pattern", p, "-c", "-w", "BR>=9d", g], None);
+    assert_eq!((code(&o), out(&o).trim()), (1, "0"), "{}", err(&o));
+    // the move numbers: game 1 from its first move to its end (W qf stays outside the area),
+    // game 3 at the start and after W qc (the other three corners)
+    let o = kifu(
+        &[
+            "find",
+            "--go-pattern",
+            p,
+            "--anchor",
+            "corner",
+            "--to",
+            "jsonl",
+            g,
+        ],
+        None,
+    );
+    let found = lines(&out(&o));
+    assert_eq!(found.len(), 2);
+    assert_eq!(found[0]["matched_plies"], serde_json::json!([1, 2, 3]));
+    assert_eq!(found[1]["matched_plies"], serde_json::json!([0, 1]));
+}
+
+#[test]
+fn explore_next_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.file("g.sgf", GAMES);
+    let pattern = dir.file("44.txt", PATTERN);
+    let (g, p) = (games.to_str().unwrap(), pattern.to_str().unwrap());
+    let run = |j: &str| {
+        let o = kifu(
+            &[
+                "explore",
+                "--go-pattern",
+                p,
+                "--anchor",
+                "corner",
+                "--json",
+                "-j",
+                j,
+                g,
+            ],
+            None,
+        );
+        assert_eq!(code(&o), 0, "{}", err(&o));
+        out(&o)
+    };
+    let rows = lines(&run("1"));
+    assert_eq!(run("2"), run("1"));
+    let row = |m: &str| {
+        rows.iter()
+            .find(|r| r["move"] == m)
+            .unwrap_or_else(|| panic!("{m}: {rows:?}"))
+    };
+    // game 1: W qf after B pd: (16, 5) from the upper right corner is the pattern's (2, 5),
+    // the mirror of (5, 2) in this diagonal-symmetric pattern: one move, given as 5,2
+    let qf = row("O 5,2");
+    assert_eq!(
+        (qf["kind"].as_str(), qf["x"].as_i64(), qf["y"].as_i64()),
+        (Some("point"), Some(5), Some(2))
+    );
+    assert_eq!(
+        (qf["positions"].as_u64(), qf["x_wins"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(
+        (qf["game"].as_u64(), qf["move_number"].as_u64()),
+        (Some(1), Some(1))
+    );
+    // game 3: W qc (16, 2): the pattern's 3-3 point (2, 2) of the upper right corner, a draw
+    let qc = row("O 2,2");
+    assert_eq!(
+        (
+            qc["positions"].as_u64(),
+            qc["other"].as_u64(),
+            qc["game"].as_u64()
+        ),
+        (Some(1), Some(1), Some(3))
+    );
+    // the ends of games 1 and 3, and game 1's B dd (far): tenuki
+    assert_eq!(row("end")["positions"].as_u64(), Some(2));
+    assert_eq!(row("X tenuki")["positions"].as_u64(), Some(1));
+    // a table on a terminal-less stdout
+    let o = kifu(
+        &["explore", "--go-pattern", p, "--anchor", "corner", g],
+        None,
+    );
+    assert!(out(&o).contains("O 5,2"), "{}", out(&o));
+}
+
+#[test]
+fn bad_patterns_and_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.file("g.sgf", GAMES);
+    let bad = dir.file("bad.txt", b"X.\n.Z\n");
+    let g = games.to_str().unwrap();
+    let o = kifu(&["find", "--go-pattern", bad.to_str().unwrap(), g], None);
+    assert_eq!(code(&o), 2);
+    assert!(
+        err(&o).contains("line 2, column 2: `Z` is no pattern point"),
+        "{}",
+        err(&o)
+    );
+    let o = kifu(&["find", "--anchor", "corner", g], None);
+    assert_eq!(code(&o), 2);
+    let pattern = dir.file("p.txt", b"X\n");
+    let o = kifu(
+        &[
+            "find",
+            "--go-pattern",
+            pattern.to_str().unwrap(),
+            "--fen",
+            "8/8/8/8/8/8/8/8 w - -",
+            g,
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    let o = kifu(
+        &[
+            "explore",
+            "--go-pattern",
+            pattern.to_str().unwrap(),
+            "--by",
+            "year",
+            g,
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 2, "{}", err(&o));
+}
