@@ -9,6 +9,7 @@ use kifu::par::{Event, Visited};
 use kifu::{pgn, sgf};
 use kifu_pipeline::find::{ChessSpec, Finder, Matched, Query};
 use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
+use kifu_replay::chess::query::{LineSearch, Verdict};
 use kifu_replay::go::{Anchor, Pattern};
 
 use crate::args::{Common, GameLimit, MaxCount, OutputArgs};
@@ -183,11 +184,142 @@ impl PerGame for Found {
     }
 }
 
+/// `find -c` on the main line without `-w`: the parser's events replayed straight, no game
+/// built (a piece's visitor, counting the games that match).
+pub struct Counting {
+    query: Arc<kifu_replay::chess::query::Query>,
+    search: LineSearch,
+    games: u64,
+    found: u64,
+}
+
+impl pgn::Visitor for Counting {
+    fn on_tree(&mut self, ctx: &pgn::Context) -> kifu::Control {
+        if !ctx.is_main_line() {
+            return kifu::Control::Skip;
+        }
+        self.games += 1;
+        self.search.begin();
+        kifu::Control::Continue
+    }
+    fn on_property(&mut self, ctx: &pgn::Context, tag: &pgn::Tag<'_>) -> kifu::Control {
+        if ctx.is_main_line() && (tag.name == b"FEN" || tag.name == b"Variant") {
+            let value = tag.value.decode();
+            self.search.tag(tag.name, &String::from_utf8_lossy(&value));
+        }
+        kifu::Control::Continue
+    }
+    fn on_tags_end(&mut self, _: &pgn::Context) -> kifu::Control {
+        let v = self.search.start(&self.query);
+        self.answer(v)
+    }
+    fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
+        if !ctx.is_main_line() {
+            return kifu::Control::Skip;
+        }
+        let v = self.search.play(&self.query, mv.san);
+        self.answer(v)
+    }
+}
+
+impl Counting {
+    fn answer(&mut self, v: Verdict) -> kifu::Control {
+        match v {
+            Verdict::Continue => kifu::Control::Continue,
+            Verdict::Matched => {
+                self.found += 1;
+                kifu::Control::SkipGame
+            }
+            Verdict::Over => kifu::Control::SkipGame,
+        }
+    }
+}
+
+impl kifu_pipeline::Games for Counting {
+    fn games(&self) -> u64 {
+        self.games
+    }
+}
+
+/// SGF games in a count of chess matches: counted as read, never matched.
+#[derive(Default)]
+pub struct SgfGames(u64);
+
+impl sgf::Visitor for SgfGames {
+    fn on_tree(&mut self, ctx: &sgf::Context) -> kifu::Control {
+        self.0 += u64::from(ctx.is_game_level());
+        kifu::Control::Skip
+    }
+}
+
+impl kifu_pipeline::Games for SgfGames {
+    fn games(&self) -> u64 {
+        self.0
+    }
+}
+
+struct CountWork(Arc<kifu_replay::chess::query::Query>);
+
+impl kifu::par::Work for CountWork {
+    type Input = Input;
+    type Pgn = Counting;
+    type Sgf = SgfGames;
+    fn pgn(&self, _: &Input) -> Counting {
+        Counting {
+            query: Arc::clone(&self.0),
+            search: LineSearch::default(),
+            games: 0,
+            found: 0,
+        }
+    }
+    fn sgf(&self, _: &Input) -> SgfGames {
+        SgfGames::default()
+    }
+}
+
+/// `find -c` without `-w` on the main line: no game built.
+fn count_only(
+    common: &Common,
+    q: &kifu_replay::chess::query::Query,
+    max: Option<u64>,
+) -> io::Result<ExitCode> {
+    let work = CountWork(Arc::new(q.clone()));
+    let mut budget = Budget::new(max);
+    let mut found = 0u64;
+    let scanned = run::scan(common, "searching", &work, |event| {
+        if let Event::Piece {
+            visited: Visited::Pgn(c),
+            ..
+        } = event
+        {
+            for _ in 0..c.found {
+                if !budget.take() {
+                    break;
+                }
+                found += 1;
+            }
+        }
+        Ok(())
+    })?;
+    let mut out = io::stdout().lock();
+    writeln!(out, "{found}")?;
+    out.flush()?;
+    Ok(Outcome::of(&scanned, found == 0).code())
+}
+
 /// `kifu find`. Exit status 1 when no game matched or a game could not be written (named on
 /// stderr), 2 when an input could not be read.
 pub fn run(args: Args) -> io::Result<ExitCode> {
     let query = Arc::new(args.query.query()?);
     let common = &args.common;
+    if args.count
+        && args.tests.is_empty()
+        && !args.query.variations
+        && args.output.output.is_none()
+        && let Query::Chess(q) = &*query
+    {
+        return count_only(common, q, args.max.max_count);
+    }
     let guard = Guard::new(&common.files, args.output.force);
     let mut out = out::open(args.output.output.as_deref(), &guard)?;
     let predicate = Arc::new(Predicate {

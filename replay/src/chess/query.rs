@@ -945,6 +945,101 @@ impl Searcher {
     }
 }
 
+/// What one more position of a [`LineSearch`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not yet: go on with the next move.
+    Continue,
+    /// The query matched here.
+    Matched,
+    /// It cannot match any more on this line (or the game cannot be replayed): skip the rest.
+    Over,
+}
+
+/// The search of one game's main line fed event by event (tags, then moves), for a visitor on
+/// the parser's events that builds no game: the same positions, rules and early exit as
+/// [`Searcher`] on the main line. Reuse it from game to game.
+///
+/// ```
+/// use kifu_replay::chess::query::{LineSearch, Query, Step, Verdict};
+/// let q = Query::new(vec![Step::subfen("8/8/8/8/4P3/8/8/8").unwrap()]);
+/// let mut s = LineSearch::default();
+/// s.begin();
+/// assert_eq!(s.start(&q), Verdict::Continue);
+/// assert_eq!(s.play(&q, kifu::pgn::San::parse(b"e4").unwrap()), Verdict::Matched);
+/// ```
+#[derive(Default)]
+pub struct LineSearch {
+    engine: Engine,
+    setup: Setup,
+    chain: Vec<u32>,
+    ply: u32,
+    /// Positions replayed, over the search's life.
+    pub positions: u64,
+}
+
+impl fmt::Debug for LineSearch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LineSearch")
+            .field("ply", &self.ply)
+            .field("positions", &self.positions)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LineSearch {
+    /// A game begins: its tags come next.
+    pub fn begin(&mut self) {
+        self.setup.clear();
+    }
+
+    /// A tag of the game (`FEN` and `Variant` matter).
+    pub fn tag(&mut self, name: &[u8], value: &str) {
+        if name == b"FEN" || name == b"Variant" {
+            self.setup.tag(name, value, kifu::Position::default());
+        }
+    }
+
+    /// The tags are over: the start position, tested.
+    pub fn start(&mut self, query: &Query) -> Verdict {
+        let Ok(start) = self.setup.start() else {
+            return Verdict::Over;
+        };
+        self.engine.keep_prev = false;
+        self.engine.start_game(Some(start));
+        self.chain.clear();
+        self.chain.resize(query.steps.len(), NONE);
+        self.ply = 0;
+        let Some(pos) = self.engine.start() else {
+            return Verdict::Over;
+        };
+        self.positions += 1;
+        verdict(query, &mut self.chain, pos, 0)
+    }
+
+    /// The next main-line move, played and tested.
+    pub fn play(&mut self, query: &Query, san: kifu::pgn::San) -> Verdict {
+        self.ply += 1;
+        match self.engine.play(san) {
+            Played::Played { after, .. } => {
+                self.positions += 1;
+                verdict(query, &mut self.chain, after, self.ply)
+            }
+            Played::Failed(_) | Played::Skipped(_) => Verdict::Over,
+        }
+    }
+}
+
+fn verdict(query: &Query, chain: &mut [u32], pos: &Position, ply: u32) -> Verdict {
+    if advance(query, chain, pos, ply) {
+        Verdict::Matched
+    } else if alive(query, chain, pos, ply) {
+        Verdict::Continue
+    } else {
+        Verdict::Over
+    }
+}
+
 /// Takes the position at `ply` into the line's sequence state; whether the whole sequence
 /// ends here.
 #[inline]
