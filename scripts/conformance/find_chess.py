@@ -153,7 +153,10 @@ def python_chess(path):
             continue
         if game is None:
             break
-        board = game.board()
+        try:
+            board = game.board()
+        except ValueError:  # a variant python-chess does not know: kifu does not replay it either
+            board = None
         boards = []
         if type(board) is chess.Board and not any(
                 isinstance(e, ValueError) and "variant" in str(e) for e in game.errors):
@@ -202,7 +205,10 @@ def explore_reference(path, fen=None, pattern=None):
             game = chess.pgn.read_game(f)
             if game is None:
                 break
-            board = game.board()
+            try:
+                board = game.board()
+            except ValueError:
+                continue
             moves = list(game.mainline_moves())
             seen = set()
             for mv in moves:
