@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use kifu::par::{Event, Work};
 use kifu_input::Progress;
-use kifu_pipeline::{Formats, Games, Input, Note, Scan, ScanOptions, Scanned};
+use kifu_pipeline::{Formats, GameCount, Input, Note, Scan, ScanOptions, Scanned};
 
 use crate::{Common, source};
 
@@ -154,8 +154,8 @@ pub fn job<T>(
 pub fn scan<W, S>(common: &Common, verb: &str, work: &W, sink: S) -> io::Result<Scanned>
 where
     W: Work<Input = Input>,
-    W::Pgn: Games,
-    W::Sgf: Games,
+    W::Pgn: GameCount,
+    W::Sgf: GameCount,
     S: FnMut(Event<'_, W>) -> io::Result<()>,
 {
     let scan = scan_of(common, verb)?.with_stop(&ENOUGH);
@@ -285,7 +285,7 @@ pub struct InputTally {
 impl InputTally {
     /// Adds a piece's visitor.
     pub fn add<B, T>(&mut self, dom: &kifu_pipeline::Dom<B, T>) {
-        self.games += kifu_pipeline::Games::games(dom);
+        self.games += kifu_pipeline::GameCount::games(dom);
         self.unclaimed += dom.unclaimed.len() as u64;
     }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use arrow_schema::SchemaRef;
 use kifu::Format;
 use kifu_export::{Charset, Table, TableOptions};
-use kifu_pipeline::table::TableSpec;
+use kifu_pipeline::tables::TableSpec;
 
 /// The name of the column that `ignore_errors := true` adds: the error of an input that could
 /// not be read whole, on a row of its own.

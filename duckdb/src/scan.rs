@@ -21,7 +21,7 @@ use std::thread::JoinHandle;
 
 use arrow_array::RecordBatch;
 use kifu::par::{Executor, Job};
-use kifu_pipeline::table::{TableScanned, TableSpec, scan_table_on};
+use kifu_pipeline::tables::{TableScanned, TableSpec, scan_table_on};
 use kifu_pipeline::{Formats, InputError, Scan, ScanOptions, Source};
 
 use crate::bind::Call;

@@ -10,7 +10,7 @@ use kifu::{Control, pgn, sgf};
 use kifu_replay::chess::{self, ReplayVisitor, Replayer};
 use kifu_replay::go::{self, GoReplayVisitor, GoReplayer};
 
-use crate::{Games, Input, Listed, Note, Problem, Problems, Scan, Scanned};
+use crate::{GameCount, Input, Listed, Note, Problem, Problems, Scan, Scanned};
 
 /// A piece's problems (the first of each game listed, the rest counted) and its games: the
 /// visitor of a checking scan.
@@ -73,14 +73,14 @@ impl GoReplayVisitor for Found {
     }
 }
 
-impl Games for Found {
+impl GameCount for Found {
     fn games(&self) -> u64 {
         self.games
     }
 }
 
 /// A piece's visitor of a checking scan: [`Found`], alone or inside a replay.
-pub trait Finds: Games {
+pub trait Finds: GameCount {
     /// What it found.
     fn found(&self) -> &Found;
 }

@@ -5,7 +5,7 @@
 
 use kifu::{Control, pgn, sgf};
 
-use crate::{Games, Input, Problem};
+use crate::{GameCount, Input, Problem};
 
 /// What a job does with each game of a piece, and keeps for the sink.
 pub trait PerGame: Send {
@@ -72,7 +72,7 @@ impl<B, T: PerGame> Dom<B, T> {
     }
 }
 
-impl<B, T> Games for Dom<B, T> {
+impl<B, T> GameCount for Dom<B, T> {
     fn games(&self) -> u64 {
         self.games
     }

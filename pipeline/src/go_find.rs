@@ -69,7 +69,7 @@ use kifu_replay::go::{
 };
 
 use crate::keys::{self, AnyOf};
-use crate::{Games, Input, Note, Scan, Scanned};
+use crate::{GameCount, Input, Note, Scan, Scanned};
 
 /// A Go pattern search: the pattern (with its anchor and colour swap) and the game keys'
 /// tests (`-w`: each [`AnyOf`] must hold).
@@ -281,7 +281,7 @@ impl pgn::Visitor for PgnGames {
     }
 }
 
-impl Games for PgnGames {
+impl GameCount for PgnGames {
     fn games(&self) -> u64 {
         self.0
     }
@@ -495,7 +495,7 @@ impl GoReplayVisitor for GoFinder {
     }
 }
 
-impl Games for GoReplayer<GoFinder> {
+impl GameCount for GoReplayer<GoFinder> {
     fn games(&self) -> u64 {
         self.inner().games
     }

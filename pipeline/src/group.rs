@@ -90,7 +90,7 @@ impl std::str::FromStr for By {
 
 /// The counts of one group.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
+pub struct GroupCounts {
     /// Games.
     pub games: u64,
     /// Main-line plies (moves) over those games.
@@ -105,8 +105,8 @@ pub struct Counts {
     pub errors: u64,
 }
 
-impl Counts {
-    fn add(&mut self, o: &Counts) {
+impl GroupCounts {
+    fn add(&mut self, o: &GroupCounts) {
         self.games += o.games;
         self.plies += o.plies;
         self.white += o.white;
@@ -153,7 +153,7 @@ pub struct Row {
     /// `None`).
     pub other: bool,
     /// Its counts.
-    pub counts: Counts,
+    pub counts: GroupCounts,
 }
 
 impl Serialize for Row {
@@ -182,12 +182,12 @@ impl Serialize for Row {
 /// later value counted in `other`).
 #[derive(Clone, Debug)]
 struct Groups {
-    rows: Vec<(Option<Box<str>>, Counts)>,
+    rows: Vec<(Option<Box<str>>, GroupCounts)>,
     index: HashMap<Box<str>, usize>,
     /// The row of the games without a value.
     none: Option<usize>,
     max: usize,
-    other: Counts,
+    other: GroupCounts,
     /// Whether a value was turned away by the cap.
     dropped: bool,
 }
@@ -199,12 +199,12 @@ impl Groups {
             index: HashMap::new(),
             none: None,
             max,
-            other: Counts::default(),
+            other: GroupCounts::default(),
             dropped: false,
         }
     }
 
-    fn add(&mut self, key: Option<&str>, counts: &Counts) {
+    fn add(&mut self, key: Option<&str>, counts: &GroupCounts) {
         let found = match key {
             Some(k) => self.index.get(k).copied(),
             None => self.none,
@@ -451,7 +451,7 @@ struct Acc {
     sources: Option<Sources>,
     /// The value as it is counted (reused).
     shown: String,
-    counts: Counts,
+    counts: GroupCounts,
 }
 
 impl Acc {
@@ -482,7 +482,7 @@ impl Acc {
             has_key: false,
             sources,
             shown: String::new(),
-            counts: Counts::default(),
+            counts: GroupCounts::default(),
         }
     }
 
@@ -496,9 +496,9 @@ impl Acc {
                 t.2 = false;
             }
         }
-        self.counts = Counts {
+        self.counts = GroupCounts {
             games: 1,
-            ..Counts::default()
+            ..GroupCounts::default()
         };
     }
 
@@ -683,7 +683,7 @@ impl pgn::Visitor for PgnGroups {
     }
 }
 
-fn set_outcome(c: &mut Counts, outcome: Outcome) {
+fn set_outcome(c: &mut GroupCounts, outcome: Outcome) {
     (c.white, c.black, c.draws) = match outcome {
         Outcome::WhiteWins => (1, 0, 0),
         Outcome::BlackWins => (0, 1, 0),
@@ -749,7 +749,7 @@ impl sgf::Visitor for SgfGroups {
     }
 }
 
-impl crate::Games for PgnGroups {
+impl crate::GameCount for PgnGroups {
     fn games(&self) -> u64 {
         self.acc.seen
     }
@@ -758,7 +758,7 @@ impl crate::Games for PgnGroups {
     }
 }
 
-impl crate::Games for SgfGroups {
+impl crate::GameCount for SgfGroups {
     fn games(&self) -> u64 {
         self.acc.seen
     }

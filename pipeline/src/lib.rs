@@ -23,9 +23,9 @@
 //!   memory, the same rows at every thread count.
 //! - [`keys`]: the keys of a game a user names (tags, root properties, `year`, `speed`, …),
 //!   their kinds, how their values compare and are shown, in one place for every frontend.
-//! - [`table`]: the tables of `kifu-export` built on the scan's threads, rebased to their
+//! - [`tables`]: the tables of `kifu-export` built on the scan's threads, rebased to their
 //!   input's game numbers and cut into batches of a fixed size, so that every thread count
-//!   gives the same batches; [`table::export`] writes them safely (Parquet, CSV, JSON Lines),
+//!   gives the same batches; [`tables::export`] writes them safely (Parquet, CSV, JSON Lines),
 //!   which is what both `kifu export` and `kifu.to_parquet` run.
 //!
 //! # Example
@@ -59,16 +59,16 @@ pub mod find;
 pub mod go_find;
 pub mod group;
 pub mod keys;
-mod problem;
+mod problems;
 mod scan;
 mod source;
 mod stats;
-pub mod table;
+pub mod tables;
 mod text;
 
 pub use dom::{Dom, DomScope, DomWork, PerGame, PieceWork};
-pub use problem::{Listed, MAX_PROBLEMS_PER_GAME, More, Origin, Problem, Problems};
-pub use scan::{Counts, Games, InputError, Note, Scan, ScanOptions, Scanned};
+pub use problems::{Listed, MAX_PROBLEMS_PER_GAME, More, Origin, Problem, Problems};
+pub use scan::{GameCount, InputError, Note, Scan, ScanOptions, Scanned, WalkCounts};
 pub use source::{Formats, Input, Source};
 pub use stats::{StatsSummary, StatsWork};
 pub use text::shown;

@@ -71,7 +71,7 @@ impl Default for ScanOptions {
 }
 
 /// A piece's visitor that knows how many games it read (to name the inputs that held none).
-pub trait Games {
+pub trait GameCount {
     /// Games (or game trees) read.
     fn games(&self) -> u64;
     /// Problems that no game carries (met in an input without a game).
@@ -80,13 +80,15 @@ pub trait Games {
     }
 }
 
-impl Games for kifu::Stats {
+impl GameCount for kifu::Stats {
     fn games(&self) -> u64 {
         self.games
     }
 }
 
-impl<T: Games + kifu_replay::chess::ReplayVisitor> Games for kifu_replay::chess::Replayer<T> {
+impl<T: GameCount + kifu_replay::chess::ReplayVisitor> GameCount
+    for kifu_replay::chess::Replayer<T>
+{
     fn games(&self) -> u64 {
         self.inner().games()
     }
@@ -95,7 +97,7 @@ impl<T: Games + kifu_replay::chess::ReplayVisitor> Games for kifu_replay::chess:
     }
 }
 
-impl<T: Games + kifu_replay::go::GoReplayVisitor> Games for kifu_replay::go::GoReplayer<T> {
+impl<T: GameCount + kifu_replay::go::GoReplayVisitor> GameCount for kifu_replay::go::GoReplayer<T> {
     fn games(&self) -> u64 {
         self.inner().games()
     }
@@ -232,7 +234,7 @@ impl std::fmt::Display for InputError {
 
 /// The walk's counts, as `kifu stats` and `kifu.stats` give them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Counts {
+pub struct WalkCounts {
     /// Top-level inputs (files, directories, stdin, a reader, bytes).
     pub inputs: u64,
     /// Streams read: files and archive members.
@@ -253,7 +255,7 @@ pub struct Scanned {
     /// The inputs that could not be read, or were cut short, in the order met.
     pub errors: Vec<InputError>,
     /// The walk's counts.
-    pub counts: Counts,
+    pub counts: WalkCounts,
     /// Streams skipped because their name says the other format ([`Formats::only`]).
     pub skipped_format: Vec<String>,
     /// The scan was told to stop ([`Scan::with_stop`]) before its end: what it read is not
@@ -391,8 +393,8 @@ impl<'s> Scan<'s> {
     pub fn run<W, E, S, N>(self, work: &W, sink: S, note: N) -> Result<Scanned, E>
     where
         W: Work<Input = Input>,
-        W::Pgn: Games,
-        W::Sgf: Games,
+        W::Pgn: GameCount,
+        W::Sgf: GameCount,
         E: Send,
         S: FnMut(Event<'_, W>) -> Result<(), E>,
         N: FnMut(Note),
@@ -421,8 +423,8 @@ impl<'s> Scan<'s> {
     ) -> Result<Scanned, E>
     where
         W: Work<Input = Input> + Send + 'static,
-        W::Pgn: Games + 'static,
-        W::Sgf: Games + 'static,
+        W::Pgn: GameCount + 'static,
+        W::Sgf: GameCount + 'static,
         E: Send,
         S: FnMut(Event<'_, W>) -> Result<(), E>,
         N: FnMut(Note),
@@ -433,8 +435,8 @@ impl<'s> Scan<'s> {
     fn run_with<W, E, S, N, D>(self, drive: D, mut sink: S, mut note: N) -> Result<Scanned, E>
     where
         W: Work<Input = Input>,
-        W::Pgn: Games,
-        W::Sgf: Games,
+        W::Pgn: GameCount,
+        W::Sgf: GameCount,
         E: Send,
         S: FnMut(Event<'_, W>) -> Result<(), E>,
         N: FnMut(Note),
@@ -595,7 +597,7 @@ impl Scanned {
                     message: e.error.to_string(),
                 })
                 .collect(),
-            counts: Counts {
+            counts: WalkCounts {
                 inputs: report.inputs.max(named),
                 streams: report.entries,
                 skipped_files: report.skipped_files,

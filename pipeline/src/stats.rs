@@ -5,7 +5,7 @@ use kifu::Stats;
 use kifu::par::Work;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::{Counts, Input};
+use crate::{Input, WalkCounts};
 
 /// One [`Stats`] per piece: the work of a counting scan.
 #[derive(Clone, Copy, Debug, Default)]
@@ -34,7 +34,7 @@ pub struct StatsSummary {
     /// The totals over every input.
     pub stats: Stats,
     /// The walk's counts.
-    pub counts: Counts,
+    pub counts: WalkCounts,
     /// Wall time of the scan.
     pub seconds: f64,
 }

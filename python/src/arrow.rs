@@ -11,7 +11,7 @@ use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
 use kifu::Format;
 use kifu_export::{OutFormat, SinkOptions, Table, TableOptions};
-use kifu_pipeline::table::{self, TableSpec};
+use kifu_pipeline::tables::{self, TableSpec};
 use kifu_pipeline::{Formats, Note, ScanOptions, Scanned, Source};
 use pyo3::exceptions::{PyFileExistsError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -79,7 +79,7 @@ fn start(
     Pump::start(scan_opts.threads + 1, py_error, move |tx, stop| {
         let warn = tx.clone();
         let scan = scan::scan(source, formats, scan_opts, &stop);
-        let done = table::scan_table(
+        let done = tables::scan_table(
             scan,
             &spec,
             |_, batch| tx.send(Msg::Items(vec![batch])).is_ok(),
@@ -576,7 +576,7 @@ pub fn to_parquet<'py>(
                 notes.push(scan::note_text(&n));
             }
         };
-        table::export_with(scan, &spec, &path, out_format, &sink_opts, false, note)
+        tables::export_with(scan, &spec, &path, out_format, &sink_opts, false, note)
     })?;
     for w in &notes {
         scan::warn(py, w)?;

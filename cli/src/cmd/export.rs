@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use kifu_export::{OutFormat, SinkOptions, TableOptions};
-use kifu_pipeline::table::TableSpec;
+use kifu_pipeline::tables::TableSpec;
 
 use crate::args::{Common, GameLimit};
 use crate::run::{self, Outcome};
@@ -125,7 +125,7 @@ pub enum ExportFormat {
 }
 
 /// `kifu export`: the games of every input as rows of one table (kifu-pipeline's
-/// [`export`](kifu_pipeline::table::export), which `kifu.to_parquet` runs too). The output is
+/// [`export`](kifu_pipeline::tables::export), which `kifu.to_parquet` runs too). The output is
 /// created when the first rows come (its schema is the table of the first input's format); an
 /// input of the other format cannot join it and is named on stderr (exit status 1). Exit
 /// status 2 when an input could not be read or the output was refused.
@@ -178,7 +178,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     let common = &args.common;
     let scan = run::scan_of(common, "exporting")?;
     let bar = run::Bar::start(common.quiet, scan.progress());
-    let done = kifu_pipeline::table::export(scan, &spec, &args.out, to, &sink, run::note);
+    let done = kifu_pipeline::tables::export(scan, &spec, &args.out, to, &sink, run::note);
     bar.finish();
     let done = done?;
     run::report(&done.scan.scanned);

@@ -235,7 +235,7 @@ impl Counting {
     }
 }
 
-impl kifu_pipeline::Games for Counting {
+impl kifu_pipeline::GameCount for Counting {
     fn games(&self) -> u64 {
         self.games
     }
@@ -252,7 +252,7 @@ impl sgf::Visitor for SgfGames {
     }
 }
 
-impl kifu_pipeline::Games for SgfGames {
+impl kifu_pipeline::GameCount for SgfGames {
     fn games(&self) -> u64 {
         self.0
     }

@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use kifu_export::{OutFormat, SinkOptions};
-//! use kifu_pipeline::table::{self, TableSpec};
+//! use kifu_pipeline::tables::{self, TableSpec};
 //! use kifu_pipeline::{Formats, Scan, Source};
 //!
 //! let pgn = b"[White \"Tal\"]\n\n1. e4 e5 1-0\n\n[White \"Fischer\"]\n\n1. c4 *\n".to_vec();
@@ -21,7 +21,7 @@
 //! let out = dir.path().join("games.parquet");
 //! let scan = Scan::new(Source::Bytes { name: "two.pgn".into(), data: pgn }, Formats::ANY);
 //! let spec = TableSpec::by_name("games").unwrap();
-//! let done = table::export(scan, &spec, &out, OutFormat::Parquet, &SinkOptions::default(), |_| {})
+//! let done = tables::export(scan, &spec, &out, OutFormat::Parquet, &SinkOptions::default(), |_| {})
 //!     .unwrap();
 //! assert_eq!((done.summary.rows, done.scan.scanned.games), (2, 2));
 //! ```

@@ -3,7 +3,7 @@
 
 use arrow_array::RecordBatch;
 use kifu_export::Table;
-use kifu_pipeline::table::{self, TableSpec};
+use kifu_pipeline::tables::{self, TableSpec};
 use kifu_pipeline::{Formats, Note, Scan, ScanOptions, Source};
 
 fn games(n: usize) -> Vec<u8> {
@@ -32,7 +32,7 @@ fn run(data: &[u8], threads: usize, piece_size: usize, table: &str) -> Vec<Recor
     let mut spec = TableSpec::by_name(table).unwrap();
     spec.batch_rows = 100;
     let mut out = Vec::new();
-    let done = table::scan_table(
+    let done = tables::scan_table(
         scan,
         &spec,
         |t, b| {
@@ -90,7 +90,7 @@ fn notes_name_inputs_without_games_and_inputs_left_out() {
     let spec = TableSpec::by_name("games").unwrap();
     let mut notes = Vec::new();
     let mut tables = Vec::new();
-    let done = table::scan_table(
+    let done = tables::scan_table(
         scan,
         &spec,
         |t, _| {
@@ -136,7 +136,7 @@ fn tags_alone_read_without_the_movetext_are_the_columns_of_the_whole_table() {
     )
     .with_options(ScanOptions::with_threads(2));
     let mut some = Vec::new();
-    table::scan_table(
+    tables::scan_table(
         scan,
         &spec,
         |_, b| {
@@ -218,7 +218,7 @@ fn run_on(
     spec.batch_rows = 100;
     let out = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&out);
-    let done = table::scan_table_on(
+    let done = tables::scan_table_on(
         scan,
         &spec,
         &Lent {
