@@ -11,7 +11,7 @@
 //! SELECT count(*) FROM 'twic1500.pgn.gz';  -- a name ending in .pgn or .sgf: read_pgn, read_sgf
 //! ```
 //!
-//! - The tables are kifu-pipeline's ([`kifu_pipeline::table`]): the schemas, values and game
+//! - The tables are kifu-pipeline's ([`kifu_pipeline::tables`]): the schemas, values and game
 //!   numbers of `kifu export` for the same input, built by the same code.
 //! - Projection pushdown: only the columns the query reads are built, with the export's
 //!   shortcuts (`count(*)` or a few tags read no movetext at all).
