@@ -409,3 +409,18 @@ fn columns_of_the_other_formats_table_leave_its_inputs_out() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "White\na\n");
 }
+
+/// An output without rows holds the table of the format of the first input read, even when
+/// its name does not say it (a directory of SGF files whose games have no move).
+#[test]
+fn no_rows_keep_the_table_of_the_inputs_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("setups");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("a.sgf"), "(;GM[1]SZ[9]AB[aa][bb])").unwrap();
+    let out = tmp.path().join("p.csv");
+    let o = export(&[dir], &out, &["--table", "positions"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let header = std::fs::read_to_string(&out).unwrap();
+    assert!(header.starts_with("file,game_index,game_key,"), "{header}");
+}

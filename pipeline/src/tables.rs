@@ -367,6 +367,9 @@ pub struct Collector<F, N> {
     noted: Option<Arc<str>>,
     /// Whether the first rows that came were SGF's (`both`: their table is the output's).
     first_sgf: Option<bool>,
+    /// The format of the first piece read, rows or not (an output without rows takes its
+    /// table).
+    first_format: Option<Format>,
     rows: u64,
     left_out: u64,
     stopped: bool,
@@ -544,6 +547,8 @@ pub struct TableScanned {
     pub left_out: u64,
     /// The consumer stopped the scan.
     pub stopped: bool,
+    /// The format of the first input read, whether rows came of it or not.
+    pub first_format: Option<Format>,
 }
 
 /// Builds the table `spec` names from `scan`: `out` gets each batch of `spec.batch_rows` rows
@@ -635,6 +640,7 @@ where
             note,
             noted: None,
             first_sgf: None,
+            first_format: None,
             rows: 0,
             left_out: 0,
             stopped: false,
@@ -657,6 +663,7 @@ where
         else {
             return Ok(());
         };
+        self.lock().first_format.get_or_insert(input.format);
         let go_on = match visited {
             Visited::Pgn(mut d) => self.lock().piece(input, info.first_game, &mut d.each),
             Visited::Sgf(mut d) => self.lock().piece(input, info.first_game, &mut d.each),
@@ -694,6 +701,7 @@ where
             rows: c.rows,
             left_out: c.left_out,
             stopped: stopped || c.stopped,
+            first_format: c.first_format,
         }
     }
 }
@@ -830,7 +838,8 @@ where
         Some((_, _, w)) => w,
         // no rows at all: the table, empty
         None => {
-            let schema = spec.schema(spec.default_table(forced));
+            // the table of the format given, else of the first input read
+            let schema = spec.schema(spec.default_table(forced.or(scanned.first_format)));
             kifu_export::create(out, format, schema, &opts).map_err(io::Error::other)?
         }
     };
