@@ -838,8 +838,10 @@ where
         Some((_, _, w)) => w,
         // no rows at all: the table, empty
         None => {
-            // the table of the format given, else of the first input read
-            let schema = spec.schema(spec.default_table(forced.or(scanned.first_format)));
+            // the table of the format given, else of the first input read (of the tables that
+            // keep a column of `--columns`)
+            let kept = spec.narrowed();
+            let schema = kept.schema(kept.default_table(forced.or(scanned.first_format)));
             kifu_export::create(out, format, schema, &opts).map_err(io::Error::other)?
         }
     };
