@@ -67,6 +67,8 @@ pub struct Board {
     captures: [u32; 2],
     /// The point simple ko forbids, and to whom.
     ko: Option<(u16, u8)>,
+    /// The stones' part of [`key`](Board::key), kept as the stones change.
+    hash: u64,
     scratch: Scratch,
 }
 
@@ -95,6 +97,7 @@ impl Board {
             points: vec![EMPTY; n],
             captures: [0, 0],
             ko: None,
+            hash: size_key(size),
             scratch: Scratch {
                 mark: vec![0; n],
                 ..Scratch::default()
@@ -113,6 +116,7 @@ impl Board {
         self.scratch.epoch = 0;
         self.captures = [0, 0];
         self.ko = None;
+        self.hash = size_key(size);
     }
 
     /// The size.
@@ -142,6 +146,23 @@ impl Board {
         (c == stone(color)).then(|| self.point(usize::from(i)))
     }
 
+    /// A 64-bit key of the position: the board's size, its stones and the side to move
+    /// (Zobrist hashing, [`zobrist`]: equal positions, equal keys; the prisoners and the ko
+    /// point are not in it). Kept as the stones change: no walk over the board.
+    ///
+    /// ```
+    /// use kifu::sgf::{BoardSize, Color, Point};
+    /// use kifu_replay::go::{Board, zobrist};
+    ///
+    /// let mut b = Board::new(BoardSize { cols: 9, rows: 9 });
+    /// b.play(Color::Black, Point { x: 2, y: 2 });
+    /// assert_eq!(b.key(Color::White), zobrist(b.size(), b.points(), Color::White));
+    /// assert_ne!(b.key(Color::White), b.key(Color::Black));
+    /// ```
+    pub fn key(&self, to_play: Color) -> u64 {
+        self.hash ^ side_key(to_play)
+    }
+
     /// The index of `p` in [`points`](Self::points), when it is on the board.
     #[inline]
     pub fn index(&self, p: Point) -> Option<usize> {
@@ -163,7 +184,10 @@ impl Board {
         self.ko = None;
         match self.index(p) {
             Some(i) => {
-                self.points[i] = what.min(WHITE);
+                let what = what.min(WHITE);
+                self.hash ^= point_key(self.size.cols, i, self.points[i])
+                    ^ point_key(self.size.cols, i, what);
+                self.points[i] = what;
                 true
             }
             None => false,
@@ -189,6 +213,7 @@ impl Board {
         let ko_violation = self.ko == Some((at as u16, me));
         self.ko = None;
         self.points[at] = me;
+        self.hash ^= point_key(self.size.cols, at, me);
         let mut captured = 0;
         let mut last_captured = 0;
         let mut nb = [usize::MAX; 4];
@@ -280,8 +305,11 @@ impl Board {
 
     /// Empties the points of `scratch.group` (a group just found without liberties).
     fn remove_group(&mut self) -> u32 {
+        let cols = self.size.cols;
         for &i in &self.scratch.group {
-            self.points[usize::from(i)] = EMPTY;
+            let i = usize::from(i);
+            self.hash ^= point_key(cols, i, self.points[i]);
+            self.points[i] = EMPTY;
         }
         self.scratch.group.len() as u32
     }
@@ -299,6 +327,82 @@ impl Board {
         }
         (b, w)
     }
+}
+
+/// The Zobrist keys: one per point of a 52 × 52 board (by `y * 52 + x`) and colour, black's
+/// first, then the side to move's, then the board sizes'. SplitMix64's sequence from a fixed
+/// seed, made at compile time.
+static KEYS: [u64; 2 * 52 * 52 + 1 + 52 * 52] = {
+    let mut keys = [0u64; 2 * 52 * 52 + 1 + 52 * 52];
+    let mut state: u64 = 0x6b69_6675_2d67_6f21; // "kifu-go!"
+    let mut i = 0;
+    while i < keys.len() {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        keys[i] = z ^ (z >> 31);
+        i += 1;
+    }
+    keys
+};
+
+const SIDE_KEY: usize = 2 * 52 * 52;
+
+/// The key of what stands on point `i` (an index `y * cols + x`): 0 for an empty point.
+#[inline]
+fn point_key(cols: u8, i: usize, what: u8) -> u64 {
+    if what == EMPTY {
+        return 0;
+    }
+    let cols = usize::from(cols.max(1));
+    let at = (i / cols) * 52 + i % cols;
+    KEYS[usize::from(what - 1) * 52 * 52 + at]
+}
+
+/// The side to move's part of a key: White's key, 0 for Black.
+#[inline]
+fn side_key(to_play: Color) -> u64 {
+    match to_play {
+        Color::Black => 0,
+        Color::White => KEYS[SIDE_KEY],
+    }
+}
+
+/// The board size's part of a key.
+fn size_key(size: BoardSize) -> u64 {
+    let c = usize::from(size.cols.clamp(1, 52)) - 1;
+    let r = usize::from(size.rows.clamp(1, 52)) - 1;
+    KEYS[SIDE_KEY + 1 + r * 52 + c]
+}
+
+/// The 64-bit key of a position given as board bytes (`cols * rows` bytes, row-major from the
+/// upper left: 0 empty, 1 black, 2 white; other values read as white) and the side to move:
+/// the XOR of a fixed random number for the board size, one per stone (its point and colour),
+/// and one more when White is to move (Zobrist hashing: equal positions, equal keys; two
+/// positions that differ share a key with a chance of about 2⁻⁶⁴). [`Board::key`] keeps the
+/// same key as the stones change. A board whose bytes are not `cols * rows` long is read as far
+/// as both go.
+///
+/// ```
+/// use kifu::sgf::{BoardSize, Color};
+/// use kifu_replay::go::zobrist;
+///
+/// let size = BoardSize { cols: 3, rows: 3 };
+/// let a = zobrist(size, &[0, 0, 0, 0, 1, 0, 0, 0, 2], Color::White);
+/// assert_eq!(a, zobrist(size, &[0, 0, 0, 0, 1, 0, 0, 0, 2], Color::White));
+/// assert_ne!(a, zobrist(size, &[0, 0, 0, 0, 2, 0, 0, 0, 1], Color::White));
+/// assert_ne!(a, zobrist(BoardSize { cols: 9, rows: 1 }, &[0, 0, 0, 0, 1, 0, 0, 0, 2], Color::White));
+/// ```
+pub fn zobrist(size: BoardSize, points: &[u8], to_play: Color) -> u64 {
+    let n = usize::from(size.cols) * usize::from(size.rows);
+    let mut key = size_key(size) ^ side_key(to_play);
+    for (i, &c) in points.iter().enumerate().take(n) {
+        if c != EMPTY {
+            key ^= point_key(size.cols, i, c.min(WHITE));
+        }
+    }
+    key
 }
 
 #[inline]

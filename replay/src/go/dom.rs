@@ -248,6 +248,13 @@ pub struct TrainingRow<'t> {
     pub to_play: Color,
     /// The move played: a point, or `None` for a pass.
     pub point: Option<Point>,
+    /// The ko point: the point simple ko forbids to the side to move (the point of the one
+    /// stone the move before took in a ko shape), `None` when there is none. A move there is
+    /// the replay's `ko_violation`.
+    pub ko: Option<Point>,
+    /// The position's 64-bit key ([`Board::key`]: the board size, the stones, the side to
+    /// move; equal positions, equal keys).
+    pub key: u64,
     /// Prisoners held by Black and by White before the move.
     pub captures: [u32; 2],
     /// The problem reported for the move (an occupied point, a ko retaken, a suicide, a point
@@ -301,6 +308,9 @@ impl<'t> Iterator for TrainingRows<'t> {
                 continue;
             }
             let board = w.game.board.points().to_vec();
+            let to_play = w.buf.mover().unwrap_or(Color::Black);
+            let ko = w.game.board.ko_point(to_play);
+            let key = w.game.board.key(to_play);
             let captures = [
                 w.game.board.captures(Color::Black),
                 w.game.board.captures(Color::White),
@@ -317,6 +327,8 @@ impl<'t> Iterator for TrainingRows<'t> {
                 board,
                 to_play: a.color,
                 point: a.point,
+                ko,
+                key,
                 captures,
                 error,
             });

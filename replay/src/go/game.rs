@@ -96,6 +96,16 @@ impl NodeBuf {
         });
     }
 
+    /// The colour of the node's move (its first `B` or `W`), if it has one.
+    pub(crate) fn mover(&self) -> Option<Color> {
+        let it = self.items.iter().find(|it| it.what < SETUP)?;
+        Some(if it.what == MOVE_B {
+            Color::Black
+        } else {
+            Color::White
+        })
+    }
+
     /// Whether the node has a move (`B` or `W`).
     pub(crate) fn has_move(&self) -> bool {
         self.items.iter().any(|it| it.what < SETUP)

@@ -5,7 +5,10 @@
 //!   captures, the board after it), what went wrong ([`Error`]), and where the main line ended.
 //! - [`replay_tree`]: the main line of a game tree held as a DOM ([`kifu::sgf::GameTree`]).
 //! - [`TrainingRows`]: one row per main-line move (the board before it, the side to move, the
-//!   move, captures so far, komi, handicap, ranks, result, a game key), for training data.
+//!   move, the ko point, the position's key, captures so far, komi, handicap, ranks, result, a
+//!   game key), for training data.
+//! - [`zobrist`]: a position's 64-bit key (board size, stones, side to move), which
+//!   [`Board::key`] keeps as the stones change; [`Symmetry::board`]: a board turned or flipped.
 //! - [`Board`]: the board itself (any size up to 52×52, rectangular too).
 //!
 //! # The rules
@@ -47,7 +50,7 @@ mod game;
 pub mod pattern;
 
 pub use adapter::{GoGame, GoOptions, GoReplayVisitor, GoReplayer, Played};
-pub use board::{BLACK, Board, EMPTY, PlayOutcome, WHITE, stone};
+pub use board::{BLACK, Board, EMPTY, PlayOutcome, WHITE, stone, zobrist};
 pub use dom::{GameInfo, GoMove, TrainingRow, TrainingRows, TreeReplay, replay_tree};
 pub use error::{Error, ErrorKind, GoError, Line, line};
 pub use game::Rules;

@@ -245,6 +245,57 @@ impl Symmetry {
         };
         if self.transposes() { (b, a) } else { (a, b) }
     }
+
+    /// Where the point `p` of a board of `size` goes (on the board of size
+    /// [`dims`](Self::dims)`(cols, rows)`).
+    ///
+    /// ```
+    /// use kifu::sgf::{BoardSize, Point};
+    /// use kifu_replay::go::Symmetry;
+    /// let size = BoardSize { cols: 19, rows: 19 };
+    /// // a quarter turn clockwise takes the upper-left 3-4 point to the upper right
+    /// let s = Symmetry(Symmetry::TRANSPOSE | Symmetry::FLIP_X);
+    /// assert_eq!(s.point(Point { x: 2, y: 3 }, size), Point { x: 15, y: 2 });
+    /// ```
+    pub fn point(self, p: Point, size: BoardSize) -> Point {
+        let (a, b) = self.apply(i32::from(p.x), i32::from(p.y), size.cols, size.rows);
+        Point {
+            x: a as u8,
+            y: b as u8,
+        }
+    }
+
+    /// A board's bytes under this symmetry: `points` (`size.cols * size.rows` bytes, row-major
+    /// from the upper left, as [`Board::points`](super::Board::points)) turned or flipped into
+    /// `out` (cleared first), a board of [`dims`](Self::dims)`(cols, rows)`: the point `(x, y)`
+    /// goes to [`apply`](Self::apply)`(x, y, cols, rows)`. Bytes past `cols * rows` are not
+    /// read; a short `points` gives empty points where it has none.
+    ///
+    /// ```
+    /// use kifu::sgf::BoardSize;
+    /// use kifu_replay::go::Symmetry;
+    /// let size = BoardSize { cols: 3, rows: 2 };
+    /// let mut out = Vec::new();
+    /// Symmetry(Symmetry::FLIP_X).board(size, &[1, 0, 0, 0, 0, 2], &mut out);
+    /// assert_eq!(out, [0, 0, 1, 2, 0, 0]);
+    /// Symmetry(Symmetry::TRANSPOSE).board(size, &[1, 0, 0, 0, 0, 2], &mut out);
+    /// assert_eq!(out, [1, 0, 0, 0, 0, 2]); // 2 wide, 3 high: the first column became the first row
+    /// ```
+    pub fn board(self, size: BoardSize, points: &[u8], out: &mut Vec<u8>) {
+        let (cols, rows) = (usize::from(size.cols), usize::from(size.rows));
+        let (tw, _) = self.dims(size.cols, size.rows);
+        out.clear();
+        out.resize(cols * rows, 0);
+        for y in 0..rows {
+            for x in 0..cols {
+                let Some(&c) = points.get(y * cols + x) else {
+                    return;
+                };
+                let (a, b) = self.apply(x as i32, y as i32, size.cols, size.rows);
+                out[b as usize * usize::from(tw) + a as usize] = c;
+            }
+        }
+    }
 }
 
 /// Why a pattern's text was refused, and where (line and column from 1, columns in
