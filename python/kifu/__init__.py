@@ -38,6 +38,7 @@ from ._kifu import (
     to_parquet,
     visit,
 )
+from ._kifu import _positions
 
 class Error(Exception):
     """The base of kifu's own exceptions (usage errors are Python's: ``TypeError``,
@@ -359,6 +360,163 @@ def scan_polars(
     return register_io_source(batches, schema=polars_schema, explain_name="kifu")
 
 
+def _arrays(batch: Any, np: Any, pc: Any, board: tuple[int, int] | None) -> dict[str, Any]:
+    """A record batch of ``_positions`` as NumPy arrays: views of its buffers where the type
+    allows (fixed-width columns without nulls, the bitboards' values, the boards' bytes), else
+    copies with the nulls filled (see ``positions``)."""
+    out: dict[str, Any] = {}
+    n = batch.num_rows
+    for name, col in zip(batch.schema.names, batch.columns):
+        t = col.type
+        if name == "bitboards":
+            values = col.flatten().to_numpy(zero_copy_only=True)
+            out[name] = values.view(np.uint64).reshape(n, 12)
+        elif name == "board":
+            if board is None:
+                raise ValueError("kifu.positions: a Go batch without its board size")
+            cols, rows = board
+            offsets = np.frombuffer(col.buffers()[1], np.int32)[col.offset : col.offset + n + 1]
+            data = np.frombuffer(col.buffers()[2], np.uint8)
+            if n == 0:
+                out[name] = np.empty((0, rows, cols), np.uint8)
+            else:
+                out[name] = data[offsets[0] : offsets[-1]].reshape(n, rows, cols)
+        elif col.null_count == 0:
+            out[name] = col.to_numpy(zero_copy_only=not _pa_bool(t))
+        elif _pa_int(t):
+            dtype = np.dtype(t.to_pandas_dtype())
+            fill = np.iinfo(dtype).max if dtype.kind == "u" else np.iinfo(dtype).min
+            out[name] = pc.fill_null(col, fill).to_numpy(zero_copy_only=True)
+        else:
+            # floats: NaN for a null; text: None
+            out[name] = col.to_numpy(zero_copy_only=False)
+    return out
+
+
+def _pa_int(t: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_integer(t))
+
+
+def _pa_bool(t: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_boolean(t))
+
+
+def _shuffled(
+    batches: Iterator[dict[str, Any]], size: int, batch_size: int, seed: Any, np: Any
+) -> Iterator[dict[str, Any]]:
+    """The rows of ``batches`` mixed in a buffer of ``size`` rows (rounded up to whole
+    batches): once it is full, each batch that comes takes the places of as many rows drawn at
+    random from the buffer, which go out as a batch; at the end, what the buffer holds goes out
+    in a random order. The order depends on the rows, ``size``, ``batch_size`` and ``seed`` only."""
+    rng = np.random.default_rng(seed)
+    capacity = -(-size // batch_size) * batch_size
+    buf: dict[str, Any] | None = None
+    filled = 0
+    last: dict[str, Any] | None = None
+    for b in batches:
+        k = len(next(iter(b.values()))) if b else 0
+        if buf is None:
+            buf = {c: np.empty((capacity,) + v.shape[1:], v.dtype) for c, v in b.items()}
+        if k < batch_size:
+            last = b  # the last batch: mixed in with the buffer at the end
+            continue
+        if filled < capacity:
+            for c, v in b.items():
+                buf[c][filled : filled + k] = v
+            filled += k
+            continue
+        idx = rng.choice(capacity, k, replace=False)
+        out = {c: buf[c][idx] for c in buf}
+        for c, v in b.items():
+            buf[c][idx] = v
+        yield out
+    if buf is None:
+        return
+    rest = {c: v[:filled] for c, v in buf.items()}
+    if last is not None:
+        rest = {c: np.concatenate([rest[c], last[c]]) for c in rest}
+    total = len(next(iter(rest.values()))) if rest else 0
+    order = rng.permutation(total)
+    for i in range(0, total, batch_size):
+        pick = order[i : i + batch_size]
+        yield {c: v[pick] for c, v in rest.items()}
+
+
+def positions(
+    source: Source,
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    columns: Sequence[str] | None = None,
+    where: Sequence[str] | None = None,
+    batch_size: int = 1024,
+    shuffle: int = 0,
+    seed: int | None = None,
+    board_size: int | tuple[int, int] | None = None,
+    threads: int | None = None,
+    max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
+    name: str | None = None,
+) -> Iterator[dict[str, Any]]:
+    """The rows of the ``positions`` table of ``source`` as batches of NumPy arrays, a dict per
+    batch: for training (docs/python.md § Arrays for training). Chess: ``bitboards`` as
+    ``uint64[N, 12]`` and the table's numeric columns; Go: ``board`` as ``uint8[N, rows,
+    cols]`` (one board size: ``board_size``, else the first position's) and its numeric
+    columns. ``shuffle=N`` mixes the rows in a buffer of N rows (``seed`` makes the order
+    reproducible, at any ``threads``). Needs NumPy and pyarrow."""
+    np = _require("numpy", "positions", "numpy")
+    pa = _require("pyarrow", "positions", "arrow")
+    import pyarrow.compute as pc
+
+    if batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    if shuffle < 0:
+        raise ValueError("shuffle must be 0 (no shuffle) or a number of rows")
+    stream = _positions(
+        source,
+        format=format,
+        columns=list(columns) if columns is not None else None,
+        where=list(where) if where is not None else None,
+        batch_rows=batch_size,
+        board_size=board_size,
+        threads=threads,
+        max_game_bytes=max_game_bytes,
+        name=name,
+    )
+    reader = _reader(stream)
+    schema = reader.schema
+    if columns is not None:
+        missing = [c for c in columns if c not in schema.names]
+        if missing:
+            reader.close()
+            raise ValueError(
+                f"kifu.positions: no column {missing[0]!r} in the {_table_name(schema)} "
+                "positions table (format= chooses the table)"
+            )
+    meta = schema.metadata or {}
+    board: tuple[int, int] | None = None
+    if b"kifu.board" in meta:
+        c, r = meta[b"kifu.board"].decode().split(",")
+        board = (int(c), int(r))
+    del pa
+
+    def arrays() -> Iterator[dict[str, Any]]:
+        with reader:
+            for rb in reader:
+                yield _arrays(rb, np, pc, board)
+
+    if shuffle:
+        return _shuffled(arrays(), shuffle, batch_size, seed, np)
+    return arrays()
+
+
+def _table_name(schema: Any) -> str:
+    meta = schema.metadata or {}
+    return "Go" if meta.get(b"kifu.table") == b"sgf_positions" else "chess"
+
+
 class PgnVisitor(Protocol):
     """The methods ``visit`` calls for PGN input, named after the library's events (define any
     of them)."""
@@ -424,6 +582,7 @@ __all__ = [
     "check",
     "explore",
     "find",
+    "positions",
     "read_pgn",
     "read_sgf",
     "scan_polars",

@@ -98,9 +98,9 @@ fn start(
 /// The batches of a scan as an Arrow `RecordBatchReader` (what the C stream exports).
 struct Batches {
     pump: Option<Pump<RecordBatch>>,
-    /// A message received before the stream was handed out (the first, which told the table
+    /// Messages received before the stream was handed out (the first, which told the table
     /// of a source read by its first input's format).
-    first: Option<Msg<RecordBatch>>,
+    first: std::collections::VecDeque<Msg<RecordBatch>>,
     queue: std::collections::VecDeque<RecordBatch>,
     schema: SchemaRef,
     /// The one format read, for the warning about inputs skipped (`None`: both are read).
@@ -135,7 +135,7 @@ impl Iterator for Batches {
             let pump = self.pump.as_mut()?;
             // called by the consumer (pyarrow, Polars, DuckDB) with or without the GIL: wait
             // without it, since a file object read on the scan's thread needs it
-            let msg = match self.first.take() {
+            let msg = match self.first.pop_front() {
                 Some(first) => Some(first),
                 None => match Python::attach(|py| pump.recv(py)) {
                     Ok(msg) => msg,
@@ -367,7 +367,7 @@ pub fn to_arrow(
     let wanted = formats.only;
     let forced = formats.forced;
     let mut pump = start(source, slot, spec.clone(), formats, scan_opts);
-    let mut first = None;
+    let mut first = std::collections::VecDeque::new();
     if by_input(&spec) {
         // the table is the first input's: the stream's schema is its first batch's (as `kifu
         // export` creates its output when the first rows come), or, when none comes, the
@@ -379,12 +379,12 @@ pub fn to_arrow(
                     if let Some(b) = batches.first() {
                         schema = b.schema();
                     }
-                    first = Some(Msg::Items(batches));
+                    first.push_back(Msg::Items(batches));
                     break;
                 }
                 msg => {
                     schema = spec.schema(spec.default_table(forced));
-                    first = msg;
+                    first.extend(msg);
                     break;
                 }
             }
@@ -425,6 +425,31 @@ pub fn to_arrow(
     }
 }
 
+/// An Arrow C stream of the batches of `pump`, `first` the messages received before (the
+/// batch that told the schema), `wanted` the one format read (for the warning about inputs
+/// skipped).
+pub(crate) fn stream(
+    pump: Pump<RecordBatch>,
+    first: Vec<Msg<RecordBatch>>,
+    schema: SchemaRef,
+    wanted: Option<Format>,
+) -> ArrowStream {
+    let raised = ErrorSlot::default();
+    let batches = Batches {
+        pump: Some(pump),
+        first: first.into(),
+        queue: Default::default(),
+        schema: schema.clone(),
+        wanted,
+        raised: raised.clone(),
+    };
+    ArrowStream {
+        stream: Mutex::new(Some(FFI_ArrowArrayStream::new(Box::new(batches)))),
+        schema,
+        raised,
+    }
+}
+
 /// The Arrow schema of a table, as a `pyarrow.Schema`.
 #[pyfunction]
 #[pyo3(signature = (table = "games", *, format = None, variations = false, replay = false,
@@ -441,7 +466,7 @@ pub fn schema(
     let s = spec.schema(table_of(&spec));
     let empty = Batches {
         pump: None,
-        first: None,
+        first: Default::default(),
         queue: Default::default(),
         schema: s.clone(),
         wanted: None,

@@ -17,6 +17,7 @@ mod check;
 mod diag;
 mod find;
 mod pgn_py;
+mod positions;
 mod read;
 mod scan;
 mod sgf_py;
@@ -173,6 +174,7 @@ fn kifu_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(visit::visit, m)?)?;
     m.add_function(wrap_pyfunction!(find::find, m)?)?;
     m.add_function(wrap_pyfunction!(find::explore, m)?)?;
+    m.add_function(wrap_pyfunction!(positions::_positions, m)?)?;
     m.add_class::<find::Found>()?;
     m.add_class::<find::FindReader>()?;
     m.add_class::<read::Reader>()?;
