@@ -382,7 +382,8 @@ def _arrays(batch: Any, np: Any, pc: Any, board: tuple[int, int] | None) -> dict
             else:
                 out[name] = data[offsets[0] : offsets[-1]].reshape(n, rows, cols)
         elif col.null_count == 0:
-            out[name] = col.to_numpy(zero_copy_only=not _pa_bool(t))
+            # numbers: a view; booleans (bits) and text (object arrays): a copy
+            out[name] = col.to_numpy(zero_copy_only=_pa_number(t))
         elif _pa_int(t):
             dtype = np.dtype(t.to_pandas_dtype())
             fill = np.iinfo(dtype).max if dtype.kind == "u" else np.iinfo(dtype).min
@@ -399,10 +400,10 @@ def _pa_int(t: Any) -> bool:
     return bool(pa.types.is_integer(t))
 
 
-def _pa_bool(t: Any) -> bool:
+def _pa_number(t: Any) -> bool:
     import pyarrow as pa
 
-    return bool(pa.types.is_boolean(t))
+    return bool(pa.types.is_integer(t) or pa.types.is_floating(t))
 
 
 def _shuffled(

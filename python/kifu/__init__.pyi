@@ -20,6 +20,8 @@ from __future__ import annotations
 import os
 from typing import Any, Generic, Iterator, Literal, Protocol, Sequence, TypedDict, TypeVar, Union, final, overload
 
+import numpy
+import numpy.typing
 import pandas
 import polars
 import pyarrow
@@ -57,6 +59,7 @@ __all__ = [
     "check",
     "explore",
     "find",
+    "positions",
     "read_pgn",
     "read_sgf",
     "scan_polars",
@@ -344,11 +347,12 @@ def read_sgf(
     """The SGF game trees of ``source``: an iterator of ``GameTree`` in input order."""
 
 @final
-class Found:
-    """A game ``find`` found, and the plies where the query matched (0: the game's start)."""
+class Found(Generic[_G]):
+    """A game ``find`` found (a ``Game``; a ``GameTree`` for a Go pattern), and the plies where
+    the query matched (0: the game's start; Go: the move numbers of the positions)."""
 
     @property
-    def game(self) -> Game: ...
+    def game(self) -> _G: ...
     @property
     def plies(self) -> list[int]:
         """The main-line plies where the query matched, in order."""
@@ -357,15 +361,16 @@ class Found:
         """The plies in variations (``variations=True``), in the order of the moves."""
 
 @final
-class FindReader(Iterator[Found]):
+class FindReader(Iterator[Found[_G]], Generic[_G]):
     """The games ``find`` found, in input order, searched on threads of their own."""
 
     def __iter__(self) -> Self: ...
-    def __next__(self) -> Found: ...
+    def __next__(self) -> Found[_G]: ...
     def close(self) -> None: ...
     def __enter__(self) -> Self: ...
     def __exit__(self, *args: object) -> bool: ...
 
+@overload
 def find(
     source: Source,
     *,
@@ -378,10 +383,13 @@ def find(
     max_ply: int | None = None,
     variations: bool = False,
     where: Sequence[str] | None = None,
+    go_pattern: None = None,
+    anchor: None = None,
+    swap_colors: Literal[False] = False,
     threads: int | None = None,
     max_game_bytes: int = ...,
     name: str | None = None,
-) -> FindReader:
+) -> FindReader[Game]:
     """The PGN games of ``source`` that reach a position or show a pattern, as ``kifu find``
     finds them (docs/search.md): an iterator of ``Found`` (``.game``, ``.plies``).
 
@@ -392,6 +400,24 @@ def find(
     searches them too; ``where`` the key tests of ``kifu filter -w``. A query that cannot be
     read raises ``ValueError``.
     """
+@overload
+def find(
+    source: Source,
+    *,
+    where: Sequence[str] | None = None,
+    go_pattern: StrPath,
+    anchor: Literal["corner", "edge", "anywhere"] | None = None,
+    swap_colors: bool = False,
+    threads: int | None = None,
+    max_game_bytes: int = ...,
+    name: str | None = None,
+) -> FindReader[GameTree]:
+    """The SGF game trees of ``source`` where the Go pattern ``go_pattern`` stands on a
+    position of the main line, as ``kifu find --go-pattern`` finds them: ``Found.game`` a
+    ``GameTree``, ``Found.plies`` the move numbers of the positions (0: the start).
+    ``go_pattern`` is the pattern's text (rows of ``X``, ``O``, ``.``, ``?``) or a path to a
+    pattern file (an ``.sgf`` file: its final position, whole-board); ``anchor`` where it may
+    stand; ``swap_colors`` finds it with the colours exchanged too."""
 
 def explore(
     source: Source,
@@ -405,6 +431,9 @@ def explore(
     max_ply: int | None = None,
     variations: bool = False,
     where: Sequence[str] | None = None,
+    go_pattern: StrPath | None = None,
+    anchor: Literal["corner", "edge", "anywhere"] | None = None,
+    swap_colors: bool = False,
     by: str | None = None,
     max_entries: int = ...,
     threads: int | None = None,
@@ -416,7 +445,36 @@ def explore(
     ``draws``, ``black``, their shares, ``mean_elo``, ``last_date``, ``file``, ``game`` (and
     ``group`` first with ``by``: a key, or ``"rating:200"``). At most ``max_entries`` rows are
     kept; the plays of later ones are counted in a warning.
+
+    With ``go_pattern`` (and ``anchor``, ``swap_colors``, as ``find`` takes them), the rows of
+    ``kifu explore --go-pattern --json``: ``move``, ``kind`` (``point``, ``tenuki``, ``pass``,
+    ``end``), ``color`` (the pattern's ``X``/``O``), ``x``, ``y`` (the pattern's coordinates),
+    ``positions``, ``x_wins``, ``o_wins``, ``other``, ``file``, ``game`` (from 1),
+    ``move_number``.
     """
+
+def positions(
+    source: Source,
+    *,
+    format: Literal["pgn", "sgf"] | None = None,
+    columns: Sequence[str] | None = None,
+    where: Sequence[str] | None = None,
+    batch_size: int = 1024,
+    shuffle: int = 0,
+    seed: int | None = None,
+    board_size: int | tuple[int, int] | None = None,
+    threads: int | None = None,
+    max_game_bytes: int = ...,
+    name: str | None = None,
+) -> Iterator[dict[str, numpy.typing.NDArray[Any]]]:
+    """The rows of the ``positions`` table of ``source`` as batches of NumPy arrays, a dict
+    per batch of ``batch_size`` rows (the last fewer): chess ``bitboards`` as ``uint64[N,
+    12]`` and the numeric columns; Go ``board`` as ``uint8[N, rows, cols]`` (one board size:
+    ``board_size``, else the first position's) and the numeric columns. ``columns`` chooses
+    (text columns give object arrays); ``where`` the game key tests of ``kifu filter -w``;
+    ``shuffle=N`` mixes the rows in a buffer of N rows, ``seed`` makes the order reproducible
+    at any ``threads``. Nulls: NaN in floats, the type's smallest value in signed integers.
+    Needs NumPy and pyarrow."""
 
 def check(
     source: Source,

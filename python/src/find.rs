@@ -10,13 +10,103 @@ use kifu::par::{Event, Visited};
 use kifu::{Format, pgn, sgf};
 use kifu_pipeline::explore::{Explorer, Group, Plays};
 use kifu_pipeline::find::{ChessSpec, Finder, Query};
+use kifu_pipeline::go_find::{GoExplorer, GoQuery, Next};
 use kifu_pipeline::keys::AnyOf;
 use kifu_pipeline::{DomScope, DomWork, Formats, Input, PerGame};
-use pyo3::exceptions::PyValueError;
+use kifu_replay::go::{Anchor, Pattern};
+use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use crate::pgn_py::Game;
 use crate::scan::{self, Msg, Pump};
+use crate::sgf_py::GameTree;
+
+/// The Go query of the keyword arguments: `go_pattern` (the pattern's text, or a path to a
+/// pattern file or an SGF file), `anchor`, `swap_colors`.
+pub struct GoArgs<'a, 'py> {
+    /// `go_pattern=`.
+    pub pattern: Option<&'a Bound<'py, PyAny>>,
+    /// `anchor=`.
+    pub anchor: Option<String>,
+    /// `swap_colors=`.
+    pub swap_colors: bool,
+}
+
+/// Whether `text` is a pattern's text rather than a path: it holds a line break, or only the
+/// characters of a pattern's points (`X`, `O`, `.`, `*`, `x`, `o`, `?`, spaces), or it is SGF
+/// text (`(;` first).
+fn is_pattern_text(text: &str) -> bool {
+    text.contains('\n')
+        || text.trim_start().starts_with("(;")
+        || (!text.trim().is_empty()
+            && text
+                .chars()
+                .all(|c| matches!(c, 'X' | 'O' | '.' | '*' | 'x' | 'o' | '?' | ' ' | '\t')))
+}
+
+impl GoArgs<'_, '_> {
+    /// The pattern, anchored and with its colour swap; `None` without `go_pattern`.
+    fn pattern(&self) -> PyResult<Option<Pattern>> {
+        let Some(value) = self.pattern.filter(|v| !v.is_none()) else {
+            if self.anchor.is_some() || self.swap_colors {
+                return Err(PyValueError::new_err(
+                    "anchor= and swap_colors= go with go_pattern=",
+                ));
+            }
+            return Ok(None);
+        };
+        let bad = |what: &str, e: String| PyValueError::new_err(format!("go_pattern {what}: {e}"));
+        let text_of = |text: &str| {
+            if text.trim_start().starts_with("(;") {
+                Pattern::from_sgf(text.as_bytes())
+            } else {
+                Pattern::parse(text)
+            }
+            .map_err(|e| bad("text", e.to_string()))
+        };
+        let pattern = if value.is_instance_of::<PyString>()
+            && is_pattern_text(&value.extract::<String>()?)
+        {
+            text_of(&value.extract::<String>()?)?
+        } else {
+            let path: std::path::PathBuf = value.extract().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(
+                    "go_pattern must be the pattern's text (str) or a path (str or os.PathLike)",
+                )
+            })?;
+            let shown = path.display().to_string();
+            let bytes = std::fs::read(&path).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    PyFileNotFoundError::new_err((2, "No such file or directory", shown.clone()))
+                } else {
+                    pyo3::exceptions::PyOSError::new_err(format!("{shown}: {e}"))
+                }
+            })?;
+            let sgf = path
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("sgf"));
+            if sgf {
+                Pattern::from_sgf(&bytes).map_err(|e| bad(&shown, e.to_string()))?
+            } else {
+                let text = std::str::from_utf8(&bytes)
+                    .map_err(|_| bad(&shown, "not UTF-8 text".into()))?;
+                Pattern::parse(text).map_err(|e| bad(&shown, e.to_string()))?
+            }
+        };
+        let anchor: Anchor = self
+            .anchor
+            .as_deref()
+            .unwrap_or("anywhere")
+            .parse()
+            .map_err(|e: String| {
+                PyValueError::new_err(format!(
+                    "anchor must be 'corner', 'edge' or 'anywhere' ({e})"
+                ))
+            })?;
+        Ok(Some(pattern.anchor(anchor).swap_colors(self.swap_colors)))
+    }
+}
 
 /// The query of the keyword arguments, and the `where` tests.
 #[allow(clippy::too_many_arguments)]
@@ -30,7 +120,30 @@ fn query_of(
     max_ply: Option<u32>,
     variations: bool,
     where_: Option<Vec<String>>,
+    go: &GoArgs<'_, '_>,
 ) -> PyResult<(Arc<Query>, Arc<Vec<AnyOf>>)> {
+    let tests = where_
+        .unwrap_or_default()
+        .iter()
+        .map(|t| t.parse::<AnyOf>().map_err(PyValueError::new_err))
+        .collect::<PyResult<Vec<_>>>()?;
+    if let Some(pattern) = go.pattern()? {
+        let chess = fen.is_some()
+            || subfen.is_some()
+            || material.is_some()
+            || then.as_ref().is_some_and(|t| !t.is_empty())
+            || within.is_some()
+            || min_ply.is_some()
+            || max_ply.is_some()
+            || variations;
+        if chess {
+            return Err(PyValueError::new_err(
+                "go_pattern= is a Go query: fen, subfen, material, then, within, min_ply, \
+                 max_ply and variations are chess's",
+            ));
+        }
+        return Ok((Arc::new(Query::Go(pattern)), Arc::new(tests)));
+    }
     let spec = ChessSpec {
         fen,
         subfen,
@@ -44,20 +157,21 @@ fn query_of(
     let query = spec
         .query()
         .map_err(|e| PyValueError::new_err(e.replace("--", "").replace("then ", "then: ")))?;
-    let tests = where_
-        .unwrap_or_default()
-        .iter()
-        .map(|t| t.parse::<AnyOf>().map_err(PyValueError::new_err))
-        .collect::<PyResult<Vec<_>>>()?;
     Ok((Arc::new(query), Arc::new(tests)))
 }
 
 /// One game found, as the scan's thread hands it over.
 struct Item {
     file: Arc<str>,
-    game: pgn::Game,
+    game: Record,
     plies: Vec<u32>,
     variation_plies: Vec<u32>,
+}
+
+/// A game found: a PGN game (a chess query) or an SGF game tree (a Go pattern).
+enum Record {
+    Pgn(pgn::Game),
+    Sgf(sgf::GameTree),
 }
 
 /// A piece's games found.
@@ -75,7 +189,7 @@ impl PerGame for Collect {
         {
             self.items.push(Item {
                 file: Arc::clone(&self.file),
-                game,
+                game: Record::Pgn(game),
                 plies: m.plies,
                 variation_plies: m.variation_plies,
             });
@@ -84,17 +198,27 @@ impl PerGame for Collect {
         Some(game)
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
-        let _ = self.finder.sgf(&tree);
+        if self.tests.iter().all(|t| t.holds(&tree))
+            && let Some(m) = self.finder.sgf(&tree)
+        {
+            self.items.push(Item {
+                file: Arc::clone(&self.file),
+                game: Record::Sgf(tree),
+                plies: m.plies,
+                variation_plies: m.variation_plies,
+            });
+        }
     }
 }
 
-/// A game `kifu.find` found: the game (as `read_pgn` gives it) and the plies where the query
-/// matched.
+/// A game `kifu.find` found: the game (a `Game` as `read_pgn` gives it, or for a Go pattern a
+/// `GameTree` as `read_sgf` gives it) and the plies where the query matched (Go: the move
+/// numbers of the positions where the pattern stands, 0 the start).
 #[pyclass(module = "kifu", name = "Found", frozen)]
 pub struct Found {
     /// The game.
     #[pyo3(get)]
-    game: Py<Game>,
+    game: Py<PyAny>,
     /// The main-line plies (0: the start) where the query matched.
     #[pyo3(get)]
     plies: Vec<u32>,
@@ -123,6 +247,8 @@ pub struct FindReader {
 struct State {
     pump: Option<Pump<Item>>,
     queue: VecDeque<Item>,
+    /// The format searched (PGN for chess, SGF for a Go pattern).
+    format: Format,
 }
 
 #[pymethods]
@@ -138,7 +264,14 @@ impl FindReader {
             .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("reader poisoned"))?;
         loop {
             if let Some(item) = state.queue.pop_front() {
-                let game = Py::new(py, Game::new(item.file, item.game, None))?;
+                let game = match item.game {
+                    Record::Pgn(g) => Py::new(py, Game::new(item.file, g, None))?.into_any(),
+                    Record::Sgf(t) => Py::new(
+                        py,
+                        GameTree::new(item.file, t, None, kifu_export::Charset::Auto),
+                    )?
+                    .into_any(),
+                };
                 return Ok(Some(Found {
                     game,
                     plies: item.plies,
@@ -154,7 +287,7 @@ impl FindReader {
                 Some(Msg::End(scanned)) => {
                     let py_error = pump.take_py_error();
                     state.pump = None;
-                    scan::finish(py, &scanned, py_error, Some(Format::Pgn))?;
+                    scan::finish(py, &scanned, py_error, Some(state.format))?;
                     return Ok(None);
                 }
                 None => {
@@ -193,8 +326,8 @@ struct Stopped;
 #[pyfunction]
 #[pyo3(signature = (source, *, fen = None, subfen = None, material = None, then = None,
                     within = None, min_ply = None, max_ply = None, variations = false,
-                    r#where = None, threads = None, max_game_bytes = crate::DEFAULT_MAX_GAME_BYTES,
-                    name = None))]
+                    r#where = None, go_pattern = None, anchor = None, swap_colors = false,
+                    threads = None, max_game_bytes = crate::DEFAULT_MAX_GAME_BYTES, name = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn find(
     source: &Bound<'_, PyAny>,
@@ -207,13 +340,25 @@ pub fn find(
     max_ply: Option<u32>,
     variations: bool,
     r#where: Option<Vec<String>>,
+    go_pattern: Option<&Bound<'_, PyAny>>,
+    anchor: Option<String>,
+    swap_colors: bool,
     threads: Option<usize>,
     max_game_bytes: usize,
     name: Option<String>,
 ) -> PyResult<FindReader> {
+    let go = GoArgs {
+        pattern: go_pattern,
+        anchor,
+        swap_colors,
+    };
     let (query, tests) = query_of(
-        fen, subfen, material, then, within, min_ply, max_ply, variations, r#where,
+        fen, subfen, material, then, within, min_ply, max_ply, variations, r#where, &go,
     )?;
+    let format = match *query {
+        Query::Go(_) => Format::Sgf,
+        _ => Format::Pgn,
+    };
     let (source, slot) = crate::source::extract(source, name)?;
     let mut opts = scan::options(threads)?;
     // the games found wait as DOMs for the consumer: small pieces keep that small
@@ -228,7 +373,7 @@ pub fn find(
             items: Vec::new(),
         });
         let warn = tx.clone();
-        let scanned = scan::scan(source, Formats::only(Format::Pgn), opts, &stop).run(
+        let scanned = scan::scan(source, Formats::only(format), opts, &stop).run(
             &work,
             |event| {
                 if let Event::Piece { visited, info, .. } = event {
@@ -240,7 +385,13 @@ pub fn find(
                         return Ok(());
                     }
                     for item in &mut items {
-                        item.game.index += info.first_game;
+                        match &mut item.game {
+                            Record::Pgn(game) => game.index += info.first_game,
+                            Record::Sgf(tree) => {
+                                let pos = tree.position();
+                                tree.set_origin(tree.index() + info.first_game, pos);
+                            }
+                        }
                     }
                     tx.send(Msg::Items(items)).map_err(|_| Stopped)?;
                 }
@@ -262,6 +413,7 @@ pub fn find(
         state: Mutex::new(State {
             pump: Some(pump),
             queue: VecDeque::new(),
+            format,
         }),
     })
 }
@@ -289,7 +441,8 @@ impl PerGame for Tested {
 #[pyfunction]
 #[pyo3(signature = (source, *, fen = None, subfen = None, material = None, then = None,
                     within = None, min_ply = None, max_ply = None, variations = false,
-                    r#where = None, by = None, max_entries = Explorer::DEFAULT_MAX_ENTRIES,
+                    r#where = None, go_pattern = None, anchor = None, swap_colors = false,
+                    by = None, max_entries = Explorer::DEFAULT_MAX_ENTRIES,
                     threads = None, max_game_bytes = crate::DEFAULT_MAX_GAME_BYTES, name = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn explore<'py>(
@@ -304,15 +457,32 @@ pub fn explore<'py>(
     max_ply: Option<u32>,
     variations: bool,
     r#where: Option<Vec<String>>,
+    go_pattern: Option<&Bound<'py, PyAny>>,
+    anchor: Option<String>,
+    swap_colors: bool,
     by: Option<String>,
     max_entries: usize,
     threads: Option<usize>,
     max_game_bytes: usize,
     name: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let go = GoArgs {
+        pattern: go_pattern,
+        anchor,
+        swap_colors,
+    };
     let (query, tests) = query_of(
-        fen, subfen, material, then, within, min_ply, max_ply, variations, r#where,
+        fen, subfen, material, then, within, min_ply, max_ply, variations, r#where, &go,
     )?;
+    if let Query::Go(pattern) = &*query {
+        if by.is_some() {
+            return Err(PyValueError::new_err(
+                "by= is not read with go_pattern=: its rows are the next moves only",
+            ));
+        }
+        let query = GoQuery::new(pattern.clone()).with_tests(tests.to_vec());
+        return explore_go(py, source, &query, threads, name);
+    }
     let group = by
         .as_deref()
         .map(Group::parse)
@@ -426,6 +596,95 @@ fn table<'py>(
     col!("last_date", |r| r.last_date.clone());
     col!("file", |r| r.file.clone());
     col!("game", |r| r.game);
+    let schema = pa.call_method1("schema", (fields,))?;
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("schema", schema)?;
+    pa.call_method("table", (columns,), Some(&kwargs))
+}
+
+/// `kifu.explore(go_pattern=...)`: the next moves from every position where the pattern
+/// stands, counted with who won, as `kifu explore --go-pattern --json` writes them.
+fn explore_go<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    query: &GoQuery,
+    threads: Option<usize>,
+    name: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (source, slot) = crate::source::extract(source, name)?;
+    let opts = scan::options(threads)?;
+    let mut explorer = GoExplorer::default();
+    let found = scan::interruptible(py, |stop| {
+        scan::scan(source, Formats::only(Format::Sgf), opts, stop).go_find(
+            query,
+            |hit| {
+                explorer.add(&hit);
+                Ok::<(), std::convert::Infallible>(())
+            },
+            |_| {},
+        )
+    })?;
+    let Ok(found) = found;
+    let py_error = slot.lock().ok().and_then(|mut e| e.take());
+    scan::finish(py, &found.scanned, py_error, Some(Format::Sgf))?;
+    go_table(py, &explorer.rows())
+}
+
+/// The Go rows as a `pyarrow.Table`: the members of `kifu explore --go-pattern --json`.
+fn go_table<'py>(
+    py: Python<'py>,
+    rows: &[&kifu_pipeline::go_find::NextRow],
+) -> PyResult<Bound<'py, PyAny>> {
+    let pa = py.import("pyarrow").map_err(|_| {
+        pyo3::exceptions::PyImportError::new_err(
+            "kifu.explore returns a pyarrow.Table: pip install pyarrow",
+        )
+    })?;
+    let string = pa.call_method0("string")?;
+    let int64 = pa.call_method0("int64")?;
+    let int8 = pa.call_method0("int8")?;
+    let fields: Vec<(&str, Bound<'py, PyAny>)> = vec![
+        ("move", string.clone()),
+        ("kind", string.clone()),
+        ("color", string.clone()),
+        ("x", int8.clone()),
+        ("y", int8.clone()),
+        ("positions", int64.clone()),
+        ("x_wins", int64.clone()),
+        ("o_wins", int64.clone()),
+        ("other", int64.clone()),
+        ("file", string.clone()),
+        ("game", int64.clone()),
+        ("move_number", int64.clone()),
+    ];
+    let colour = |c: &sgf::Color| match c {
+        sgf::Color::Black => "X",
+        sgf::Color::White => "O",
+    };
+    let parts = |r: &&kifu_pipeline::go_find::NextRow| match &r.next {
+        Next::At { x, y, color } => ("point", Some(colour(color)), Some(*x), Some(*y)),
+        Next::Tenuki { color } => ("tenuki", Some(colour(color)), None, None),
+        Next::Pass { color } => ("pass", Some(colour(color)), None, None),
+        Next::End => ("end", None, None, None),
+    };
+    let columns = pyo3::types::PyDict::new(py);
+    macro_rules! col {
+        ($name:literal, $f:expr) => {
+            columns.set_item($name, rows.iter().map($f).collect::<Vec<_>>())?
+        };
+    }
+    col!("move", |r| r.next.to_string());
+    col!("kind", |r| parts(r).0);
+    col!("color", |r| parts(r).1);
+    col!("x", |r| parts(r).2);
+    col!("y", |r| parts(r).3);
+    col!("positions", |r| r.count);
+    col!("x_wins", |r| r.x_wins);
+    col!("o_wins", |r| r.o_wins);
+    col!("other", |r| r.other);
+    col!("file", |r| r.example.file.to_string());
+    col!("game", |r| r.example.game + 1);
+    col!("move_number", |r| r.example.move_number);
     let schema = pa.call_method1("schema", (fields,))?;
     let kwargs = pyo3::types::PyDict::new(py);
     kwargs.set_item("schema", schema)?;

@@ -82,3 +82,80 @@ def test_explore_is_the_cli_s_table(games, kifu_bin):
     assert empty.num_rows == 0 and empty.column_names == t.column_names
     with pytest.warns(UserWarning, match="max_entries"):
         assert kifu.explore(games, fen=OPEN, max_entries=1).num_rows == 1
+
+
+# Go: kifu.find / kifu.explore with go_pattern=, against `kifu find/explore --go-pattern`
+
+GO_GAMES = (
+    "(;GM[1]SZ[19]BR[5d]RE[B+R];B[pd];W[qf];B[dd])\n"
+    "(;GM[1]SZ[19]BR[1k]RE[W+2.5];B[qq];W[dd];B[cc])\n"
+    "(;GM[1]SZ[19]BR[3d]HA[9]RE[0];AB[dd][jd][pd][dj][jj][pj][dp][jp][pp];W[qc])\n"
+)
+# a lone black 4-4 stone in an empty corner (the first row and column: anything)
+LONE_44 = "# a lone 4-4 stone\n?????\n?....\n?....\n?..X.\n?....\n"
+
+
+@pytest.fixture
+def go_games(tmp_path):
+    p = tmp_path / "g.sgf"
+    p.write_text(GO_GAMES)
+    return p
+
+
+def test_go_find_gives_the_trees_and_move_numbers_of_the_cli(go_games, tmp_path, kifu_bin):
+    found = list(kifu.find(go_games, go_pattern=LONE_44, anchor="corner"))
+    assert [f.plies for f in found] == [[1, 2, 3], [0, 1]]
+    assert [f.game.index for f in found] == [0, 2]
+    assert isinstance(found[0].game, kifu.GameTree) and found[0].game.properties["BR"] == ["5d"]
+    pattern = tmp_path / "44.txt"
+    pattern.write_text(LONE_44)
+    for extra, kw in [([], {}), (["--swap-colors"], {"swap_colors": True}),
+                      (["--swap-colors", "-w", "BR>=3d"], {"swap_colors": True, "where": ["BR>=3d"]}),
+                      (["--anchor", "edge"], {"anchor": "edge"})]:
+        if "anchor" not in kw and "--anchor" not in extra:
+            extra = ["--anchor", "corner"] + extra
+            kw = {"anchor": "corner", **kw}
+        out = subprocess.run([kifu_bin, "find", "--go-pattern", pattern, "--to", "jsonl", *extra, go_games],
+                             capture_output=True).stdout.decode()
+        cli = [json.loads(l)["matched_plies"] for l in out.splitlines()]
+        # the pattern as a path (str and pathlib) and as text give the same games
+        for given in (pattern, str(pattern), LONE_44):
+            assert [f.plies for f in kifu.find(go_games, go_pattern=given, threads=2, **kw)] == cli, (extra, given)
+    assert len(list(kifu.find(go_games, go_pattern=LONE_44, anchor="corner", swap_colors=True))) == 3
+    # a whole-board pattern from SGF text, and a one-row pattern's text
+    assert [f.game.index for f in kifu.find(go_games, go_pattern="(;SZ[19];B[pd];W[qf];B[dd])")] == [0]
+    assert len(list(kifu.find(go_games, go_pattern="X.X"))) == 0
+    # PGN inputs are not searched for a Go pattern: skipped, said
+    pgn = tmp_path / "a.pgn"
+    pgn.write_text(GAMES)
+    with pytest.warns(UserWarning, match="skipped"):
+        assert [f.game.file for f in kifu.find([pgn, go_games], go_pattern=LONE_44, anchor="corner")] == [str(go_games)] * 2
+
+
+def test_go_pattern_errors(go_games, tmp_path):
+    for bad in [dict(go_pattern="X|O\n"), dict(go_pattern="X\nXX\n"), dict(go_pattern=LONE_44, anchor="side"),
+                dict(go_pattern=LONE_44, fen=OPEN), dict(go_pattern=LONE_44, min_ply=3), dict(anchor="corner"),
+                dict(swap_colors=True, fen=OPEN)]:
+        with pytest.raises(ValueError):
+            kifu.find(go_games, **bad)
+    with pytest.raises(FileNotFoundError):
+        kifu.find(go_games, go_pattern=tmp_path / "none.txt")
+    with pytest.raises(ValueError, match="by"):
+        kifu.explore(go_games, go_pattern=LONE_44, by="year")
+
+
+def test_go_explore_is_the_cli_s_table(go_games, tmp_path, kifu_bin):
+    pytest.importorskip("pyarrow")
+    pattern = tmp_path / "44.txt"
+    pattern.write_text(LONE_44)
+    for extra, kw in [([], {}), (["--swap-colors"], {"swap_colors": True})]:
+        t = kifu.explore(go_games, go_pattern=pattern, anchor="corner", **kw)
+        out = subprocess.run([kifu_bin, "explore", "--json", "--go-pattern", pattern, "--anchor", "corner",
+                              *extra, go_games], capture_output=True).stdout.decode()
+        assert t.to_pylist() == [json.loads(l) for l in out.splitlines()]
+    t = kifu.explore(go_games, go_pattern=LONE_44, anchor="corner")
+    assert t.column_names == ["move", "kind", "color", "x", "y", "positions", "x_wins", "o_wins",
+                              "other", "file", "game", "move_number"]
+    assert sum(t.column("positions").to_pylist()) == 5
+    empty = kifu.explore(go_games, go_pattern=LONE_44, where=["BR>=9d"])
+    assert empty.num_rows == 0 and empty.column_names == t.column_names

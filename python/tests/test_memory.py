@@ -1,5 +1,6 @@
 """Constant memory: a binary stream of a few hundred MB read through a file object (never held
-whole), peak RSS measured in a child process against a stream of a few MB."""
+whole), peak RSS measured in a child process against a stream of a few MB: read_pgn, to_arrow,
+and positions with a shuffle buffer of 100,000 rows."""
 
 import json
 import os
@@ -34,6 +35,10 @@ if mode == "read":
 elif mode == "arrow":
     for batch in kifu.to_arrow(Stream(total), threads=2):
         games += batch.num_rows
+elif mode == "positions":
+    # the rows of the positions table, mixed in a buffer of 100,000 of them
+    for batch in kifu.positions(Stream(total), threads=2, shuffle=100_000, seed=0):
+        games += len(batch["ply"])
 print(json.dumps({"games": games, "plies": plies,
                   "rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
@@ -48,7 +53,7 @@ def run(mode, total):
     return json.loads(out)
 
 
-@pytest.mark.parametrize("mode", ["read", "arrow"])
+@pytest.mark.parametrize("mode", ["read", "arrow", "positions"])
 def test_constant_memory_on_a_large_stream(mode):
     big_total = int(os.environ.get("KIFU_MEMORY_TEST_BYTES", 300_000_000))
     # the small stream fills every buffer of the pipeline (pieces, batches, the channel);

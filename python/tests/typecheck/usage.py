@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import io
 import pathlib
+from typing import Any
 
+import numpy
+import numpy.typing
 import pandas
 import polars
 import pyarrow
@@ -77,3 +80,20 @@ class Captures:
 
 def visitor(path: pathlib.Path) -> None:
     kifu.visit(path, Captures(), variations=False)
+
+
+def search(path: pathlib.Path) -> None:
+    for found in kifu.find(path, fen="8/8/8/8/8/8/8/8 w - -"):
+        assert_type(found.game, kifu.Game)
+        assert_type(found.plies, list[int])
+    for go in kifu.find(path, go_pattern="X.\n.O\n", anchor="corner", swap_colors=True):
+        assert_type(go.game, kifu.GameTree)
+    assert_type(kifu.explore(path, go_pattern=path, anchor="edge"), pyarrow.Table)
+    kifu.find(path, go_pattern="X", anchor="side")  # type: ignore[call-overload]  # pyright: ignore[reportCallIssue, reportArgumentType]
+
+
+def arrays(path: pathlib.Path) -> None:
+    for batch in kifu.positions(path, columns=["bitboards", "policy"], shuffle=100_000, seed=1):
+        assert_type(batch, dict[str, numpy.typing.NDArray[Any]])
+    kifu.positions(path, board_size=(19, 19), where=["BR>=5d"], format="sgf")
+    kifu.positions(path, shuffle="yes")  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]

@@ -1,0 +1,209 @@
+"""kifu.positions: the positions table as batches of NumPy arrays. The arrays equal the table
+to_arrow builds (bitboards, boards, every numeric column, nulls filled as documented), views of
+its buffers where no null; batches of batch_size rows at every thread count; where= and
+columns=; the shuffle buffer (a permutation of the rows, the same for a seed at any threads);
+Go boards of one size; and docs/python.md's PyTorch snippet, run with a stand-in for torch
+when torch is absent."""
+
+import re
+import sys
+import types
+
+import pytest
+
+import kifu
+from conftest import OPERA, ROOT, SGF, corpus
+
+np = pytest.importorskip("numpy")
+pa = pytest.importorskip("pyarrow")
+
+
+def many_games(n=120):
+    """`n` games of the Opera game's moves, WhiteElo 2000 + i, every third one without a
+    result (a null score)."""
+    out = []
+    for i in range(n):
+        g = OPERA.replace('[WhiteElo "2690"]', f'[WhiteElo "{2000 + i}"]')
+        if i % 3 == 2:
+            g = g.replace('[Result "1-0"]', '[Result "*"]').replace("17. Rd8# 1-0", "17. Rd8# *")
+        out.append(g)
+    return "".join(out)
+
+
+@pytest.fixture
+def games(tmp_path):
+    p = tmp_path / "many.pgn"
+    p.write_text(many_games())
+    return p
+
+
+def concat(batches):
+    return {k: np.concatenate([b[k] for b in batches]) for k in batches[0]}
+
+
+def equal(a, b):
+    return all(np.array_equal(a[k], b[k], equal_nan=a[k].dtype.kind == "f") for k in a) and a.keys() == b.keys()
+
+
+def test_chess_arrays_are_the_table(games):
+    batches = list(kifu.positions(games, batch_size=1000, threads=2))
+    t = kifu.to_arrow(games, "positions", format="pgn").read_all()
+    assert [len(b["ply"]) for b in batches] == [1000] * (t.num_rows // 1000) + [t.num_rows % 1000]
+    got = concat(batches)
+    # the default columns: the fixed-width ones and the bitboards, in the table's order
+    numeric = [f.name for f in t.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
+    assert list(got) == [n for n in t.column_names if n in numeric or n == "bitboards"]
+    bb = np.array(t.column("bitboards").to_pylist(), np.int64)
+    assert got["bitboards"].dtype == np.uint64 and got["bitboards"].shape == (t.num_rows, 12)
+    assert (got["bitboards"].view(np.int64) == bb).all()
+    for name in numeric:
+        col = t.column(name)
+        arr = got[name]
+        assert arr.dtype == np.dtype(col.type.to_pandas_dtype()), name
+        values = col.to_pylist()
+        if pa.types.is_floating(col.type):
+            want = np.array([np.nan if v is None else v for v in values], arr.dtype)
+            assert np.array_equal(arr, want, equal_nan=True), name
+        else:
+            fill = np.iinfo(arr.dtype).min
+            assert arr.tolist() == [fill if v is None else v for v in values], name
+    # nulls where the table has them: the final position's policy, unknown results' score
+    assert (got["policy"] == -32768).sum() == t.column("policy").null_count > 0
+    assert (got["score"] == -128).sum() == t.column("score").null_count > 0
+
+
+def test_views_without_a_copy(games):
+    b = next(iter(kifu.positions(games, batch_size=500, columns=["ply", "key", "bitboards", "policy"])))
+    # columns without nulls are views of the Arrow buffers (read-only); a column with nulls
+    # (policy: the final positions) is a copy
+    assert not b["ply"].flags.owndata and not b["ply"].flags.writeable
+    assert not b["bitboards"].flags.owndata and b["bitboards"].base is not None
+    assert list(b) == ["ply", "key", "policy", "bitboards"]
+
+
+def test_threads_and_batches_agree(games):
+    one = list(kifu.positions(games, batch_size=777, threads=1))
+    two = list(kifu.positions(games, batch_size=777, threads=2))
+    assert [len(b["ply"]) for b in one] == [len(b["ply"]) for b in two]
+    assert all(equal(a, b) for a, b in zip(one, two))
+
+
+def test_shuffle_is_a_seeded_permutation(games):
+    plain = concat(list(kifu.positions(games, batch_size=256)))
+    n = len(plain["ply"])
+    a = list(kifu.positions(games, batch_size=256, shuffle=1000, seed=7, threads=1))
+    b = list(kifu.positions(games, batch_size=256, shuffle=1000, seed=7, threads=2))
+    c = list(kifu.positions(games, batch_size=256, shuffle=1000, seed=8, threads=2))
+    sizes = [len(x["ply"]) for x in a]
+    assert sizes == [256] * (n // 256) + [n % 256]
+    assert all(equal(x, y) for x, y in zip(a, b))
+    sa, sc = concat(a), concat(c)
+    assert not np.array_equal(sa["key"], sc["key"])
+    # the same rows (game_index and ply name a row), in another order
+    rows = lambda d: sorted(zip(d["game_index"].tolist(), d["ply"].tolist()))
+    assert rows(sa) == rows(plain) and rows(sc) == rows(plain)
+    assert not np.array_equal(sa["game_index"], plain["game_index"])
+    # each row keeps its own values
+    order = np.lexsort((sa["ply"], sa["game_index"]))
+    assert equal({k: v[order] for k, v in sa.items()}, plain)
+    # a buffer larger than the input: one permutation of all the rows
+    whole = concat(list(kifu.positions(games, batch_size=256, shuffle=10**6, seed=1)))
+    assert rows(whole) == rows(plain)
+    # the buffer bounds how far a row moves: a row never goes out before the buffer was full
+    first = a[0]["game_index"]
+    assert first.max() <= 1000 // 35 + 8
+
+
+def test_where_and_columns(games):
+    b = concat(list(kifu.positions(games, where=["WhiteElo>=2100"], columns=["game_index", "white_elo"])))
+    assert list(b) == ["game_index", "white_elo"]
+    assert b["white_elo"].min() == 2100 and set(b["game_index"].tolist()) == set(range(100, 120))
+    t = concat(list(kifu.positions(games, columns=["uci", "side_to_move"], batch_size=10_000)))
+    assert t["uci"].dtype == object and t["uci"][0] == "e2e4" and t["uci"][33] is None
+    assert t["side_to_move"][:2].tolist() == ["white", "black"]
+    with pytest.raises(ValueError, match="nope"):
+        kifu.positions(games, columns=["nope"])
+    with pytest.raises(ValueError, match="board"):
+        kifu.positions(games, columns=["board"])  # Go's
+    with pytest.raises(ValueError):
+        kifu.positions(games, where=["WhiteElo>>1"])
+    with pytest.raises(ValueError):
+        kifu.positions(games, batch_size=0)
+    assert list(kifu.positions(games, where=["WhiteElo>=9000"])) == []
+
+
+def test_go_boards(tmp_path):
+    p = tmp_path / "go.sgf"
+    nine = "(;GM[1]SZ[9]KM[6.5];B[ee];W[cc];B[gc];W[])"
+    p.write_text(nine + SGF + nine.replace("KM[6.5]", ""))
+    t = kifu.to_arrow(p, "positions").read_all()
+    with pytest.warns(UserWarning, match="boards other than 9x9"):
+        b = concat(list(kifu.positions(p, batch_size=3)))
+    nines = [i for i, c in enumerate(t.column("board_cols").to_pylist()) if c == 9]
+    assert b["board"].shape == (len(nines), 9, 9) and b["board"].dtype == np.uint8
+    boards = t.column("board").to_pylist()
+    assert all(b["board"][k].tobytes() == boards[i] for k, i in enumerate(nines))
+    assert b["x"].tolist() == [-32768 if t.column("x")[i].as_py() is None else t.column("x")[i].as_py() for i in nines]
+    assert np.isnan(b["komi"][-1]) and b["komi"][0] == 6.5
+    # the other size, chosen
+    with pytest.warns(UserWarning, match="other than 3x3"):
+        three = concat(list(kifu.positions(p, board_size=3)))
+    assert three["board"].shape == (3, 3, 3)
+    assert three["board"][2].tolist() == [[2, 1, 0], [0, 0, 0], [0, 0, 0]]
+    with pytest.raises(ValueError):
+        kifu.positions(p, board_size=(0, 9))
+
+
+def test_go_corpus_boards_agree_with_the_table():
+    src = corpus("sgf", "small", "katago")
+    t = kifu.to_arrow(src, "positions").read_all()
+    cols, rows = t.column("board_cols").to_pylist(), t.column("board_rows").to_pylist()
+    keep = [i for i in range(t.num_rows) if (cols[i], rows[i]) == (19, 19)]
+    got = concat(list(kifu.positions(src, board_size=19, threads=2)))
+    want = np.frombuffer(b"".join(t.column("board").take(keep).to_pylist()), np.uint8)
+    assert got["board"].shape == (len(keep), 19, 19)
+    assert (got["board"].reshape(-1) == want).all()
+
+
+def torch_snippet():
+    text = (ROOT / "docs" / "python.md").read_text()
+    (block,) = [b for b in re.findall(r"^```python\n(.*?)^```", text, re.M | re.S) if "IterableDataset" in b]
+    return block
+
+
+def fake_torch():
+    """A stand-in for the part of torch the snippet uses: an IterableDataset base, from_numpy,
+    and a DataLoader that iterates the dataset as batch_size=None does."""
+    torch = types.ModuleType("torch")
+    utils = types.ModuleType("torch.utils")
+    data = types.ModuleType("torch.utils.data")
+
+    class IterableDataset:
+        def __iter__(self):
+            raise NotImplementedError
+
+    class DataLoader:
+        def __init__(self, dataset, batch_size=1, num_workers=0):
+            assert batch_size is None and num_workers == 0
+            self.dataset = dataset
+
+        def __iter__(self):
+            return iter(self.dataset)
+
+    torch.from_numpy = lambda a: np.asarray(a)
+    data.IterableDataset, data.DataLoader = IterableDataset, DataLoader
+    torch.utils, utils.data = utils, data
+    return {"torch": torch, "torch.utils": utils, "torch.utils.data": data}
+
+
+def test_the_pytorch_snippet_runs(games, monkeypatch):
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        for name, module in fake_torch().items():
+            monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.chdir(games.parent)
+    games.rename(games.parent / "games.pgn")
+    scope: dict = {}
+    exec(compile(torch_snippet(), "docs/python.md (PyTorch)", "exec"), scope)
+    assert scope["seen"] == len(list(kifu.positions("games.pgn", columns=["ply"], batch_size=10_000))[0]["ply"])
