@@ -505,6 +505,53 @@ fn text_is_the_same_bytes_at_every_encoding_thread_count() {
     }
 }
 
+/// A batch of many MiB is encoded in parts of a few MiB (one part a thread in flight): the
+/// same bytes at every thread count, every row once, in order.
+#[test]
+fn a_large_text_batch_is_encoded_in_parts_as_the_same_bytes() {
+    use std::sync::Arc;
+
+    use arrow_array::{Int64Array, StringArray};
+    use arrow_schema::{DataType, Field, Schema};
+
+    let tmp = TempDir::new("text-parts");
+    let rows = 40_000_i64;
+    let text: Vec<String> = (0..rows).map(|i| format!("{i:0>300}")).collect();
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("n", DataType::Int64, false),
+        Field::new("s", DataType::Utf8, false),
+    ]));
+    let batch = RecordBatch::try_new(
+        schema.clone(),
+        vec![
+            Arc::new(Int64Array::from_iter_values(0..rows)),
+            Arc::new(StringArray::from_iter_values(&text)),
+        ],
+    )
+    .unwrap();
+    for format in [OutFormat::Csv, OutFormat::Jsonl] {
+        let mut files = Vec::new();
+        for threads in [0, 1, 2] {
+            let out = tmp.path(&format!("p{threads}.{}", format.extension()));
+            let opts = SinkOptions { threads, ..force() };
+            let mut sink = create(&out, format, schema.clone(), &opts).unwrap();
+            sink.write(&batch).unwrap();
+            assert_eq!(sink.finish().unwrap().rows, rows as u64);
+            files.push(fs::read(&out).unwrap());
+        }
+        assert!(files.windows(2).all(|w| w[0] == w[1]), "{format:?}");
+        let body = String::from_utf8(files[0].clone()).unwrap();
+        let lines: Vec<&str> = body
+            .lines()
+            .skip(usize::from(format == OutFormat::Csv))
+            .collect();
+        assert_eq!(lines.len(), rows as usize, "{format:?}");
+        for (i, line) in lines.iter().enumerate() {
+            assert!(line.contains(&text[i]), "{format:?}: row {i} out of place");
+        }
+    }
+}
+
 #[test]
 fn parquet_row_groups_end_at_their_arrow_bytes() {
     let tmp = TempDir::new("pq-bytes");

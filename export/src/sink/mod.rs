@@ -107,9 +107,10 @@ pub struct SinkOptions {
     /// `__HIVE_DEFAULT_PARTITION__`, as Hive and Spark write it.
     pub partition_by: Vec<String>,
     /// Threads that encode (default 0: on the thread that writes). Parquet: with `N`, up to
-    /// `N + 1` row groups are encoded at once, beside the thread that builds the rows; CSV and
-    /// JSON Lines: batch `k` is turned into text on thread `k mod N`. Either way the encoded
-    /// parts are appended in order: the file is the same bytes at every count.
+    /// `max(N, 2)` row groups are encoded at once, beside the thread that builds the rows; CSV
+    /// and JSON Lines: the batches are cut into parts of at most 4 MiB of Arrow data, part `k`
+    /// turned into text on thread `k mod N`, one part a thread at a time. Either way the
+    /// encoded parts are appended in order: the file is the same bytes at every count.
     pub threads: usize,
     /// Parquet: the zstd level (default 1: fast; 3 compresses about 10% better at half the
     /// speed).

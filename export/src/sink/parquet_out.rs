@@ -103,8 +103,8 @@ impl Pool {
         let (tx, done) = sync_channel(2 * n + 2);
         let threads = (0..n)
             .map(|k| {
-                // a few batches queued per thread: the builder runs ahead of the encoders
-                let (jobs, rx) = sync_channel::<Msg>(4);
+                // one batch queued per thread: the builder runs ahead of the encoders by that much
+                let (jobs, rx) = sync_channel::<Msg>(1);
                 let tx = tx.clone();
                 let (factory, schema) = (Arc::clone(factory), schema.clone());
                 let handle = std::thread::Builder::new()
@@ -162,7 +162,7 @@ pub(crate) struct ParquetOut {
 /// The Arrow bytes of a batch's rows: the bytes of its slice of each column (not of the
 /// buffers it shares with other slices), so that the count is the same however the rows were
 /// cut into batches.
-fn slice_bytes(batch: &RecordBatch) -> usize {
+pub(crate) fn slice_bytes(batch: &RecordBatch) -> usize {
     batch
         .columns()
         .iter()
@@ -246,8 +246,9 @@ impl ParquetOut {
             }
             Some(pool) => {
                 pool.send(index, Msg::End(index))?;
-                // at most one group a thread in flight: the oldest is waited for first
-                let n = pool.threads.len();
+                // at most `n - 1` ended groups in flight beside the one taking rows (one at
+                // one thread): the oldest is waited for first
+                let n = pool.threads.len().saturating_sub(1).max(1);
                 while self.ended - self.pool.as_ref().map_or(0, |p| p.done.taken()) > n {
                     self.take_one(true)?;
                 }

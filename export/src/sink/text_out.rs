@@ -14,6 +14,10 @@ use arrow_array::RecordBatch;
 use super::Target;
 use super::encode::{EncodeError, encode_rows};
 use super::in_order::InOrder;
+use super::parquet_out::slice_bytes;
+
+/// The most Arrow bytes of the rows encoded at once, on a thread ([`TextOut::write`]).
+const PART_BYTES: usize = 4 << 20;
 
 /// What a text file holds.
 #[derive(Clone, Copy, Debug)]
@@ -40,7 +44,7 @@ impl Pool {
         let (tx, done) = sync_channel(2 * n + 2);
         let threads = (0..n)
             .map(|k| {
-                let (jobs, rx) = sync_channel::<(usize, RecordBatch)>(2);
+                let (jobs, rx) = sync_channel::<(usize, RecordBatch)>(1);
                 let tx = tx.clone();
                 let handle = std::thread::Builder::new()
                     .name(format!("kifu-text-{k}"))
@@ -91,21 +95,36 @@ impl TextOut {
         }
     }
 
-    /// Takes a batch's rows.
+    /// Takes a batch's rows: encoded a slice of at most [`PART_BYTES`] of Arrow data at a
+    /// time, so that the text held (on this thread, or one slice a thread in flight) does not
+    /// grow with the batch: a batch of the `json` table is tens of MiB, its text as much again.
     pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<(), EncodeError> {
+        // the rows' mean size: the cut depends on the batch alone (each row's text stands
+        // alone, so the bytes are the same however the rows are cut)
+        let row_bytes = (slice_bytes(batch) / batch.num_rows().max(1)).max(1);
+        let rows = (PART_BYTES / row_bytes).max(1);
+        let mut start = 0;
+        while start < batch.num_rows() {
+            let n = rows.min(batch.num_rows() - start);
+            self.write_part(batch.slice(start, n))?;
+            start += n;
+        }
+        Ok(())
+    }
+
+    fn write_part(&mut self, part: RecordBatch) -> Result<(), EncodeError> {
         let Some(pool) = &self.pool else {
             self.scratch.clear();
-            encode_rows(self.text, batch, &mut self.scratch)?;
+            encode_rows(self.text, &part, &mut self.scratch)?;
             self.out.write_all(&self.scratch)?;
             return Ok(());
         };
         let n = pool.threads.len();
         let (jobs, _) = &pool.threads[self.sent % n];
-        jobs.send((self.sent, batch.clone()))
-            .map_err(|_| stopped())?;
+        jobs.send((self.sent, part)).map_err(|_| stopped())?;
         self.sent += 1;
-        // at most two batches a thread in flight: the oldest is waited for first
-        while self.sent - self.pool.as_ref().map_or(0, |p| p.done.taken()) > 2 * n {
+        // at most one part a thread in flight: the oldest is waited for first
+        while self.sent - self.pool.as_ref().map_or(0, |p| p.done.taken()) > n {
             self.append_next(true)?;
         }
         while self.append_next(false)? {}
