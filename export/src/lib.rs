@@ -62,6 +62,7 @@ mod json_rows;
 mod pgn_games;
 mod pgn_moves;
 mod pgn_positions;
+mod positions_filter;
 mod rebase;
 mod replayed;
 mod sgf_moves;
@@ -192,6 +193,9 @@ pub struct TableOptions {
     /// and `key` (the Polyglot key after the move, as a signed 64-bit integer of the same
     /// bits) to `moves` (null for a move that could not be replayed). Default: no replay.
     pub replay: bool,
+    /// The `positions` tables (PGN and SGF): which positions become rows. Default: every
+    /// position.
+    pub positions: PositionOptions,
 }
 
 impl Default for TableOptions {
@@ -201,9 +205,63 @@ impl Default for TableOptions {
             charset: Charset::Auto,
             movetext_width: None,
             replay: false,
+            positions: PositionOptions::default(),
         }
     }
 }
+
+/// Which positions the `positions` tables (PGN and SGF) keep as rows: the filters a training
+/// set needs, applied in this order after the games themselves are chosen (`kifu export -w`):
+/// [`min_ply`](Self::min_ply) and [`max_ply`](Self::max_ply), [`legal_only`](Self::legal_only),
+/// [`sample`](Self::sample), then [`distinct`](Self::distinct) on the rows the others kept.
+/// Every filter is a function of the rows themselves, never of the threads or of where the
+/// input was cut, so that a scan on N threads keeps the rows one thread keeps.
+///
+/// ```
+/// use kifu_export::{Builder, PositionOptions, Sample, Table, TableOptions};
+///
+/// let opts = TableOptions {
+///     positions: PositionOptions { min_ply: 2, ..PositionOptions::default() },
+///     ..TableOptions::default()
+/// };
+/// let mut b = Builder::new(Table::PgnPositions, &opts);
+/// for game in kifu::pgn::Games::new(b"1. e4 e5 2. Nf3 *") {
+///     b.push_pgn("g.pgn", &game).unwrap();
+/// }
+/// assert_eq!(b.rows(), 2); // plies 2 and 3 of 0 ... 3
+/// assert!(Sample::new(0.0, 1).is_none() && Sample::new(0.5, 1).is_some());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PositionOptions {
+    /// Leave out the positions before this ply (`ply < min_ply`: 0 keeps the start; 10
+    /// skips the first ten half-moves, the opening book of most games). Default 0.
+    pub min_ply: u32,
+    /// Leave out the positions after this ply (`None`, the default: no bound).
+    pub max_ply: Option<u32>,
+    /// A game's rows end before its first move that cannot be played: that position's row (its
+    /// `error` set) and, in Go, whose replay goes on past such a move, every row after it are
+    /// left out, so that every row kept was reached by legal moves only and is followed by a
+    /// legal move or ends its game. (Chess rows never go past such a move: its replay stops
+    /// there.) Default: kept, their `error` saying why.
+    pub legal_only: bool,
+    /// Keep each position with a probability (`None`, the default: every one).
+    pub sample: Option<Sample>,
+    /// One row per distinct position: the first row of each `key`, in input order; the others
+    /// are dropped and counted. Applied by the consumer that sees the rows in input order
+    /// ([`DistinctKeys`]; `kifu_pipeline::tables` does it for `kifu export`, Python and
+    /// DuckDB): a [`Builder`] alone does not, as it sees only the games pushed to it. Default
+    /// `None`: every row.
+    pub distinct: Option<Distinct>,
+}
+
+impl PositionOptions {
+    /// Whether every position is kept (no filter set).
+    pub fn keeps_all(&self) -> bool {
+        *self == PositionOptions::default()
+    }
+}
+
+pub use positions_filter::{Distinct, DistinctKeys, Sample};
 
 /// A column name that is not one of the table's ([`Builder::project`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -349,7 +407,9 @@ impl Builder {
         let inner = match table {
             Table::PgnGames => Inner::PgnGames(pgn_games::GamesBuilder::new(opts)),
             Table::PgnMoves => Inner::PgnMoves(pgn_moves::MovesBuilder::new(opts)),
-            Table::PgnPositions => Inner::PgnPositions(pgn_positions::PositionsBuilder::default()),
+            Table::PgnPositions => {
+                Inner::PgnPositions(pgn_positions::PositionsBuilder::new(&opts.positions))
+            }
             Table::SgfTrees => Inner::SgfTrees(sgf_trees::TreesBuilder::new(opts)),
             Table::SgfMoves => Inner::SgfMoves(sgf_moves::MovesBuilder::new(opts)),
             Table::SgfPositions => Inner::SgfPositions(sgf_positions::PositionsBuilder::default()),

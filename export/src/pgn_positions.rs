@@ -35,6 +35,7 @@ use kifu_replay::chess::{Position, Resolved, Unplayable, Variant};
 
 use crate::cols::{Lists, clamp_i64, list_of};
 use crate::pgn_games::MoveData;
+use crate::positions_filter::{FNV_START, PlyFilter, fnv1a};
 use crate::values;
 
 /// The number of slots of the policy encoding: 4,096 from × to, then 144 under-promotions.
@@ -359,10 +360,11 @@ pub(crate) struct PositionsBuilder {
     /// Text formatted per row (the FEN cut to its EPD, the material), reused.
     text: String,
     startpos: Position,
+    filter: PlyFilter,
 }
 
-impl Default for PositionsBuilder {
-    fn default() -> Self {
+impl PositionsBuilder {
+    pub(crate) fn new(opts: &crate::PositionOptions) -> Self {
         PositionsBuilder {
             wanted: Wanted::ALL,
             file: StringBuilder::new(),
@@ -392,6 +394,7 @@ impl Default for PositionsBuilder {
             bytes: 0,
             text: String::with_capacity(96),
             startpos: Position::startpos(),
+            filter: PlyFilter::new(opts),
         }
     }
 }
@@ -417,11 +420,21 @@ impl PositionsBuilder {
 
     /// Adds a row per position of `game`'s main line, the start and the final one included;
     /// none for a game that is not replayed (a variant that is not chess, a bad `FEN`), and
-    /// none past a move that cannot be played (its row, the last, says why in `error`).
+    /// none past a move that cannot be played (its row, the last, says why in `error`). The
+    /// filters of [`crate::PositionOptions`] leave rows out.
     pub(crate) fn push(&mut self, file: &str, game: &pgn::Game) {
         let Some(mut pos) = start(game, &self.startpos) else {
             return;
         };
+        let salt = if self.filter.samples() {
+            game.tags.iter().fold(FNV_START, |h, (name, value)| {
+                let h = fnv1a(fnv1a(h, name.as_bytes()), &[0]);
+                fnv1a(fnv1a(h, value.as_bytes()), &[0])
+            })
+        } else {
+            0
+        };
+        let mut state = self.filter.start(salt);
         let elo = |tag: &str| game.tag(tag).and_then(values::int::<i16>);
         let white_score = match game.termination() {
             Outcome::WhiteWins => Some(1),
@@ -441,33 +454,43 @@ impl PositionsBuilder {
             file,
             index: clamp_i64(game.index),
         };
+        let max_ply = self.filter.max_ply;
         for (ply, node) in game.moves.iter().enumerate() {
+            if ply > max_ply {
+                return;
+            }
+            let keep = self.filter.keep(&mut state, ply, pos.key());
             let resolved = match pos.resolve(node.san) {
                 Ok(Resolved::Null) if pos.is_check() => Err(Unplayable::Illegal),
                 r => r,
             };
             match resolved {
                 Ok(Resolved::Move(mv)) => {
-                    let uci = pos.uci(mv);
-                    self.row(&info, ply, &pos, Next::Played(node, uci));
+                    if keep {
+                        let uci = pos.uci(mv);
+                        self.row(&info, ply, &pos, Next::Played(node, uci));
+                    }
                     pos.play(mv);
                 }
                 Ok(Resolved::Null) => {
-                    self.row(
-                        &info,
-                        ply,
-                        &pos,
-                        Next::Played(node, kifu_replay::chess::Uci::NULL),
-                    );
+                    if keep {
+                        let null = Next::Played(node, kifu_replay::chess::Uci::NULL);
+                        self.row(&info, ply, &pos, null);
+                    }
                     pos.play_null();
                 }
                 Err(why) => {
-                    self.row(&info, ply, &pos, Next::Failed(node, why));
+                    if keep && !self.filter.legal_only {
+                        self.row(&info, ply, &pos, Next::Failed(node, why));
+                    }
                     return;
                 }
             }
         }
-        self.row(&info, game.moves.len(), &pos, Next::None);
+        let ply = game.moves.len();
+        if ply <= max_ply && self.filter.keep(&mut state, ply, pos.key()) {
+            self.row(&info, ply, &pos, Next::None);
+        }
     }
 
     /// One row: the position `pos`, `ply` half-moves after the start, and the move from it.

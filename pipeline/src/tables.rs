@@ -31,10 +31,14 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use arrow_array::RecordBatch;
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int64Type;
+use arrow_array::{BooleanArray, RecordBatch};
 use kifu::par::{Event, Visited};
 use kifu::{Format, pgn, sgf};
-use kifu_export::{Builder, OutFormat, Shift, Sink, SinkOptions, Summary, Table, TableOptions};
+use kifu_export::{
+    Builder, DistinctKeys, OutFormat, Shift, Sink, SinkOptions, Summary, Table, TableOptions,
+};
 
 use crate::{DomScope, DomWork, Input, Note, PerGame, PieceWork, Scan, Scanned};
 
@@ -75,6 +79,9 @@ pub struct TableSpec {
     /// with keys and tags only, the movetext is not even read: the parser skips it; `--replay`
     /// without its columns).
     pub columns: Option<Vec<String>>,
+    /// Only the games that pass every test (`kifu export -w`; each [`AnyOf`](crate::keys::AnyOf)
+    /// one of whose tests must hold), as `kifu filter -w` keeps them. Default: every game.
+    pub tests: Vec<crate::keys::AnyOf>,
 }
 
 impl TableSpec {
@@ -107,15 +114,19 @@ impl TableSpec {
             max_game_bytes: pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES,
             batch_rows: TableSpec::DEFAULT_BATCH_ROWS,
             columns: None,
+            tests: Vec::new(),
         }
     }
 
     /// Whether the columns kept are made from the games table's keys and tags only (no column
     /// that needs the movetext read: `speed` and the other `TimeControl` columns need none).
     fn tags_only(&self) -> bool {
-        self.columns
-            .as_ref()
-            .is_some_and(|c| c.iter().all(|n| kifu_export::pgn_games_column_from_tags(n)))
+        // (a test may need the moves: `plies`, the opening named from them)
+        self.tests.is_empty()
+            && self
+                .columns
+                .as_ref()
+                .is_some_and(|c| c.iter().all(|n| kifu_export::pgn_games_column_from_tags(n)))
     }
 
     /// Checks [`columns`](Self::columns): each must be a column of one of the spec's tables.
@@ -199,18 +210,97 @@ impl TableSpec {
     /// The builder of `table`, the columns kept (those of [`columns`](Self::columns) the
     /// table has).
     fn builder(&self, table: Table) -> Builder {
+        self.projected(table, false)
+    }
+
+    /// The builder of `table` as the workers build it: [`builder`](Self::builder)'s, with
+    /// the `key` column too where one row per distinct position is kept (the collector
+    /// drops it again when it is not one of [`columns`](Self::columns)).
+    fn row_builder(&self, table: Table) -> Builder {
+        self.projected(table, self.distinct(table))
+    }
+
+    fn projected(&self, table: Table, with_key: bool) -> Builder {
         let b = self.full_builder(table);
         match &self.columns {
             None => b,
             Some(columns) => {
                 let schema = b.schema();
-                let here: Vec<&String> = columns
+                let here: Vec<&str> = columns
                     .iter()
+                    .map(String::as_str)
+                    .chain(with_key.then_some(DISTINCT_KEY))
                     .filter(|n| schema.field_with_name(n).is_ok())
                     .collect();
                 b.project(&here).expect("the names are the table's")
             }
         }
+    }
+
+    /// Whether `table`'s rows are one per distinct position: a `positions` table with a
+    /// `key` column, and [`PositionOptions::distinct`](kifu_export::PositionOptions) set.
+    fn distinct(&self, table: Table) -> bool {
+        self.options.positions.distinct.is_some()
+            && matches!(table, Table::PgnPositions | Table::SgfPositions)
+            && self
+                .full_builder(table)
+                .schema()
+                .field_with_name(DISTINCT_KEY)
+                .is_ok()
+    }
+
+    /// Whether the `key` column is in the workers' batches but not in the output.
+    fn strips_key(&self) -> bool {
+        self.columns
+            .as_ref()
+            .is_some_and(|c| !c.iter().any(|n| n == DISTINCT_KEY))
+    }
+}
+
+/// The column a distinct position is told by: the position's 64-bit key.
+const DISTINCT_KEY: &str = "key";
+
+/// What keeping one row per distinct position did ([`TableScanned::distinct`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DistinctCount {
+    /// The distinct positions remembered.
+    pub keys: u64,
+    /// Rows dropped: repeats of a position met before.
+    pub dropped: u64,
+    /// Rows kept unchecked once the set of keys was full (their positions may repeat).
+    pub unchecked: u64,
+    /// The most keys the set holds ([`DistinctKeys::capacity`]).
+    pub capacity: u64,
+}
+
+/// The rows of `batch` whose `key` comes for the first time to `seen`, in order; the `key`
+/// column left out with `strip`.
+fn first_rows(seen: &mut DistinctKeys, batch: RecordBatch, strip: bool) -> RecordBatch {
+    let Ok(at) = batch.schema().index_of(DISTINCT_KEY) else {
+        return batch;
+    };
+    let keys = batch.column(at).as_primitive::<Int64Type>();
+    let mut all = true;
+    let mask: BooleanArray = keys
+        .values()
+        .iter()
+        .map(|&k| {
+            let first = seen.first(k as u64);
+            all &= first;
+            Some(first)
+        })
+        .collect();
+    let batch = if all {
+        batch
+    } else {
+        arrow_select::filter::filter_record_batch(&batch, &mask)
+            .expect("a mask of the batch's length")
+    };
+    if strip {
+        let rest: Vec<usize> = (0..batch.num_columns()).filter(|&k| k != at).collect();
+        batch.project(&rest).expect("the batch's columns")
+    } else {
+        batch
     }
 }
 
@@ -239,6 +329,7 @@ pub struct Rows<'a> {
     /// pieces in flight do not hold up a Ctrl-C.
     stop: Option<&'a AtomicBool>,
     stopped: bool,
+    spec: Arc<TableSpec>,
 }
 
 impl Rows<'_> {
@@ -269,6 +360,9 @@ impl Rows<'_> {
 
 impl PerGame for Rows<'_> {
     fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
+        if !self.spec.tests.iter().all(|t| t.holds(&game)) {
+            return Some(game);
+        }
         let r = match &mut self.builder {
             Some(b) => b.push_pgn(&self.input.name, &game),
             None => Ok(()),
@@ -277,6 +371,9 @@ impl PerGame for Rows<'_> {
         Some(game)
     }
     fn sgf(&mut self, tree: sgf::GameTree) {
+        if !self.spec.tests.iter().all(|t| t.holds(&tree)) {
+            return;
+        }
         let r = match &mut self.builder {
             Some(b) => b.push_sgf(&self.input.name, &tree),
             None => Ok(()),
@@ -302,7 +399,7 @@ impl<'a> PieceWork for TablePieces<'a> {
     fn each(&self, input: &Input) -> Rows<'a> {
         let table = self.spec.table(input.format);
         Rows {
-            builder: table.map(|t| self.spec.builder(t)),
+            builder: table.map(|t| self.spec.row_builder(t)),
             table,
             batches: Vec::new(),
             refused: Vec::new(),
@@ -310,6 +407,7 @@ impl<'a> PieceWork for TablePieces<'a> {
             batch_rows: self.spec.batch_rows.max(1),
             stop: self.stop,
             stopped: false,
+            spec: Arc::clone(&self.spec),
         }
     }
 }
@@ -373,6 +471,11 @@ pub struct Collector<F, N> {
     rows: u64,
     left_out: u64,
     stopped: bool,
+    /// One row per distinct position: the keys seen, and which formats' tables it applies to
+    /// (PGN's, SGF's).
+    distinct: Option<(DistinctKeys, [bool; 2])>,
+    /// The `key` column is the workers' only (for `distinct`): dropped before the output.
+    strip_key: bool,
 }
 
 /// The batches waiting to make a batch of `batch_rows`, of one table.
@@ -504,6 +607,12 @@ where
             } else {
                 batch
             };
+            let batch = match &mut self.distinct {
+                Some((seen, applies)) if applies[usize::from(table.is_sgf())] => {
+                    first_rows(seen, batch, self.strip_key)
+                }
+                _ => batch,
+            };
             if !self.push(input, table, batch) {
                 return false;
             }
@@ -549,6 +658,8 @@ pub struct TableScanned {
     pub stopped: bool,
     /// The format of the first input read, whether rows came of it or not.
     pub first_format: Option<Format>,
+    /// With one row per distinct position: what it kept and dropped.
+    pub distinct: Option<DistinctCount>,
 }
 
 /// Builds the table `spec` names from `scan`: `out` gets each batch of `spec.batch_rows` rows
@@ -644,6 +755,11 @@ where
             rows: 0,
             left_out: 0,
             stopped: false,
+            distinct: spec.options.positions.distinct.map(|d| {
+                let applies = [spec.pgn, spec.sgf].map(|t| t.is_some_and(|t| spec.distinct(t)));
+                (DistinctKeys::new(d), applies)
+            }),
+            strip_key: spec.strips_key(),
         }))
     }
 
@@ -702,6 +818,12 @@ where
             left_out: c.left_out,
             stopped: stopped || c.stopped,
             first_format: c.first_format,
+            distinct: c.distinct.as_ref().map(|(seen, _)| DistinctCount {
+                keys: seen.len() as u64,
+                dropped: seen.dropped(),
+                unchecked: seen.unchecked(),
+                capacity: seen.capacity() as u64,
+            }),
         }
     }
 }
@@ -777,7 +899,11 @@ where
     }
     // the output is checked before anything is read (it is created when the first rows come)
     let guard = kifu_output::Guard::new(&opts.inputs, opts.force);
-    if opts.dataset || opts.max_rows_per_file.is_some() || !opts.partition_by.is_empty() {
+    let directory = opts.dataset
+        || opts.max_rows_per_file.is_some()
+        || !opts.partition_by.is_empty()
+        || format.is_directory();
+    if directory {
         guard.check_dataset(out, format.extension())?;
     } else {
         guard.check(out)?;

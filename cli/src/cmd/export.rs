@@ -72,6 +72,91 @@ pub struct Args {
     pub force: bool,
     #[command(flatten)]
     pub limit: GameLimit,
+    #[command(flatten)]
+    pub positions: PositionArgs,
+}
+
+/// The games exported, and the positions of the `positions` tables (docs/export.md § Which
+/// positions).
+#[derive(clap::Args, Debug)]
+pub struct PositionArgs {
+    /// Only the games that pass the test, as for `kifu filter -w` (NAME OP VALUE: a tag or
+    /// root property, or a derived key such as speed, year, plies; tests joined by `or` in
+    /// one -w, repeated -w all hold).
+    #[arg(
+        short = 'w',
+        long = "where",
+        value_name = "TEST",
+        help_heading = "Which rows"
+    )]
+    pub tests: Vec<kifu_pipeline::keys::AnyOf>,
+    /// positions: only the positions at this ply or later (0 is the start: `--min-ply 10`
+    /// skips the first ten half-moves).
+    #[arg(long, value_name = "N", help_heading = "Which rows")]
+    pub min_ply: Option<u32>,
+    /// positions: only the positions at this ply or earlier.
+    #[arg(long, value_name = "N", help_heading = "Which rows")]
+    pub max_ply: Option<u32>,
+    /// positions: a game's rows end before its first move that cannot be played (that row
+    /// and, in Go, every later one left out).
+    #[arg(long, help_heading = "Which rows")]
+    pub legal_only: bool,
+    /// positions: keep each position with this probability (0 < RATE <= 1), decided by a
+    /// hash of --seed, the game and the position: the same rows at every -j.
+    #[arg(long, value_name = "RATE", help_heading = "Which rows")]
+    pub sample_rate: Option<f64>,
+    /// positions: the seed of --sample-rate.
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 0,
+        requires = "sample_rate",
+        help_heading = "Which rows"
+    )]
+    pub seed: u64,
+    /// positions: one row per distinct position (by `key`), the first in input order; the
+    /// repeats dropped are counted on stderr.
+    #[arg(long, help_heading = "Which rows")]
+    pub distinct: bool,
+    /// positions: the memory --distinct's set of keys may take (8 bytes a slot, at most 7/8
+    /// full); past it, new positions are kept unchecked and counted on stderr.
+    #[arg(long, value_name = "SIZE", default_value = "512M", requires = "distinct",
+          value_parser = crate::args::parse_size, help_heading = "Which rows")]
+    pub distinct_memory: u64,
+}
+
+impl PositionArgs {
+    /// The positions options, checked: `None` with no positions flag.
+    fn options(&self, table: TableName) -> io::Result<kifu_export::PositionOptions> {
+        let usage = |m: String| io::Error::new(io::ErrorKind::InvalidInput, m);
+        let any = self.min_ply.is_some()
+            || self.max_ply.is_some()
+            || self.legal_only
+            || self.sample_rate.is_some()
+            || self.distinct;
+        if any && table != TableName::Positions {
+            return Err(usage(
+                "--min-ply, --max-ply, --legal-only, --sample-rate and --distinct choose \
+                 positions: --table positions"
+                    .into(),
+            ));
+        }
+        let sample = match self.sample_rate {
+            None => None,
+            Some(rate) => Some(kifu_export::Sample::new(rate, self.seed).ok_or_else(|| {
+                usage(format!("--sample-rate {rate}: a rate above 0, at most 1"))
+            })?),
+        };
+        Ok(kifu_export::PositionOptions {
+            min_ply: self.min_ply.unwrap_or(0),
+            max_ply: self.max_ply,
+            legal_only: self.legal_only,
+            sample,
+            distinct: self.distinct.then(|| kifu_export::Distinct {
+                memory: usize::try_from(self.distinct_memory).unwrap_or(usize::MAX),
+            }),
+        })
+    }
 }
 
 /// The tables of `kifu export`.
@@ -160,8 +245,10 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                 format!("unknown charset `{}`", args.charset),
             )
         })?,
+        positions: args.positions.options(args.table)?,
         ..Default::default()
     };
+    spec.tests = args.positions.tests.clone();
     spec.replay = args.replay;
     spec.max_game_bytes = args.limit.max_game_bytes;
     spec.columns = args.columns.clone();
@@ -201,6 +288,19 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                     _ => "PGN",
                 }
             );
+        }
+        if let Some(d) = done.scan.distinct {
+            eprintln!(
+                "kifu export: --distinct: {} distinct positions, {} repeats dropped",
+                d.keys, d.dropped
+            );
+            if d.unchecked > 0 {
+                eprintln!(
+                    "kifu export: --distinct: the set of keys was full ({} keys, \
+                     --distinct-memory): {} rows kept unchecked, their positions may repeat",
+                    d.capacity, d.unchecked
+                );
+            }
         }
     }
     Ok(Outcome::of(&done.scan.scanned, done.scan.left_out > 0).code())
