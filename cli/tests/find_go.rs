@@ -1,6 +1,7 @@
 //! `kifu find --go-pattern` and `kifu explore --go-pattern` on a few hand-made Go games: the
-//! anchors, the colour swap, `-w`, the move numbers, the next moves counted by hand, the same
-//! output at every thread count, and the errors of a bad pattern.
+//! anchors, the colour swap, `-w`, the move numbers, the next moves counted by hand (also per
+//! value of a key, `--by`), the same output at every thread count, and the errors of a bad
+//! pattern.
 
 mod common;
 use common::{Files, code, err, kifu, out};
@@ -163,16 +164,87 @@ fn bad_patterns_and_flags() {
         None,
     );
     assert_eq!(code(&o), 2, "{}", err(&o));
+    // rating bands are chess's Elo: refused, the ranks named
     let o = kifu(
         &[
             "explore",
             "--go-pattern",
             pattern.to_str().unwrap(),
             "--by",
-            "year",
+            "rating:200",
             g,
         ],
         None,
     );
     assert_eq!(code(&o), 2, "{}", err(&o));
+    assert!(err(&o).contains("--by black_rank"), "{}", err(&o));
+}
+
+#[test]
+fn explore_by_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.file("g.sgf", GAMES);
+    let pattern = dir.file("44.txt", PATTERN);
+    let (g, p) = (games.to_str().unwrap(), pattern.to_str().unwrap());
+    let run = |extra: &[&str], j: &str| {
+        let mut args = vec!["explore", "--go-pattern", p, "--anchor", "corner", "-j", j];
+        args.extend_from_slice(extra);
+        args.push(g);
+        let o = kifu(&args, None);
+        assert_eq!(code(&o), 0, "{}", err(&o));
+        (out(&o), err(&o))
+    };
+    let json = |by: &str| {
+        let (o, _) = run(&["--by", by, "--json"], "1");
+        assert_eq!(run(&["--by", by, "--json"], "2").0, o, "--by {by} at -j2");
+        lines(&o)
+            .into_iter()
+            .map(|r| {
+                (
+                    r["group"].as_str().map(String::from),
+                    r["move"].as_str().unwrap().to_string(),
+                    r["positions"].as_u64().unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let row = |g: Option<&str>, m: &str| (g.map(String::from), m.to_string(), 1);
+    // game 3 (a 3 dan Black): the handicap stones, then W qc at the 3-3 point, then the end;
+    // game 1 (5 dan): W qf, B dd far away, the end; ranks in order, as numbers
+    assert_eq!(
+        json("black_rank"),
+        [
+            row(Some("3"), "O 2,2"),
+            row(Some("3"), "end"),
+            row(Some("5"), "O 5,2"),
+            row(Some("5"), "X tenuki"),
+            row(Some("5"), "end"),
+        ]
+    );
+    // a key some games lack: theirs last, group null
+    assert_eq!(
+        json("HA"),
+        [
+            row(Some("9"), "O 2,2"),
+            row(Some("9"), "end"),
+            row(None, "O 5,2"),
+            row(None, "X tenuki"),
+            row(None, "end"),
+        ]
+    );
+    // with -w: only the games that pass, grouped
+    let (o, _) = run(&["--by", "BR", "-w", "BR>=4d", "--json"], "1");
+    let groups: Vec<_> = lines(&o).iter().map(|r| r["group"].to_string()).collect();
+    assert_eq!(groups, ["\"5d\""; 3]);
+    // the table: a heading per group
+    let (table, _) = run(&["--by", "black_rank"], "1");
+    let heads: Vec<_> = table.lines().filter(|l| !l.starts_with(' ')).collect();
+    assert_eq!(heads[1..], ["", "3", "", "5"], "{table}");
+    // bounded: the rows past --max-entries are counted, not kept
+    let (o, e) = run(&["--by", "black_rank", "--max-entries", "2", "--json"], "2");
+    assert_eq!(lines(&o).len(), 2);
+    assert!(
+        e.contains("3 plays of moves past --max-entries 2 not counted"),
+        "{e}"
+    );
 }

@@ -31,7 +31,8 @@
 //! [`Appearance`] per position where the pattern stood) until the scan hands the piece on; a
 //! piece is a bounded slice of its input, so the memory does not grow with the input. A
 //! [`GoExplorer`] holds one row per distinct next move: at most
-//! `2 × (width + 2) × (height + 2) + 6` rows.
+//! `2 × (width + 2) × (height + 2) + 6` rows; grouped by a key ([`GoExplorer::grouped`]), one
+//! per group and next move, at most its `max_entries`.
 //!
 //! ```
 //! use kifu_pipeline::go_find::{GoExplorer, GoQuery, Next};
@@ -795,6 +796,9 @@ pub struct Example {
 /// One next move as [`GoExplorer`] counts it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NextRow {
+    /// The value of the grouping key in the games counted ([`GoExplorer::grouped`]: `None`
+    /// without a key, and for the games that have no value of it).
+    pub group: Option<String>,
     /// The move, in the pattern's coordinates and colours.
     pub next: Next,
     /// Positions it was played from.
@@ -809,17 +813,69 @@ pub struct NextRow {
     pub example: Example,
 }
 
-/// The next moves of a Go search counted: per distinct [`Next`], how often and who won.
-/// Bounded: one row per distinct next move.
-#[derive(Clone, Debug, Default)]
+/// The next moves of a Go search counted: per distinct [`Next`] (and per value of a key, when
+/// [`grouped`](Self::grouped)), how often and who won. Bounded: without a key, one row per
+/// distinct next move; with one, at most [`max_entries`](Self::max_entries) rows, the plays of
+/// any other counted in [`dropped`](Self::dropped).
+///
+/// ```
+/// use kifu_pipeline::go_find::{GoExplorer, GoQuery};
+/// use kifu_pipeline::keys::Key;
+/// use kifu_pipeline::{Formats, Scan, Source};
+/// use kifu_replay::go::Pattern;
+///
+/// let sgf = b"(;SZ[9]DT[2019-05-01]RE[B+R];B[cc];W[gg]) (;SZ[9]DT[2021-01-02]RE[W+R];B[gc])";
+/// let scan = Scan::new(Source::Bytes { name: "two.sgf".into(), data: sgf.to_vec() }, Formats::ANY);
+/// let mut explorer = GoExplorer::grouped(Some(Key::parse("year").unwrap()), 1000);
+/// scan.go_find(&GoQuery::new(Pattern::parse("X").unwrap()), |hit| {
+///     explorer.add(&hit);
+///     Ok::<_, std::io::Error>(())
+/// }, |_| {}).unwrap();
+/// let groups: Vec<_> = explorer.rows().iter().map(|r| r.group.clone().unwrap()).collect();
+/// assert_eq!(groups, ["2019", "2019", "2021"]); // 2019: W's tenuki, then the end
+/// ```
+#[derive(Clone, Debug)]
 pub struct GoExplorer {
+    group: Option<keys::Key>,
+    /// The most rows kept.
+    pub max_entries: usize,
+    /// Plays of rows not kept (past `max_entries`).
+    pub dropped: u64,
     rows: Vec<NextRow>,
+    /// The row of each (group, next move): the group's place in `groups`.
+    index: std::collections::HashMap<(u32, Next), usize>,
+    groups: std::collections::HashMap<Option<String>, u32>,
     positions: u64,
 }
 
+impl Default for GoExplorer {
+    /// No grouping key: one row per distinct next move (a few hundred at most).
+    fn default() -> Self {
+        GoExplorer::grouped(None, usize::MAX)
+    }
+}
+
 impl GoExplorer {
+    /// An explorer whose rows are per value of `group` (a key of `-w`, read from each game's
+    /// root: `year`, `BR`, `black_rank`, `KM`, `HA`, …; `None`: one group) and next move,
+    /// keeping at most `max_entries` rows (`kifu explore --max-entries`, at least 1).
+    pub fn grouped(group: Option<keys::Key>, max_entries: usize) -> GoExplorer {
+        GoExplorer {
+            group,
+            max_entries: max_entries.max(1),
+            dropped: 0,
+            rows: Vec::new(),
+            index: std::collections::HashMap::new(),
+            groups: std::collections::HashMap::new(),
+            positions: 0,
+        }
+    }
+
     /// Counts a game's appearances (in input order, for the examples).
     pub fn add(&mut self, hit: &GoHit) {
+        let value = self.group.as_ref().and_then(|k| k.shown(&hit.root));
+        let next_group = self.groups.len() as u32;
+        let group = *self.groups.entry(value.clone()).or_insert(next_group);
         for a in &hit.appearances {
             self.positions += 1;
             let (x, o) = match (hit.outcome, a.matched.swapped) {
@@ -827,10 +883,15 @@ impl GoExplorer {
                 (Outcome::WhiteWins, false) | (Outcome::BlackWins, true) => (0, 1),
                 _ => (0, 0),
             };
-            let row = match self.rows.iter_mut().position(|r| r.next == a.next) {
-                Some(i) => &mut self.rows[i],
+            let at = match self.index.get(&(group, a.next)) {
+                Some(&i) => i,
+                None if self.rows.len() >= self.max_entries => {
+                    self.dropped += 1;
+                    continue;
+                }
                 None => {
                     self.rows.push(NextRow {
+                        group: value.clone(),
                         next: a.next,
                         count: 0,
                         x_wins: 0,
@@ -842,9 +903,11 @@ impl GoExplorer {
                             move_number: a.move_number,
                         },
                     });
-                    self.rows.last_mut().expect("just pushed")
+                    self.index.insert((group, a.next), self.rows.len() - 1);
+                    self.rows.len() - 1
                 }
             };
+            let row = &mut self.rows[at];
             row.count += 1;
             row.x_wins += x;
             row.o_wins += o;
@@ -852,17 +915,21 @@ impl GoExplorer {
         }
     }
 
-    /// Positions counted.
+    /// Positions counted (those of dropped rows included).
     pub fn positions(&self) -> u64 {
         self.positions
     }
 
-    /// The rows, the most played first (ties: by the move).
+    /// The rows: per group in the key's order (the games without a value last), the most
+    /// played first (ties: by the move).
     pub fn rows(&self) -> Vec<&NextRow> {
         let mut rows: Vec<&NextRow> = self.rows.iter().collect();
         rows.sort_by(|a, b| {
-            b.count
-                .cmp(&a.count)
+            let g = match (&a.group, &b.group, &self.group) {
+                (Some(x), Some(y), Some(k)) => k.order(x, y),
+                (x, y, _) => x.is_none().cmp(&y.is_none()),
+            };
+            g.then(b.count.cmp(&a.count))
                 .then(a.next.order().cmp(&b.next.order()))
         });
         rows

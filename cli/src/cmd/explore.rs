@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use kifu::par::{Event, Visited};
 use kifu_pipeline::explore::{Explorer, Group, Plays, Row};
-use kifu_pipeline::find::Query;
+use kifu_pipeline::find::{FindWork, Query};
 use kifu_pipeline::go_find::{GoExplorer, GoFindWork, GoQuery, Next, NextRow};
-use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
+use kifu_pipeline::{DomScope, Input, PerGame};
 use kifu_replay::go::Pattern;
 
 use crate::args::{Common, GameLimit};
@@ -28,8 +28,9 @@ pub struct Args {
     /// A test on the game's keys, as `kifu filter -w`; repeat: all must hold.
     #[arg(short = 'w', long = "where", value_name = "TEST")]
     pub tests: Vec<kifu_pipeline::keys::AnyOf>,
-    /// Rows per value of KEY (a tag, `year`, `speed`, …: docs/cli.md § Keys), or per band of
-    /// the mover's rating: `rating:200` (2000-2199, …).
+    /// Rows per value of KEY (a tag or root property, `year`, `speed`, `black_rank`, `KM`, `HA`,
+    /// …: docs/cli.md § Keys), or per band of the mover's rating (chess): `rating:200`
+    /// (2000-2199, …).
     #[arg(long, value_name = "KEY", value_parser = Group::parse, help_heading = "Grouping")]
     pub by: Option<Group>,
     /// The most distinct (group, position, move) rows kept (at least 1); the plays of later
@@ -81,13 +82,17 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         DomScope::MAIN_LINE
     };
     let group = args.by.clone();
-    let work = DomWork::new(
+    // on the main line, each game searched on the parser's events first, built only when it
+    // may match
+    let work = FindWork::new(
+        &query,
         scope.with_max_game_bytes(args.limit.max_game_bytes),
         |_: &Input| Tested {
             plays: Plays::new(Arc::clone(&query), group.clone()),
             predicate: Arc::clone(&predicate),
         },
-    );
+    )
+    .sieve(!args.query.dom_search);
     let mut explorer = Explorer::new(args.by.clone(), args.max_entries);
     let scanned = run::scan(&args.common, "exploring", &work, |event| {
         if let Event::Piece {
@@ -185,15 +190,21 @@ fn table(out: &mut impl Write, rows: &[Row], grouped: bool, bold: bool) -> io::R
 /// in the pattern's coordinates and colours (docs/search.md § Go patterns), counted with who
 /// won. Exit status 1 when no game matched, 2 when an input could not be read.
 fn run_go(args: Args, pattern: Pattern) -> io::Result<ExitCode> {
-    if args.by.is_some() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "--by is not read with --go-pattern: its rows are the next moves only",
-        ));
-    }
+    let key = match &args.by {
+        None => None,
+        Some(Group::Key(k)) => Some(k.clone()),
+        Some(Group::Band(_)) => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "--by rating:N bands the Elo ratings of chess players: group Go games by a rank \
+                 (--by black_rank, --by white_rank) or another key",
+            ));
+        }
+    };
+    let grouped = key.is_some();
     let (w, h) = (pattern.width(), pattern.height());
     let work = GoFindWork::new(GoQuery::new(pattern).with_tests(args.tests.clone()));
-    let mut explorer = GoExplorer::default();
+    let mut explorer = GoExplorer::grouped(key, args.max_entries);
     let mut games = 0u64;
     let scanned = run::scan(&args.common, "exploring", &work, |event| {
         if let Event::Piece {
@@ -216,13 +227,19 @@ fn run_go(args: Args, pattern: Pattern) -> io::Result<ExitCode> {
     let mut out = io::BufWriter::new(stdout.lock());
     if args.json {
         for r in &rows {
-            serde_json::to_writer(&mut out, &go_json(r))?;
+            serde_json::to_writer(&mut out, &go_json(r, grouped))?;
             out.write_all(b"\n")?;
         }
     } else {
-        go_table(&mut out, &rows, (w, h), terminal)?;
+        go_table(&mut out, &rows, (w, h), grouped, terminal)?;
     }
     out.flush()?;
+    if explorer.dropped > 0 {
+        eprintln!(
+            "kifu explore: {} plays of moves past --max-entries {} not counted",
+            explorer.dropped, args.max_entries
+        );
+    }
     if !args.common.quiet && !args.json {
         eprintln!(
             "kifu explore: {games} games matched, at {} positions",
@@ -232,8 +249,9 @@ fn run_go(args: Args, pattern: Pattern) -> io::Result<ExitCode> {
     Ok(Outcome::of(&scanned, games == 0).code())
 }
 
-/// A Go row as a JSON object: the move in words and in parts, the counts, one game.
-fn go_json(r: &NextRow) -> serde_json::Value {
+/// A Go row as a JSON object: its group (with `--by`), the move in words and in parts, the
+/// counts, one game.
+fn go_json(r: &NextRow, grouped: bool) -> serde_json::Value {
     let colour = |c: &kifu::sgf::Color| match c {
         kifu::sgf::Color::Black => "X",
         kifu::sgf::Color::White => "O",
@@ -244,7 +262,7 @@ fn go_json(r: &NextRow) -> serde_json::Value {
         Next::Pass { color } => ("pass", Some(colour(color)), None, None),
         Next::End => ("end", None, None, None),
     };
-    serde_json::json!({
+    let mut row = serde_json::json!({
         "move": r.next.to_string(),
         "kind": kind,
         "color": color,
@@ -257,7 +275,15 @@ fn go_json(r: &NextRow) -> serde_json::Value {
         "file": &*r.example.file,
         "game": r.example.game + 1,
         "move_number": r.example.move_number,
-    })
+    });
+    if grouped && let Some(map) = row.as_object_mut() {
+        // first, as chess's rows have it
+        let mut with = serde_json::Map::new();
+        with.insert("group".into(), r.group.clone().into());
+        with.extend(std::mem::take(map));
+        *map = with;
+    }
+    row
 }
 
 /// The Go rows as a table: a line per next move.
@@ -265,6 +291,7 @@ fn go_table(
     out: &mut impl Write,
     rows: &[&NextRow],
     (w, h): (u8, u8),
+    grouped: bool,
     bold: bool,
 ) -> io::Result<()> {
     let (b, r) = if bold {
@@ -278,12 +305,24 @@ fn go_table(
         w.saturating_sub(1),
         h.saturating_sub(1)
     )?;
-    writeln!(
-        out,
-        "  {:<10} {:>9} {:>7} {:>7} {:>7}  game",
-        "move", "positions", "X won", "O won", "other"
-    )?;
+    let heading = |out: &mut dyn Write| {
+        writeln!(
+            out,
+            "  {:<10} {:>9} {:>7} {:>7} {:>7}  game",
+            "move", "positions", "X won", "O won", "other"
+        )
+    };
+    if !grouped {
+        heading(out)?;
+    }
+    let mut last: Option<&Option<String>> = None;
     for row in rows {
+        if grouped && last != Some(&row.group) {
+            writeln!(out)?;
+            writeln!(out, "{b}{}{r}", row.group.as_deref().unwrap_or("(none)"))?;
+            heading(out)?;
+            last = Some(&row.group);
+        }
         let share = |n: u64| pct(n as f64 / row.count.max(1) as f64);
         writeln!(
             out,
