@@ -117,6 +117,22 @@ const COMMANDS: &[&[&str]] = &[
         "--force",
     ],
     &["export", "--table", "json", "-o", "json.jsonl", "--force"],
+    &[
+        "export",
+        "--table",
+        "positions",
+        "-o",
+        "positions.parquet",
+        "--force",
+    ],
+    // every game of the input matches: all of them written
+    &["find", "--subfen", "8/8/2n5/1B6/8/8/8/8"],
+    &[
+        "explore",
+        "--json",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ],
 ];
 
 /// The peaks of the small and the large input, for each command, thread count and source.

@@ -62,5 +62,8 @@ split --by Event -o by-event --force
 export -o games.parquet --force
 export --table moves -o moves.parquet --force
 export --table json -o json.jsonl --force
+export --table positions -o positions.parquet --force
+find --subfen 8/8/2n5/1B6/8/8/8/8
+explore --json --subfen 8/8/2n5/8/8/5N2/8/8
 COMMANDS
 exit $fail
