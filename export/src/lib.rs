@@ -193,6 +193,10 @@ pub struct TableOptions {
     /// and `key` (the Polyglot key after the move, as a signed 64-bit integer of the same
     /// bits) to `moves` (null for a move that could not be replayed). Default: no replay.
     pub replay: bool,
+    /// SGF `positions`: each position once per symmetry of the board, its board, move, ko
+    /// point and key turned together, the `symmetry` column saying which (8 on a square board,
+    /// on another the 4 that keep its shape). Default: once, as played (`symmetry` 0).
+    pub symmetries: bool,
     /// The `positions` tables (PGN and SGF): which positions become rows. Default: every
     /// position.
     pub positions: PositionOptions,
@@ -205,6 +209,7 @@ impl Default for TableOptions {
             charset: Charset::Auto,
             movetext_width: None,
             replay: false,
+            symmetries: false,
             positions: PositionOptions::default(),
         }
     }
@@ -412,7 +417,7 @@ impl Builder {
             }
             Table::SgfTrees => Inner::SgfTrees(sgf_trees::TreesBuilder::new(opts)),
             Table::SgfMoves => Inner::SgfMoves(sgf_moves::MovesBuilder::new(opts)),
-            Table::SgfPositions => Inner::SgfPositions(sgf_positions::PositionsBuilder::default()),
+            Table::SgfPositions => Inner::SgfPositions(sgf_positions::PositionsBuilder::new(opts)),
             Table::PgnJson | Table::SgfJson => Inner::Json(json_rows::JsonBuilder::new(opts)),
         };
         let replays = opts.replay && matches!(table, Table::PgnGames | Table::PgnMoves);

@@ -1,20 +1,27 @@
 //! The SGF `positions` table: one row per main-line move of a Go game, with the board before it
-//! (kifu-replay's training rows): the table a training pipeline takes as it is.
+//! (kifu-replay's training rows): the table a training pipeline takes as it is, and a position
+//! index (`key`, `ply`, as the PGN `positions` table has them).
+//!
+//! With [`TableOptions::symmetries`](crate::TableOptions::symmetries) each position is written
+//! once per symmetry of the board ([`Symmetry`]: 8 on a square board, the 4 that keep the shape
+//! on another), its board, move, ko point and key turned together, the `symmetry` column saying
+//! which.
 
 use std::sync::Arc;
 
 use arrow_array::ArrayRef;
 use arrow_array::builder::{
-    BinaryBuilder, Float64Builder, Int16Builder, Int32Builder, Int64Builder, StringBuilder,
-    UInt8Builder, UInt32Builder,
+    BinaryBuilder, Float64Builder, Int8Builder, Int16Builder, Int32Builder, Int64Builder,
+    StringBuilder, UInt8Builder, UInt32Builder,
 };
 use arrow_schema::{DataType, Field};
-use kifu::sgf::{self, Color, Rank};
-use kifu_replay::go::TrainingRows;
+use kifu::sgf::{self, BoardSize, Color, GoResult, Point, Rank};
+use kifu_replay::go::{Symmetry, TrainingRow, TrainingRows, zobrist};
 
 use crate::Charset;
 use crate::charset::text;
 use crate::cols::clamp_i64;
+use crate::positions_filter::PlyFilter;
 
 /// A rank property's value as the `trees` table has it ([`kifu::sgf::Rank::value`]), read from
 /// its text decoded as the `trees` table decodes it (the charset guessed only for text that is
@@ -36,48 +43,153 @@ pub(crate) fn fields() -> Vec<Field> {
         Field::new("game_index", DataType::Int64, false),
         Field::new("game_key", DataType::Int64, false),
         Field::new("move_number", DataType::Int32, false),
+        Field::new("ply", DataType::Int32, false),
+        Field::new("key", DataType::Int64, false),
+        Field::new("symmetry", DataType::Int8, false),
         Field::new("board_cols", DataType::Int32, false),
         Field::new("board_rows", DataType::Int32, false),
         Field::new("board", DataType::Binary, false),
         Field::new("to_play", DataType::UInt8, false),
+        Field::new("side_to_move", DataType::Utf8, false),
         Field::new("x", DataType::Int16, true),
         Field::new("y", DataType::Int16, true),
+        Field::new("policy", DataType::Int16, true),
+        Field::new("ko_point", DataType::Int16, true),
         Field::new("captures_black", DataType::UInt32, false),
         Field::new("captures_white", DataType::UInt32, false),
         Field::new("komi", DataType::Float64, true),
         Field::new("handicap", DataType::Int32, true),
+        Field::new("handicap_stones", DataType::Int32, true),
         Field::new("black_rank", DataType::Int16, true),
         Field::new("white_rank", DataType::Int16, true),
         Field::new("result", DataType::Utf8, true),
+        Field::new("score", DataType::Int8, true),
         Field::new("error", DataType::Utf8, true),
     ]
 }
 
+/// The index of a point in the board bytes and in the `policy` and `ko_point` columns:
+/// `y * cols + x` (at most 52 × 52 − 1).
+fn index_of(p: Point, size: BoardSize) -> i16 {
+    (i32::from(p.y) * i32::from(size.cols) + i32::from(p.x)) as i16
+}
+
+/// The per-game columns, read once per game (at its first row).
 #[derive(Debug, Default)]
+struct Game {
+    ranks: (Option<i16>, Option<i16>),
+    /// `RE` as written.
+    result: Option<String>,
+    /// Black's score: 1 Black won, −1 White won, 0 a draw; `None` unknown.
+    black_score: Option<i8>,
+    handicap_stones: Option<i32>,
+}
+
+impl Game {
+    fn of(tree: &sgf::GameTree, first: &TrainingRow<'_>) -> Game {
+        let (b, w) = (first.game.black_rank, first.game.white_rank);
+        let re = first.game.result.map(|v| v.simple_text());
+        let black_score = re
+            .as_deref()
+            .and_then(GoResult::parse)
+            .and_then(|r| match r {
+                GoResult::Win { winner, .. } => Some(if winner == Color::Black { 1 } else { -1 }),
+                GoResult::Draw => Some(0),
+                GoResult::Void | GoResult::Unknown => None,
+            });
+        // the stones before the first move: a handicap's when all black
+        let (mut black, mut white) = (0i32, 0i32);
+        for &c in &first.board {
+            match c {
+                kifu_replay::go::BLACK => black += 1,
+                kifu_replay::go::WHITE => white += 1,
+                _ => {}
+            }
+        }
+        Game {
+            ranks: (rank(tree, b, b"BR"), rank(tree, w, b"WR")),
+            result: re.map(|t| String::from_utf8_lossy(&t).into_owned()),
+            black_score,
+            handicap_stones: (white == 0).then_some(black),
+        }
+    }
+}
+
+#[derive(Debug)]
 pub(crate) struct PositionsBuilder {
+    /// Each position once per symmetry of the board.
+    symmetries: bool,
+    /// The rows kept ([`crate::PositionOptions`]: plies, legal moves only, a sample).
+    filter: PlyFilter,
     file: StringBuilder,
     index: Int64Builder,
     game_key: Int64Builder,
     move_number: Int32Builder,
+    ply: Int32Builder,
+    key: Int64Builder,
+    symmetry: Int8Builder,
     board_cols: Int32Builder,
     board_rows: Int32Builder,
     board: BinaryBuilder,
     to_play: UInt8Builder,
+    side_to_move: StringBuilder,
     x: Int16Builder,
     y: Int16Builder,
+    policy: Int16Builder,
+    ko_point: Int16Builder,
     captures_black: UInt32Builder,
     captures_white: UInt32Builder,
     komi: Float64Builder,
     handicap: Int32Builder,
+    handicap_stones: Int32Builder,
     black_rank: Int16Builder,
     white_rank: Int16Builder,
     result: StringBuilder,
+    score: Int8Builder,
     error: StringBuilder,
     rows: usize,
     bytes: usize,
+    /// A board turned by a symmetry (reused).
+    turned: Vec<u8>,
 }
 
 impl PositionsBuilder {
+    pub(crate) fn new(opts: &crate::TableOptions) -> PositionsBuilder {
+        PositionsBuilder {
+            symmetries: opts.symmetries,
+            filter: PlyFilter::new(&opts.positions),
+            file: StringBuilder::new(),
+            index: Int64Builder::new(),
+            game_key: Int64Builder::new(),
+            move_number: Int32Builder::new(),
+            ply: Int32Builder::new(),
+            key: Int64Builder::new(),
+            symmetry: Int8Builder::new(),
+            board_cols: Int32Builder::new(),
+            board_rows: Int32Builder::new(),
+            board: BinaryBuilder::new(),
+            to_play: UInt8Builder::new(),
+            side_to_move: StringBuilder::new(),
+            x: Int16Builder::new(),
+            y: Int16Builder::new(),
+            policy: Int16Builder::new(),
+            ko_point: Int16Builder::new(),
+            captures_black: UInt32Builder::new(),
+            captures_white: UInt32Builder::new(),
+            komi: Float64Builder::new(),
+            handicap: Int32Builder::new(),
+            handicap_stones: Int32Builder::new(),
+            black_rank: Int16Builder::new(),
+            white_rank: Int16Builder::new(),
+            result: StringBuilder::new(),
+            score: Int8Builder::new(),
+            error: StringBuilder::new(),
+            rows: 0,
+            bytes: 0,
+            turned: Vec::new(),
+        }
+    }
+
     pub(crate) fn rows(&self) -> usize {
         self.rows
     }
@@ -86,44 +198,101 @@ impl PositionsBuilder {
         self.bytes
     }
 
-    /// Adds a row per main-line move of `tree` (none for a tree that is not Go).
+    /// Adds a row per main-line move of `tree` (none for a tree that is not Go); with
+    /// `symmetries`, a row per move and symmetry. The filters of [`crate::PositionOptions`]
+    /// leave positions out (a sample's salt: the game's key, its size and moves).
     pub(crate) fn push(&mut self, file: &str, tree: &sgf::GameTree) {
         let index = clamp_i64(tree.index());
-        let text = |v: Option<sgf::RawValue<'_>>| {
-            v.map(|v| String::from_utf8_lossy(&v.simple_text()).into_owned())
-        };
-        let mut ranks = None;
+        let mut game = None;
+        let mut state = None;
         for row in TrainingRows::new(tree) {
-            let ranks = *ranks.get_or_insert_with(|| {
-                let (b, w) = (row.game.black_rank, row.game.white_rank);
-                (rank(tree, b, b"BR"), rank(tree, w, b"WR"))
-            });
-            self.file.append_value(file);
-            self.index.append_value(index);
-            self.game_key.append_value(row.game.key as i64);
-            self.move_number
-                .append_value(i32::try_from(row.number).unwrap_or(i32::MAX));
-            self.board_cols.append_value(i32::from(row.size.cols));
-            self.board_rows.append_value(i32::from(row.size.rows));
-            self.board.append_value(&row.board);
-            self.to_play.append_value(match row.to_play {
-                Color::Black => 1,
-                Color::White => 2,
-            });
-            self.x.append_option(row.point.map(|p| i16::from(p.x)));
-            self.y.append_option(row.point.map(|p| i16::from(p.y)));
-            self.captures_black.append_value(row.captures[0]);
-            self.captures_white.append_value(row.captures[1]);
-            self.komi.append_option(row.game.komi);
-            self.handicap
-                .append_option(row.game.handicap.and_then(|h| i32::try_from(h).ok()));
-            self.black_rank.append_option(ranks.0);
-            self.white_rank.append_option(ranks.1);
-            self.result.append_option(text(row.game.result));
-            self.error.append_option(row.error.map(|e| e.code()));
-            self.rows += 1;
-            self.bytes += file.len() + row.board.len() + 64;
+            // the game's columns from its first position (the handicap stones), kept or not
+            let game = game.get_or_insert_with(|| Game::of(tree, &row));
+            let ply = row.number.saturating_sub(1) as usize;
+            if ply > self.filter.max_ply || (self.filter.legal_only && row.error.is_some()) {
+                return;
+            }
+            let state = state.get_or_insert_with(|| self.filter.start(row.game.key));
+            if !self.filter.keep(state, ply, row.key) {
+                continue;
+            }
+            let size = row.size;
+            let square = size.cols == size.rows;
+            let count = match (self.symmetries, square) {
+                (false, _) => 1,
+                (true, true) => 8,
+                (true, false) => 4,
+            };
+            // 0 ..= 3 flip only (no transposition): the shape kept on any board
+            for sym in Symmetry::ALL.into_iter().take(count) {
+                self.row(file, index, game, &row, size, sym);
+            }
         }
+    }
+
+    fn row(
+        &mut self,
+        file: &str,
+        index: i64,
+        game: &Game,
+        row: &TrainingRow<'_>,
+        size: BoardSize,
+        sym: Symmetry,
+    ) {
+        let identity = sym == Symmetry::IDENTITY;
+        let turn = |p: Point| if identity { p } else { sym.point(p, size) };
+        let (board, key) = if identity {
+            (&row.board[..], row.key)
+        } else {
+            sym.board(size, &row.board, &mut self.turned);
+            let key = zobrist(size, &self.turned, row.to_play);
+            (&self.turned[..], key)
+        };
+        let point = row.point.map(turn);
+        let off_board = row.error == Some(kifu_replay::go::ErrorKind::OutOfBoard);
+        self.file.append_value(file);
+        self.index.append_value(index);
+        self.game_key.append_value(row.game.key as i64);
+        let number = i32::try_from(row.number).unwrap_or(i32::MAX);
+        self.move_number.append_value(number);
+        self.ply.append_value(number - 1);
+        self.key.append_value(key as i64);
+        self.symmetry.append_value(sym.0 as i8);
+        self.board_cols.append_value(i32::from(size.cols));
+        self.board_rows.append_value(i32::from(size.rows));
+        self.board.append_value(board);
+        let (to_play, side) = match row.to_play {
+            Color::Black => (1, "black"),
+            Color::White => (2, "white"),
+        };
+        self.to_play.append_value(to_play);
+        self.side_to_move.append_value(side);
+        self.x.append_option(point.map(|p| i16::from(p.x)));
+        self.y.append_option(point.map(|p| i16::from(p.y)));
+        self.policy.append_option(match point {
+            Some(p) => Some(index_of(p, size)),
+            None if off_board => None,
+            None => Some((i32::from(size.cols) * i32::from(size.rows)) as i16),
+        });
+        self.ko_point
+            .append_option(row.ko.map(|p| index_of(turn(p), size)));
+        self.captures_black.append_value(row.captures[0]);
+        self.captures_white.append_value(row.captures[1]);
+        self.komi.append_option(row.game.komi);
+        self.handicap
+            .append_option(row.game.handicap.and_then(|h| i32::try_from(h).ok()));
+        self.handicap_stones.append_option(game.handicap_stones);
+        self.black_rank.append_option(game.ranks.0);
+        self.white_rank.append_option(game.ranks.1);
+        self.result.append_option(game.result.as_deref());
+        self.score
+            .append_option(game.black_score.map(|s| match row.to_play {
+                Color::Black => s,
+                Color::White => -s,
+            }));
+        self.error.append_option(row.error.map(|e| e.code()));
+        self.rows += 1;
+        self.bytes += file.len() + board.len() + 80;
     }
 
     pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
@@ -132,19 +301,27 @@ impl PositionsBuilder {
             Arc::new(self.index.finish()),
             Arc::new(self.game_key.finish()),
             Arc::new(self.move_number.finish()),
+            Arc::new(self.ply.finish()),
+            Arc::new(self.key.finish()),
+            Arc::new(self.symmetry.finish()),
             Arc::new(self.board_cols.finish()),
             Arc::new(self.board_rows.finish()),
             Arc::new(self.board.finish()),
             Arc::new(self.to_play.finish()),
+            Arc::new(self.side_to_move.finish()),
             Arc::new(self.x.finish()),
             Arc::new(self.y.finish()),
+            Arc::new(self.policy.finish()),
+            Arc::new(self.ko_point.finish()),
             Arc::new(self.captures_black.finish()),
             Arc::new(self.captures_white.finish()),
             Arc::new(self.komi.finish()),
             Arc::new(self.handicap.finish()),
+            Arc::new(self.handicap_stones.finish()),
             Arc::new(self.black_rank.finish()),
             Arc::new(self.white_rank.finish()),
             Arc::new(self.result.finish()),
+            Arc::new(self.score.finish()),
             Arc::new(self.error.finish()),
         ];
         self.rows = 0;

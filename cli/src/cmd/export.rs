@@ -45,6 +45,10 @@ pub struct Args {
     /// `fen` and `key` (Polyglot).
     #[arg(long)]
     pub replay: bool,
+    /// SGF positions: each position 8 times, once per symmetry of the board (4 on a board that
+    /// is not square), board, move, ko point and key turned together; column `symmetry`.
+    #[arg(long)]
+    pub symmetries: bool,
     /// Write a dataset directory (part-00000.parquet, …), even with one file.
     #[arg(long)]
     pub dataset: bool,
@@ -246,6 +250,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             )
         })?,
         positions: args.positions.options(args.table)?,
+        symmetries: args.symmetries,
         ..Default::default()
     };
     spec.tests = args.positions.tests.clone();
