@@ -359,3 +359,159 @@ fn explore_counts_what_was_played_next() {
     );
     assert!(table.contains("Bb5"), "{table}");
 }
+
+/// Games that a reader must mend: text before the first game, problems inside games (a stray
+/// `)`, a bad move number, a NAG out of range, an unclosed variation), a game without tags, one
+/// with a `FEN` tag, one of a variant kifu does not replay, a result alone, escape lines,
+/// comments before and after moves, a move that cannot be played, and a comment never closed
+/// at the end.
+fn damaged() -> Vec<u8> {
+    let mut s = b"junk before any game ) }\n".to_vec();
+    s.extend_from_slice(&games());
+    s.extend_from_slice(
+        b"[Event \"stray\"]\n\n1. e4 ) e5 2. Nf3 Nc6 $300 3. Bb5 {ok} 1-0\n\n\
+          1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n\
+          [Event \"numbers\"]\n\n1. e4 e5 7. Nf3 Nc6 (3... Nf6 4. d3 4. Bb5 *\n\n\
+          [Event \"setup\"]\n[FEN \"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\"]\n\n\
+          3. Bb5 a6 *\n\n\
+          [Event \"variant\"]\n[Variant \"crazyhouse\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n\
+          [Event \"result only\"]\n\n1-0\n\n\
+          % an escape line\n[Event \"illegal\"]\n\n{before} 1. e4 e5 2. Ke3 Nc6 3. Nf3 *\n\n\
+          [Event \"glued\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Qh5 Nf6 4. Qxf7#1-0\n\n\
+          [Event \"open\"]\n\n1. e4 e5 2. Nf3 Nc6 {never closed\n",
+    );
+    s
+}
+
+/// `kifu` on `input` from stdin: exit status and output.
+fn run_on(input: &[u8], args: &[&str]) -> (i32, Vec<u8>) {
+    let mut all = args.to_vec();
+    all.extend(["-", "-q"]);
+    let o = kifu(&all, Some(input));
+    assert!(code(&o) <= 1, "{args:?}: {}", err(&o));
+    (code(&o), o.stdout)
+}
+
+/// The query forms the event search runs for, with the outputs that build games.
+const SIEVED: &[&[&str]] = &[
+    &["find", "--fen", OPEN],
+    &["find", "--fen", OPEN, "--to", "jsonl"],
+    &["find", "--subfen", "8/8/2n5/1B6/8/8/8/8", "--to", "jsonl"],
+    &["find", "--material", "Q=0 q=0", "--to", "jsonl"],
+    &[
+        "find",
+        "--subfen",
+        "8/8/8/8/4P3/8/8/8",
+        "--then",
+        "material:Q=0",
+        "--to",
+        "jsonl",
+    ],
+    &["find", "--subfen", "8/8/8/8/3N4/8/8/8", "--max-ply", "8"],
+    &["find", "-c", "--fen", OPEN, "-w", "year>=2019"],
+    &["find", "--fen", OPEN, "-w", "speed=blitz"],
+    &[
+        "find",
+        "--fen",
+        OPEN,
+        "--max-game-bytes",
+        "300",
+        "--to",
+        "jsonl",
+    ],
+    &["explore", "--fen", OPEN, "--json"],
+    &[
+        "explore",
+        "--subfen",
+        "8/8/2n5/8/8/8/8/8 w",
+        "--json",
+        "--by",
+        "speed",
+    ],
+    &["explore", "--fen", OPEN, "-w", "year>=2019", "--json"],
+];
+
+/// The search on the parser's events writes what the search of every game built writes.
+#[test]
+fn event_search_writes_what_the_dom_search_writes() {
+    for input in [games(), damaged(), damaged().repeat(30)] {
+        for args in SIEVED {
+            let sieved = run_on(&input, args);
+            let mut dom = args.to_vec();
+            dom.push("--dom-search");
+            assert_eq!(sieved, run_on(&input, &dom), "{args:?}");
+            for j in ["1", "2"] {
+                let mut cut = args.to_vec();
+                cut.extend(["-j", j, "--piece-size", "200"]);
+                assert_eq!(sieved, run_on(&input, &cut), "{args:?} -j{j}");
+            }
+        }
+    }
+    // the damaged games matched, with what their readers said about them
+    let (_, out) = run_on(&damaged(), &["find", "--fen", OPEN, "--to", "jsonl"]);
+    let lines: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let plies: Vec<_> = lines.iter().map(|g| g["matched_plies"].clone()).collect();
+    assert_eq!(lines.len(), 9, "{plies:?}");
+    assert!(
+        lines[0]["errors"].to_string().contains("unexpected_text"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|g| g["matched_plies"] == serde_json::json!([0])),
+        "the game from the FEN tag: {plies:?}"
+    );
+    assert!(
+        lines.last().unwrap()["errors"]
+            .to_string()
+            .contains("unterminated_comment"),
+        "{}",
+        lines.last().unwrap()
+    );
+}
+
+/// The same on the corpus's small files (the readers' test files, damaged ones among them):
+/// the games written and explored, both ways. (docs/figures.md § Finding positions: the same
+/// on the whole PGN corpus, for every query form.)
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn event_search_writes_what_the_dom_search_writes_on_the_corpus() {
+    let corpus = kifu_testkit::shared()
+        .join("corpus")
+        .join("pgn")
+        .join("small");
+    let corpus = corpus.to_str().unwrap();
+    for args in [
+        &["find", "--fen", OPEN, "--to", "jsonl"][..],
+        &["find", "--subfen", "8/8/2n5/1B6/8/8/8/8"],
+        &["find", "--material", "KRPkr", "--to", "jsonl"],
+        &[
+            "find",
+            "-c",
+            "--subfen",
+            "5rk1/8/8/8/8/8/8/5RK1",
+            "-w",
+            "year>=2000",
+        ],
+        &["explore", "--fen", OPEN, "--json"],
+    ] {
+        let go = |extra: &[&str]| {
+            let mut all = args.to_vec();
+            all.extend(extra);
+            all.extend([corpus, "-q"]);
+            let o = kifu(&all, None);
+            assert!(code(&o) <= 2, "{args:?}: {}", err(&o));
+            (code(&o), o.stdout)
+        };
+        let sieved = go(&["-j", "2"]);
+        assert!(!sieved.1.is_empty(), "{args:?}");
+        assert_eq!(sieved, go(&["-j", "2", "--dom-search"]), "{args:?}");
+        assert_eq!(sieved, go(&["-j", "1"]), "{args:?}");
+    }
+}

@@ -22,6 +22,8 @@ use std::sync::Arc;
 use kifu::{pgn, sgf};
 use kifu_replay::chess::query::{self, Searcher};
 
+use crate::{Dom, DomScope, Input, PerGame, PieceWork};
+
 /// What to look for: a query of one game format.
 #[non_exhaustive]
 #[derive(Clone, Debug)]
@@ -229,6 +231,505 @@ impl Finder {
                 })
             }
         }
+    }
+}
+
+/// The work of `kifu find` and `kifu explore` on chess games: each PGN game is searched on the
+/// parser's events as they come ([`LineSearch`](query::LineSearch), the main line), and built
+/// only as far as it may still match. A game the search rules out is skipped by the parser from
+/// there (the rest of its movetext raises no event) and never handed on; every other game is
+/// built whole, as a [`DomWork`](crate::DomWork) of the same scope builds it, and handed to the piece's
+/// [`PerGame`] work, which searches it again on its DOM. So what the work sees is what a
+/// [`DomWork`](crate::DomWork) would give it, less games that cannot match.
+///
+/// Without a query to search first (`None`: a Go query, or a chess query over variations,
+/// which the event search does not follow) it is a [`DomWork`](crate::DomWork). SGF games are built as a
+/// [`DomWork`](crate::DomWork) builds them.
+///
+/// ```
+/// use std::sync::Arc;
+/// use kifu::par::{Event, Visited};
+/// use kifu_pipeline::find::{FindWork, Query};
+/// use kifu_pipeline::{DomScope, Formats, Input, PerGame, Scan, Source};
+/// use kifu_replay::chess::query::{Query as ChessQuery, Step};
+///
+/// #[derive(Default)]
+/// struct Handed(Vec<u64>);
+/// impl PerGame for Handed {
+///     fn pgn(&mut self, game: kifu::pgn::Game) -> Option<kifu::pgn::Game> {
+///         self.0.push(game.index);
+///         Some(game)
+///     }
+///     fn sgf(&mut self, _: kifu::sgf::GameTree) {}
+/// }
+/// let q = Query::Chess(ChessQuery::new(vec![Step::subfen("8/8/8/8/3P4/8/8/8").unwrap()]));
+/// let work = FindWork::new(&q, DomScope::FULL, |_: &Input| Handed::default());
+/// let data = b"1. e4 e5 2. Nf3 *\n\n1. d4 d5 *\n\n1. e4 d5 2. d4 *\n".to_vec();
+/// let mut handed: Vec<u64> = Vec::new();
+/// Scan::new(Source::Bytes { name: "three.pgn".into(), data }, Formats::ANY)
+///     .run(&work, |event| {
+///         if let Event::Piece { visited: Visited::Pgn(v), .. } = event {
+///             handed.extend(&v.each.0);
+///         }
+///         Ok::<(), ()>(())
+///     }, |_| {})
+///     .unwrap();
+/// assert_eq!(handed, [1, 2], "the first game never has a white pawn on d4: not built");
+/// ```
+pub struct FindWork<F> {
+    query: Option<Arc<query::Query>>,
+    scope: DomScope,
+    each: F,
+}
+
+impl<F> FindWork<F> {
+    /// The work for `query`, games built as `scope` says, handed to what `each` makes for each
+    /// piece. The event search runs for a chess query on the main line only.
+    pub fn new(query: &Query, scope: DomScope, each: F) -> FindWork<F> {
+        let query = match query {
+            Query::Chess(q) if !q.variations => Some(Arc::new(q.clone())),
+            _ => None,
+        };
+        FindWork { query, scope, each }
+    }
+
+    /// Without the event search when `sieve` is false: every game built and handed on, as a
+    /// [`DomWork`](crate::DomWork) does (the same answers, for comparison).
+    pub fn sieve(mut self, sieve: bool) -> FindWork<F> {
+        if !sieve {
+            self.query = None;
+        }
+        self
+    }
+
+    /// Whether games are searched on the parser's events before they are built.
+    pub fn sieves(&self) -> bool {
+        self.query.is_some()
+    }
+}
+
+impl<F: PieceWork> kifu::par::Work for FindWork<F> {
+    type Input = Input;
+    type Pgn = Sieve<F::Each>;
+    type Sgf = Dom<sgf::TreeBuilder, F::Each>;
+    fn pgn(&self, input: &Input) -> Self::Pgn {
+        let builder = pgn::GameBuilder::with_scope(self.scope.pgn)
+            .with_max_game_bytes(self.scope.max_game_bytes);
+        Sieve {
+            builder,
+            query: self.query.clone(),
+            search: query::LineSearch::default(),
+            state: State::Keep,
+            holding: false,
+            held: Held::default(),
+            file: Arc::from(&*input.name),
+            each: self.each.each(input),
+            unclaimed: Vec::new(),
+            games: 0,
+            ruled_out: 0,
+        }
+    }
+    fn sgf(&self, input: &Input) -> Self::Sgf {
+        let b = sgf::TreeBuilder::with_scope(self.scope.sgf)
+            .with_max_game_bytes(self.scope.max_game_bytes);
+        Dom::new(&input.name, b, self.each.each(input))
+    }
+}
+
+/// Where the open game stands in a [`Sieve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Searched on its events; its tags are not over yet.
+    Tags,
+    /// Searched move by move from its start position.
+    Moves,
+    /// Built whole and handed on (it matched, or the search cannot tell).
+    Keep,
+    /// Ruled out: skipped by the parser, dropped once it ends.
+    Out,
+}
+
+/// An event of the open game held back from the builder while the search decides (its bytes in
+/// [`Held::bytes`]).
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    Tag(pgn::Context, Span, Span),
+    TagsEnd(pgn::Context),
+    Move(pgn::Context, pgn::San, Span, Span),
+    Nag(pgn::Context, pgn::Nag, pgn::NagForm),
+    Comment(pgn::Context, pgn::CommentKind, Span, bool, bool),
+    Result(pgn::Context, pgn::Outcome),
+    Error(ErrorAt),
+}
+
+/// A problem held back: [`pgn::Error`] with its text in [`Held::bytes`].
+#[derive(Clone, Copy, Debug)]
+struct ErrorAt {
+    kind: pgn::ErrorKind,
+    severity: kifu::Severity,
+    text: Span,
+    truncated: bool,
+    pos: kifu::Position,
+    game: u64,
+    at: Option<pgn::MoveRef>,
+}
+
+/// A range of [`Held::bytes`].
+#[derive(Clone, Copy, Debug)]
+struct Span(usize, usize);
+
+/// The events of the open game held back, reused from game to game.
+#[derive(Debug, Default)]
+struct Held {
+    events: Vec<Event>,
+    bytes: Vec<u8>,
+    /// At least what the builder's estimate of the game would be after them
+    /// ([`pgn::GameBuilder::with_max_game_bytes`]): while it stays within the limit, the builder
+    /// answers every one of them with `Continue`.
+    estimate: usize,
+}
+
+impl Held {
+    fn clear(&mut self) {
+        self.events.clear();
+        self.bytes.clear();
+        self.estimate = 0;
+    }
+
+    /// Keeps `b`.
+    fn span(&mut self, b: &[u8]) -> Span {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(b);
+        Span(start, self.bytes.len())
+    }
+
+    fn get(&self, s: Span) -> &[u8] {
+        &self.bytes[s.0..s.1]
+    }
+}
+
+/// What a held event adds at most to the builder's estimate, besides its text.
+const HELD_TAG: usize = core::mem::size_of::<(String, String)>();
+const HELD_MOVE: usize = core::mem::size_of::<pgn::Node>();
+const HELD_NAG: usize = core::mem::size_of::<pgn::Nag>();
+const HELD_STRING: usize = core::mem::size_of::<String>();
+const HELD_ERROR: usize = core::mem::size_of::<pgn::GameError>();
+
+/// What a text of `len` bytes adds at most to the builder's estimate: 3 bytes a byte (what is
+/// not UTF-8 becomes U+FFFD).
+fn text(len: usize) -> usize {
+    len.saturating_mul(3)
+}
+
+/// A PGN piece's visitor of [`FindWork`]: a game's events are held back while the search on
+/// them decides, then given to the game builder (the game may match, or the search cannot
+/// tell) or dropped (it cannot match: the parser skips the rest of it). What the builder gets
+/// is what it gets in a [`Dom`], for every game handed on.
+///
+/// The events are held only as long as the builder would answer each with `Continue`: until
+/// a variation opens (the builder may skip it) or the game could reach the builder's limit of
+/// bytes; from there they go to the builder as they come, the search going on beside.
+pub struct Sieve<T> {
+    builder: pgn::GameBuilder,
+    query: Option<Arc<query::Query>>,
+    search: query::LineSearch,
+    state: State,
+    /// The open game's events since its start are in `held` (the builder has seen its
+    /// `on_tree` only).
+    holding: bool,
+    held: Held,
+    file: Arc<str>,
+    /// The job's work, with what it kept.
+    pub each: T,
+    /// Problems no game carries (an input without any game).
+    pub unclaimed: Vec<crate::Problem>,
+    games: u64,
+    ruled_out: u64,
+}
+
+impl<T> Sieve<T> {
+    /// Games the event search ruled out (read, never built nor handed on).
+    pub fn ruled_out(&self) -> u64 {
+        self.ruled_out
+    }
+}
+
+impl<T> crate::GameCount for Sieve<T> {
+    fn games(&self) -> u64 {
+        self.games
+    }
+    fn unclaimed(&self) -> u64 {
+        self.unclaimed.len() as u64
+    }
+}
+
+impl<T: PerGame> Sieve<T> {
+    /// The answer to the parser: `c`, the builder's (or `Continue` for an event held back),
+    /// unless the work stops the scan or the game was ruled out.
+    fn answer(&self, c: kifu::Control) -> kifu::Control {
+        if !self.each.go_on() {
+            kifu::Control::Stop
+        } else if self.state == State::Out {
+            kifu::Control::SkipGame
+        } else {
+            c
+        }
+    }
+
+    fn verdict(&mut self, v: query::Verdict) {
+        match v {
+            query::Verdict::Continue => {}
+            query::Verdict::Matched => {
+                self.state = State::Keep;
+                self.release();
+            }
+            query::Verdict::Over => {
+                self.state = State::Out;
+                self.holding = false;
+                self.held.clear();
+            }
+        }
+    }
+
+    /// Holds an event back when the game's events are held and `extra` more bytes keep its
+    /// estimate within the builder's limit; otherwise gives the builder what was held, and
+    /// `false`: the event goes to the builder. `extra`: the event's fixed part and its texts
+    /// ([`text`]).
+    fn hold(&mut self, extra: usize) -> bool {
+        if !self.holding {
+            return false;
+        }
+        if self.held.estimate.saturating_add(extra) <= self.builder.max_game_bytes() {
+            self.held.estimate += extra;
+            return true;
+        }
+        self.release();
+        false
+    }
+
+    /// Gives the builder the events held back (it answers each with `Continue`, the estimate
+    /// being within its limit); the next events go to it as they come.
+    fn release(&mut self) {
+        if !self.holding {
+            return;
+        }
+        self.holding = false;
+        let (b, h) = (&mut self.builder, &self.held);
+        for e in &h.events {
+            use pgn::Visitor as _;
+            let c = match *e {
+                Event::Tag(ctx, name, value) => b.on_property(
+                    &ctx,
+                    &pgn::Tag {
+                        name: h.get(name),
+                        value: pgn::RawTag(h.get(value)),
+                    },
+                ),
+                Event::TagsEnd(ctx) => b.on_tags_end(&ctx),
+                Event::Move(ctx, san, text, raw) => b.on_move(
+                    &ctx,
+                    &pgn::Move {
+                        san,
+                        text: h.get(text),
+                        raw: h.get(raw),
+                    },
+                ),
+                Event::Nag(ctx, nag, form) => b.on_nag(&ctx, nag, form),
+                Event::Comment(ctx, kind, text, first, last) => b.on_comment(
+                    &ctx,
+                    &pgn::Comment {
+                        kind,
+                        text: pgn::RawComment(h.get(text)),
+                        first,
+                        last,
+                    },
+                ),
+                Event::Result(ctx, outcome) => b.on_result(&ctx, outcome),
+                Event::Error(e) => b.on_error(&pgn::Error {
+                    kind: e.kind,
+                    severity: e.severity,
+                    text: h.get(e.text),
+                    truncated: e.truncated,
+                    pos: e.pos,
+                    game: e.game,
+                    at: e.at,
+                }),
+            };
+            debug_assert_eq!(c, kifu::Control::Continue, "{e:?}");
+        }
+        self.held.clear();
+    }
+
+    /// Hands on the games the builder finished (one ruled out goes back to it).
+    fn drain(&mut self) {
+        while let Some(game) = self.builder.pop() {
+            self.games += 1;
+            if self.state == State::Out {
+                self.ruled_out += 1;
+                self.builder.recycle(game);
+            } else if let Some(done) = self.each.pgn(game) {
+                self.builder.recycle(done);
+            }
+        }
+    }
+}
+
+impl<T: PerGame> pgn::Visitor for Sieve<T> {
+    fn on_tree(&mut self, ctx: &pgn::Context) -> kifu::Control {
+        if ctx.is_main_line() {
+            self.held.clear();
+            (self.state, self.holding) = if self.query.is_some() {
+                self.search.begin();
+                (State::Tags, true)
+            } else {
+                (State::Keep, false)
+            };
+        } else {
+            // the builder may skip a variation: what it gets from here on comes as it comes
+            self.release();
+        }
+        let c = self.builder.on_tree(ctx);
+        self.answer(c)
+    }
+    fn on_tree_end(&mut self, ctx: &pgn::Context) -> kifu::Control {
+        if !ctx.is_main_line() {
+            let c = self.builder.on_tree_end(ctx);
+            return self.answer(c);
+        }
+        match self.state {
+            // the whole main line searched, no match
+            State::Moves => {
+                self.state = State::Out;
+                self.holding = false;
+                self.held.clear();
+            }
+            // the search could not start: the work searches the game built
+            State::Tags => self.release(),
+            State::Keep | State::Out => {}
+        }
+        let c = self.builder.on_tree_end(ctx);
+        self.drain();
+        // between games: nothing to skip
+        self.state = State::Keep;
+        self.answer(c)
+    }
+    fn on_property(&mut self, ctx: &pgn::Context, tag: &pgn::Tag<'_>) -> kifu::Control {
+        if self.state == State::Tags
+            && ctx.is_main_line()
+            && (tag.name == b"FEN" || tag.name == b"Variant")
+        {
+            self.search.tag(tag.name, &tag.value.decode_utf8_lossy());
+        }
+        if self.hold(HELD_TAG + text(tag.name.len() + tag.value.as_bytes().len())) {
+            let name = self.held.span(tag.name);
+            let value = self.held.span(tag.value.as_bytes());
+            self.held.events.push(Event::Tag(*ctx, name, value));
+            return self.answer(kifu::Control::Continue);
+        }
+        let c = self.builder.on_property(ctx, tag);
+        self.answer(c)
+    }
+    fn on_tags_end(&mut self, ctx: &pgn::Context) -> kifu::Control {
+        let c = if self.hold(0) {
+            self.held.events.push(Event::TagsEnd(*ctx));
+            kifu::Control::Continue
+        } else {
+            self.builder.on_tags_end(ctx)
+        };
+        if self.state == State::Tags
+            && let Some(q) = &self.query
+        {
+            let v = self.search.start(q);
+            self.state = State::Moves;
+            self.verdict(v);
+        }
+        self.answer(c)
+    }
+    fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
+        let c = if self.hold(HELD_MOVE + text(mv.text.len())) {
+            let text = self.held.span(mv.text);
+            let raw = self.held.span(mv.raw);
+            self.held.events.push(Event::Move(*ctx, mv.san, text, raw));
+            kifu::Control::Continue
+        } else {
+            self.builder.on_move(ctx, mv)
+        };
+        if ctx.is_main_line() {
+            match (self.state, &self.query) {
+                (State::Moves, Some(q)) => {
+                    let v = self.search.play(q, mv.san);
+                    self.verdict(v);
+                }
+                // a move before the tags were over: the search cannot tell
+                (State::Tags, _) => {
+                    self.state = State::Keep;
+                    self.release();
+                }
+                _ => {}
+            }
+        }
+        self.answer(c)
+    }
+    fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> kifu::Control {
+        if self.hold(HELD_NAG) {
+            self.held.events.push(Event::Nag(*ctx, nag, form));
+            return self.answer(kifu::Control::Continue);
+        }
+        let c = self.builder.on_nag(ctx, nag, form);
+        self.answer(c)
+    }
+    fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
+        if self.hold(HELD_STRING + text(comment.text.as_bytes().len())) {
+            let text = self.held.span(comment.text.as_bytes());
+            self.held.events.push(Event::Comment(
+                *ctx,
+                comment.kind,
+                text,
+                comment.first,
+                comment.last,
+            ));
+            return self.answer(kifu::Control::Continue);
+        }
+        let c = self.builder.on_comment(ctx, comment);
+        self.answer(c)
+    }
+    fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> kifu::Control {
+        if self.hold(0) {
+            self.held.events.push(Event::Result(*ctx, outcome));
+            return self.answer(kifu::Control::Continue);
+        }
+        let c = self.builder.on_result(ctx, outcome);
+        self.answer(c)
+    }
+    fn on_error(&mut self, error: &pgn::Error<'_>) -> kifu::Control {
+        if self.hold(HELD_ERROR + text(error.text.len())) {
+            let text = self.held.span(error.text);
+            self.held.events.push(Event::Error(ErrorAt {
+                kind: error.kind,
+                severity: error.severity,
+                text,
+                truncated: error.truncated,
+                pos: error.pos,
+                game: error.game,
+                at: error.at,
+            }));
+            return self.answer(kifu::Control::Continue);
+        }
+        let c = self.builder.on_error(error);
+        self.answer(c)
+    }
+    fn on_end(&mut self) {
+        self.release();
+        self.builder.on_end();
+        self.drain();
+        self.each.end();
+        let file = &self.file;
+        let unclaimed = self.builder.unclaimed_errors();
+        self.unclaimed.extend(
+            unclaimed
+                .iter()
+                .map(|e| crate::Problem::pgn_owned(file, e, 0)),
+        );
     }
 }
 

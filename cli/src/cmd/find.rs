@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use kifu::par::{Event, Visited};
 use kifu::{pgn, sgf};
-use kifu_pipeline::find::{ChessSpec, Finder, Matched, Query};
-use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
+use kifu_pipeline::find::{ChessSpec, FindWork, Finder, Matched, Query};
+use kifu_pipeline::{DomScope, Input, PerGame};
 use kifu_replay::chess::query::{LineSearch, Verdict};
 use kifu_replay::go::{Anchor, Pattern};
 
@@ -64,6 +64,10 @@ pub struct QueryArgs {
     /// Find the Go pattern with black and white exchanged too.
     #[arg(long, requires = "go_pattern", help_heading = "Go query")]
     pub swap_colors: bool,
+    /// Build every game before searching it, as before the event search (for tests and
+    /// benchmarks: the same answer, slower).
+    #[arg(long, hide = true)]
+    pub dom_search: bool,
 }
 
 impl QueryArgs {
@@ -143,6 +147,8 @@ pub struct Args {
 /// A piece's matching games, written.
 pub struct Found {
     rendered: Rendered,
+    /// With `-c`: the games matched, counted and not written.
+    count: Option<u64>,
     finder: Finder,
     predicate: Arc<Predicate>,
     variations: bool,
@@ -169,8 +175,12 @@ impl PerGame for Found {
         if self.predicate.pgn(&game)
             && let Some(m) = self.finder.pgn(&game)
         {
-            self.rendered.pgn(&game);
-            self.add_plies(&m);
+            if let Some(n) = &mut self.count {
+                *n += 1;
+            } else {
+                self.rendered.pgn(&game);
+                self.add_plies(&m);
+            }
         }
         Some(game)
     }
@@ -178,8 +188,12 @@ impl PerGame for Found {
         if self.predicate.sgf(&tree)
             && let Some(m) = self.finder.sgf(&tree)
         {
-            self.rendered.sgf(&tree);
-            self.add_plies(&m);
+            if let Some(n) = &mut self.count {
+                *n += 1;
+            } else {
+                self.rendered.sgf(&tree);
+                self.add_plies(&m);
+            }
         }
     }
 }
@@ -313,6 +327,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     let query = Arc::new(args.query.query()?);
     let common = &args.common;
     if args.count
+        && !args.query.dom_search
         && args.tests.is_empty()
         && !args.query.variations
         && args.output.output.is_none()
@@ -335,15 +350,20 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     } else {
         DomScope::FULL
     };
-    let work = DomWork::new(
+    // a chess query on the main line: each game searched on the parser's events first, built
+    // only when it may match
+    let work = FindWork::new(
+        &query,
         scope.with_max_game_bytes(args.limit.max_game_bytes),
         |input: &Input| Found {
             rendered: Rendered::new(to, &input.name),
+            count: count.then_some(0),
             finder: Finder::new(Arc::clone(&query), all),
             predicate: Arc::clone(&predicate),
             variations,
         },
-    );
+    )
+    .sieve(!args.query.dom_search);
     let mut budget = Budget::new(args.max.max_count);
     let mut found = 0u64;
     let mut unwritten = false;
@@ -356,18 +376,25 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         else {
             return Ok(());
         };
-        let rendered = match &visited {
-            Visited::Pgn(dom) => &dom.each.rendered,
-            Visited::Sgf(dom) => &dom.each.rendered,
+        let each = match &visited {
+            Visited::Pgn(dom) => &dom.each,
+            Visited::Sgf(dom) => &dom.each,
         };
+        if let Some(n) = each.count {
+            for _ in 0..n {
+                if !budget.take() {
+                    break;
+                }
+                found += 1;
+            }
+            return Ok(());
+        }
+        let rendered = &each.rendered;
         for k in 0..rendered.len() {
             if !budget.take() {
                 break;
             }
             found += 1;
-            if count {
-                continue;
-            }
             if let Some(why) = rendered.why_unwritten(k) {
                 unwritten = true;
                 let n = info.first_game + rendered.index(k) + 1;
