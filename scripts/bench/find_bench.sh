@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# kifu find --fen (an exact position) and --subfen (a piece pattern) on lichess-format games,
-# beside kifu filter --reaches (its engine before `find`, when the binary given still has it),
-# pgn-extract (-Tf FEN for the position, a FENPattern tag file for the pattern; when installed)
-# and a python-chess loop (read_game, replay, test each position: the loop a Python user
-# writes). Interleaved rounds, medians; positions a second per core (the input's main-line
-# positions, starts included, over the wall time and the threads).
+# kifu find --fen (an exact position) and --subfen (a piece pattern) on lichess-format games:
+# the games counted (-c) and written (PGN to a file), at -j1 and -j2, beside the same written
+# with every game built first (--dom-search: the path before the event search, when the binary
+# has it), kifu filter --reaches (when the binary has it), pgn-extract (-Tf FEN for the position,
+# a FENPattern tag file for the pattern, the games written to a file; when installed), a
+# python-chess loop (read_game, replay, test each position: the loop a Python user writes) and,
+# when $SCOUTFISH names its binary, Scoutfish (its index built, then queried: one query against
+# one `kifu find -c`, ten against ten). Interleaved rounds, medians; positions a second per core
+# (the input's main-line positions, starts included, over the wall time and the threads).
 #
 # Usage: scripts/bench/find_bench.sh KIFU [ROUNDS] [TIMES] [PYTHON]
 #   KIFU    the kifu binary (target/release/kifu)
@@ -13,6 +16,8 @@
 #   PYTHON  a python with python-chess (default: $(scripts/python_env.sh --export-bench --no-build));
 #           the loop reads 4 copies (4 MB) and its rate is scaled to the whole
 #   $KIFU_BEFORE  another kifu binary (a build before a change): its filter --reaches runs too
+#   $SCOUTFISH    the scoutfish binary (github.com/mcostalba/scoutfish, built from its source:
+#           cd src && make build ARCH=x86-64-modern); without it Scoutfish is skipped, said so
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 kifu=$1 rounds=${2:-3} times=${3:-128}
@@ -32,31 +37,84 @@ n_small=$(positions "$tmp/small.pgn")
 echo "input: lichess_db_1000k.pgn x$times, $(du -m "$tmp/big.pgn" | cut -f1) MB, $n_big main-line positions"
 
 declare -A times_of
-run() { # name, threads, command...
+# name, threads, command... (its standard output to a file, outside the time): the answer is
+# the output's last line when it is a number (a count), else the games written
+run() {
     local name=$1 j=$2; shift 2
     local t0 t1 out
     t0=$(date +%s.%N)
-    out=$("$@" 2>/dev/null | tail -1)
+    "$@" > "$tmp/out" 2>/dev/null || true
     t1=$(date +%s.%N)
+    out=$(tail -1 "$tmp/out")
+    [[ $out =~ ^[0-9]+$ ]] || out="$(games_in "$tmp/out") games"
     times_of[$name]+="$(echo "$t1 - $t0" | bc) "
-    printf '  %-34s %8.2f s  (answer %s)\n' "$name" "$(echo "$t1 - $t0" | bc)" "$out"
+    printf '  %-40s %8.2f s  (answer %s)\n' "$name" "$(echo "$t1 - $t0" | bc)" "$out"
 }
-count_pe() { "$pe" -s --quiet "$@" "$tmp/big.pgn" 2>/dev/null | grep -c '^\[Event ' || true; }
+games_in() { grep -c '^\[Event ' "$1" || true; }
+dom=; rc=0; "$kifu" find -c -q --dom-search --fen "$fen" /dev/null > /dev/null 2>&1 || rc=$?
+[ $rc -le 1 ] && dom=1
+reaches=; "$kifu" filter --help | grep -q -- --reaches && reaches=1
+# Scoutfish's exact position: the whole board as a sub-fen, with the side to move (it does not
+# compare castling rights; the counts are printed to show they agree here)
+sf_query() { # kind (fen|subfen), argument
+    if [ "$1" = fen ]; then
+        printf '{ "sub-fen": "%s", "stm": "%s" }' "${2%% *}" "$(echo "$2" | cut -d' ' -f2 | sed 's/w/white/;s/b/black/')"
+    else
+        printf '{ "sub-fen": "%s" }' "$2"
+    fi
+}
+sf_make() { "$SCOUTFISH" make "$tmp/big.pgn" | sed -n 's/.*"Games": \([0-9]*\).*/\1/p'; }
+sf_scout() { "$SCOUTFISH" scout "$tmp/big.scout" "$(sf_query "$@")" | sed -n 's/.*"match count": \([0-9]*\).*/\1/p'; }
+# ten queries: five exact positions (1. e4 e5 2. Nf3 Nc6, the Sicilian, the French, 1. d4 d5,
+# the Caro-Kann, White to move), five patterns
+ten=("fen $fen"
+     "fen rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -"
+     "fen rnbqkbnr/pppp1ppp/4p3/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -"
+     "fen rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq -"
+     "fen rnbqkbnr/pp1ppppp/2p5/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -"
+     "subfen $sub" "subfen 5rk1/8/8/8/8/8/8/5RK1" "subfen 8/8/8/8/3N4/8/8/8"
+     "subfen 8/8/4p3/3pP3/3P4/8/8/8" "subfen 8/8/5n2/7Q/8/8/8/8")
+kifu_ten() {
+    local q
+    for q in "${ten[@]}"; do "$kifu" find -c -q -j1 --"${q%% *}" "${q#* }" "$tmp/big.pgn"; done | paste -sd+ | bc
+}
+sf_ten() {
+    local q
+    "$SCOUTFISH" make "$tmp/big.pgn" > /dev/null
+    for q in "${ten[@]}"; do sf_scout "${q%% *}" "${q#* }"; done | paste -sd+ | bc
+}
+if [ -z "${SCOUTFISH:-}" ]; then
+    echo "Scoutfish skipped: set SCOUTFISH to its binary (github.com/mcostalba/scoutfish, built from its source)"
+fi
 for r in $(seq "$rounds"); do
     echo "round $r"
     for j in 1 2; do
-        run "find --fen -j$j" $j "$kifu" find -c -q -j$j --fen "$fen" "$tmp/big.pgn"
-        if "$kifu" filter --help | grep -q -- --reaches; then
+        for q in "fen $fen" "subfen $sub"; do
+            kind=${q%% *} arg=${q#* }
+            run "find -c --$kind -j$j" $j "$kifu" find -c -q -j$j --$kind "$arg" "$tmp/big.pgn"
+            run "find --$kind (games) -j$j" $j "$kifu" find -q -j$j --$kind "$arg" "$tmp/big.pgn"
+            if [ -n "$dom" ] && [ $j = 1 ]; then
+                run "find --$kind (games) --dom-search -j$j" $j "$kifu" find -q -j$j --dom-search --$kind "$arg" "$tmp/big.pgn"
+            fi
+        done
+        if [ -n "$reaches" ]; then
             run "filter --reaches -j$j" $j "$kifu" filter -c -q -j$j --reaches "$fen" "$tmp/big.pgn"
         fi
-        run "find --subfen -j$j" $j "$kifu" find -c -q -j$j --subfen "$sub" "$tmp/big.pgn"
         if [ -n "${KIFU_BEFORE:-}" ]; then
             run "filter --reaches (before) -j$j" $j "$KIFU_BEFORE" filter -c -q -j$j --reaches "$fen" "$tmp/big.pgn"
         fi
     done
     if [ -n "$pe" ]; then
-        run "pgn-extract -Tf (fen)" 1 count_pe -Tf"$fen"
-        run "pgn-extract FENPattern (subfen)" 1 count_pe -t"$tmp/pattern.txt"
+        run "pgn-extract -Tf (fen, games)" 1 "$pe" -s --quiet -Tf"$fen" "$tmp/big.pgn"
+        run "pgn-extract FENPattern (subfen, games)" 1 "$pe" -s --quiet -t"$tmp/pattern.txt" "$tmp/big.pgn"
+    fi
+    if [ -n "${SCOUTFISH:-}" ]; then
+        rm -f "$tmp/big.scout"
+        run "scoutfish make (index; answer: games)" 1 sf_make
+        run "scoutfish scout --fen" 1 sf_scout fen "$fen"
+        run "scoutfish scout --subfen" 1 sf_scout subfen "$sub"
+        run "ten: kifu find -c x10 -j1" 1 kifu_ten
+        run "ten: scoutfish make + scout x10" 1 sf_ten
     fi
 done
 
@@ -89,7 +147,7 @@ for kind in fen subfen; do
     read -r found secs < <("$py" "$tmp/loop.py" "$tmp/small.pgn" $kind "$arg")
     scaled=$(echo "$secs * $n_big / $n_small" | bc -l)
     times_of["python-chess loop ($kind), scaled"]="$scaled"
-    printf '  %-34s %8.2f s on x4 (answer %s), %.1f s scaled to x%s\n' "python-chess ($kind)" "$secs" "$found" "$scaled" "$times"
+    printf '  %-40s %8.2f s on x4 (answer %s), %.1f s scaled to x%s\n' "python-chess ($kind)" "$secs" "$found" "$scaled" "$times"
 done
 
 echo
@@ -97,5 +155,5 @@ echo "medians (positions a second per core = $n_big positions / time / threads):
 for name in "${!times_of[@]}"; do
     med=$(echo "${times_of[$name]}" | tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}')
     j=1; [[ $name == *-j2* ]] && j=2
-    printf '  %-34s %8.2f s  %12.0f positions/s/core\n' "$name" "$med" "$(echo "$n_big / $med / $j" | bc -l)"
+    printf '  %-40s %8.2f s  %12.0f positions/s/core\n' "$name" "$med" "$(echo "$n_big / $med / $j" | bc -l)"
 done | sort
