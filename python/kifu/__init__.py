@@ -360,14 +360,13 @@ def scan_polars(
     return register_io_source(batches, schema=polars_schema, explain_name="kifu")
 
 
-def _arrays(batch: Any, np: Any, pc: Any, board: tuple[int, int] | None) -> dict[str, Any]:
-    """A record batch of ``_positions`` as NumPy arrays: views of its buffers where the type
-    allows (fixed-width columns without nulls, the bitboards' values, the boards' bytes), else
-    copies with the nulls filled (see ``positions``)."""
+def _arrays(batch: Any, np: Any, board: tuple[int, int] | None) -> dict[str, Any]:
+    """A record batch of ``_positions`` as NumPy arrays: views of its buffers (its numeric
+    columns' nulls were filled by the Rust side, the bitboards' values and the boards' bytes are
+    viewed as they are), object arrays for text columns (a copy)."""
     out: dict[str, Any] = {}
     n = batch.num_rows
     for name, col in zip(batch.schema.names, batch.columns):
-        t = col.type
         if name == "bitboards":
             values = col.flatten().to_numpy(zero_copy_only=True)
             out[name] = values.view(np.uint64).reshape(n, 12)
@@ -381,23 +380,11 @@ def _arrays(batch: Any, np: Any, pc: Any, board: tuple[int, int] | None) -> dict
                 out[name] = np.empty((0, rows, cols), np.uint8)
             else:
                 out[name] = data[offsets[0] : offsets[-1]].reshape(n, rows, cols)
-        elif col.null_count == 0:
-            # numbers: a view; booleans (bits) and text (object arrays): a copy
-            out[name] = col.to_numpy(zero_copy_only=_pa_number(t))
-        elif _pa_int(t):
-            dtype = np.dtype(t.to_pandas_dtype())
-            fill = np.iinfo(dtype).max if dtype.kind == "u" else np.iinfo(dtype).min
-            out[name] = pc.fill_null(col, fill).to_numpy(zero_copy_only=True)
         else:
-            # floats: NaN for a null; text: None
-            out[name] = col.to_numpy(zero_copy_only=False)
+            # numbers (no null left): a view; booleans (bits) and text: a copy
+            number = col.null_count == 0 and _pa_number(col.type)
+            out[name] = col.to_numpy(zero_copy_only=number)
     return out
-
-
-def _pa_int(t: Any) -> bool:
-    import pyarrow as pa
-
-    return bool(pa.types.is_integer(t))
 
 
 def _pa_number(t: Any) -> bool:
@@ -460,16 +447,25 @@ def positions(
     threads: int | None = None,
     max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
     name: str | None = None,
+    min_ply: int | None = None,
+    max_ply: int | None = None,
+    legal_only: bool = False,
+    sample_rate: float | None = None,
+    distinct: bool = False,
+    distinct_memory: int = 512 << 20,
+    symmetries: bool = False,
 ) -> Iterator[dict[str, Any]]:
     """The rows of the ``positions`` table of ``source`` as batches of NumPy arrays, a dict per
     batch: for training (docs/python.md § Arrays for training). Chess: ``bitboards`` as
     ``uint64[N, 12]`` and the table's numeric columns; Go: ``board`` as ``uint8[N, rows,
     cols]`` (one board size: ``board_size``, else the first position's) and its numeric
     columns. ``shuffle=N`` mixes the rows in a buffer of N rows (``seed`` makes the order
-    reproducible, at any ``threads``). Needs NumPy and pyarrow."""
+    reproducible, at any ``threads``). ``where``, ``min_ply``, ``max_ply``, ``legal_only``,
+    ``sample_rate`` (with ``seed``), ``distinct``, ``distinct_memory`` and ``symmetries`` (Go:
+    each position once per symmetry of the board) choose the rows as ``kifu export``'s flags of
+    the same names do. Needs NumPy and pyarrow."""
     np = _require("numpy", "positions", "numpy")
-    pa = _require("pyarrow", "positions", "arrow")
-    import pyarrow.compute as pc
+    _require("pyarrow", "positions", "arrow")
 
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
@@ -485,6 +481,15 @@ def positions(
         threads=threads,
         max_game_bytes=max_game_bytes,
         name=name,
+        min_ply=min_ply,
+        max_ply=max_ply,
+        legal_only=legal_only,
+        sample_rate=sample_rate,
+        # the sample's seed (the shuffle's is NumPy's, any int)
+        seed=seed if sample_rate is not None else None,
+        distinct=distinct,
+        distinct_memory=distinct_memory,
+        symmetries=symmetries,
     )
     reader = _reader(stream)
     schema = reader.schema
@@ -501,12 +506,11 @@ def positions(
     if b"kifu.board" in meta:
         c, r = meta[b"kifu.board"].decode().split(",")
         board = (int(c), int(r))
-    del pa
 
     def arrays() -> Iterator[dict[str, Any]]:
         with reader:
             for rb in reader:
-                yield _arrays(rb, np, pc, board)
+                yield _arrays(rb, np, board)
 
     if shuffle:
         return _shuffled(arrays(), shuffle, batch_size, seed, np)

@@ -450,7 +450,8 @@ def explore(
     ``kifu explore --go-pattern --json``: ``move``, ``kind`` (``point``, ``tenuki``, ``pass``,
     ``end``), ``color`` (the pattern's ``X``/``O``), ``x``, ``y`` (the pattern's coordinates),
     ``positions``, ``x_wins``, ``o_wins``, ``other``, ``file``, ``game`` (from 1),
-    ``move_number``.
+    ``move_number`` (and ``group`` first with ``by``: a key of the games, ``black_rank``,
+    ``KM``, ``year``…).
     """
 
 def positions(
@@ -466,6 +467,13 @@ def positions(
     threads: int | None = None,
     max_game_bytes: int = ...,
     name: str | None = None,
+    min_ply: int | None = None,
+    max_ply: int | None = None,
+    legal_only: bool = False,
+    sample_rate: float | None = None,
+    distinct: bool = False,
+    distinct_memory: int = 536870912,
+    symmetries: bool = False,
 ) -> Iterator[dict[str, numpy.typing.NDArray[Any]]]:
     """The rows of the ``positions`` table of ``source`` as batches of NumPy arrays, a dict
     per batch of ``batch_size`` rows (the last fewer): chess ``bitboards`` as ``uint64[N,
@@ -473,8 +481,10 @@ def positions(
     ``board_size``, else the first position's) and the numeric columns. ``columns`` chooses
     (text columns give object arrays); ``where`` the game key tests of ``kifu filter -w``;
     ``shuffle=N`` mixes the rows in a buffer of N rows, ``seed`` makes the order reproducible
-    at any ``threads``. Nulls: NaN in floats, the type's smallest value in signed integers.
-    Needs NumPy and pyarrow."""
+    at any ``threads`` (and the sample's of ``sample_rate``). ``min_ply``, ``max_ply``,
+    ``legal_only``, ``sample_rate``, ``distinct`` and ``distinct_memory`` choose the rows as
+    ``kifu export``'s flags of the same names. Nulls: NaN in floats, the type's smallest value
+    in signed integers. Needs NumPy and pyarrow."""
 
 def check(
     source: Source,
@@ -568,11 +578,23 @@ def to_arrow(
     batch_rows: int = 8192,
     name: str | None = None,
     raw: Literal[False] = False,
+    where: Sequence[str] | None = None,
+    min_ply: int | None = None,
+    max_ply: int | None = None,
+    legal_only: bool = False,
+    sample_rate: float | None = None,
+    seed: int | None = None,
+    distinct: bool = False,
+    distinct_memory: int = ...,
+    symmetries: bool = False,
 ) -> pyarrow.RecordBatchReader:
     """A table of ``source`` as Arrow batches. ``games``, ``moves`` and ``positions`` without
     ``format=`` are the table of the first input's format (PGN ``games``, SGF ``trees``; the
     moves or positions of either), as ``kifu export --table`` takes them; ``raw=True`` gives the
-    bare ``ArrowStream``."""
+    bare ``ArrowStream``. ``where`` keeps the games that pass the key tests of ``kifu export
+    -w``; ``min_ply``, ``max_ply``, ``legal_only``, ``sample_rate`` (with ``seed``),
+    ``distinct`` and ``distinct_memory`` choose the rows of the ``positions`` tables as
+    ``kifu export``'s flags of the same names."""
 @overload
 def to_arrow(
     source: Source,
@@ -589,6 +611,15 @@ def to_arrow(
     batch_rows: int = 8192,
     name: str | None = None,
     raw: Literal[True],
+    where: Sequence[str] | None = None,
+    min_ply: int | None = None,
+    max_ply: int | None = None,
+    legal_only: bool = False,
+    sample_rate: float | None = None,
+    seed: int | None = None,
+    distinct: bool = False,
+    distinct_memory: int = ...,
+    symmetries: bool = False,
 ) -> ArrowStream: ...
 def to_pandas(
     source: Source,
@@ -680,12 +711,22 @@ def to_parquet(
     row_group_rows: int | None = None,
     zstd_level: int | None = None,
     name: str | None = None,
+    where: Sequence[str] | None = None,
+    min_ply: int | None = None,
+    max_ply: int | None = None,
+    legal_only: bool = False,
+    sample_rate: float | None = None,
+    seed: int | None = None,
+    distinct: bool = False,
+    distinct_memory: int = ...,
+    symmetries: bool = False,
 ) -> Written:
     """Writes a table to ``path`` (one file, or a dataset directory) as ``to`` says, else as
     ``path``'s extension says (``.parquet``/``.pq``, ``.csv``, ``.jsonl``/``.ndjson``/``.json``;
     Parquet without one; another extension is a ``ValueError``); ``{"rows", "files", "bytes"}``,
     and for a source of both formats ``"other"``: ``{"path", "rows", "files", "bytes"}`` of the
-    other format's table, written beside ``path`` (``games.sgf.parquet``)."""
+    other format's table, written beside ``path`` (``games.sgf.parquet``). The rows are
+    chosen as ``to_arrow`` chooses them (``where``, the positions filters)."""
 
 def schema(
     table: TableName = "games",

@@ -59,12 +59,108 @@ fn table_of(spec: &TableSpec) -> Table {
 
 /// Whether a note of a table scan becomes a Python warning (inputs that held only problems,
 /// games left out of the table).
-fn warned(note: &Note) -> bool {
+pub(crate) fn warned(note: &Note) -> bool {
     match note {
         Note::NoGame { problems, .. } => *problems > 0,
         Note::NoInput { .. } => false,
         _ => true,
     }
+}
+
+/// The rows a table keeps, as `kifu export`'s "Which rows" flags choose them: the games'
+/// key tests (`where`, as `-w`) on every table, and the positions tables' filters, named as
+/// the command's flags (`min_ply` for `--min-ply`, …).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Filters {
+    /// `where=`: each test must hold (one of its `|` alternatives).
+    pub tests: Option<Vec<String>>,
+    /// `min_ply=`.
+    pub min_ply: Option<u32>,
+    /// `max_ply=`.
+    pub max_ply: Option<u32>,
+    /// `legal_only=`.
+    pub legal_only: bool,
+    /// `sample_rate=`.
+    pub sample_rate: Option<f64>,
+    /// `seed=` (the sample's; `kifu.positions`' shuffle's too).
+    pub seed: Option<u64>,
+    /// `distinct=`.
+    pub distinct: bool,
+    /// `distinct_memory=`.
+    pub distinct_memory: usize,
+    /// `symmetries=` (Go positions: each position once per symmetry of the board).
+    pub symmetries: bool,
+}
+
+impl Filters {
+    /// Sets `spec`'s tests and positions options.
+    ///
+    /// # Errors
+    ///
+    /// A test that cannot be read; a positions filter on another table; a sample rate out of
+    /// (0, 1]; `seed` without `sample_rate` unless `seed_alone` (the shuffle's seed).
+    pub(crate) fn apply(&self, spec: &mut TableSpec, seed_alone: bool) -> PyResult<()> {
+        spec.tests = self
+            .tests
+            .iter()
+            .flatten()
+            .map(|t| {
+                t.parse::<kifu_pipeline::keys::AnyOf>()
+                    .map_err(PyValueError::new_err)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let any = self.min_ply.is_some()
+            || self.max_ply.is_some()
+            || self.legal_only
+            || self.sample_rate.is_some()
+            || self.distinct
+            || self.symmetries;
+        let positions = [spec.pgn, spec.sgf]
+            .into_iter()
+            .flatten()
+            .all(|t| matches!(t, Table::PgnPositions | Table::SgfPositions));
+        if any && !positions {
+            return Err(PyValueError::new_err(
+                "min_ply, max_ply, legal_only, sample_rate, distinct and symmetries choose \
+                 positions: table='positions'",
+            ));
+        }
+        if self.seed.is_some() && self.sample_rate.is_none() && !seed_alone {
+            return Err(PyValueError::new_err("seed= is the seed of sample_rate="));
+        }
+        let sample = match self.sample_rate {
+            None => None,
+            Some(rate) => Some(
+                kifu_export::Sample::new(rate, self.seed.unwrap_or(0)).ok_or_else(|| {
+                    PyValueError::new_err(format!("sample_rate {rate}: a rate above 0, at most 1"))
+                })?,
+            ),
+        };
+        spec.options.symmetries = self.symmetries;
+        spec.options.positions = kifu_export::PositionOptions {
+            min_ply: self.min_ply.unwrap_or(0),
+            max_ply: self.max_ply,
+            legal_only: self.legal_only,
+            sample,
+            distinct: self.distinct.then_some(kifu_export::Distinct {
+                memory: self.distinct_memory,
+            }),
+        };
+        Ok(())
+    }
+}
+
+/// The warning of a scan that kept one row per distinct position when its set of keys was
+/// full (rows past it kept unchecked).
+pub(crate) fn distinct_warning(done: &tables::TableScanned, who: &str) -> Option<String> {
+    let d = done.distinct?;
+    (d.unchecked > 0).then(|| {
+        format!(
+            "{who}: distinct: the set of keys was full ({} keys: distinct_memory); {} rows \
+             kept unchecked, their positions may repeat",
+            d.capacity, d.unchecked
+        )
+    })
 }
 
 /// Starts the scan that builds the batches of `spec` on its thread (kifu-pipeline's table
@@ -90,6 +186,9 @@ fn start(
             },
         );
         if !done.stopped {
+            if let Some(w) = distinct_warning(&done, "kifu.to_arrow") {
+                let _ = tx.send(Msg::Warn(w));
+            }
             let _ = tx.send(Msg::End(done.scanned));
         }
     })
@@ -332,7 +431,9 @@ fn spec(
                     variations = false, replay = false, columns = None, charset = "auto", movetext_width = None,
                     max_game_bytes = DEFAULT_MAX_GAME_BYTES, batch_rows = TableSpec::DEFAULT_BATCH_ROWS,
                     name = None,
-                    raw = false))]
+                    raw = false, r#where = None, min_ply = None, max_ply = None, legal_only = false,
+                    sample_rate = None, seed = None, distinct = false,
+                    distinct_memory = kifu_export::Distinct::DEFAULT_MEMORY, symmetries = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn to_arrow(
     py: Python<'_>,
@@ -349,6 +450,15 @@ pub fn to_arrow(
     batch_rows: usize,
     name: Option<String>,
     raw: bool,
+    r#where: Option<Vec<String>>,
+    min_ply: Option<u32>,
+    max_ply: Option<u32>,
+    legal_only: bool,
+    sample_rate: Option<f64>,
+    seed: Option<u64>,
+    distinct: bool,
+    distinct_memory: usize,
+    symmetries: bool,
 ) -> PyResult<Py<PyAny>> {
     let (mut spec, formats) = spec_by_input(
         table,
@@ -360,6 +470,18 @@ pub fn to_arrow(
         movetext_width,
         max_game_bytes,
     )?;
+    Filters {
+        tests: r#where,
+        min_ply,
+        max_ply,
+        legal_only,
+        sample_rate,
+        seed,
+        distinct,
+        distinct_memory,
+        symmetries,
+    }
+    .apply(&mut spec, false)?;
     spec.batch_rows = batch_rows.max(1);
     let (source, slot) = extract(source, name)?;
     let scan_opts = scan::options(threads)?;
@@ -535,7 +657,10 @@ fn out_format(path: &std::path::Path, to: Option<&str>, dataset_dir: bool) -> Py
                     threads = None, variations = false, replay = false, columns = None, charset = "auto",
                     movetext_width = None, max_game_bytes = DEFAULT_MAX_GAME_BYTES,
                     force = false, max_rows_per_file = None, dataset = false, partition_by = None,
-                    row_group_rows = None, zstd_level = None, name = None))]
+                    row_group_rows = None, zstd_level = None, name = None, r#where = None,
+                    min_ply = None, max_ply = None, legal_only = false, sample_rate = None,
+                    seed = None, distinct = false,
+                    distinct_memory = kifu_export::Distinct::DEFAULT_MEMORY, symmetries = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn to_parquet<'py>(
     py: Python<'py>,
@@ -558,10 +683,19 @@ pub fn to_parquet<'py>(
     row_group_rows: Option<usize>,
     zstd_level: Option<i32>,
     name: Option<String>,
+    r#where: Option<Vec<String>>,
+    min_ply: Option<u32>,
+    max_ply: Option<u32>,
+    legal_only: bool,
+    sample_rate: Option<f64>,
+    seed: Option<u64>,
+    distinct: bool,
+    distinct_memory: usize,
+    symmetries: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let dataset_dir = dataset || max_rows_per_file.is_some() || partition_by.is_some();
     let out_format = out_format(&path, to, dataset_dir);
-    let (spec, formats) = spec_by_input(
+    let (mut spec, formats) = spec_by_input(
         table,
         format,
         variations,
@@ -571,6 +705,18 @@ pub fn to_parquet<'py>(
         movetext_width,
         max_game_bytes,
     )?;
+    Filters {
+        tests: r#where,
+        min_ply,
+        max_ply,
+        legal_only,
+        sample_rate,
+        seed,
+        distinct,
+        distinct_memory,
+        symmetries,
+    }
+    .apply(&mut spec, false)?;
     // a file object's file is an input: never the output, while the export runs
     let _reading = crate::source::reading(source)?;
     let (source, slot) = extract(source, name)?;
@@ -607,6 +753,9 @@ pub fn to_parquet<'py>(
         scan::warn(py, w)?;
     }
     let done = done.map_err(output_error)?;
+    if let Some(w) = distinct_warning(&done.scan, "kifu.to_parquet") {
+        scan::warn(py, &w)?;
+    }
     let py_error = slot.lock().ok().and_then(|mut e| e.take());
     // raised: nothing was put at the path (the sink, dropped unfinished, removed its temporary)
     scan::finish(py, &done.scan.scanned, py_error, wanted)?;

@@ -475,13 +475,21 @@ pub fn explore<'py>(
         fen, subfen, material, then, within, min_ply, max_ply, variations, r#where, &go,
     )?;
     if let Query::Go(pattern) = &*query {
-        if by.is_some() {
-            return Err(PyValueError::new_err(
-                "by= is not read with go_pattern=: its rows are the next moves only",
-            ));
-        }
+        let key = match by.as_deref().map(Group::parse).transpose() {
+            Err(e) => return Err(PyValueError::new_err(e)),
+            Ok(None) => None,
+            Ok(Some(Group::Key(k))) => Some(k),
+            Ok(Some(_)) => {
+                return Err(PyValueError::new_err(
+                    "by='rating:N' bands the Elo ratings of chess players: group Go games by a \
+                     rank (by='black_rank', 'white_rank') or another key",
+                ));
+            }
+        };
         let query = GoQuery::new(pattern.clone()).with_tests(tests.to_vec());
-        return explore_go(py, source, &query, threads, name);
+        let grouped = key.is_some();
+        let explorer = GoExplorer::grouped(key, max_entries.max(1));
+        return explore_go(py, source, &query, explorer, grouped, threads, name);
     }
     let group = by
         .as_deref()
@@ -608,12 +616,13 @@ fn explore_go<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
     query: &GoQuery,
+    mut explorer: GoExplorer,
+    grouped: bool,
     threads: Option<usize>,
     name: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (source, slot) = crate::source::extract(source, name)?;
     let opts = scan::options(threads)?;
-    let mut explorer = GoExplorer::default();
     let found = scan::interruptible(py, |stop| {
         scan::scan(source, Formats::only(Format::Sgf), opts, stop).go_find(
             query,
@@ -627,13 +636,23 @@ fn explore_go<'py>(
     let Ok(found) = found;
     let py_error = slot.lock().ok().and_then(|mut e| e.take());
     scan::finish(py, &found.scanned, py_error, Some(Format::Sgf))?;
-    go_table(py, &explorer.rows())
+    if explorer.dropped > 0 {
+        scan::warn(
+            py,
+            &format!(
+                "kifu.explore: {} plays of moves past max_entries={} not counted",
+                explorer.dropped, explorer.max_entries
+            ),
+        )?;
+    }
+    go_table(py, &explorer.rows(), grouped)
 }
 
 /// The Go rows as a `pyarrow.Table`: the members of `kifu explore --go-pattern --json`.
 fn go_table<'py>(
     py: Python<'py>,
     rows: &[&kifu_pipeline::go_find::NextRow],
+    grouped: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let pa = py.import("pyarrow").map_err(|_| {
         pyo3::exceptions::PyImportError::new_err(
@@ -643,7 +662,11 @@ fn go_table<'py>(
     let string = pa.call_method0("string")?;
     let int64 = pa.call_method0("int64")?;
     let int8 = pa.call_method0("int8")?;
-    let fields: Vec<(&str, Bound<'py, PyAny>)> = vec![
+    let mut fields: Vec<(&str, Bound<'py, PyAny>)> = Vec::new();
+    if grouped {
+        fields.push(("group", string.clone()));
+    }
+    fields.extend([
         ("move", string.clone()),
         ("kind", string.clone()),
         ("color", string.clone()),
@@ -656,7 +679,7 @@ fn go_table<'py>(
         ("file", string.clone()),
         ("game", int64.clone()),
         ("move_number", int64.clone()),
-    ];
+    ]);
     let colour = |c: &sgf::Color| match c {
         sgf::Color::Black => "X",
         sgf::Color::White => "O",
@@ -672,6 +695,9 @@ fn go_table<'py>(
         ($name:literal, $f:expr) => {
             columns.set_item($name, rows.iter().map($f).collect::<Vec<_>>())?
         };
+    }
+    if grouped {
+        col!("group", |r| r.group.clone());
     }
     col!("move", |r| r.next.to_string());
     col!("kind", |r| parts(r).0);

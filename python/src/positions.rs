@@ -2,23 +2,22 @@
 //! before each move) for training pipelines, as Arrow record batches of exactly `batch_rows`
 //! rows (the last one fewer) that the package turns into NumPy arrays without a copy.
 //!
-//! The scan is the table scan's (kifu-export's builders on the scan's threads, the batches in
-//! input order, the games numbered in their inputs), with what a trainer asks of it beside:
-//! the game keys' tests of `where` (games that fail them give no row), the columns of the
-//! arrays only (a column left out is not built: no EPD, no material, no SAN when none is
-//! asked), and Go boards of one size (a batch of boards is one `uint8[N, rows, cols]` array).
-//! The rows, their order and the batches are the same at every thread count.
+//! The rows are kifu-pipeline's table scan's (`kifu export --table positions`, `to_arrow`):
+//! built on the scan's threads, in input order, the games numbered in their inputs, with the
+//! rows `kifu export` keeps (`-w`, `--min-ply`, `--max-ply`, `--legal-only`, `--sample-rate`,
+//! `--distinct`), and only the columns asked for built. On their way out, the batches keep
+//! the Go boards of one size (a batch of boards is one `uint8[N, rows, cols]` array), have
+//! their numbers' nulls filled (so that every numeric column is a view), and are cut again to
+//! `batch_rows`. The rows, their order and the batches are the same at every thread count.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
-use arrow_array::{Array, BooleanArray, Int32Array, RecordBatch};
+use arrow_array::{Array, ArrayRef, BooleanArray, Int32Array, RecordBatch};
 use arrow_schema::{DataType, Schema, SchemaRef};
-use kifu::par::{Event, Visited};
-use kifu::{Format, pgn, sgf};
-use kifu_export::{Builder, Shift, Table, TableOptions};
-use kifu_pipeline::keys::AnyOf;
-use kifu_pipeline::{DomScope, DomWork, Formats, Input, Note, PerGame, Source};
+use kifu::Format;
+use kifu_export::{Table, TableOptions};
+use kifu_pipeline::tables::{self, TableSpec};
+use kifu_pipeline::{Formats, Source};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -45,44 +44,49 @@ fn default_columns(table: Table) -> Vec<String> {
         .collect()
 }
 
-/// What `kifu.positions` reads and how.
-#[derive(Clone, Debug)]
-struct Spec {
-    /// The columns asked for (`None`: [`default_columns`] of the table).
-    columns: Option<Vec<String>>,
-    /// The game keys' tests: all must hold.
-    tests: Arc<Vec<AnyOf>>,
-    /// Go: the board size kept, `(cols, rows)` (`None`: the first row's).
-    board_size: Option<(i32, i32)>,
-    batch_rows: usize,
-    max_game_bytes: usize,
-    options: TableOptions,
-}
-
-impl Spec {
-    /// The columns the builder of `table` makes: those asked for that the table has (the Go
-    /// board's size too, to keep one size), in the table's order.
-    fn built(&self, table: Table) -> Vec<String> {
-        let schema = kifu_export::schema(table, &self.options);
-        let mut names = match &self.columns {
-            Some(c) => c.clone(),
-            None => default_columns(table),
+/// The columns of the builders of `tables` for the columns asked for (`None`: the default
+/// ones of each table), the Go board's size too (to keep one size).
+fn built(tables: &[Table], asked: Option<&[String]>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for &t in tables {
+        let wanted = match asked {
+            Some(c) => c.to_vec(),
+            None => default_columns(t),
         };
-        if table == Table::SgfPositions {
-            for extra in ["board_cols", "board_rows"] {
-                if !names.iter().any(|n| n == extra) {
-                    names.push(extra.into());
-                }
+        let mut wanted = wanted;
+        if t == Table::SgfPositions {
+            wanted.extend(["board_cols".to_string(), "board_rows".to_string()]);
+        }
+        for n in wanted {
+            if !names.contains(&n) {
+                names.push(n);
             }
         }
-        names.retain(|n| schema.field_with_name(n).is_ok());
-        names
     }
+    names
+}
 
-    /// The columns handed on of `table`: those asked for that it has.
+/// What is done to the table scan's batches on their way out: the rows of one Go board size,
+/// the helper columns dropped, the numbers' nulls filled, the batches cut again to
+/// `batch_rows` (the board size's filter leaves fewer rows).
+struct Out {
+    /// The columns handed on, per table (those asked for, else the default ones).
+    asked: Option<Vec<String>>,
+    batch_rows: usize,
+    /// The schema handed on (the columns kept, the board size in the metadata).
+    schema: Option<SchemaRef>,
+    size: Option<(i32, i32)>,
+    /// Go rows of another board size, left out.
+    other_sizes: u64,
+    pending: Vec<RecordBatch>,
+    pending_rows: usize,
+}
+
+impl Out {
+    /// The columns of `table` handed on.
     fn kept(&self, table: Table) -> Vec<String> {
-        let schema = kifu_export::schema(table, &self.options);
-        match &self.columns {
+        let schema = kifu_export::schema(table, &TableOptions::default());
+        match &self.asked {
             Some(c) => c
                 .iter()
                 .filter(|n| schema.field_with_name(n).is_ok())
@@ -91,125 +95,26 @@ impl Spec {
             None => default_columns(table),
         }
     }
-}
 
-/// The positions table of a format.
-fn table_of(format: Format) -> Table {
-    match format {
-        Format::Pgn => Table::PgnPositions,
-        Format::Sgf => Table::SgfPositions,
-    }
-}
-
-/// A piece's rows: the games that pass the tests pushed to the builder of the piece's
-/// format's table, a batch cut every `batch_rows` rows and at the piece's end.
-struct Rows<'a> {
-    builder: Builder,
-    name: Arc<str>,
-    tests: Arc<Vec<AnyOf>>,
-    batches: Vec<RecordBatch>,
-    batch_rows: usize,
-    stop: &'a AtomicBool,
-}
-
-impl Rows<'_> {
-    fn cut(&mut self, end: bool) {
-        let rows = self.builder.rows();
-        if rows > 0 && (end || rows >= self.batch_rows) {
-            self.batches.push(self.builder.finish());
+    /// A batch of the table scan; `false` once the consumer is gone.
+    fn batch(
+        &mut self,
+        table: Table,
+        batch: RecordBatch,
+        send: &mut impl FnMut(Msg<RecordBatch>) -> bool,
+    ) -> bool {
+        if batch.num_rows() == 0 {
+            return true;
         }
-    }
-}
-
-impl PerGame for Rows<'_> {
-    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
-        if self.tests.iter().all(|t| t.holds(&game)) {
-            let _ = self.builder.push_pgn(&self.name, &game);
-            self.cut(false);
-        }
-        Some(game)
-    }
-    fn sgf(&mut self, tree: sgf::GameTree) {
-        if self.tests.iter().all(|t| t.holds(&tree)) {
-            let _ = self.builder.push_sgf(&self.name, &tree);
-            self.cut(false);
-        }
-    }
-    fn end(&mut self) {
-        self.cut(true);
-    }
-    fn go_on(&self) -> bool {
-        !self.stop.load(Ordering::Relaxed)
-    }
-}
-
-/// The rows in input order: the table of the first input (an input of the other format is
-/// left out, with a warning), Go boards of one size, cut again to `batch_rows`.
-struct Collector<F> {
-    spec: Spec,
-    table: Option<Table>,
-    /// The schema handed on (the columns kept, the board size in the metadata).
-    schema: Option<SchemaRef>,
-    size: Option<(i32, i32)>,
-    /// Go rows of another board size, left out.
-    other_sizes: u64,
-    pending: Vec<RecordBatch>,
-    pending_rows: usize,
-    noted: Option<Arc<str>>,
-    out: F,
-}
-
-impl<F: FnMut(Msg<RecordBatch>) -> bool> Collector<F> {
-    /// A piece's batches; `false` once the consumer is gone.
-    fn piece(&mut self, input: &Input, first_game: u64, rows: &mut Rows<'_>) -> bool {
-        let table = rows.builder.table();
-        let held = *self.table.get_or_insert(table);
-        if held != table {
-            if rows.batches.is_empty() || self.noted.as_deref() == Some(&*input.name) {
-                return true;
-            }
-            self.noted = Some(Arc::clone(&input.name));
-            let message = format!(
-                "kifu: {}: {} input, left out of the {} positions (pass format= to choose)",
-                kifu_pipeline::shown(&input.name),
-                if input.format == Format::Sgf {
-                    "an SGF"
-                } else {
-                    "a PGN"
-                },
-                if held == Table::SgfPositions {
-                    "Go"
-                } else {
-                    "chess"
-                },
-            );
-            return (self.out)(Msg::Warn(message));
-        }
-        for batch in std::mem::take(&mut rows.batches) {
-            let batch = if first_game > 0 {
-                let shift = Shift {
-                    index: first_game,
-                    ..Shift::default()
-                };
-                kifu_export::rebase(&batch, shift).expect("a table's batch rebases")
-            } else {
-                batch
-            };
-            let Some(batch) = self.one_size(batch) else {
-                continue;
-            };
-            if !self.push(batch) {
-                return false;
-            }
-        }
-        true
+        let Some(batch) = self.one_size(table, batch) else {
+            return true;
+        };
+        self.push(filled(batch), send)
     }
 
-    /// A Go batch's rows of the board size kept, the helper columns dropped; a chess batch as
-    /// it is, with the schema handed on.
-    fn one_size(&mut self, batch: RecordBatch) -> Option<RecordBatch> {
-        let table = self.table.expect("a table");
-        let kept = self.spec.kept(table);
+    /// A Go batch's rows of the board size kept, the helper columns dropped (the size in the
+    /// schema's metadata); a chess batch as it is.
+    fn one_size(&mut self, table: Table, batch: RecordBatch) -> Option<RecordBatch> {
         if table != Table::SgfPositions {
             return Some(batch);
         }
@@ -220,9 +125,6 @@ impl<F: FnMut(Msg<RecordBatch>) -> bool> Collector<F> {
                 .expect("the board's size, built for this")
         };
         let (cols, rows) = (int("board_cols"), int("board_rows"));
-        if batch.num_rows() == 0 {
-            return None;
-        }
         let size = *self.size.get_or_insert((cols.value(0), rows.value(0)));
         let mask: BooleanArray = cols
             .values()
@@ -239,6 +141,7 @@ impl<F: FnMut(Msg<RecordBatch>) -> bool> Collector<F> {
         } else {
             arrow_select::filter::filter_record_batch(&batch, &mask).expect("a filter of its rows")
         };
+        let kept = self.kept(table);
         let schema = batch.schema();
         let indices: Vec<usize> = kept
             .iter()
@@ -258,13 +161,20 @@ impl<F: FnMut(Msg<RecordBatch>) -> bool> Collector<F> {
     }
 
     /// Rows waiting for a whole batch; each whole batch handed on.
-    fn push(&mut self, batch: RecordBatch) -> bool {
+    fn push(
+        &mut self,
+        batch: RecordBatch,
+        send: &mut impl FnMut(Msg<RecordBatch>) -> bool,
+    ) -> bool {
+        let n = self.batch_rows;
+        if self.pending_rows == 0 && batch.num_rows() == n {
+            return send(Msg::Items(vec![batch]));
+        }
         self.pending_rows += batch.num_rows();
         self.pending.push(batch);
-        while self.pending_rows >= self.spec.batch_rows {
+        while self.pending_rows >= n {
             let all = self.take();
-            let n = self.spec.batch_rows;
-            if !(self.out)(Msg::Items(vec![all.slice(0, n)])) {
+            if !send(Msg::Items(vec![all.slice(0, n)])) {
                 return false;
             }
             let rest = all.slice(n, all.num_rows() - n);
@@ -287,11 +197,11 @@ impl<F: FnMut(Msg<RecordBatch>) -> bool> Collector<F> {
     }
 
     /// The last rows, and the warning for the boards of other sizes.
-    fn finish(&mut self) -> bool {
+    fn finish(&mut self, send: &mut impl FnMut(Msg<RecordBatch>) -> bool) -> bool {
         if self.pending_rows > 0 {
             let rest = self.take();
             self.pending_rows = 0;
-            if !(self.out)(Msg::Items(vec![rest])) {
+            if !send(Msg::Items(vec![rest])) {
                 return false;
             }
         }
@@ -303,97 +213,43 @@ impl<F: FnMut(Msg<RecordBatch>) -> bool> Collector<F> {
                  (board_size= chooses the size)",
                 self.other_sizes
             );
-            return (self.out)(Msg::Warn(message));
+            return send(Msg::Warn(message));
         }
         true
     }
 }
 
-/// The consumer is gone: the scan stops.
-#[derive(Debug)]
-struct Stopped;
-
-/// Starts the scan of `kifu.positions` on its thread.
+/// Starts the table scan of `kifu.positions` on its thread, its batches through [`Out`].
 fn start(
     source: Source,
     slot: PyErrSlot,
+    spec: TableSpec,
     formats: Formats,
-    threads: Option<usize>,
-    spec: Spec,
-) -> PyResult<Pump<RecordBatch>> {
-    let scan_opts = scan::options(threads)?;
-    Ok(Pump::start(scan_opts.threads + 1, slot, move |tx, stop| {
-        let scope = DomScope {
-            pgn: pgn::Scope::MainLine,
-            sgf: sgf::Scope::MainLine,
-            max_game_bytes: spec.max_game_bytes,
-        };
-        let builders = Arc::new(spec.clone());
-        let stop_flag: &AtomicBool = &stop;
-        let work = DomWork::new(scope, move |input: &Input| {
-            let table = table_of(input.format);
-            let names = builders.built(table);
-            let builder = Builder::new(table, &builders.options)
-                .project(&names)
-                .expect("columns of the table");
-            Rows {
-                builder,
-                name: Arc::clone(&input.name),
-                tests: Arc::clone(&builders.tests),
-                batches: Vec::new(),
-                batch_rows: builders.batch_rows,
-                stop: stop_flag,
-            }
-        });
+    scan_opts: kifu_pipeline::ScanOptions,
+    mut out: Out,
+) -> Pump<RecordBatch> {
+    Pump::start(scan_opts.threads + 1, slot, move |tx, stop| {
         let warn = tx.clone();
-        let send = move |m: Msg<RecordBatch>| tx.send(m).is_ok();
-        let size = spec.board_size;
-        let collector = std::sync::Mutex::new(Collector {
-            spec,
-            table: None,
-            schema: None,
-            size,
-            other_sizes: 0,
-            pending: Vec::new(),
-            pending_rows: 0,
-            noted: None,
-            out: send,
-        });
-        let scanned = scan::scan(source, formats, scan_opts, stop_flag).run(
-            &work,
-            |event| {
-                if let Event::Piece {
-                    input,
-                    visited,
-                    info,
-                } = event
-                {
-                    let mut c = collector.lock().expect("never poisoned");
-                    let go_on = match visited {
-                        Visited::Pgn(mut d) => c.piece(input, info.first_game, &mut d.each),
-                        Visited::Sgf(mut d) => c.piece(input, info.first_game, &mut d.each),
-                    };
-                    if !go_on {
-                        return Err(Stopped);
-                    }
-                }
-                Ok(())
-            },
-            |note| {
-                if let Note::NoGame { problems, .. } = note
-                    && problems > 0
-                {
+        let mut send = |m: Msg<RecordBatch>| tx.send(m).is_ok();
+        let scan = scan::scan(source, formats, scan_opts, &stop);
+        let done = {
+            let mut each = |table: Table, batch: RecordBatch| out.batch(table, batch, &mut send);
+            tables::scan_table(scan, &spec, &mut each, |note| {
+                if crate::arrow::warned(&note) {
                     let _ = warn.send(Msg::Warn(scan::note_text(&note)));
                 }
-            },
-        );
-        if let Ok(scanned) = scanned {
-            let mut c = collector.into_inner().expect("never poisoned");
-            if !scanned.stopped && c.finish() {
-                let _ = (c.out)(Msg::End(scanned));
-            }
+            })
+        };
+        if done.stopped || !out.finish(&mut send) {
+            return;
         }
-    }))
+        if let Some(w) = crate::arrow::distinct_warning(&done, "kifu.positions")
+            && !send(Msg::Warn(w))
+        {
+            return;
+        }
+        let _ = send(Msg::End(done.scanned));
+    })
 }
 
 /// The board size of `board_size=`: `19`, `(19, 19)` (columns, rows) or `None`.
@@ -418,14 +274,68 @@ fn parse_board_size(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<(i32, i
     Ok(Some((c, r)))
 }
 
+/// `col` without nulls: a null of a signed integer column becomes the type's smallest value,
+/// of an unsigned one its largest, of a float column NaN; other columns as they are.
+fn filled_column(col: &ArrayRef) -> ArrayRef {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{
+        Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type,
+        UInt32Type, UInt64Type,
+    };
+    if col.null_count() == 0 {
+        return Arc::clone(col);
+    }
+    macro_rules! fill {
+        ($($t:ty => $v:expr),*) => {
+            match col.data_type() {
+                $(d if d == &<$t as arrow_array::ArrowPrimitiveType>::DATA_TYPE => {
+                    let a = col.as_primitive::<$t>();
+                    Arc::new(arrow_array::PrimitiveArray::<$t>::from_iter_values(
+                        a.iter().map(|x| x.unwrap_or($v)),
+                    )) as ArrayRef
+                })*
+                _ => Arc::clone(col),
+            }
+        };
+    }
+    fill!(
+        Int8Type => i8::MIN, Int16Type => i16::MIN, Int32Type => i32::MIN,
+        Int64Type => i64::MIN, UInt8Type => u8::MAX, UInt16Type => u16::MAX,
+        UInt32Type => u32::MAX, UInt64Type => u64::MAX,
+        Float32Type => f32::NAN, Float64Type => f64::NAN
+    )
+}
+
+/// `batch` with its numeric columns' nulls filled ([`filled_column`]), so that each becomes
+/// a NumPy array without a copy.
+fn filled(batch: RecordBatch) -> RecordBatch {
+    if batch.columns().iter().all(|c| c.null_count() == 0) {
+        return batch;
+    }
+    let columns = batch.columns().iter().map(filled_column).collect();
+    RecordBatch::try_new(batch.schema(), columns).expect("the same columns, without nulls")
+}
+
+/// The positions table of a format.
+fn table_of(format: Format) -> Table {
+    match format {
+        Format::Pgn => Table::PgnPositions,
+        Format::Sgf => Table::SgfPositions,
+    }
+}
+
 /// The stream of `kifu.positions` (the package's `positions` turns its batches into arrays):
 /// the positions table of `format` (else the first input's), the columns `columns` (else the
-/// numeric ones, the bitboards and the board), the games passing `where`, batches of
-/// `batch_rows` rows.
+/// numeric ones, the bitboards and the board), the rows the filters keep (`where`, and the
+/// positions filters of `kifu export`: `min_ply`, `max_ply`, `legal_only`, `sample_rate` with
+/// `seed`, `distinct`), Go boards of one size, batches of `batch_rows` rows.
 #[pyfunction]
 #[pyo3(signature = (source, *, format = None, columns = None, r#where = None, batch_rows = 1024,
                     board_size = None, threads = None,
-                    max_game_bytes = crate::DEFAULT_MAX_GAME_BYTES, name = None))]
+                    max_game_bytes = crate::DEFAULT_MAX_GAME_BYTES, name = None,
+                    min_ply = None, max_ply = None, legal_only = false, sample_rate = None,
+                    seed = None, distinct = false,
+                    distinct_memory = kifu_export::Distinct::DEFAULT_MEMORY, symmetries = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn _positions(
     py: Python<'_>,
@@ -438,59 +348,75 @@ pub fn _positions(
     threads: Option<usize>,
     max_game_bytes: usize,
     name: Option<String>,
+    min_ply: Option<u32>,
+    max_ply: Option<u32>,
+    legal_only: bool,
+    sample_rate: Option<f64>,
+    seed: Option<u64>,
+    distinct: bool,
+    distinct_memory: usize,
+    symmetries: bool,
 ) -> PyResult<ArrowStream> {
     if batch_rows == 0 {
         return Err(PyValueError::new_err("batch_size must be at least 1"));
     }
     let format = parse_format(format)?;
-    let tests = r#where
-        .unwrap_or_default()
-        .iter()
-        .map(|t| t.parse::<AnyOf>().map_err(PyValueError::new_err))
-        .collect::<PyResult<Vec<_>>>()?;
-    let options = TableOptions::default();
-    if let Some(cols) = &columns {
-        let tables: Vec<Table> = match format {
-            Some(f) => vec![table_of(f)],
-            None => vec![Table::PgnPositions, Table::SgfPositions],
-        };
-        for c in cols {
-            let known = tables
-                .iter()
-                .any(|&t| kifu_export::schema(t, &options).field_with_name(c).is_ok());
-            if !known {
-                let names: Vec<String> = tables
-                    .iter()
-                    .flat_map(|&t| {
-                        kifu_export::schema(t, &options)
-                            .fields()
-                            .iter()
-                            .map(|f| f.name().clone())
-                            .collect::<Vec<_>>()
-                    })
-                    .collect();
-                return Err(PyValueError::new_err(format!(
-                    "no column {c:?} in the positions table (its columns: {})",
-                    names.join(", ")
-                )));
-            }
-        }
+    let tables: Vec<Table> = match format {
+        Some(f) => vec![table_of(f)],
+        None => vec![Table::PgnPositions, Table::SgfPositions],
+    };
+    let mut spec = match format {
+        Some(f) => TableSpec::only(table_of(f)),
+        None => TableSpec::by_name("positions").expect("the positions tables"),
+    };
+    spec.max_game_bytes = max_game_bytes;
+    spec.batch_rows = batch_rows;
+    spec.columns = Some(built(&tables, columns.as_deref()));
+    spec.check_columns()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    crate::arrow::Filters {
+        tests: r#where,
+        min_ply,
+        max_ply,
+        legal_only,
+        sample_rate,
+        seed,
+        distinct,
+        distinct_memory,
+        symmetries,
     }
-    let spec = Spec {
-        columns,
-        tests: Arc::new(tests),
-        board_size: parse_board_size(board_size)?,
+    .apply(&mut spec, true)?;
+    let size = parse_board_size(board_size)?;
+    let out = Out {
+        asked: columns,
         batch_rows,
-        max_game_bytes,
-        options,
+        schema: None,
+        size,
+        other_sizes: 0,
+        pending: Vec::new(),
+        pending_rows: 0,
     };
     let formats = match format {
         Some(f) => Formats::only(f),
         None => Formats::ANY,
     };
+    let kept = |table: Table| out.kept(table);
+    let empty_fields = {
+        let table = table_of(format.unwrap_or(Format::Pgn));
+        let all = kifu_export::schema(table, &TableOptions::default());
+        let fields: Vec<_> = kept(table)
+            .iter()
+            .filter_map(|n| all.field_with_name(n).ok().cloned())
+            .collect();
+        let mut meta = all.metadata().clone();
+        if let (Table::SgfPositions, Some((c, r))) = (table, size) {
+            meta.insert(BOARD_KEY.into(), format!("{c},{r}"));
+        }
+        Arc::new(Schema::new_with_metadata(fields, meta))
+    };
     let (source, slot) = extract(source, name)?;
-    let size = spec.board_size;
-    let mut pump = start(source, slot, formats, threads, spec.clone())?;
+    let scan_opts = scan::options(threads)?;
+    let mut pump = start(source, slot, spec, formats, scan_opts, out);
     // the schema: the first batch's (the first input's table), else the table of `format`
     // (PGN's without one)
     let mut first = Vec::new();
@@ -505,21 +431,8 @@ pub fn _positions(
                 }
             }
             msg => {
-                let table = table_of(format.unwrap_or(Format::Pgn));
-                let kept = spec.kept(table);
-                let all = kifu_export::schema(table, &spec.options);
-                let fields: Vec<_> = kept
-                    .iter()
-                    .filter_map(|n| all.field_with_name(n).ok().cloned())
-                    .collect();
-                let mut meta = all.metadata().clone();
-                if let (Table::SgfPositions, Some((c, r))) = (table, size) {
-                    meta.insert(BOARD_KEY.into(), format!("{c},{r}"));
-                }
-                if let Some(m) = msg {
-                    first.push(m);
-                }
-                break Arc::new(Schema::new_with_metadata(fields, meta));
+                first.extend(msg);
+                break empty_fields;
             }
         }
     };

@@ -140,8 +140,6 @@ def test_go_pattern_errors(go_games, tmp_path):
             kifu.find(go_games, **bad)
     with pytest.raises(FileNotFoundError):
         kifu.find(go_games, go_pattern=tmp_path / "none.txt")
-    with pytest.raises(ValueError, match="by"):
-        kifu.explore(go_games, go_pattern=LONE_44, by="year")
 
 
 def test_go_explore_is_the_cli_s_table(go_games, tmp_path, kifu_bin):
@@ -159,3 +157,16 @@ def test_go_explore_is_the_cli_s_table(go_games, tmp_path, kifu_bin):
     assert sum(t.column("positions").to_pylist()) == 5
     empty = kifu.explore(go_games, go_pattern=LONE_44, where=["BR>=9d"])
     assert empty.num_rows == 0 and empty.column_names == t.column_names
+
+
+def test_go_explore_by_a_key(go_games, tmp_path, kifu_bin):
+    pytest.importorskip("pyarrow")
+    pattern = tmp_path / "44.txt"
+    pattern.write_text(LONE_44)
+    t = kifu.explore(go_games, go_pattern=pattern, anchor="corner", swap_colors=True, by="black_rank")
+    out = subprocess.run([kifu_bin, "explore", "--json", "--go-pattern", pattern, "--anchor", "corner",
+                          "--swap-colors", "--by", "black_rank", go_games], capture_output=True).stdout.decode()
+    assert t.column_names[0] == "group"
+    assert t.to_pylist() == [json.loads(l) for l in out.splitlines()]
+    with pytest.raises(ValueError, match="rank"):
+        kifu.explore(go_games, go_pattern=LONE_44, by="rating:200")
