@@ -738,6 +738,102 @@ mod tests {
     use super::*;
     use kifu_replay::chess::query::Step;
 
+    /// The games a piece's work kept: those the finder matched, whole.
+    struct Kept(Finder, Vec<pgn::Game>);
+
+    impl PerGame for Kept {
+        fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
+            if self.0.pgn(&game).is_some() {
+                self.1.push(game.clone());
+            }
+            Some(game)
+        }
+        fn sgf(&mut self, _: sgf::GameTree) {}
+    }
+
+    /// The games kept, and the games and unclaimed problems counted, of `data` read by `work`.
+    fn kept<W>(work: &W, data: &[u8], threads: usize) -> (Vec<pgn::Game>, u64, u64)
+    where
+        W: kifu::par::Work<Input = Input>,
+        W::Pgn: crate::GameCount + Into<(Vec<pgn::Game>, u64)>,
+        W::Sgf: crate::GameCount,
+    {
+        let source = crate::Source::Bytes {
+            name: "t.pgn".into(),
+            data: data.to_vec(),
+        };
+        let mut options = crate::ScanOptions::with_threads(threads);
+        options.piece_size = 64;
+        let (mut games, mut unclaimed) = (Vec::new(), 0);
+        let scanned = crate::Scan::new(source, crate::Formats::ANY)
+            .with_options(options)
+            .run(
+                work,
+                |event| {
+                    if let kifu::par::Event::Piece {
+                        visited: kifu::par::Visited::Pgn(v),
+                        ..
+                    } = event
+                    {
+                        let (g, u) = v.into();
+                        games.extend(g);
+                        unclaimed += u;
+                    }
+                    Ok::<(), ()>(())
+                },
+                |_| {},
+            )
+            .unwrap();
+        (games, scanned.games, unclaimed)
+    }
+
+    impl From<Sieve<Kept>> for (Vec<pgn::Game>, u64) {
+        fn from(v: Sieve<Kept>) -> Self {
+            (v.each.1, v.unclaimed.len() as u64)
+        }
+    }
+
+    impl From<Dom<pgn::GameBuilder, Kept>> for (Vec<pgn::Game>, u64) {
+        fn from(v: Dom<pgn::GameBuilder, Kept>) -> Self {
+            (v.each.1, v.unclaimed.len() as u64)
+        }
+    }
+
+    #[test]
+    fn the_sieve_hands_on_the_games_a_dom_builds() {
+        let data = b"junk ) before {\n} 1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n\
+            [Event \"a\"]\n\n1. d4 d5 $300 2. c4 ) e6 3. Nc3 Nf6 *\n\n\
+            [Event \"b\"]\n{pre} 1. e4 e5 (1... c5 2. Nf3) 2. Nf3 Nc6 {x} 3. Bb5 a6 1-0\n\n\
+            [FEN \"8/8/8/8/8/5k2/8/4K2R w K - 0 1\"]\n\n1. O-O Ke2 2. Rf2+ *\n\n\
+            [Event \"c\"]\n\n1. e4 e5 2. Ke3 Nc6 3. Nf3 Nf6 *\n\n\
+            1. e4 e5 2. Nf3 Nc6 3. Bb5 {open to the end"
+            .to_vec();
+        let queries = [
+            Step::subfen("8/8/2n5/1B6/8/8/8/8").unwrap(),
+            Step::subfen("8/8/8/8/8/8/8/5RK1").unwrap(),
+            Step::material("R+").unwrap(),
+            Step::subfen("8/8/8/8/2P5/8/8/8").unwrap(),
+        ];
+        let mut matched = 0;
+        for step in queries {
+            let q = Query::Chess(query::Query::new(vec![step]));
+            let q = Arc::new(q);
+            for max in [usize::MAX, 400, 120, 40] {
+                let scope = DomScope::FULL.with_max_game_bytes(max);
+                let each = |_: &Input| Kept(Finder::new(Arc::clone(&q), true), Vec::new());
+                let dom = kept(&crate::DomWork::new(scope, each), &data, 1);
+                assert!(dom.1 == 6, "{dom:?}");
+                matched += dom.0.len();
+                for threads in [1, 2] {
+                    let sieve = FindWork::new(&q, scope, each);
+                    assert!(sieve.sieves());
+                    assert_eq!(kept(&sieve, &data, threads), dom, "{q:?} {max}");
+                }
+            }
+        }
+        assert!(matched >= 20, "{matched}");
+    }
+
     #[test]
     fn first_or_every_match() {
         let mut q = query::Query::new(vec![Step::material("Q+ q+").unwrap()]);
