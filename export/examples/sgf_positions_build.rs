@@ -1,0 +1,56 @@
+//! The SGF `positions` table built in memory on one thread, no file written: SGF game trees
+//! read into DOMs (`sgf::game_trees`), pushed into a `Builder` of `Table::SgfPositions`, a batch
+//! finished every 4,096 trees and dropped. The work a training loop reading the table in memory
+//! pays (Python's `kifu.positions`), beside `kifu export`'s, which adds the writer.
+//!
+//! ```text
+//! cargo run --release -p kifu-export --example sgf_positions_build -- [--symmetries] FILE...
+//! ```
+//!
+//! Prints one JSON object: trees, rows, board bytes, wall seconds (time it with `/usr/bin/time`
+//! or a parent's rusage for CPU seconds; `scripts/bench/sgf_positions_bench.py` does).
+
+use std::time::Instant;
+
+use arrow_array::Array;
+use kifu_export::{Builder, Table, TableOptions};
+
+fn main() {
+    let mut symmetries = false;
+    let mut data = Vec::new();
+    for arg in std::env::args().skip(1) {
+        if arg == "--symmetries" {
+            symmetries = true;
+            continue;
+        }
+        let bytes = std::fs::read(&arg).unwrap_or_else(|e| panic!("{arg}: {e}"));
+        data.extend_from_slice(&bytes);
+        data.push(b'\n');
+    }
+    let opts = TableOptions {
+        symmetries,
+        ..TableOptions::default()
+    };
+    let start = Instant::now();
+    let mut b = Builder::new(Table::SgfPositions, &opts);
+    let (mut trees, mut rows, mut board_bytes) = (0u64, 0u64, 0u64);
+    let mut finish = |b: &mut Builder| {
+        let batch = b.finish();
+        rows += batch.num_rows() as u64;
+        board_bytes += batch
+            .column_by_name("board")
+            .map_or(0, |c| c.get_buffer_memory_size() as u64);
+    };
+    for tree in kifu::sgf::game_trees(&data) {
+        b.push_sgf("all.sgf", &tree).expect("an SGF table");
+        trees += 1;
+        if trees.is_multiple_of(4096) {
+            finish(&mut b);
+        }
+    }
+    finish(&mut b);
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{{\"trees\": {trees}, \"rows\": {rows}, \"board_buffer_bytes\": {board_bytes}, \"seconds\": {secs:.3}}}"
+    );
+}
