@@ -360,6 +360,32 @@ def scan_polars(
     return register_io_source(batches, schema=polars_schema, explain_name="kifu")
 
 
+#: The NumPy type of each Arrow number type (``str(pyarrow type)``).
+_NUMPY_TYPES = {
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "uint8": "uint8",
+    "uint16": "uint16",
+    "uint32": "uint32",
+    "uint64": "uint64",
+    "float": "float32",
+    "double": "float64",
+}
+
+
+def _view(col: Any, np: Any) -> Any:
+    """A numeric Arrow array without nulls as a NumPy view of its values buffer (read-only);
+    ``None`` for any other array. (``Array.to_numpy`` would give the same view, through
+    pyarrow's pandas conversion, whose first call imports pandas.)"""
+    dtype = _NUMPY_TYPES.get(str(col.type))
+    if dtype is None or col.null_count:
+        return None
+    values = np.frombuffer(col.buffers()[1], dtype)
+    return values[col.offset : col.offset + len(col)]
+
+
 def _arrays(batch: Any, np: Any, board: tuple[int, int] | None) -> dict[str, Any]:
     """A record batch of ``_positions`` as NumPy arrays: views of its buffers (its numeric
     columns' nulls were filled by the Rust side, the bitboards' values and the boards' bytes are
@@ -368,7 +394,7 @@ def _arrays(batch: Any, np: Any, board: tuple[int, int] | None) -> dict[str, Any
     n = batch.num_rows
     for name, col in zip(batch.schema.names, batch.columns):
         if name == "bitboards":
-            values = col.flatten().to_numpy(zero_copy_only=True)
+            values = _view(col.flatten(), np)
             out[name] = values.view(np.uint64).reshape(n, 12)
         elif name == "board":
             if board is None:
@@ -381,16 +407,10 @@ def _arrays(batch: Any, np: Any, board: tuple[int, int] | None) -> dict[str, Any
             else:
                 out[name] = data[offsets[0] : offsets[-1]].reshape(n, rows, cols)
         else:
-            # numbers (no null left): a view; booleans (bits) and text: a copy
-            number = col.null_count == 0 and _pa_number(col.type)
-            out[name] = col.to_numpy(zero_copy_only=number)
+            view = _view(col, np)
+            # booleans (bits) and text (object arrays): a copy
+            out[name] = view if view is not None else col.to_numpy(zero_copy_only=False)
     return out
-
-
-def _pa_number(t: Any) -> bool:
-    import pyarrow as pa
-
-    return bool(pa.types.is_integer(t) or pa.types.is_floating(t))
 
 
 def _shuffled(

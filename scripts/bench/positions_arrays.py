@@ -9,23 +9,25 @@ positions a second, and the peak memory of iterating with a shuffle buffer at tw
 Each job runs in a child process of its own, which times itself from after its imports to its
 last batch (wall and CPU seconds of the process, every thread), so that `import pyarrow` and
 `import numpy` are not counted. The jobs of a round alternate (arrow, positions, positions with
-shuffle), the source being FILE repeated `--repeat` times (a list of the same path); the table
-gives the median of the rounds. Then the memory: `positions(..., shuffle=100_000)` over FILE
-repeated `--repeat` and 8 x `--repeat` times (or the sizes of `--memory`), peak RSS of each child (`ru_maxrss`).
+shuffle), the source being FILE written `--repeat` times over into one temporary file; the
+table gives the median of the rounds. Then the memory: `positions(..., shuffle=100_000,
+threads=2)` over FILE repeated `--repeat` and 8 x `--repeat` times (or the sizes of
+`--memory`), one file each, peak RSS of each child (`ru_maxrss`).
 """
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
 CHILD = r"""
 import json, resource, sys, time
 import numpy, pyarrow
 import kifu
-job, path, repeat, threads, columns = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-source = [path] * repeat
+job, source, threads, columns = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 cols = None if columns == "default" else columns.split(",")
 t0, c0 = time.perf_counter(), time.process_time()
 rows = 0
@@ -43,10 +45,21 @@ print(json.dumps({"rows": rows, "wall": time.perf_counter() - t0, "cpu": time.pr
 """
 
 
-def run(job, path, repeat, threads, columns):
-    out = subprocess.run([sys.executable, "-c", CHILD, job, path, str(repeat), str(threads), columns],
+def run(job, path, threads, columns):
+    out = subprocess.run([sys.executable, "-c", CHILD, job, path, str(threads), columns],
                          capture_output=True, check=True, text=True).stdout
     return json.loads(out)
+
+
+def repeated(src, k, folder):
+    """`src` written `k` times over into one file of `folder` (one input, as an archive is)."""
+    out = os.path.join(folder, f"x{k}.pgn")
+    data = open(src, "rb").read()
+    with open(out, "wb") as f:
+        for _ in range(k):
+            f.write(data)
+            f.write(b"\n")
+    return out
 
 
 def main():
@@ -67,12 +80,14 @@ def main():
 
         first = next(iter(kifu.positions(a.file, format="pgn", batch_size=1)))
         columns = ",".join(first)
+    tmp = tempfile.TemporaryDirectory()
+    source = repeated(a.file, a.repeat, tmp.name)
     jobs = ["arrow", "positions", "shuffle"]
     times = {j: [] for j in jobs}
     rows = {}
     for r in range(a.rounds):
         for j in jobs:
-            res = run(j, a.file, a.repeat, a.threads, columns)
+            res = run(j, source, a.threads, columns)
             times[j].append(res)
             rows.setdefault(j, res["rows"])
             assert rows[j] == res["rows"], (j, rows[j], res["rows"])
@@ -92,7 +107,7 @@ def main():
     mem = {}
     sizes = [int(k) for k in a.memory.split(",")] if a.memory else [a.repeat, 8 * a.repeat]
     for k in sizes:
-        res = run("shuffle", a.file, k, 2, columns)
+        res = run("shuffle", repeated(a.file, k, tmp.name), 2, columns)
         mem[k] = res
         print(f"memory: shuffle=100_000, threads=2, {a.file} x {k} ({res['rows']} positions): "
               f"peak RSS {res['rss_kib'] / 1024:.1f} MiB")
