@@ -9,7 +9,9 @@
 //! Chess: `{"file", "game", "fens": [FEN after each replayed main-line move], "error": null |
 //! [code, main-line moves replayed before it, text], "not_replayed": N}`.
 //! Go: `{"file", "game", "size": [cols, rows], "board": [rows as strings of `.XO`], "captures":
-//! [by black, by white], "moves": N, "errors": [[code, move index, text], ...]}`.
+//! [by black, by white], "moves": N, "errors": [[code, move index, text], ...], "kos": [[move
+//! index, x, y], ...]}` (`kos`: after each main-line move that left a ko, the point simple ko
+//! forbids to the opponent, 0-based from the upper left).
 
 use std::fmt::Write as _;
 
@@ -153,6 +155,7 @@ struct GoDump {
     offset: u64,
     moves: u32,
     errors: Vec<String>,
+    kos: Vec<String>,
     trace: bool,
     out: String,
 }
@@ -163,6 +166,7 @@ impl sgf::Visitor for GoDump {
             self.offset = ctx.pos.offset;
             self.moves = 0;
             self.errors.clear();
+            self.kos.clear();
         }
         Control::Continue
     }
@@ -172,6 +176,16 @@ impl GoReplayVisitor for GoDump {
     fn on_go_move(&mut self, ctx: &sgf::Context, p: &go::Played<'_>) -> Control {
         if ctx.main_line {
             self.moves += 1;
+            let opponent = match p.color {
+                sgf::Color::Black => sgf::Color::White,
+                sgf::Color::White => sgf::Color::Black,
+            };
+            if p.executed
+                && let Some(k) = p.board.ko_point(opponent)
+            {
+                self.kos
+                    .push(format!("[{},{},{}]", self.moves - 1, k.x, k.y));
+            }
             if self.trace {
                 let _ = writeln!(
                     self.out,
@@ -207,7 +221,7 @@ impl GoReplayVisitor for GoDump {
         };
         let _ = writeln!(
             self.out,
-            "{{\"file\":{},\"game\":{},\"offset\":{},\"go\":{},\"size\":{},\"board\":[{}],\"captures\":{},\"moves\":{},\"errors\":[{}]}}",
+            "{{\"file\":{},\"game\":{},\"offset\":{},\"go\":{},\"size\":{},\"board\":[{}],\"captures\":{},\"moves\":{},\"errors\":[{}],\"kos\":[{}]}}",
             esc(&self.file),
             ctx.game,
             self.offset,
@@ -216,7 +230,8 @@ impl GoReplayVisitor for GoDump {
             board,
             caps,
             g.main_line_moves,
-            self.errors.join(",")
+            self.errors.join(","),
+            self.kos.join(",")
         );
         Control::Continue
     }

@@ -16,7 +16,10 @@ each move. Board.play raises ValueError on an occupied point: the harness record
 rejected and goes on without it (kifu does the same: `occupied_point`, not played). Prisoners are
 counted from the stones each play removes (a suicide's own stones go to the opponent, as kifu
 counts them). Board.play does not check ko and plays suicide, so kifu's `ko_violation` and
-`suicide` reports have no counterpart: they are counted, not compared.
+`suicide` reports have no counterpart: they are counted, not compared. The ko points are: after
+each main-line move, the point Board.play returns as forbidden by simple ko against the one
+kifu's board holds for the opponent (`replay_dump`'s `kos`, the SGF positions table's
+`ko_point`), move by move.
 
 Where get_setup_and_moves refuses a tree for setup properties after the root node (legal in FF[4]),
 the harness replays it itself: the main sequence's setup points set as FF[4] says (no capture), the
@@ -80,6 +83,7 @@ def sgfmill_file(path):
         size = board.side
         caps = {"b": 0, "w": 0}
         rejected = []
+        kos = []
 
         def count(colour):
             return sum(1 for row in board.board for p in row if p == colour)
@@ -98,10 +102,13 @@ def sgfmill_file(path):
             opp = "w" if colour == "b" else "b"
             before_opp, before_own = count(opp), count(colour)
             try:
-                board.play(row, col, colour)
+                ko = board.play(row, col, colour)
             except ValueError:
                 rejected.append(i)
                 continue
+            if ko is not None:
+                # sgfmill's (row, col) from the bottom; kifu's (x, y) from the top
+                kos.append([i, ko[1], size - 1 - ko[0]])
             caps[colour] += before_opp - count(opp)
             caps[opp] += before_own + 1 - count(colour)
         apply_setup(len(moves))
@@ -109,7 +116,7 @@ def sgfmill_file(path):
         for r in range(size - 1, -1, -1):
             rows.append("".join({"b": "X", "w": "O", None: "."}[board.get(r, col)] for col in range(size)))
         rec.update(size=size, board=rows, captures=[caps["b"], caps["w"]], moves=len(moves), rejected=rejected,
-                   extended=extended)
+                   extended=extended, kos=kos)
         out.append(rec)
     return {"trees": out}
 
@@ -143,6 +150,9 @@ def classify(mine, ref):
         return ("final position differs", "row %d: kifu %s / sgfmill %s" % (k, mine["board"][k], ref["board"][k]))
     if mine["captures"] != ref["captures"]:
         return ("captures differ", "kifu %s / sgfmill %s" % (mine["captures"], ref["captures"]))
+    if mine["kos"] != ref["kos"]:
+        k = next((a, b) for a, b in zip(mine["kos"] + [None], ref["kos"] + [None]) if a != b)
+        return ("ko points differ", "first: kifu %s / sgfmill %s" % k)
     return None
 
 
@@ -151,7 +161,8 @@ def compare(args):
     r = subprocess.run([dump, "go", path], capture_output=True)
     mine = [json.loads(l) for l in r.stdout.decode().splitlines() if l.strip()]
     ref = sgfmill_file(path)
-    res = {"trees": 0, "agree": 0, "agree_extended": 0, "moves": 0, "rejected": 0, "cats": collections.defaultdict(list),
+    res = {"trees": 0, "agree": 0, "agree_extended": 0, "moves": 0, "rejected": 0, "kos": 0,
+           "cats": collections.defaultdict(list),
            "file_error": None, "count": None, "kinds": collections.Counter()}
     for m in mine:
         for e in m["errors"]:
@@ -171,6 +182,7 @@ def compare(args):
             res["agree"] += 1
             res["moves"] += mine[i]["moves"]
             res["rejected"] += len(ref[i]["rejected"])
+            res["kos"] += len(ref[i]["kos"])
         else:
             res["cats"][why[0]].append("%s game %d: %s" % (path, i, why[1]))
     return res
@@ -200,7 +212,7 @@ def main(argv):
     paths.sort()
     with multiprocessing.Pool(jobs) as pool:
         results = pool.map(compare, [(dump, p) for p in paths], chunksize=16)
-    trees = agree = moves = rejected = agree_ext = 0
+    trees = agree = moves = rejected = agree_ext = kos = 0
     cats = collections.defaultdict(list)
     file_errors, counts = [], []
     kinds = collections.Counter()
@@ -210,6 +222,7 @@ def main(argv):
         agree_ext += r["agree_extended"]
         moves += r["moves"]
         rejected += r["rejected"]
+        kos += r["kos"]
         kinds.update(r["kinds"])
         for k, v in r["cats"].items():
             cats[k] += v
@@ -232,9 +245,9 @@ def main(argv):
     print("kifu replay problems reported (all trees): %s" % dict(kinds))
     print("files: %d, trees paired: %d, agree: %d (%.3f%%), and %d more where sgfmill's get_setup_and_moves "
           "refuses setup after the root and the harness applies it (%.3f%% together); main-line moves in "
-          "agreeing trees: %d, moves rejected by both at the same place: %d"
+          "agreeing trees: %d, moves rejected by both at the same place: %d, ko points equal: %d"
           % (len(paths), trees, agree, 100.0 * agree / max(trees, 1), agree_ext,
-             100.0 * (agree + agree_ext) / max(trees, 1), moves, rejected))
+             100.0 * (agree + agree_ext) / max(trees, 1), moves, rejected, kos))
     return 0
 
 
