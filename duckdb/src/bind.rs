@@ -45,7 +45,10 @@ pub struct Call {
 }
 
 /// The named parameters of a function, with their types (`read_sgf` has no `replay` nor
-/// `variations`, `read_pgn` no `charset`).
+/// `variations`, `read_pgn` no `charset` nor `symmetries`). `min_ply`, `max_ply`,
+/// `legal_only`, `distinct_positions` and `symmetries` choose the rows of
+/// `rows := 'positions'`, as `kifu export`'s flags `--min-ply`, `--max-ply`, `--legal-only`,
+/// `--distinct` and `--symmetries` (`distinct` is a reserved word of SQL).
 pub fn named_parameters(format: Format) -> Vec<(&'static str, Kind)> {
     let mut p = vec![(ROWS, Kind::Text), (TABLE_DEPRECATED, Kind::Text)];
     match format {
@@ -53,8 +56,17 @@ pub fn named_parameters(format: Format) -> Vec<(&'static str, Kind)> {
             p.push(("replay", Kind::Bool));
             p.push(("variations", Kind::Bool));
         }
-        Format::Sgf => p.push(("charset", Kind::Text)),
+        Format::Sgf => {
+            p.push(("charset", Kind::Text));
+            p.push(("symmetries", Kind::Bool));
+        }
     }
+    p.extend([
+        ("min_ply", Kind::Int),
+        ("max_ply", Kind::Int),
+        ("legal_only", Kind::Bool),
+        ("distinct_positions", Kind::Bool),
+    ]);
     p.extend([
         ("max_game_bytes", Kind::Int),
         ("threads", Kind::Int),
@@ -148,8 +160,15 @@ impl Call {
                 }
                 _ => Charset::Auto,
             },
+            symmetries: flag("symmetries"),
+            positions: positions_options(name, table, &get)?,
             ..TableOptions::default()
         };
+        if flag("symmetries") && table != Table::SgfPositions {
+            return Err(format!(
+                "{name}: symmetries := true turns Go positions: rows := 'positions'"
+            ));
+        }
         if let Some(Arg::Int(n)) = get("max_game_bytes") {
             spec.max_game_bytes = usize::try_from(*n)
                 .ok()
@@ -182,6 +201,40 @@ impl Call {
     pub fn name(&self) -> &'static str {
         function_name(self.format)
     }
+}
+
+/// The positions filters of the named arguments (`min_ply`, `max_ply`, `legal_only`,
+/// `distinct_positions`), for a `positions` table only.
+fn positions_options<'a>(
+    name: &str,
+    table: Table,
+    get: &dyn Fn(&str) -> Option<&'a Arg>,
+) -> Result<kifu_export::PositionOptions, String> {
+    let ply = |key: &str| -> Result<Option<u32>, String> {
+        match get(key) {
+            Some(Arg::Int(n)) => u32::try_from(*n)
+                .map(Some)
+                .map_err(|_| format!("{name}: {key} must be 0 or more, not {n}")),
+            _ => Ok(None),
+        }
+    };
+    let flag = |key: &str| matches!(get(key), Some(Arg::Bool(true)));
+    let (min_ply, max_ply) = (ply("min_ply")?, ply("max_ply")?);
+    let (legal_only, distinct) = (flag("legal_only"), flag("distinct_positions"));
+    let any = min_ply.is_some() || max_ply.is_some() || legal_only || distinct;
+    if any && !matches!(table, Table::PgnPositions | Table::SgfPositions) {
+        return Err(format!(
+            "{name}: min_ply, max_ply, legal_only and distinct_positions choose positions: \
+             rows := 'positions'"
+        ));
+    }
+    Ok(kifu_export::PositionOptions {
+        min_ply: min_ply.unwrap_or(0),
+        max_ply,
+        legal_only,
+        sample: None,
+        distinct: distinct.then(kifu_export::Distinct::default),
+    })
 }
 
 /// Whether `s` is a glob pattern (`*`, `?` or `[`), as DuckDB's readers take them.
@@ -248,6 +301,38 @@ mod tests {
     fn call(format: Format, sources: &[&str], named: &[(&str, Arg)]) -> Result<Call, String> {
         let sources: Vec<String> = sources.iter().map(|s| s.to_string()).collect();
         Call::new(format, &sources, named)
+    }
+
+    #[test]
+    fn positions_filters() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a.sgf");
+        std::fs::write(&f, "(;SZ[9];B[ee])").unwrap();
+        let f = f.to_str().unwrap();
+        let positions = ("rows", Arg::Text("positions".into()));
+        let named = [
+            positions.clone(),
+            ("min_ply", Arg::Int(2)),
+            ("max_ply", Arg::Int(9)),
+            ("legal_only", Arg::Bool(true)),
+            ("distinct_positions", Arg::Bool(true)),
+            ("symmetries", Arg::Bool(true)),
+        ];
+        let c = call(Format::Sgf, &[f], &named).unwrap();
+        let p = &c.spec.options.positions;
+        assert_eq!((p.min_ply, p.max_ply, p.legal_only), (2, Some(9), true));
+        assert!(p.distinct.is_some() && c.spec.options.symmetries);
+        let e = call(Format::Sgf, &[f], &[("min_ply", Arg::Int(2))]).unwrap_err();
+        assert!(e.contains("rows := 'positions'"), "{e}");
+        let e = call(Format::Sgf, &[f], &[positions, ("max_ply", Arg::Int(-1))]).unwrap_err();
+        assert!(e.contains("max_ply must be 0 or more"), "{e}");
+        let e = call(Format::Sgf, &[f], &[("symmetries", Arg::Bool(true))]).unwrap_err();
+        assert!(e.contains("symmetries"), "{e}");
+        assert!(
+            !named_parameters(Format::Pgn)
+                .iter()
+                .any(|(k, _)| *k == "symmetries")
+        );
     }
 
     #[test]

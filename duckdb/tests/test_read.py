@@ -447,3 +447,56 @@ def test_a_file_name_alone_is_read(con, duckdb, sample, tmp_path):
     with pytest.raises(duckdb.Error) as e:
         con.execute(f"SELECT * FROM '{tmp_path}/none.csv'")
     assert "read_pgn" not in str(e.value)
+
+
+GO_GAMES = (
+    "(;GM[1]SZ[9]RE[B+R];B[ee];W[cc];B[gc];W[gg];B[cg])\n"
+    "(;GM[1]SZ[9]RE[W+2.5];B[ee];W[gg];B[gc];W[cc];B[ce])\n"  # move 4 reaches game 1's position
+    "(;GM[1]SZ[9]RE[W+R];B[ee];W[cc];B[cg];W[gg];B[gc])\n"
+)
+
+
+@pytest.mark.parametrize("fmt,flags,named", [
+    ("pgn", ["--min-ply", "3", "--max-ply", "20", "--distinct"],
+     "min_ply := 3, max_ply := 20, distinct_positions := true"),
+    ("sgf", ["--symmetries", "--legal-only", "--min-ply", "1"],
+     "symmetries := true, legal_only := true, min_ply := 1"),
+])
+def test_positions_filters_are_kifu_export_s(con, sample, tmp_path, kifu_bin, fmt, flags, named):
+    src = sample / ("games.pgn" if fmt == "pgn" else "go.sgf")
+    out = tmp_path / "p.parquet"
+    subprocess.run([kifu_bin, "export", "--table", "positions", *flags, "-o", out, src],
+                   check=True, capture_output=True)
+    ours = f"{reader(fmt)}('{src}', rows := 'positions', {named})"
+    theirs = f"read_parquet('{out}')"
+    assert rows(con, f"SELECT count(*) FROM {ours}") == rows(con, f"SELECT count(*) FROM {theirs}")
+    same_table(con, ours, theirs, ORDER[(fmt, "positions")])
+    with pytest.raises(Exception, match="rows := 'positions'"):
+        con.execute(f"SELECT * FROM {reader(fmt)}('{src}', min_ply := 2)")
+
+
+def test_go_position_lookup_by_key(con, tmp_path):
+    """docs/duckdb.md § Go positions: a board lookup, as written there."""
+    (tmp_path / "kgs").mkdir()
+    (tmp_path / "kgs" / "g.sgf").write_text(GO_GAMES)
+    src = tmp_path / "kgs"
+    # the position after four moves of game 1 (black ee gc, white cc gg), Black to play
+    q = f"""
+    WITH p AS (SELECT key FROM read_sgf('{src}', rows := 'positions')
+               WHERE game_index = 0 AND ply = 4)
+    SELECT game_index, ply, policy FROM read_sgf('{src}', rows := 'positions')
+    WHERE key = (SELECT key FROM p) ORDER BY game_index"""
+    # games 1 and 2 reach it (another order of the same moves); game 3 does not
+    assert rows(con, q) == [(0, 4, 6 * 9 + 2), (1, 4, 4 * 9 + 2)]
+    # the empty 9x9 board, Black to play: every game's start, one key
+    assert rows(con, f"SELECT count(DISTINCT key), count(*) FROM read_sgf('{src}', rows := 'positions') WHERE ply = 0") == [(1, 3)]
+    # turned: game 3's position after 4 moves is game 1's mirrored (cg for gc), found with the symmetries
+    turned = f"""
+    WITH p AS (SELECT key FROM read_sgf('{src}', rows := 'positions') WHERE game_index = 0 AND ply = 4)
+    SELECT DISTINCT game_index FROM read_sgf('{src}', rows := 'positions', symmetries := true)
+    WHERE key = (SELECT key FROM p) ORDER BY 1"""
+    assert rows(con, turned) == [(0,), (1,), (2,)]
+    # a point of the board: a black stone on the centre point (ee) after move 1, in every game
+    point = f"""SELECT count(*) FROM read_sgf('{src}', rows := 'positions')
+    WHERE ply = 1 AND array_slice(board, 4 * board_cols + 4 + 1, 4 * board_cols + 4 + 1) = '\\x01'::BLOB"""
+    assert rows(con, point) == [(3,)]
