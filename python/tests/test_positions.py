@@ -239,3 +239,18 @@ def test_the_rows_kifu_export_keeps(games, kifu_bin, tmp_path):
     # where= on another table: the games that pass
     g = kifu.to_arrow(games, "games", where=["WhiteElo>=2100"]).read_all()
     assert g.column("WhiteElo").to_pylist() == list(range(2100, 2120))
+
+
+def test_go_symmetries(tmp_path):
+    p = tmp_path / "go.sgf"
+    p.write_text("(;GM[1]SZ[9]RE[B+R];B[ee];W[cc];B[gc])")
+    plain = concat(list(kifu.positions(p)))
+    turned = concat(list(kifu.positions(p, symmetries=True, batch_size=7)))
+    assert len(turned["ply"]) == 8 * len(plain["ply"])
+    assert sorted(set(turned["symmetry"].tolist())) == list(range(8))
+    # each position's boards: its 8 turns, as NumPy turns the board
+    first = turned["board"][turned["ply"] == 2]
+    want = {m.tobytes() for b in plain["board"][2:3] for m in (np.rot90(b, k) for k in range(4))}
+    want |= {m.tobytes() for b in plain["board"][2:3] for m in (np.rot90(b.T, k) for k in range(4))}
+    assert {b.tobytes() for b in first} == want
+    assert (turned["ko_point"] == -32768).all() and plain["policy"].tolist() == [40, 20, 24]  # a row per move: no final position
