@@ -491,6 +491,8 @@ def positions(
         raise ValueError("batch_size must be at least 1")
     if shuffle < 0:
         raise ValueError("shuffle must be 0 (no shuffle) or a number of rows")
+    if columns is not None and not list(columns):
+        raise ValueError("columns= names no column (None: the default ones)")
     stream = _positions(
         source,
         format=format,

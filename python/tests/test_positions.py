@@ -132,6 +132,8 @@ def test_where_and_columns(games):
         kifu.positions(games, where=["WhiteElo>>1"])
     with pytest.raises(ValueError):
         kifu.positions(games, batch_size=0)
+    with pytest.raises(ValueError, match="no column"):
+        kifu.positions(games, columns=[])
     assert list(kifu.positions(games, where=["WhiteElo>=9000"])) == []
 
 
