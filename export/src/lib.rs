@@ -81,7 +81,7 @@ pub use pgn_positions::{POLICY_SIZE, policy_index, policy_uci};
 pub use rebase::{Shift, rebase};
 pub use replayed::REPLAY_COLUMNS;
 pub use sgf_trees::{PropType, SGF_GAME_INFO_COLUMNS, SGF_ROOT_COLUMNS};
-pub use sink::{Error, OutFormat, Sink, SinkOptions, Summary, create};
+pub use sink::{Error, OutFormat, Sink, SinkOptions, Summary, array_columns, create};
 
 /// The schema metadata key naming the table (`pgn_games`, `pgn_moves`, `pgn_positions`,
 /// `sgf_trees`, `sgf_moves`, `sgf_positions`, `pgn_json`, `sgf_json`).

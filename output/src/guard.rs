@@ -438,10 +438,14 @@ pub(crate) fn resolve(path: &Path) -> PathBuf {
 }
 
 /// Whether a name is one kifu writes in a dataset directory of files ending in `.extension`:
-/// `part-NNNNN.EXT` (five digits or more) and `_SUCCESS`.
+/// `part-NNNNN.EXT` (five digits or more) and `_SUCCESS`. NumPy's `npy` (a file per column):
+/// any `NAME.npy`.
 pub(crate) fn is_ours(name: &str, extension: &str) -> bool {
     if name == "_SUCCESS" {
         return true;
+    }
+    if extension == "npy" {
+        return name.len() > 4 && name.ends_with(".npy");
     }
     name.strip_prefix("part-")
         .and_then(|r| r.strip_suffix(extension))
@@ -449,9 +453,20 @@ pub(crate) fn is_ours(name: &str, extension: &str) -> bool {
         .is_some_and(|d| d.len() >= 5 && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// Whether a folder's name is one kifu writes in a dataset directory of `extension`: a Hive
+/// partition (`year=2024`), and for `npy`, whose parts are folders of a file per column, a
+/// part (`part-NNNNN`, five digits or more).
+fn is_our_folder(name: &str, extension: &str) -> bool {
+    name.contains('=')
+        || (extension == "npy"
+            && name
+                .strip_prefix("part-")
+                .is_some_and(|d| d.len() >= 5 && d.bytes().all(|b| b.is_ascii_digit())))
+}
+
 /// The first entry of `dir` kifu did not write, if any: part files and `_SUCCESS`, and Hive
-/// partition folders (`year=2024`, not a link) holding only part files and partition folders,
-/// at most 16 levels deep.
+/// partition folders (`year=2024`, not a link; for `npy`, part folders `part-00000` too)
+/// holding only part files and such folders, at most 16 levels deep.
 fn foreign_entry(dir: &Path, extension: &str) -> Result<Option<String>, Error> {
     foreign_below(dir, extension, 0)
 }
@@ -461,7 +476,7 @@ fn foreign_below(dir: &Path, extension: &str, depth: usize) -> Result<Option<Str
         let entry = entry.map_err(Error::io(dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let kind = entry.file_type().ok();
-        if kind.is_some_and(|t| t.is_dir()) && name.contains('=') && depth < 16 {
+        if kind.is_some_and(|t| t.is_dir()) && is_our_folder(&name, extension) && depth < 16 {
             let below = entry.path();
             if let Some(f) = foreign_below(&below, extension, depth + 1)? {
                 return Ok(Some(format!("{name}/{f}")));
@@ -501,6 +516,11 @@ mod tests {
         assert!(!is_ours("part-00003.csv", "parquet"));
         assert!(!is_ours("part-3.parquet", "parquet"));
         assert!(!is_ours("notes.txt", "parquet"));
+        // npy: a file per column, in the dataset or in part folders
+        assert!(is_ours("bitboards.npy", "npy"));
+        assert!(!is_ours("notes.txt", "npy") && !is_ours(".npy", "npy"));
+        assert!(is_our_folder("part-00000", "npy") && is_our_folder("board=19x19", "npy"));
+        assert!(!is_our_folder("part-00000", "npz") && !is_our_folder("notes", "npy"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! `kifu export`: game records as tables (kifu-export): Parquet (zstd), CSV or JSON Lines, one
-//! file or a dataset directory, built and written by kifu-pipeline's table pipeline; this
-//! module holds the arguments.
+//! `kifu export`: game records as tables (kifu-export): Parquet (zstd), CSV or JSON Lines, or
+//! NumPy arrays (`.npz`, a directory of `.npy`), one file or a dataset directory, built and
+//! written by kifu-pipeline's table pipeline; this module holds the arguments.
 
 use std::io;
 use std::path::PathBuf;
@@ -18,12 +18,12 @@ use crate::run::{self, Outcome};
 pub struct Args {
     #[command(flatten)]
     pub common: Common,
-    /// The file format (default: told by OUT's extension, `.parquet`, `.csv`, `.jsonl`; Parquet
-    /// for a dataset directory).
+    /// The file format (default: told by OUT's extension, `.parquet`, `.csv`, `.jsonl`,
+    /// `.npz`, `.npy`; Parquet for a dataset directory).
     #[arg(long, value_enum, help_heading = "Output")]
     pub to: Option<ExportFormat>,
     /// The output: a file (`-`: stdout), or a dataset directory (with --dataset,
-    /// --max-rows-per-file or --partition-by).
+    /// --rows-per-file or --partition-by; `--to npy`: always a directory).
     #[arg(
         short = 'o',
         long = "output",
@@ -39,6 +39,8 @@ pub struct Args {
     pub variations: bool,
     /// Only these columns, comma-separated (in the table's order): the work of the others is
     /// not done (`--columns White,Black,Result,WhiteElo` skips the movetext and move lists).
+    /// `--to npz|npy`: every column of numbers unless this names others (text as fixed-width
+    /// bytes).
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub columns: Option<Vec<String>>,
     /// PGN: replay the games on a board: `games` gains `final_fen`, `moves` gains `uci`,
@@ -61,8 +63,10 @@ pub struct Args {
         help_heading = "Output"
     )]
     pub partition_by: Vec<String>,
-    /// At most this many rows per file of a dataset directory (at least 1).
-    #[arg(long, value_name = "N", value_parser = crate::args::parse_count)]
+    /// At most this many rows per file of a dataset directory (at least 1): each file holds
+    /// exactly N but the last, the shards of a training set (`--rows-per-file`, the same).
+    #[arg(long, visible_alias = "rows-per-file", value_name = "N",
+          value_parser = crate::args::parse_count)]
     pub max_rows_per_file: Option<u64>,
     /// Rows per Parquet row group (at most, at least 1; groups also end at 64 MiB of data).
     #[arg(long, value_name = "N", default_value_t = 122_880,
@@ -191,13 +195,16 @@ impl TableName {
     }
 }
 
-/// The format OUT's extension names (`.parquet`, `.csv`, `.jsonl` or `.json`).
+/// The format OUT's extension names (`.parquet`, `.csv`, `.jsonl` or `.json`, `.npz`,
+/// `.npy`).
 fn format_of(out: &std::path::Path) -> Option<ExportFormat> {
     let ext = out.extension()?.to_str()?.to_ascii_lowercase();
     match ext.as_str() {
         "parquet" | "pq" => Some(ExportFormat::Parquet),
         "csv" => Some(ExportFormat::Csv),
         "jsonl" | "ndjson" | "json" => Some(ExportFormat::Jsonl),
+        "npz" => Some(ExportFormat::Npz),
+        "npy" => Some(ExportFormat::Npy),
         _ => None,
     }
 }
@@ -211,6 +218,12 @@ pub enum ExportFormat {
     Csv,
     /// JSON Lines.
     Jsonl,
+    /// NumPy arrays in one `.npz` archive (stored): `numpy.load(OUT)` gives a dict of arrays,
+    /// a column each (`bitboards` uint64 [N, 12], Go `board` uint8 [N, rows, cols]).
+    Npz,
+    /// NumPy arrays in a directory, a `.npy` file per column: `numpy.load(f, mmap_mode='r')`
+    /// maps each without copying.
+    Npy,
 }
 
 /// `kifu export`: the games of every input as rows of one table (kifu-pipeline's
@@ -230,7 +243,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!(
-                    "{}: --to parquet|csv|jsonl (the name has no extension that tells)",
+                    "{}: --to parquet|csv|jsonl|npz|npy (the name has no extension that tells)",
                     args.out.display()
                 ),
             )
@@ -239,6 +252,8 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         ExportFormat::Parquet => OutFormat::Parquet,
         ExportFormat::Csv => OutFormat::Csv,
         ExportFormat::Jsonl => OutFormat::Jsonl,
+        ExportFormat::Npz => OutFormat::Npz,
+        ExportFormat::Npy => OutFormat::Npy,
     };
     let mut spec = TableSpec::by_name(args.table.id()).expect("every --table names a table");
     spec.options = TableOptions {
@@ -259,6 +274,28 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     spec.columns = args.columns.clone();
     spec.check_columns()
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    if to.is_array() && spec.columns.is_none() {
+        // arrays of numbers (the text columns, and their work, left out): those of the table
+        // of either format
+        // of either format, and those --partition-by names (`year` and `month`: the dates)
+        let mut names: Vec<String> = Vec::new();
+        for table in [spec.pgn, spec.sgf].into_iter().flatten() {
+            let schema = spec.schema(table);
+            let keys = args.partition_by.iter().flat_map(|k| match k.as_str() {
+                "year" | "month" => vec!["UTCDate", "Date", "DT", "EventDate"],
+                other => vec![other],
+            });
+            let keys = keys
+                .filter(|k| schema.field_with_name(k).is_ok())
+                .map(String::from);
+            for name in kifu_export::array_columns(&schema).into_iter().chain(keys) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        spec.columns = Some(names);
+    }
     let sink = SinkOptions {
         force: args.force,
         dataset: args.dataset,
@@ -308,5 +345,21 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             }
         }
     }
-    Ok(Outcome::of(&done.scan.scanned, done.scan.left_out > 0).code())
+    // rows an array file could not hold (Go boards of another size than its first), said
+    // even with -q: they explain the exit status
+    let other = done.other.as_ref().map(|(path, s)| (path.as_path(), s));
+    let mut left_out = false;
+    for (path, summary) in std::iter::once((args.out.as_path(), &done.summary)).chain(other) {
+        if summary.left_out > 0 {
+            left_out = true;
+            eprintln!(
+                "kifu export: {}: {} positions left out: their board is not the size of the \
+                 first (an array holds one size; --rows-per-file or --dataset writes a folder \
+                 per size, board=19x19/)",
+                path.display(),
+                summary.left_out
+            );
+        }
+    }
+    Ok(Outcome::of(&done.scan.scanned, done.scan.left_out > 0 || left_out).code())
 }

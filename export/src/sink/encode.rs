@@ -1,4 +1,4 @@
-//! The three encoders: Parquet, CSV, JSON Lines, each writing batches to one open file.
+//! The encoders of one open file: Parquet, CSV, JSON Lines, and NumPy's `.npz` archive.
 
 use std::io::{BufWriter, Write};
 
@@ -9,19 +9,23 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 
 use super::cell::{csv_value, is_nested, json_value};
+use super::npy_out::ArrayOut;
 use super::parquet_out::ParquetOut;
 use super::text_out::{Text, TextOut};
 use super::{OutFormat, SinkOptions, Target};
 use crate::TABLE_KEY;
 
 /// Columns whose values rarely repeat: no dictionary (it would be built and dropped).
-const UNIQUE: [&str; 6] = [
+const UNIQUE: [&str; 9] = [
     "game_index",
     "byte_offset",
     "movetext",
     "json",
     "Site",
     "comment",
+    "key",
+    "epd",
+    "bitboards",
 ];
 
 /// The Parquet writer properties of `opts` for `schema`.
@@ -35,12 +39,29 @@ pub(crate) fn parquet_properties(schema: &SchemaRef, opts: &SinkOptions) -> Writ
         .set_created_by(format!("kifu-export {}", env!("CARGO_PKG_VERSION")));
     for f in schema.fields() {
         let name = f.name().as_str();
-        if UNIQUE.contains(&name) || is_nested(f.data_type()) {
+        if UNIQUE.contains(&name) {
             b = b.set_column_dictionary_enabled(ColumnPath::from(name), false);
         }
-        if is_nested(f.data_type()) || name == "movetext" || name == "json" {
-            // min/max of long texts and lists help no scan
+        if name == "movetext" || name == "json" {
+            // min/max of long texts help no scan
             b = b.set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
+        }
+    }
+    // a list's or map's values are leaf columns of their own (`bitboards.list.item`), named
+    // so: no min/max (they help no scan), and no dictionary for those of UNIQUE (the
+    // bitboards repeat little: interning them was 8% of an export)
+    let leaves = parquet::arrow::ArrowSchemaConverter::new().convert(schema);
+    for column in leaves.iter().flat_map(|d| d.columns()) {
+        let top = column.path().parts()[0].as_str();
+        if schema
+            .field_with_name(top)
+            .is_ok_and(|f| is_nested(f.data_type()))
+        {
+            let path = column.path().clone();
+            if UNIQUE.contains(&top) {
+                b = b.set_column_dictionary_enabled(path.clone(), false);
+            }
+            b = b.set_column_statistics_enabled(path, EnabledStatistics::None);
         }
     }
     b.build()
@@ -50,13 +71,19 @@ pub(crate) enum Encoder {
     Parquet(Box<ParquetOut>),
     /// CSV or JSON Lines.
     Text(Box<TextOut>),
+    /// NumPy's `.npz`: a `.npy` array per column, written when the file closes.
+    Npz(Box<ArrayOut>),
 }
 
 /// Errors of the encoders, before the path is added.
+#[derive(Debug)]
 pub(crate) enum EncodeError {
     Io(std::io::Error),
     Parquet(parquet::errors::ParquetError),
     Csv(csv::Error),
+    /// The array formats: a value that does not fit its array (twelve bitboards, a board of
+    /// its size), the zip archive.
+    Array(String),
 }
 
 impl From<std::io::Error> for EncodeError {
@@ -78,11 +105,14 @@ impl From<csv::Error> for EncodeError {
 const BUF: usize = 1 << 20;
 
 impl Encoder {
+    /// An encoder writing `format` to `file`; `spill`: where an `.npz` file's columns wait
+    /// (unnamed temporary files) until it closes.
     pub(crate) fn new(
         format: OutFormat,
         file: Target,
         schema: &SchemaRef,
         opts: &SinkOptions,
+        spill: &std::path::Path,
     ) -> Result<Encoder, EncodeError> {
         let out = BufWriter::with_capacity(BUF, file);
         Ok(match format {
@@ -104,6 +134,17 @@ impl Encoder {
                     opts.threads,
                 )))
             }
+            OutFormat::Npz => Encoder::Npz(Box::new(ArrayOut::zip(
+                out,
+                schema,
+                opts,
+                spill.to_path_buf(),
+            )?)),
+            OutFormat::Npy => {
+                return Err(EncodeError::Array(
+                    "npy is a directory of files, not one file".into(),
+                ));
+            }
         })
     }
 
@@ -111,8 +152,17 @@ impl Encoder {
         match self {
             Encoder::Parquet(p) => p.write(batch)?,
             Encoder::Text(t) => t.write(batch)?,
+            Encoder::Npz(a) => a.write(batch)?,
         }
         Ok(())
+    }
+
+    /// Rows taken but not written (an `.npz` file's Go positions of another board size).
+    pub(crate) fn left_out(&self) -> u64 {
+        match self {
+            Encoder::Npz(a) => a.left_out(),
+            _ => 0,
+        }
     }
 
     /// Ends the file (Parquet: writes the footer) and gives it back, flushed.
@@ -120,6 +170,7 @@ impl Encoder {
         let out = match self {
             Encoder::Parquet(p) => p.close()?,
             Encoder::Text(t) => t.close()?,
+            Encoder::Npz(a) => a.close_zip()?,
         };
         out.into_inner()
             .map_err(|e| EncodeError::Io(e.into_error()))

@@ -1,5 +1,5 @@
-//! Where batches go: one file, or a directory dataset of part files, in Parquet, CSV or JSON
-//! Lines, written safely.
+//! Where batches go: one file, or a directory dataset of part files, in Parquet, CSV, JSON
+//! Lines or NumPy arrays (`.npz`, or a directory of `.npy` files), written safely.
 //!
 //! # Safety of the output
 //!
@@ -28,10 +28,20 @@
 //! `read_parquet('OUT/*.parquet')`, pyarrow with `pyarrow.dataset.dataset(OUT)`, Spark with
 //! `spark.read.parquet(OUT)`. An export without rows still writes `part-00000` (the schema,
 //! no rows), so that readers know the columns.
+//!
+//! # Arrays
+//!
+//! [`OutFormat::Npz`] writes each column as a NumPy array in a `.npz` archive (stored
+//! members), [`OutFormat::Npy`] as a `.npy` file in a directory (`OUT/ply.npy`, …; with
+//! [`SinkOptions::max_rows_per_file`] or [`SinkOptions::dataset`], a folder per part,
+//! `OUT/part-00000/ply.npy`). The columns and their dtypes, nulls, and Go boards of several
+//! sizes (a dataset gets a folder per size, `OUT/board=19x19/part-00000.npz`): see
+//! `npy_out.rs` and docs/export.md.
 
 mod cell;
 mod encode;
 mod in_order;
+mod npy_out;
 mod parquet_out;
 mod partition;
 mod text_out;
@@ -41,7 +51,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
-use arrow_schema::SchemaRef;
+use arrow_schema::{Schema, SchemaRef};
 
 use encode::{EncodeError, Encoder};
 
@@ -56,23 +66,34 @@ pub enum OutFormat {
     /// JSON Lines: the `json` tables as the lines `kifu json` writes; other tables one object
     /// per row, keys in column order.
     Jsonl,
+    /// NumPy's `.npz`: a zip archive (stored, not deflated) holding a `.npy` array per column,
+    /// what `numpy.load` reads as a dict of arrays. The columns of fixed-size values only
+    /// ([`array_columns`]) unless a projection keeps text, written as fixed-width bytes.
+    Npz,
+    /// NumPy's `.npy`: a directory holding a `.npy` file per column (`OUT/ply.npy`), which
+    /// `numpy.load(path, mmap_mode='r')` maps without reading or copying it. Always a
+    /// directory; a dataset's parts are folders (`OUT/part-00000/ply.npy`).
+    Npy,
 }
 
 impl OutFormat {
-    /// The file extension: `parquet`, `csv`, `jsonl`.
+    /// The file extension: `parquet`, `csv`, `jsonl`, `npz`, `npy`.
     pub fn extension(self) -> &'static str {
         match self {
             OutFormat::Parquet => "parquet",
             OutFormat::Csv => "csv",
             OutFormat::Jsonl => "jsonl",
+            OutFormat::Npz => "npz",
+            OutFormat::Npy => "npy",
         }
     }
 
-    /// The format of a command-line name (`parquet`, `csv`, `jsonl` or `json`).
+    /// The format of a command-line name (`parquet`, `csv`, `jsonl` or `json`, `npz`, `npy`).
     ///
     /// ```
     /// use kifu_export::OutFormat;
     /// assert_eq!(OutFormat::by_name("jsonl"), Some(OutFormat::Jsonl));
+    /// assert_eq!(OutFormat::by_name("npz"), Some(OutFormat::Npz));
     /// assert_eq!(OutFormat::by_name("xlsx"), None);
     /// ```
     pub fn by_name(name: &str) -> Option<OutFormat> {
@@ -80,9 +101,37 @@ impl OutFormat {
             "parquet" => Some(OutFormat::Parquet),
             "csv" => Some(OutFormat::Csv),
             "jsonl" | "json" => Some(OutFormat::Jsonl),
+            "npz" => Some(OutFormat::Npz),
+            "npy" => Some(OutFormat::Npy),
             _ => None,
         }
     }
+
+    /// Whether the format writes NumPy arrays (`npz`, `npy`).
+    pub fn is_array(self) -> bool {
+        matches!(self, OutFormat::Npz | OutFormat::Npy)
+    }
+
+    /// Whether the output is a directory whatever the options (`npy`: a file per column).
+    pub fn is_directory(self) -> bool {
+        self == OutFormat::Npy
+    }
+}
+
+/// The columns of `schema` the array formats ([`OutFormat::Npz`], [`OutFormat::Npy`]) write
+/// when no projection says otherwise: those of fixed-size values (integers, floats, booleans,
+/// the PGN `positions` table's `bitboards` and `side_to_move`, the SGF one's `board`), not
+/// text, which an array holds at the width of its longest value. `kifu export --to npz`
+/// projects the table on them unless `--columns` names others.
+///
+/// ```
+/// use kifu_export::{array_columns, schema, Table, TableOptions};
+/// let cols = array_columns(&schema(Table::PgnPositions, &TableOptions::default()));
+/// assert!(cols.iter().any(|c| c == "bitboards") && cols.iter().any(|c| c == "policy"));
+/// assert!(!cols.iter().any(|c| c == "epd" || c == "file"));
+/// ```
+pub fn array_columns(schema: &Schema) -> Vec<String> {
+    npy_out::default_columns(schema)
 }
 
 /// How a sink writes.
@@ -93,12 +142,16 @@ pub struct SinkOptions {
     /// Write a directory dataset even without [`max_rows_per_file`](Self::max_rows_per_file).
     pub dataset: bool,
     /// The most rows one file of the dataset holds; `Some` makes `OUT` a dataset directory.
+    /// Each file holds exactly this many but the last (of each partition): the shards of a
+    /// training set (`kifu export --rows-per-file`).
     pub max_rows_per_file: Option<u64>,
     /// Parquet: the most rows of a row group (default 122,880, DuckDB's own row-group size:
     /// its unit of parallel scanning).
     pub row_group_rows: usize,
     /// Parquet: a row group also ends after the batch whose rows bring it to this many bytes
     /// of Arrow data (default 64 MiB), so that memory stays bounded whatever the row size.
+    /// `npz`: the bytes of arrays an archive holds in memory until it closes; past them its
+    /// columns wait in unnamed temporary files beside it.
     pub row_group_bytes: usize,
     /// Hive partitions (`OUT/year=2024/month=01/part-00000.parquet`): `year` and `month` of
     /// the game's date (`UTCDate`, else `Date`, `DT` or `EventDate`), or any column of the
@@ -150,6 +203,10 @@ pub struct Summary {
     pub files: Vec<PathBuf>,
     /// Their bytes.
     pub bytes: u64,
+    /// Rows not written: in an array file (`npz`, `npy` without parts), the Go positions whose
+    /// board size is not that of the file's first row (one array holds one size; a dataset
+    /// gets a folder per size and leaves none out).
+    pub left_out: u64,
 }
 
 /// Why a sink failed.
@@ -199,6 +256,15 @@ pub enum Error {
         /// What failed.
         source: csv::Error,
     },
+    /// The array formats (`npz`, `npy`): a column that is not an array of fixed-size values,
+    /// a value that does not fit its array, the zip archive.
+    #[error("{}: {message}", path.display())]
+    Array {
+        /// The file (or the output).
+        path: PathBuf,
+        /// What failed.
+        message: String,
+    },
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> Error + '_ {
@@ -227,6 +293,7 @@ impl Error {
             EncodeError::Io(source) => Error::Io { path, source },
             EncodeError::Parquet(source) => Error::Parquet { path, source },
             EncodeError::Csv(source) => Error::Csv { path, source },
+            EncodeError::Array(message) => Error::Array { path, message },
         }
     }
 }
@@ -250,14 +317,17 @@ pub trait Sink: Send {
     fn finish(self: Box<Self>) -> Result<Summary, Error>;
 }
 
-/// The name of part `n` of a dataset.
+/// The name of part `n` of a dataset (`npy`: a folder, `part-00000`).
 fn part_name(n: u64, format: OutFormat) -> String {
-    format!("part-{n:05}.{}", format.extension())
+    match format {
+        OutFormat::Npy => format!("part-{n:05}"),
+        _ => format!("part-{n:05}.{}", format.extension()),
+    }
 }
 
 /// Creates a sink writing `schema`'s batches to `out` in `format`: one file (`-`: standard
 /// output), or a dataset directory when [`SinkOptions::max_rows_per_file`] or
-/// [`SinkOptions::dataset`] says so.
+/// [`SinkOptions::dataset`] says so (`npy`: always a directory).
 ///
 /// The checks (an input, an existing output) come first; then the file (or the dataset's
 /// temporary directory) is created under its temporary name.
@@ -280,7 +350,8 @@ fn part_name(n: u64, format: OutFormat) -> String {
 /// # Errors
 ///
 /// [`Error::Input`], [`Error::Exists`], [`Error::IsDirectory`], [`Error::Output`] (a block
-/// device, a dataset directory holding files kifu did not write), and I/O errors.
+/// device, a dataset directory holding files kifu did not write), [`Error::Array`] (a column
+/// the array formats cannot write), and I/O errors.
 pub fn create(
     out: &Path,
     format: OutFormat,
@@ -288,13 +359,23 @@ pub fn create(
     opts: &SinkOptions,
 ) -> Result<Box<dyn Sink>, Error> {
     let guard = kifu_output::Guard::new(&opts.inputs, opts.force);
-    if !opts.partition_by.is_empty() {
+    let parts = opts.dataset || opts.max_rows_per_file.is_some() || !opts.partition_by.is_empty();
+    if format.is_array() {
+        npy_out::check(&schema).map_err(|message| Error::Array {
+            path: out.to_path_buf(),
+            message,
+        })?;
+    }
+    // Go boards of several sizes cannot share an array: a dataset of arrays gets a folder per
+    // size (a single array file keeps its first size)
+    let by_board = format.is_array() && parts && npy_out::has_board(&schema);
+    if !opts.partition_by.is_empty() || by_board {
         let ds = guard.dataset(out, format.extension())?;
         return Ok(Box::new(partition::Partitioned::new(
-            ds, format, schema, opts,
+            ds, format, schema, opts, by_board,
         )?));
     }
-    let dataset = opts.dataset || opts.max_rows_per_file.is_some();
+    let dataset = parts || format.is_directory();
     let place = if dataset {
         Place::Dataset(guard.dataset(out, format.extension())?)
     } else {
@@ -358,12 +439,20 @@ enum Place {
     },
 }
 
-/// One file being written.
+/// One file (or `npy` directory) being written.
 struct Part {
     /// Its final path (`-` for stdout).
     path: PathBuf,
-    encoder: Encoder,
+    out: PartOut,
     rows: u64,
+}
+
+/// What writes a part.
+enum PartOut {
+    /// One file.
+    File(Encoder),
+    /// `npy`: a directory of files, a file per column.
+    Arrays(Box<npy_out::ArrayOut>),
 }
 
 struct FileSink {
@@ -377,7 +466,39 @@ struct FileSink {
 }
 
 impl FileSink {
+    /// `npy`: opens a part, a directory of a file per column (the dataset's own directory when
+    /// it has no parts).
+    fn open_arrays(&mut self) -> Result<(), Error> {
+        let parts = self.opts.dataset || self.opts.max_rows_per_file.is_some();
+        let name = part_name(self.parts, self.format);
+        let (dir, path) = match &mut self.place {
+            Place::File(_) => return Err(Error::Schema),
+            Place::Dataset(ds) if !parts => {
+                if self.parts > 0 {
+                    // its one part was written and closed already
+                    return Err(Error::Schema);
+                }
+                (ds.dir().to_path_buf(), ds.path().to_path_buf())
+            }
+            Place::Dataset(ds) => (ds.dir().join(&name), ds.final_path(&name)),
+            Place::Partition { temp, path } => (temp.join(&name), path.join(&name)),
+        };
+        std::fs::create_dir_all(&dir).map_err(io_error(&dir))?;
+        self.parts += 1;
+        let out = npy_out::ArrayOut::dir(dir, &self.schema, &self.opts)
+            .map_err(|e| Error::encode(&path, e))?;
+        self.part = Some(Part {
+            path,
+            out: PartOut::Arrays(Box::new(out)),
+            rows: 0,
+        });
+        Ok(())
+    }
+
     fn open(&mut self) -> Result<(), Error> {
+        if self.format == OutFormat::Npy {
+            return self.open_arrays();
+        }
         let (target, path) = match &mut self.place {
             Place::File(file) => {
                 let Some(file) = file.take() else {
@@ -402,15 +523,28 @@ impl FileSink {
             }
         };
         self.parts += 1;
+        // an npz archive's columns wait beside it (standard output's, and a device's, in the
+        // system's temporary directory)
+        let spill = match (&self.place, &target) {
+            (Place::Dataset(ds), _) => ds.dir().to_path_buf(),
+            (Place::Partition { temp, .. }, _) => temp.clone(),
+            (_, TargetKind::Output(o)) if o.is_stdout() || !is_regular_or_new(o.path()) => {
+                std::env::temp_dir()
+            }
+            _ => match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                _ => PathBuf::from("."),
+            },
+        };
         let target = Target {
             to: target,
             bytes: 0,
         };
-        let encoder = Encoder::new(self.format, target, &self.schema, &self.opts)
+        let encoder = Encoder::new(self.format, target, &self.schema, &self.opts, &spill)
             .map_err(|e| Error::encode(&path, e))?;
         self.part = Some(Part {
             path,
-            encoder,
+            out: PartOut::File(encoder),
             rows: 0,
         });
         Ok(())
@@ -420,21 +554,32 @@ impl FileSink {
         let Some(part) = self.part.take() else {
             return Ok(());
         };
-        let target = part
-            .encoder
-            .close()
-            .map_err(|e| Error::encode(&part.path, e))?;
-        let bytes = target.bytes;
-        match target.to {
-            TargetKind::Output(out) => out.commit()?,
-            TargetKind::Part(file) => {
-                if self.opts.sync {
-                    file.sync_all().map_err(io_error(&part.path))?;
+        let (bytes, left_out) = match part.out {
+            PartOut::File(encoder) => {
+                let left_out = encoder.left_out();
+                let target = encoder.close().map_err(|e| Error::encode(&part.path, e))?;
+                let bytes = target.bytes;
+                match target.to {
+                    TargetKind::Output(out) => out.commit()?,
+                    TargetKind::Part(file) => {
+                        if self.opts.sync {
+                            file.sync_all().map_err(io_error(&part.path))?;
+                        }
+                    }
                 }
+                (bytes, left_out)
             }
-        }
+            PartOut::Arrays(arrays) => {
+                let left_out = arrays.left_out();
+                let bytes = arrays
+                    .close_dir()
+                    .map_err(|e| Error::encode(&part.path, e))?;
+                (bytes, left_out)
+            }
+        };
         self.summary.bytes += bytes;
-        self.summary.rows += part.rows;
+        self.summary.rows += part.rows - left_out;
+        self.summary.left_out += left_out;
         self.summary.files.push(part.path);
         Ok(())
     }
@@ -456,9 +601,11 @@ impl Sink for FileSink {
             let room = max.map_or(u64::MAX, |m| m.max(1).saturating_sub(part.rows));
             let n = (batch.num_rows() - start).min(usize::try_from(room).unwrap_or(usize::MAX));
             let slice = batch.slice(start, n);
-            part.encoder
-                .write(&slice)
-                .map_err(|e| Error::encode(&part.path, e))?;
+            match &mut part.out {
+                PartOut::File(encoder) => encoder.write(&slice),
+                PartOut::Arrays(arrays) => arrays.write(&slice),
+            }
+            .map_err(|e| Error::encode(&part.path, e))?;
             part.rows += n as u64;
             start += n;
             if max.is_some_and(|m| part.rows >= m.max(1)) {
@@ -486,6 +633,11 @@ impl Sink for FileSink {
     }
 }
 
+/// Whether `path` is a regular file, or nothing yet (not a device or FIFO written through).
+fn is_regular_or_new(path: &Path) -> bool {
+    std::fs::metadata(path).map_or(true, |m| m.is_file())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -494,5 +646,7 @@ mod tests {
     fn names() {
         assert_eq!(part_name(3, OutFormat::Parquet), "part-00003.parquet");
         assert_eq!(part_name(123_456, OutFormat::Csv), "part-123456.csv");
+        assert_eq!(part_name(2, OutFormat::Npz), "part-00002.npz");
+        assert_eq!(part_name(2, OutFormat::Npy), "part-00002");
     }
 }

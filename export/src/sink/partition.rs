@@ -1,6 +1,8 @@
 //! Hive-partitioned datasets: each row goes to the folder its values name
 //! (`OUT/year=2024/month=01/`), where a [`FileSink`] writes its part files; the dataset is put
-//! in place whole when every partition's last file is complete. At most [`OPEN`] partitions
+//! in place whole when every partition's last file is complete. Arrays of Go boards are
+//! partitioned by board size too, the last level (`board=19x19`: rows × columns, the arrays'
+//! shape), since one array holds one size. At most [`OPEN`] partitions
 //! hold an open file at once (each holds a row group in memory): the one unused the longest is
 //! closed when another opens, and its next rows start a new part file.
 
@@ -31,6 +33,8 @@ enum Key {
     Date { month: bool, columns: Vec<usize> },
     /// The value of a column.
     Column { name: String, column: usize },
+    /// The board size of a Go table, rows × columns (`board=19x19`).
+    BoardSize { rows: usize, cols: usize },
 }
 
 pub(super) struct Partitioned {
@@ -52,12 +56,24 @@ impl Partitioned {
         format: OutFormat,
         schema: SchemaRef,
         opts: &SinkOptions,
+        by_board: bool,
     ) -> Result<Partitioned, Error> {
-        let keys = opts
+        let mut keys = opts
             .partition_by
             .iter()
             .map(|name| key(&schema, name))
             .collect::<Result<Vec<_>, _>>()?;
+        if by_board {
+            let at = |name: &str| {
+                schema.index_of(name).map_err(|_| {
+                    Error::Partition("board".into(), format!("the table has no `{name}`"))
+                })
+            };
+            keys.push(Key::BoardSize {
+                rows: at("board_rows")?,
+                cols: at("board_cols")?,
+            });
+        }
         Ok(Partitioned {
             dataset: Some(dataset),
             format,
@@ -93,6 +109,17 @@ impl Partitioned {
                     cell.clear();
                     csv_value(cell, batch.column(*column).as_ref(), i);
                     push_value(out, &String::from_utf8_lossy(cell));
+                }
+                Key::BoardSize { rows, cols } => {
+                    out.push_str("board=");
+                    for (k, &c) in [rows, cols].into_iter().enumerate() {
+                        if k > 0 {
+                            out.push('x');
+                        }
+                        cell.clear();
+                        csv_value(cell, batch.column(c).as_ref(), i);
+                        push_value(out, &String::from_utf8_lossy(cell));
+                    }
                 }
             }
         }
@@ -173,6 +200,7 @@ impl Sink for Partitioned {
             let s = Box::new(sink).finish()?;
             summary.rows += s.rows;
             summary.bytes += s.bytes;
+            summary.left_out += s.left_out;
             summary.files.extend(s.files);
         }
         let ds = self.dataset.take().expect("finished once");
