@@ -159,8 +159,9 @@ pub struct SinkOptions {
     /// [`max_rows_per_file`](Self::max_rows_per_file) rows. A missing value is
     /// `__HIVE_DEFAULT_PARTITION__`, as Hive and Spark write it.
     pub partition_by: Vec<String>,
-    /// Threads that encode (default 0: on the thread that writes). Parquet: with `N`, up to
-    /// `max(N, 2)` row groups are encoded at once, beside the thread that builds the rows; CSV
+    /// Threads that encode (default 0: on the thread that writes). Parquet: with `N`,
+    /// `max(N - 1, 1)` threads encode row groups, beside the thread that builds the rows (two
+    /// row groups in flight at most at `N` = 2, whose pages are the export's largest part); CSV
     /// and JSON Lines: the batches are cut into parts of at most 4 MiB of Arrow data, part `k`
     /// turned into text on thread `k mod N`, one part a thread at a time. Either way the
     /// encoded parts are appended in order: the file is the same bytes at every count.

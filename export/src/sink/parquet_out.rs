@@ -182,7 +182,10 @@ impl ParquetOut {
         let (writer, factory) =
             ArrowWriter::try_new(file, schema.clone(), Some(props))?.into_serialized_writer()?;
         let factory = Arc::new(factory);
-        let pool = (opts.threads > 0).then(|| Pool::start(opts.threads, &factory, schema));
+        // one thread fewer than asked (one at least): the rows are built on the others, and each
+        // encoding thread holds a row group's pages (a peak that would grow with the threads)
+        let encoders = opts.threads.saturating_sub(1).max(1);
+        let pool = (opts.threads > 0).then(|| Pool::start(encoders, &factory, schema));
         Ok(ParquetOut {
             writer,
             factory,
