@@ -237,3 +237,69 @@ fn long_values_are_never_merged() {
     assert_eq!(code(&o), 2, "{}", err(&o));
     assert!(err(&o).contains("`White`"), "{}", err(&o));
 }
+
+/// The game keys that are not columns of their table partition too: a PGN game's `result`
+/// and `winner` (from `outcome`), an SGF tree's `result` (its `RE`) and `winner`.
+#[test]
+fn derived_keys_partition_datasets() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pgn = String::new();
+    for result in ["1-0", "0-1", "1/2-1/2", "1-0", "*"] {
+        pgn.push_str(&format!(
+            "[White \"a\"]\n[Black \"b\"]\n[Result \"{result}\"]\n\n1. e4 {result}\n\n"
+        ));
+    }
+    let input = dir.file("r.pgn", pgn.as_bytes());
+    let sgf = dir.file(
+        "r.sgf",
+        b"(;GM[1]SZ[19]RE[B+R];B[dd])(;GM[1]SZ[19]RE[W+0.5];B[dd])(;GM[1]SZ[19]RE[B+3];B[dd])",
+    );
+    for (input, key, want) in [
+        (
+            &input,
+            "winner",
+            vec![
+                "winner=__HIVE_DEFAULT_PARTITION__",
+                "winner=black",
+                "winner=white",
+            ],
+        ),
+        (
+            &input,
+            "result",
+            vec!["result=0-1", "result=1%2F2-1%2F2", "result=1-0", "result=*"],
+        ),
+        (&sgf, "winner", vec!["winner=black", "winner=white"]),
+        (
+            &sgf,
+            "result",
+            vec!["result=B+3", "result=B+R", "result=W+0.5"],
+        ),
+    ] {
+        let out = dir.path().join(format!(
+            "ds-{key}-{}",
+            input.extension().unwrap().to_str().unwrap()
+        ));
+        let o = kifu(
+            &[
+                "export",
+                input.to_str().unwrap(),
+                "-q",
+                "--partition-by",
+                key,
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(code(&o), 0, "{}", err(&o));
+        let mut folders: Vec<String> = entries(&out)
+            .into_iter()
+            .filter(|e| e.contains('='))
+            .collect();
+        folders.sort();
+        let mut want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
+        want.sort();
+        assert_eq!(folders, want, "--partition-by {key} of {}", input.display());
+    }
+}

@@ -31,8 +31,11 @@ const MAX_VALUE: usize = 100;
 enum Key {
     /// `year` or `month` of the date in these columns (the first one with a value).
     Date { month: bool, columns: Vec<usize> },
-    /// The value of a column.
+    /// The value of a column, named `name` in the folder.
     Column { name: String, column: usize },
+    /// `winner` of a PGN table, from its `outcome` column (`1-0`: `white`, `0-1`: `black`;
+    /// a draw or no result: no value), the words of the SGF `trees` table's `winner` column.
+    Winner { column: usize },
     /// The board size of a Go table, rows × columns (`board=19x19`).
     BoardSize { rows: usize, cols: usize },
 }
@@ -109,6 +112,19 @@ impl Partitioned {
                     cell.clear();
                     csv_value(cell, batch.column(*column).as_ref(), i);
                     push_value(out, &String::from_utf8_lossy(cell));
+                }
+                Key::Winner { column } => {
+                    out.push_str("winner=");
+                    cell.clear();
+                    csv_value(cell, batch.column(*column).as_ref(), i);
+                    push_value(
+                        out,
+                        match cell.as_slice() {
+                            b"1-0" => "white",
+                            b"0-1" => "black",
+                            _ => "",
+                        },
+                    );
                 }
                 Key::BoardSize { rows, cols } => {
                     out.push_str("board=");
@@ -231,6 +247,30 @@ fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
             columns,
         });
     }
+    // the game keys of `-w` that are not columns of their table, read from the column that
+    // holds them (pipeline/src/keys.rs): a PGN game's `result` and `winner` from `outcome`,
+    // an SGF tree's `result` from `RE`
+    if schema.index_of(name).is_err() {
+        let pgn = schema.index_of("outcome").ok();
+        match (name, pgn) {
+            ("winner", Some(column)) => return Ok(Key::Winner { column }),
+            ("result", Some(column)) => {
+                return Ok(Key::Column {
+                    name: name.into(),
+                    column,
+                });
+            }
+            ("result", None) => {
+                if let Ok(column) = schema.index_of("RE") {
+                    return Ok(Key::Column {
+                        name: name.into(),
+                        column,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
     let column = schema.index_of(name).map_err(|_| {
         let names = ["year", "month"]
             .into_iter()
@@ -246,7 +286,7 @@ fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
         };
         Error::Partition(
             name.into(),
-            format!("no such column{hint} (year, month, or a column of the table)"),
+            format!("no such column{hint} (year, month, result, winner, or a column of the table)"),
         )
     })?;
     if matches!(
