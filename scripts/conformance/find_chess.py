@@ -15,7 +15,7 @@ and without a side to move, exact and ranged material, sequences within N plies,
 included) with its own code: `Board.epd()` for an exact position (python-chess writes the en
 passant square only when a capture is legal, as kifu compares), `Board.pieces_mask` for a
 pattern, piece counts for material. Games are paired by place (as replay_compare_chess.py pairs
-them: a kifu game with the python-chess game whose bytes hold its offset). A paired game agrees
+them: a python-chess game with the first kifu game that starts in the bytes it read). A paired game agrees
 when both give the same plies, or both none. Every disagreement is printed (up to --show), then
 per query: games matched by each, agreeing.
 
@@ -23,14 +23,29 @@ per query: games matched by each, agreeing.
 compares `kifu explore --json` for the start position, for the position after 1. e4 e5 2. Nf3
 Nc6, and for a pattern, with python-chess's counts of the next moves (games, White/draw/Black,
 mean rating of the mover, last date).
+
+Every paired game that differs is then sorted into a category (the games of each file are read
+again on both sides: `kifu json` and python-chess), and the count of each is printed, the
+unexplained last:
+- "pairing shifted by a game python-chess reads from text between games": no kifu game starts
+  in the bytes python-chess read for the game (kifu reads that text as part of the game before
+  it, whose main line is the one python-chess gives this game, or the text holds no move), or
+  the kifu game paired with it is the one python-chess reads as its next game, with the same
+  plies (kifu's game k holds what python-chess reads as its game k+1);
+- "main lines read to a different move": the two readers stop the main line at a different
+  move (a token one takes and the other does not, as replay_compare_chess.py reports), and the
+  plies agree as far as both lines go;
+- "unexplained": any other; the run fails when there is one.
 """
 import bisect
 import collections
+import csv
 import json
 import multiprocessing
 import os
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from replay_compare_chess import Lines  # noqa: E402
@@ -185,6 +200,119 @@ def kifu_find(kifu, args, paths):
     return found
 
 
+SHIFTED = "pairing shifted by a game python-chess reads from text between games"
+LINE = "main lines read to a different move"
+UNEXPLAINED = "unexplained"
+CATEGORIES = [SHIFTED, LINE]
+
+_kifu_games = {}
+_python_lines = {}
+
+
+def kifu_offsets(kifu, paths):
+    """Where each kifu game starts: {file: [byte offsets, in order]}."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "games.csv")
+        r = subprocess.run([kifu, "export", "-q", "--to", "csv", "--columns", "file,byte_offset",
+                            "-o", out, *paths], capture_output=True)
+        if r.returncode not in (0, 1):
+            sys.exit("kifu export: exit %d: %s" % (r.returncode, r.stderr.decode()))
+        offsets = collections.defaultdict(list)
+        with open(out, newline="", encoding="utf-8") as f:
+            for row in csv.DictReader(f):
+                offsets[row["file"]].append(int(row["byte_offset"]))
+    return {k: sorted(v) for k, v in offsets.items()}
+
+
+def kifu_games(kifu, path):
+    """kifu's games of `path`, in order: [(offset, main line as UCI, as far as python-chess
+    replays kifu's SAN)]."""
+    if path not in _kifu_games:
+        r = subprocess.run([kifu, "json", "-q", path], capture_output=True)
+        games = []
+        for line in r.stdout.decode().splitlines():
+            g = json.loads(line)
+            tags = dict((k, v) for k, v in g["tags"])
+            games.append((g["offset"], replayed(tags.get("FEN"), tags.get("Variant"),
+                                                [m["san"] for m in g["moves"]])))
+        _kifu_games[path] = games
+    return _kifu_games[path]
+
+
+def replayed(fen, variant, sans):
+    """The main line as python-chess replays these SAN moves (UCI), to the first it cannot."""
+    if variant and variant.lower() not in ("standard", "chess", "from position"):
+        return None
+    try:
+        board = chess.Board(fen) if fen else chess.Board()
+    except ValueError:
+        return None
+    line = []
+    for san in sans:
+        try:
+            mv = board.parse_san(san)
+        except ValueError:
+            break
+        line.append(mv.uci())
+        board.push(mv)
+    return line
+
+
+def python_line(path, start):
+    """The main line python-chess reads for its game at byte `start` (UCI), None if it raised."""
+    if path not in _python_lines:
+        with open(path, "rb") as f:
+            _python_lines[path] = Lines(f.read())
+    fh = _python_lines[path]
+    fh.k = bisect.bisect_left([o for _, o in fh.lines], start)
+    try:
+        game = chess.pgn.read_game(fh)
+    except Exception:
+        return None
+    if game is None:
+        return []
+    return [mv.uci() for mv in game.mainline_moves()]
+
+
+def classify(kifu, path, ref, j, qi, got, want, found):
+    """The category of python-chess's game `j` whose plies for query `qi` differ (kifu `got`,
+    python-chess `want`); `found`: kifu's matches in the file, [(offset, plies)]."""
+    g = ref[j]
+    games = kifu_games(kifu, path)
+    offsets = [o for o, _ in games]
+    plies = dict(found)
+    i = bisect.bisect_left(offsets, g["start"])
+    theirs = python_line(path, g["start"])
+    if theirs is None:
+        return UNEXPLAINED
+    if i >= len(games) or games[i][0] >= g["end"]:
+        # no kifu game starts in what python-chess read as this game: kifu reads its text as part
+        # of the game before (the one that starts before it), whose main line, as kifu reads it,
+        # is this one (the pairing shifted), or the text holds no move at all
+        if i > 0 and games[i - 1][1] == theirs and plies.get(games[i - 1][0]) == want:
+            return SHIFTED
+        if not theirs:
+            return SHIFTED
+        return UNEXPLAINED
+    mine = games[i][1]
+    if mine is None:
+        return UNEXPLAINED
+    if mine != theirs:
+        # kifu's game is the one python-chess reads as its next game (python-chess read text
+        # before it as a game of its own)
+        if j + 1 < len(ref) and "hits" in ref[j + 1]:
+            nxt = python_line(path, ref[j + 1]["start"])
+            if nxt == mine and ref[j + 1]["hits"].get(qi) == got:
+                return SHIFTED
+        common = 0
+        while common < min(len(mine), len(theirs)) and mine[common] == theirs[common]:
+            common += 1
+        # the plies of the positions both lines reach (ply p: after p moves)
+        if [p for p in got or [] if p <= common] == [p for p in want or [] if p <= common]:
+            return LINE
+    return UNEXPLAINED
+
+
 def files_of(args):
     paths = []
     for a in args:
@@ -293,7 +421,9 @@ def main(argv):
     kifu, paths = argv[0], files_of(argv[1:])
     with multiprocessing.Pool(jobs) as pool:
         refs = dict(zip(paths, pool.map(python_chess, paths, chunksize=1)))
+    offsets = kifu_offsets(kifu, paths)
     ok = True
+    totals = collections.Counter()
     print("%d files, %d python-chess games" % (len(paths), sum(len(v) for v in refs.values())))
     for qi, (name, args, _) in enumerate(QUERIES):
         found = kifu_find(kifu, args, paths)
@@ -302,32 +432,47 @@ def main(argv):
             per_file[f].append((off, plies))
         agree = differ = kifu_n = ref_n = unpaired = 0
         bad = []
+        categories = collections.Counter()
         for path in paths:
             ref = refs[path]
-            starts = [g["start"] for g in ref]
-            paired = {}
-            for off, plies in per_file.get(path, []):
-                j = bisect.bisect_right(starts, off) - 1
-                if j >= 0 and off < ref[j]["end"]:
-                    paired[j] = plies
-                else:
-                    unpaired += 1
+            # each python-chess game with the first kifu game that starts in its bytes
+            offs = offsets.get(path, [])
+            mine = dict(per_file.get(path, []))
+            paired = set()
             for j, g in enumerate(ref):
                 want = g.get("hits", {}).get(qi)
-                got = paired.get(j)
+                i = bisect.bisect_left(offs, g["start"])
+                got = None
+                if i < len(offs) and offs[i] < g["end"]:
+                    paired.add(offs[i])
+                    got = mine.get(offs[i])
                 kifu_n += got is not None
                 ref_n += want is not None
                 if got == want:
                     agree += got is not None
                 else:
                     differ += 1
-                    bad.append("%s game at byte %d: kifu %s / python-chess %s" % (path, g["start"], got, want))
+                    why = classify(kifu, path, ref, j, qi, got, want, per_file.get(path, []))
+                    categories[why] += 1
+                    bad.append("%s game at byte %d: kifu %s / python-chess %s: %s"
+                               % (path, g["start"], got, want, why))
+            unpaired += sum(1 for off in mine if off not in paired)
         print("## %s (kifu find %s)" % (name, " ".join(args)))
         print("   games matched: kifu %d, python-chess %d; agreeing %d; differing %d; kifu games not paired %d"
               % (kifu_n, ref_n, agree, differ, unpaired))
-        for line in bad[:show]:
+        for cat in CATEGORIES:
+            if categories[cat]:
+                print("   %-52s %d" % (cat + ":", categories[cat]))
+        print("   unexplained: %d" % categories[UNEXPLAINED])
+        # every unexplained difference, then the first others
+        shown = [b for b in bad if b.endswith(": " + UNEXPLAINED)]
+        shown += [b for b in bad if not b.endswith(": " + UNEXPLAINED)][:show]
+        for line in shown:
             print("   " + line)
-        ok &= differ == 0
+        totals.update(categories)
+        ok &= categories[UNEXPLAINED] == 0
+    print("differences over all queries: " + ", ".join(
+        "%s %d" % (cat, totals[cat]) for cat in CATEGORIES + [UNEXPLAINED]))
     if explore:
         ok &= compare_explore(kifu, explore, show)
     print("all equal" if ok else "differences found")
