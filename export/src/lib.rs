@@ -477,13 +477,7 @@ impl Builder {
             b.want_opening = pgn_games::PGN_OPENING_COLUMNS.iter().any(|c| wanted(c));
         }
         if let Inner::PgnPositions(b) = &mut self.inner {
-            b.wanted = pgn_positions::Wanted {
-                epd: wanted("epd"),
-                material: wanted("material"),
-                bitboards: wanted("bitboards"),
-                moves: wanted("san") || wanted("uci"),
-                comments: wanted("clock") || wanted("eval_cp") || wanted("eval_mate"),
-            };
+            b.wanted = pgn_positions::Wanted::of(wanted);
         }
         if !REPLAY_COLUMNS.iter().any(|c| wanted(c)) {
             self.extra = None;

@@ -26,11 +26,13 @@ use std::sync::Arc;
 use arrow_array::ArrayRef;
 use arrow_array::builder::ArrayBuilder;
 use arrow_array::builder::{
-    Float64Builder, Int8Builder, Int16Builder, Int32Builder, Int64Builder, StringBuilder,
+    Float64Builder, Int8Builder, Int16Builder, Int32Builder, Int64Builder, PrimitiveBuilder,
+    StringBuilder,
 };
+use arrow_array::types::ArrowPrimitiveType;
 use arrow_schema::{DataType, Field};
 use kifu::pgn::{self, Outcome};
-use kifu_replay::chess::cozy::{Color, Piece, Square};
+use kifu_replay::chess::cozy::{Color, Piece};
 use kifu_replay::chess::{Position, Resolved, Unplayable, Variant};
 
 use crate::cols::{Lists, clamp_i64, list_of};
@@ -157,38 +159,57 @@ pub(crate) fn fields() -> Vec<Field> {
     ]
 }
 
-/// The material signature of a position: White's pieces then Black's, each side in the order
-/// K Q R B N P, a letter per piece (`KQRRBBNNPPPPPPPPkqrrbbnnpppppppp` at the start,
-/// `KRPkr` for king, rook and pawn against king and rook), written into `out`.
-fn material(pos: &Position, out: &mut String) {
-    const ORDER: [Piece; 6] = [
-        Piece::King,
-        Piece::Queen,
-        Piece::Rook,
-        Piece::Bishop,
-        Piece::Knight,
-        Piece::Pawn,
-    ];
+/// The twelve bitboards of `pos`: White's pawns, knights, bishops, rooks, queens, king, then
+/// Black's in the same order (bit i is square i, a1 = 0).
+fn bitboards(pos: &Position) -> [u64; 12] {
     let board = pos.board();
-    for (color, letters) in [(Color::White, b"KQRBNP"), (Color::Black, b"kqrbnp")] {
-        for (k, &piece) in ORDER.iter().enumerate() {
-            let n = board.colored_pieces(color, piece).len();
-            for _ in 0..n {
-                out.push(char::from(letters[k]));
-            }
+    let mut boards = [0u64; 12];
+    for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        let ours = board.colors(color);
+        for piece in Piece::ALL {
+            boards[c * 6 + piece as usize] = (board.pieces(piece) & ours).0;
         }
     }
+    boards
+}
+
+/// The material signature of a position of bitboards `boards` ([`bitboards`]): White's pieces
+/// then Black's, each side in the order K Q R B N P, a letter per piece
+/// (`KQRRBBNNPPPPPPPPkqrrbbnnpppppppp` at the start, `KRPkr` for king, rook and pawn against
+/// king and rook), written into `out`.
+fn material(boards: &[u64; 12], out: &mut String) {
+    // (K Q R B N P: the bitboards' order backwards)
+    let mut buf = [0u8; 64];
+    let mut n = 0;
+    for (side, letters) in [(0, b"PNBRQK"), (6, b"pnbrqk")] {
+        for piece in (0..6).rev() {
+            let count = boards[side + piece].count_ones() as usize;
+            buf[n..n + count].fill(letters[piece]);
+            n += count;
+        }
+    }
+    out.push_str(core::str::from_utf8(&buf[..n]).expect("ASCII"));
 }
 
 /// The FEN of `pos` without its two counters, written into `out`: as [`Position::fen`] writes
 /// it (python-chess's `board.epd()`), without the formatting machinery in standard chess.
-fn epd(pos: &Position, out: &mut String) {
+fn epd(pos: &Position, boards: &[u64; 12], out: &mut String) {
     if pos.chess960() {
         // X-FEN's castling letters in Chess960: the library's own writer
         fen_epd(pos, out);
         return;
     }
     let board = pos.board();
+    // the board as 64 letters (0: empty), from the bitboards: a step per piece
+    let mut letters = [0u8; 64];
+    for (k, &bb) in boards.iter().enumerate() {
+        let letter = b"PNBRQKpnbrqk"[k];
+        let mut bits = bb;
+        while bits != 0 {
+            letters[bits.trailing_zeros() as usize] = letter;
+            bits &= bits - 1;
+        }
+    }
     let mut buf = [0u8; 96];
     let mut n = 0;
     let mut put = |b: u8| {
@@ -197,23 +218,16 @@ fn epd(pos: &Position, out: &mut String) {
     };
     for rank in (0..8).rev() {
         let mut empty = 0u8;
-        for file in 0..8 {
-            let sq = Square::index(rank * 8 + file);
-            match (board.piece_on(sq), board.color_on(sq)) {
-                (Some(piece), Some(color)) => {
-                    if empty > 0 {
-                        put(b'0' + empty);
-                        empty = 0;
-                    }
-                    let letter = b"pnbrqk"[piece as usize];
-                    put(if color == Color::White {
-                        letter.to_ascii_uppercase()
-                    } else {
-                        letter
-                    });
-                }
-                _ => empty += 1,
+        for &letter in &letters[rank * 8..rank * 8 + 8] {
+            if letter == 0 {
+                empty += 1;
+                continue;
             }
+            if empty > 0 {
+                put(b'0' + empty);
+                empty = 0;
+            }
+            put(letter);
         }
         if empty > 0 {
             put(b'0' + empty);
@@ -297,25 +311,64 @@ fn start(game: &pgn::Game, startpos: &Position) -> Option<Position> {
 
 const STARTFEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// Which costly columns a projection keeps (the others are written empty, and dropped).
+/// Which columns a projection keeps, by their index in [`fields`]: the others are not filled
+/// at all (their arrays, left empty, are dropped by the projection before the batch is made).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Wanted {
-    pub(crate) epd: bool,
-    pub(crate) material: bool,
-    pub(crate) bitboards: bool,
-    pub(crate) moves: bool,
-    /// `clock`, `eval_cp`, `eval_mate`: the move's comments read.
-    pub(crate) comments: bool,
+pub(crate) struct Wanted(u32);
+
+/// The columns' indexes in [`fields`].
+mod col {
+    pub(super) const FILE: u32 = 0;
+    pub(super) const GAME_INDEX: u32 = 1;
+    pub(super) const PLY: u32 = 2;
+    pub(super) const KEY: u32 = 3;
+    pub(super) const EPD: u32 = 4;
+    pub(super) const SIDE_TO_MOVE: u32 = 5;
+    pub(super) const MATERIAL: u32 = 6;
+    pub(super) const SAN: u32 = 7;
+    pub(super) const UCI: u32 = 8;
+    pub(super) const POLICY: u32 = 9;
+    pub(super) const BITBOARDS: u32 = 10;
+    pub(super) const CASTLING: u32 = 11;
+    pub(super) const EP_SQUARE: u32 = 12;
+    pub(super) const HALFMOVE_CLOCK: u32 = 13;
+    pub(super) const SCORE: u32 = 14;
+    pub(super) const CLOCK: u32 = 15;
+    pub(super) const EVAL_CP: u32 = 16;
+    pub(super) const EVAL_MATE: u32 = 17;
+    pub(super) const WHITE_ELO: u32 = 18;
+    pub(super) const BLACK_ELO: u32 = 19;
+    pub(super) const SPEED: u32 = 20;
+    pub(super) const ERROR: u32 = 21;
 }
 
 impl Wanted {
-    pub(crate) const ALL: Wanted = Wanted {
-        epd: true,
-        material: true,
-        bitboards: true,
-        moves: true,
-        comments: true,
-    };
+    pub(crate) const ALL: Wanted = Wanted(u32::MAX);
+
+    /// The columns of [`fields`] that `wanted` names.
+    pub(crate) fn of(wanted: impl Fn(&str) -> bool) -> Wanted {
+        let mut bits = 0;
+        for (k, f) in fields().iter().enumerate() {
+            if wanted(f.name()) {
+                bits |= 1 << k;
+            }
+        }
+        Wanted(bits)
+    }
+
+    fn has(self, column: u32) -> bool {
+        self.0 >> column & 1 != 0
+    }
+
+    /// Whether the move's UCI is needed (its column or the policy index).
+    fn uci(self) -> bool {
+        self.has(col::UCI) || self.has(col::POLICY)
+    }
+
+    /// Whether the move's comments are read (`clock`, `eval_cp`, `eval_mate`).
+    fn comments(self) -> bool {
+        self.has(col::CLOCK) || self.has(col::EVAL_CP) || self.has(col::EVAL_MATE)
+    }
 }
 
 /// The per-game columns, read from the tags once.
@@ -399,6 +452,20 @@ impl PositionsBuilder {
     }
 }
 
+/// `b`'s array; `b` starts again with room for `rows` values.
+fn numbers<T: ArrowPrimitiveType>(b: &mut PrimitiveBuilder<T>, rows: usize) -> ArrayRef {
+    let array = b.finish();
+    *b = PrimitiveBuilder::with_capacity(rows);
+    Arc::new(array)
+}
+
+/// `b`'s array; `b` starts again with room for `rows` values and as many bytes as it held.
+fn strings(b: &mut StringBuilder, rows: usize) -> ArrayRef {
+    let array = b.finish();
+    *b = StringBuilder::with_capacity(rows, array.value_data().len());
+    Arc::new(array)
+}
+
 /// The move played from a row's position.
 enum Next<'a> {
     /// The final position.
@@ -467,7 +534,11 @@ impl PositionsBuilder {
             match resolved {
                 Ok(Resolved::Move(mv)) => {
                     if keep {
-                        let uci = pos.uci(mv);
+                        let uci = if self.wanted.uci() {
+                            pos.uci(mv)
+                        } else {
+                            kifu_replay::chess::Uci::NULL
+                        };
                         self.row(&info, ply, &pos, Next::Played(node, uci));
                     }
                     pos.play(mv);
@@ -493,28 +564,44 @@ impl PositionsBuilder {
         }
     }
 
-    /// One row: the position `pos`, `ply` half-moves after the start, and the move from it.
+    /// One row: the position `pos`, `ply` half-moves after the start, and the move from it;
+    /// only the columns wanted are filled.
     fn row(&mut self, g: &GameInfo<'_>, ply: usize, pos: &Position, next: Next<'_>) {
+        use col::*;
+        let w = self.wanted;
         let board = pos.board();
         let white = pos.side_to_move() == Color::White;
-        self.file.append_value(g.file);
-        self.index.append_value(g.index);
-        self.ply
-            .append_value(i32::try_from(ply).unwrap_or(i32::MAX));
-        self.key.append_value(pos.key() as i64);
-        self.text.clear();
-        if self.wanted.epd {
-            epd(pos, &mut self.text);
+        let boards = bitboards(pos);
+        self.rows += 1;
+        self.bytes += g.file.len() + 200;
+        if w.has(FILE) {
+            self.file.append_value(g.file);
         }
-        self.epd.append_value(&self.text);
-        self.side_to_move
-            .append_value(if white { "white" } else { "black" });
-        self.bytes += g.file.len() + self.text.len() + 200;
-        self.text.clear();
-        if self.wanted.material {
-            material(pos, &mut self.text);
+        if w.has(GAME_INDEX) {
+            self.index.append_value(g.index);
         }
-        self.material.append_value(&self.text);
+        if w.has(PLY) {
+            self.ply
+                .append_value(i32::try_from(ply).unwrap_or(i32::MAX));
+        }
+        if w.has(KEY) {
+            self.key.append_value(pos.key() as i64);
+        }
+        if w.has(EPD) {
+            self.text.clear();
+            epd(pos, &boards, &mut self.text);
+            self.epd.append_value(&self.text);
+            self.bytes += self.text.len();
+        }
+        if w.has(SIDE_TO_MOVE) {
+            self.side_to_move
+                .append_value(if white { "white" } else { "black" });
+        }
+        if w.has(MATERIAL) {
+            self.text.clear();
+            material(&boards, &mut self.text);
+            self.material.append_value(&self.text);
+        }
 
         let (node, uci, error) = match next {
             Next::None => (None, None, None),
@@ -528,88 +615,104 @@ impl PositionsBuilder {
                 }),
             ),
         };
-        if self.wanted.moves {
+        let uci = uci.as_ref().filter(|_| w.uci()).map(|u| u.as_str());
+        if w.has(SAN) {
             self.san.append_option(node.map(|n| n.text.as_str()));
-            self.uci.append_option(uci.as_ref().map(|u| u.as_str()));
-        } else {
-            self.san.append_null();
-            self.uci.append_null();
         }
-        self.policy.append_option(
-            uci.as_ref()
-                .and_then(|u| policy_index(u.as_str()))
-                .map(|i| i as i16),
-        );
-
-        if self.wanted.bitboards {
-            let mut boards = [0i64; 12];
+        if w.has(UCI) {
+            self.uci.append_option(uci);
+        }
+        if w.has(POLICY) {
+            self.policy
+                .append_option(uci.and_then(policy_index).map(|i| i as i16));
+        }
+        if w.has(BITBOARDS) {
+            self.bitboard_values.append_slice(&boards.map(|b| b as i64));
+            self.bitboards.close(self.bitboard_values.len());
+        }
+        if w.has(CASTLING) {
+            let mut castling = 0i8;
             for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
-                let ours = board.colors(color);
-                for piece in Piece::ALL {
-                    boards[c * 6 + piece as usize] = (board.pieces(piece) & ours).0 as i64;
-                }
+                let rights = board.castle_rights(color);
+                castling |= (i8::from(rights.short.is_some())
+                    | (i8::from(rights.long.is_some()) << 1))
+                    << (2 * c);
             }
-            self.bitboard_values.append_slice(&boards);
+            self.castling.append_value(castling);
         }
-        self.bitboards.close(self.bitboard_values.len());
-
-        let mut castling = 0i8;
-        for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
-            let rights = board.castle_rights(color);
-            castling |= (i8::from(rights.short.is_some()) | (i8::from(rights.long.is_some()) << 1))
-                << (2 * c);
+        if w.has(EP_SQUARE) {
+            self.ep_square.append_option(board.en_passant().map(|f| {
+                let rank = if white { 5 } else { 2 };
+                (rank * 8 + f as usize) as i8
+            }));
         }
-        self.castling.append_value(castling);
-        self.ep_square.append_option(board.en_passant().map(|f| {
-            let rank = if white { 5 } else { 2 };
-            (rank * 8 + f as usize) as i8
-        }));
-        self.halfmove_clock
-            .append_value(i32::try_from(pos.halfmove_clock()).unwrap_or(i32::MAX));
-        self.score
-            .append_option(g.white_score.map(|s| if white { s } else { -s }));
-
-        let d = match node {
-            Some(n) if self.wanted.comments && !n.comments.is_empty() => MoveData::of(n),
-            _ => MoveData::default(),
-        };
-        self.clock.append_option(d.clock);
-        let (cp, mate) = d.score();
-        self.eval_cp.append_option(cp);
-        self.eval_mate.append_option(mate);
-        self.white_elo.append_option(g.white_elo);
-        self.black_elo.append_option(g.black_elo);
-        self.speed.append_option(g.speed);
-        self.error.append_option(error);
-        self.rows += 1;
+        if w.has(HALFMOVE_CLOCK) {
+            self.halfmove_clock
+                .append_value(i32::try_from(pos.halfmove_clock()).unwrap_or(i32::MAX));
+        }
+        if w.has(SCORE) {
+            self.score
+                .append_option(g.white_score.map(|s| if white { s } else { -s }));
+        }
+        if w.comments() {
+            let d = match node {
+                Some(n) if !n.comments.is_empty() => MoveData::of(n),
+                _ => MoveData::default(),
+            };
+            let (cp, mate) = d.score();
+            if w.has(CLOCK) {
+                self.clock.append_option(d.clock);
+            }
+            if w.has(EVAL_CP) {
+                self.eval_cp.append_option(cp);
+            }
+            if w.has(EVAL_MATE) {
+                self.eval_mate.append_option(mate);
+            }
+        }
+        if w.has(WHITE_ELO) {
+            self.white_elo.append_option(g.white_elo);
+        }
+        if w.has(BLACK_ELO) {
+            self.black_elo.append_option(g.black_elo);
+        }
+        if w.has(SPEED) {
+            self.speed.append_option(g.speed);
+        }
+        if w.has(ERROR) {
+            self.error.append_option(error);
+        }
     }
 
     pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
-        let values = Arc::new(self.bitboard_values.finish());
+        // the next batch's builders sized as this one (they would grow by doubling from nothing,
+        // each step a copy): at most 65,536 rows
+        let n = self.rows.min(1 << 16);
+        let values = numbers(&mut self.bitboard_values, 12 * n);
         let out: Vec<ArrayRef> = vec![
-            Arc::new(self.file.finish()),
-            Arc::new(self.index.finish()),
-            Arc::new(self.ply.finish()),
-            Arc::new(self.key.finish()),
-            Arc::new(self.epd.finish()),
-            Arc::new(self.side_to_move.finish()),
-            Arc::new(self.material.finish()),
-            Arc::new(self.san.finish()),
-            Arc::new(self.uci.finish()),
-            Arc::new(self.policy.finish()),
+            strings(&mut self.file, n),
+            numbers(&mut self.index, n),
+            numbers(&mut self.ply, n),
+            numbers(&mut self.key, n),
+            strings(&mut self.epd, n),
+            strings(&mut self.side_to_move, n),
+            strings(&mut self.material, n),
+            strings(&mut self.san, n),
+            strings(&mut self.uci, n),
+            numbers(&mut self.policy, n),
             self.bitboards
                 .finish_list(&list_of(DataType::Int64, false), values),
-            Arc::new(self.castling.finish()),
-            Arc::new(self.ep_square.finish()),
-            Arc::new(self.halfmove_clock.finish()),
-            Arc::new(self.score.finish()),
-            Arc::new(self.clock.finish()),
-            Arc::new(self.eval_cp.finish()),
-            Arc::new(self.eval_mate.finish()),
-            Arc::new(self.white_elo.finish()),
-            Arc::new(self.black_elo.finish()),
-            Arc::new(self.speed.finish()),
-            Arc::new(self.error.finish()),
+            numbers(&mut self.castling, n),
+            numbers(&mut self.ep_square, n),
+            numbers(&mut self.halfmove_clock, n),
+            numbers(&mut self.score, n),
+            numbers(&mut self.clock, n),
+            numbers(&mut self.eval_cp, n),
+            numbers(&mut self.eval_mate, n),
+            numbers(&mut self.white_elo, n),
+            numbers(&mut self.black_elo, n),
+            strings(&mut self.speed, n),
+            strings(&mut self.error, n),
         ];
         self.rows = 0;
         self.bytes = 0;

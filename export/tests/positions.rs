@@ -317,3 +317,39 @@ fn the_corpus() {
     );
     assert!(rows > 100_000, "{rows}");
 }
+
+/// A projection fills only the columns it keeps: each column alone, and a few together, equal
+/// the full table's.
+#[test]
+fn every_projection_equals_the_full_tables_columns() {
+    let pgn = "[White \"a\"]\n[WhiteElo \"2100\"]\n[TimeControl \"180+0\"]\n\n1. e4 { [%clk 0:03:00] [%eval 0.3] } \
+               e5 { [%clk 0:02:59] } 2. Nf3 Nc6 3. Bb5 a6 4. O-O d5 5. exd5 Qxd5 6. Ke2 1-0\n\n\
+               [FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 2. e5 d5 3. exd6 *\n";
+    let full = batch(pgn);
+    let names: Vec<String> = full
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    let mut sets: Vec<Vec<&str>> = names.iter().map(|n| vec![n.as_str()]).collect();
+    sets.push(vec!["ply", "policy", "bitboards", "score"]);
+    sets.push(vec!["uci", "clock", "eval_mate"]);
+    for set in sets {
+        let mut b = Builder::new(Table::PgnPositions, &TableOptions::default())
+            .project(&set)
+            .unwrap();
+        for game in kifu::pgn::Games::new(pgn.as_bytes()) {
+            b.push_pgn("t.pgn", &game).unwrap();
+        }
+        let part = b.finish();
+        assert_eq!(part.num_rows(), full.num_rows(), "{set:?}");
+        for name in &set {
+            assert_eq!(
+                part.column_by_name(name).unwrap().to_data(),
+                full.column_by_name(name).unwrap().to_data(),
+                "{name} in {set:?}"
+            );
+        }
+    }
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The PGN positions table's speed beside python-chess building the same twelve bitboards.
 
-Usage: pgn_positions_bench.py KIFU_BIN PGN [--rounds N] [--repeat N]
+Usage: pgn_positions_bench.py KIFU_BIN PGN [--rounds N] [--repeat N] [--before KIFU_BIN]
 
 Rounds interleave (kifu full table, kifu bitboards only, python-chess, then again), each run a
 process of its own; the CPU seconds of each (user + system, from the child's rusage) are the
@@ -12,6 +12,13 @@ figure that holds on a loaded machine, wall seconds are printed too. Medians ove
 - python-chess 1.11.2: chess.pgn.read_game over PGN (once; its rate scales), and for every
   position of the main line, the final one included, the twelve `pieces_mask(piece, color)` in a
   list: the least a Python loop does to get the same numbers (no Parquet written).
+
+- --before KIFU_BIN: a build before a change, its two kifu runs interleaved with the others.
+- rust-pgn-reader-python-binding (vladkvit's; when installed in the venv: `pip install
+  rust-pgn-reader-python-binding==4.1.0`, else skipped, saying so): `parse_games` on one thread
+  over the same games repeated as kifu's (an Arrow array of one string per game, made before the
+  clock starts), its positions counted (`num_positions`: a 64-square board, castling, en passant
+  and clocks per position, in memory as NumPy arrays; no file written).
 
 Needs python-chess and pyarrow: the export-bench venv (scripts/python_env.sh --export-bench).
 """
@@ -52,6 +59,23 @@ def python_chess(path):
     return positions
 
 
+def rust_pgn_reader(path, repeat):
+    """CPU seconds of rust-pgn-reader-python-binding's parse_games on one thread, and its
+    positions."""
+    import re
+
+    import pyarrow as pa
+    import rust_pgn_reader_python_binding as r
+
+    with open(path, encoding="utf-8", errors="replace") as f:
+        games = [g for g in re.split(r"\n\s*\n(?=\[)", f.read()) if g.strip()]
+    array = pa.chunked_array([pa.array(games * repeat)])
+    t = time.process_time()
+    parsed = r.parse_games(array, num_threads=1)
+    cpu = time.process_time() - t
+    return parsed.num_positions, cpu
+
+
 def timed(cmd):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
@@ -66,16 +90,22 @@ def main(argv):
     if argv and argv[0] == "--python-chess":
         print(json.dumps({"positions": python_chess(argv[1])}))
         return 0
-    rounds, repeat = 5, 32
-    for flag in ("--rounds", "--repeat"):
+    if argv and argv[0] == "--rust-pgn-reader":
+        n, cpu = rust_pgn_reader(argv[1], int(argv[2]))
+        print(json.dumps({"positions": n, "cpu": cpu}))
+        return 0
+    rounds, repeat, before = 5, 32, None
+    for flag in ("--rounds", "--repeat", "--before"):
         if flag in argv:
             i = argv.index(flag)
-            value = int(argv[i + 1])
+            value = argv[i + 1]
             del argv[i:i + 2]
             if flag == "--rounds":
-                rounds = value
+                rounds = int(value)
+            elif flag == "--repeat":
+                repeat = int(value)
             else:
-                repeat = value
+                before = value
     kifu, pgn = argv
     import pyarrow.parquet as pq
 
@@ -97,12 +127,25 @@ def main(argv):
                                 "--force", "--columns", "game_index,ply,bitboards", "-o", out],
             "python-chess": [sys.executable, os.path.abspath(__file__), "--python-chess", pgn],
         }
+        if before:
+            runs["before, every column"] = [before] + runs["kifu, every column"][1:]
+            runs["before, bitboards"] = [before] + runs["kifu, bitboards"][1:]
+        try:
+            import rust_pgn_reader_python_binding  # noqa: F401
+
+            runs["rust-pgn-reader-python-binding"] = [
+                sys.executable, os.path.abspath(__file__), "--rust-pgn-reader", pgn, str(repeat)]
+        except ImportError:
+            print("rust-pgn-reader-python-binding is not installed: skipped", flush=True)
         rates = {k: [] for k in runs}
         for r in range(rounds):
             for name, cmd in runs.items():
                 cpu, wall, text = timed(cmd)
                 if name == "python-chess":
                     n = json.loads(text)["positions"]
+                elif name == "rust-pgn-reader-python-binding":
+                    # its parse alone (the file read and cut into games outside the clock)
+                    n, cpu = json.loads(text)["positions"], json.loads(text)["cpu"]
                 else:
                     n = pq.read_metadata(out).num_rows
                 rates[name].append(n / cpu)
