@@ -483,8 +483,10 @@ def positions(
     ``shuffle=N`` mixes the rows in a buffer of N rows, ``seed`` makes the order reproducible
     at any ``threads`` (and the sample's of ``sample_rate``). ``min_ply``, ``max_ply``,
     ``legal_only``, ``sample_rate``, ``distinct`` and ``distinct_memory`` choose the rows as
-    ``kifu export``'s flags of the same names. Nulls: NaN in floats, the type's smallest value
-    in signed integers. Needs NumPy and pyarrow."""
+    ``kifu export``'s flags of the same names. The arrays and their nulls' values are those of
+    ``kifu export --to npz``: NaN in floats, -1 where a column is never negative (``policy``,
+    ``ep_square``, ratings, Go's ``x``/``y``/``ko_point``), else the type's smallest value;
+    ``side_to_move`` as uint8 (0 White, 1 Black). Needs NumPy and pyarrow."""
 
 def check(
     source: Source,

@@ -28,21 +28,27 @@ use crate::source::{PyErrSlot, extract, parse_format};
 /// The schema metadata key of a Go batch's board size: `"cols,rows"`.
 pub const BOARD_KEY: &str = "kifu.board";
 
-/// The columns of a positions table that become arrays by default: the fixed-width ones
-/// (numbers), the chess `bitboards` and the Go `board`.
+/// The columns of a positions table that become arrays by default: those `kifu export --to
+/// npz` writes ([`kifu_export::array_columns`]: the numbers, the chess `bitboards` and
+/// `side_to_move`, the Go `board`).
 fn default_columns(table: Table) -> Vec<String> {
-    let schema = kifu_export::schema(table, &TableOptions::default());
-    schema
-        .fields()
-        .iter()
-        .filter(|f| {
-            f.data_type().is_primitive()
-                || matches!(f.data_type(), DataType::Boolean)
-                || matches!(f.name().as_str(), "bitboards" | "board")
-        })
-        .map(|f| f.name().clone())
-        .collect()
+    kifu_export::array_columns(&kifu_export::schema(table, &TableOptions::default()))
 }
+
+/// The signed integer columns whose values are never negative where present: a null is `-1`
+/// there, as `kifu export --to npz` writes it (elsewhere the type's smallest value).
+/// `python/tests/test_positions.py` compares the arrays with that export's.
+const NULL_AS_MINUS_ONE: [&str; 9] = [
+    "policy",
+    "ep_square",
+    "x",
+    "y",
+    "ko_point",
+    "white_elo",
+    "black_elo",
+    "handicap",
+    "handicap_stones",
+];
 
 /// The columns of the builders of `tables` for the columns asked for (`None`: the default
 /// ones of each table), the Go board's size too (to keep one size).
@@ -109,7 +115,7 @@ impl Out {
         let Some(batch) = self.one_size(table, batch) else {
             return true;
         };
-        self.push(filled(batch), send)
+        self.push(arrays(batch), send)
     }
 
     /// A Go batch's rows of the board size kept, the helper columns dropped (the size in the
@@ -274,9 +280,10 @@ fn parse_board_size(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<(i32, i
     Ok(Some((c, r)))
 }
 
-/// `col` without nulls: a null of a signed integer column becomes the type's smallest value,
-/// of an unsigned one its largest, of a float column NaN; other columns as they are.
-fn filled_column(col: &ArrayRef) -> ArrayRef {
+/// `col` (the column `name`) without nulls, as `kifu export --to npz` fills them: `-1` in the
+/// columns of [`NULL_AS_MINUS_ONE`], the type's smallest value in another signed integer
+/// column, the largest of an unsigned one, NaN in floats; other columns as they are.
+fn filled_column(name: &str, col: &ArrayRef) -> ArrayRef {
     use arrow_array::cast::AsArray;
     use arrow_array::types::{
         Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type,
@@ -285,6 +292,7 @@ fn filled_column(col: &ArrayRef) -> ArrayRef {
     if col.null_count() == 0 {
         return Arc::clone(col);
     }
+    let minus_one = NULL_AS_MINUS_ONE.contains(&name);
     macro_rules! fill {
         ($($t:ty => $v:expr),*) => {
             match col.data_type() {
@@ -298,22 +306,62 @@ fn filled_column(col: &ArrayRef) -> ArrayRef {
             }
         };
     }
+    macro_rules! signed {
+        ($t:ty) => {
+            if minus_one { -1 } else { <$t>::MIN }
+        };
+    }
     fill!(
-        Int8Type => i8::MIN, Int16Type => i16::MIN, Int32Type => i32::MIN,
-        Int64Type => i64::MIN, UInt8Type => u8::MAX, UInt16Type => u16::MAX,
+        Int8Type => signed!(i8), Int16Type => signed!(i16), Int32Type => signed!(i32),
+        Int64Type => signed!(i64), UInt8Type => u8::MAX, UInt16Type => u16::MAX,
         UInt32Type => u32::MAX, UInt64Type => u64::MAX,
         Float32Type => f32::NAN, Float64Type => f64::NAN
     )
 }
 
-/// `batch` with its numeric columns' nulls filled ([`filled_column`]), so that each becomes
-/// a NumPy array without a copy.
-fn filled(batch: RecordBatch) -> RecordBatch {
-    if batch.columns().iter().all(|c| c.null_count() == 0) {
+/// The chess `side_to_move` (`white`, `black`) as `kifu export --to npz` writes it: `uint8`
+/// 0 White, 1 Black.
+fn side_to_move(col: &ArrayRef) -> ArrayRef {
+    use arrow_array::cast::AsArray;
+    let text = col.as_string::<i32>();
+    Arc::new(arrow_array::UInt8Array::from_iter_values(
+        text.iter().map(|s| u8::from(s == Some("black"))),
+    ))
+}
+
+/// A field as [`arrays`] makes its column.
+fn array_field(field: &arrow_schema::Field) -> arrow_schema::Field {
+    if field.name() == "side_to_move" && field.data_type() == &DataType::Utf8 {
+        arrow_schema::Field::new("side_to_move", DataType::UInt8, false)
+    } else {
+        field.clone()
+    }
+}
+
+/// `batch` as arrays take it: its numeric columns' nulls filled ([`filled_column`]), so that
+/// each becomes a NumPy array without a copy, and the side to move a number.
+fn arrays(batch: RecordBatch) -> RecordBatch {
+    let schema = batch.schema();
+    let plain = batch.columns().iter().all(|c| c.null_count() == 0)
+        && schema.field_with_name("side_to_move").is_err();
+    if plain {
         return batch;
     }
-    let columns = batch.columns().iter().map(filled_column).collect();
-    RecordBatch::try_new(batch.schema(), columns).expect("the same columns, without nulls")
+    let columns = schema
+        .fields()
+        .iter()
+        .zip(batch.columns())
+        .map(|(f, c)| {
+            if f.name() == "side_to_move" && f.data_type() == &DataType::Utf8 {
+                side_to_move(c)
+            } else {
+                filled_column(f.name(), c)
+            }
+        })
+        .collect();
+    let fields: Vec<arrow_schema::Field> = schema.fields().iter().map(|f| array_field(f)).collect();
+    let schema = Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
+    RecordBatch::try_new(schema, columns).expect("the same columns, without nulls")
 }
 
 /// The positions table of a format.
@@ -406,7 +454,7 @@ pub fn _positions(
         let all = kifu_export::schema(table, &TableOptions::default());
         let fields: Vec<_> = kept(table)
             .iter()
-            .filter_map(|n| all.field_with_name(n).ok().cloned())
+            .filter_map(|n| all.field_with_name(n).ok().map(array_field))
             .collect();
         let mut meta = all.metadata().clone();
         if let (Table::SgfPositions, Some((c, r))) = (table, size) {

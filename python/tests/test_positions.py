@@ -39,6 +39,14 @@ def games(tmp_path):
     return p
 
 
+# the columns whose nulls are -1, as `kifu export --to npz` writes them (else the type's smallest)
+MINUS_ONE = {"policy", "ep_square", "x", "y", "ko_point", "white_elo", "black_elo", "handicap", "handicap_stones"}
+
+
+def fill(name, dtype):
+    return -1 if name in MINUS_ONE else np.iinfo(dtype).min
+
+
 def concat(batches):
     return {k: np.concatenate([b[k] for b in batches]) for k in batches[0]}
 
@@ -54,7 +62,9 @@ def test_chess_arrays_are_the_table(games):
     got = concat(batches)
     # the default columns: the fixed-width ones and the bitboards, in the table's order
     numeric = [f.name for f in t.schema if pa.types.is_integer(f.type) or pa.types.is_floating(f.type)]
-    assert list(got) == [n for n in t.column_names if n in numeric or n == "bitboards"]
+    assert list(got) == [n for n in t.column_names if n in numeric or n in ("bitboards", "side_to_move")]
+    assert got["side_to_move"].dtype == np.uint8
+    assert got["side_to_move"].tolist() == [int(s == "black") for s in t.column("side_to_move").to_pylist()]
     bb = np.array(t.column("bitboards").to_pylist(), np.int64)
     assert got["bitboards"].dtype == np.uint64 and got["bitboards"].shape == (t.num_rows, 12)
     assert (got["bitboards"].view(np.int64) == bb).all()
@@ -67,10 +77,10 @@ def test_chess_arrays_are_the_table(games):
             want = np.array([np.nan if v is None else v for v in values], arr.dtype)
             assert np.array_equal(arr, want, equal_nan=True), name
         else:
-            fill = np.iinfo(arr.dtype).min
-            assert arr.tolist() == [fill if v is None else v for v in values], name
+            null = fill(name, arr.dtype)
+            assert arr.tolist() == [null if v is None else v for v in values], name
     # nulls where the table has them: the final position's policy, unknown results' score
-    assert (got["policy"] == -32768).sum() == t.column("policy").null_count > 0
+    assert (got["policy"] == -1).sum() == t.column("policy").null_count > 0
     assert (got["score"] == -128).sum() == t.column("score").null_count > 0
 
 
@@ -123,7 +133,7 @@ def test_where_and_columns(games):
     assert b["white_elo"].min() == 2100 and set(b["game_index"].tolist()) == set(range(100, 120))
     t = concat(list(kifu.positions(games, columns=["uci", "side_to_move"], batch_size=10_000)))
     assert t["uci"].dtype == object and t["uci"][0] == "e2e4" and t["uci"][33] is None
-    assert t["side_to_move"][:2].tolist() == ["white", "black"]
+    assert t["side_to_move"][:2].tolist() == [0, 1]  # a number, as in kifu export --to npz
     with pytest.raises(ValueError, match="nope"):
         kifu.positions(games, columns=["nope"])
     with pytest.raises(ValueError, match="board"):
@@ -148,7 +158,7 @@ def test_go_boards(tmp_path):
     assert b["board"].shape == (len(nines), 9, 9) and b["board"].dtype == np.uint8
     boards = t.column("board").to_pylist()
     assert all(b["board"][k].tobytes() == boards[i] for k, i in enumerate(nines))
-    assert b["x"].tolist() == [-32768 if t.column("x")[i].as_py() is None else t.column("x")[i].as_py() for i in nines]
+    assert b["x"].tolist() == [-1 if t.column("x")[i].as_py() is None else t.column("x")[i].as_py() for i in nines]
     assert np.isnan(b["komi"][-1]) and b["komi"][0] == 6.5
     # the other size, chosen
     with pytest.warns(UserWarning, match="other than 3x3"):
@@ -255,4 +265,27 @@ def test_go_symmetries(tmp_path):
     want = {m.tobytes() for b in plain["board"][2:3] for m in (np.rot90(b, k) for k in range(4))}
     want |= {m.tobytes() for b in plain["board"][2:3] for m in (np.rot90(b.T, k) for k in range(4))}
     assert {b.tobytes() for b in first} == want
-    assert (turned["ko_point"] == -32768).all() and plain["policy"].tolist() == [40, 20, 24]  # a row per move: no final position
+    assert (turned["ko_point"] == -1).all() and plain["policy"].tolist() == [40, 20, 24]  # a row per move: no final position
+
+
+@pytest.mark.parametrize("go", [False, True])
+def test_the_arrays_of_kifu_export_to_npz(games, tmp_path, kifu_bin, go):
+    """The default arrays, their types and their nulls' values are those of `kifu export --to
+    npz` for the same input."""
+    if go:
+        src = tmp_path / "go.sgf"
+        src.write_text("(;GM[1]SZ[9]KM[6.5]RE[B+R];B[ee];W[cc];B[];W[gc])(;GM[1]SZ[9];B[aa];W[ab])")
+    else:
+        src = games
+    out = tmp_path / "p.npz"
+    done = subprocess.run([kifu_bin, "export", "--table", "positions", "--to", "npz", "-o", out, src],
+                          capture_output=True)
+    if done.returncode != 0 and b"npz" in done.stderr:
+        pytest.skip("this kifu binary has no --to npz")
+    assert done.returncode == 0, done.stderr
+    want = dict(np.load(out))
+    got = concat(list(kifu.positions(src, batch_size=10_000)))
+    assert sorted(got) == sorted(want)
+    for name in want:
+        assert got[name].dtype == want[name].dtype or want[name].dtype.kind == "f", name
+        assert np.array_equal(got[name].astype(want[name].dtype), want[name], equal_nan=want[name].dtype.kind == "f"), name
