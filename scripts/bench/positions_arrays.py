@@ -27,34 +27,39 @@ CHILD = r"""
 import json, resource, sys, time
 import numpy, pyarrow
 import kifu
-job, source, threads, columns = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+job, source, threads, columns, fmt = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 cols = None if columns == "default" else columns.split(",")
 t0, c0 = time.perf_counter(), time.process_time()
 rows = 0
 if job == "arrow":
-    for b in kifu.to_arrow(source, "positions", format="pgn", threads=threads, columns=cols):
+    for b in kifu.to_arrow(source, "positions", format=fmt, threads=threads, columns=cols):
         rows += b.num_rows
 elif job == "positions":
-    for b in kifu.positions(source, format="pgn", threads=threads, columns=cols):
+    for b in kifu.positions(source, format=fmt, threads=threads, columns=cols):
         rows += len(next(iter(b.values())))
 elif job == "shuffle":
-    for b in kifu.positions(source, format="pgn", threads=threads, columns=cols, shuffle=100_000, seed=0):
+    for b in kifu.positions(source, format=fmt, threads=threads, columns=cols, shuffle=100_000, seed=0):
         rows += len(next(iter(b.values())))
 print(json.dumps({"rows": rows, "wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,
                   "rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
 
 
-def run(job, path, threads, columns):
-    out = subprocess.run([sys.executable, "-c", CHILD, job, path, str(threads), columns],
+def run(job, path, threads, columns, fmt):
+    out = subprocess.run([sys.executable, "-c", CHILD, job, path, str(threads), columns, fmt],
                          capture_output=True, check=True, text=True).stdout
     return json.loads(out)
 
 
-def repeated(src, k, folder):
-    """`src` written `k` times over into one file of `folder` (one input, as an archive is)."""
-    out = os.path.join(folder, f"x{k}.pgn")
-    data = open(src, "rb").read()
+def repeated(src, k, folder, fmt):
+    """`src` written `k` times over into one file of `folder` (one input, as an archive is);
+    a directory of SGF files: their game trees one after the other, as one collection."""
+    out = os.path.join(folder, f"x{k}.{fmt}")
+    if os.path.isdir(src):
+        names = sorted(os.path.join(d, f) for d, _, fs in os.walk(src) for f in fs if f.endswith(".sgf"))
+        data = b"\n".join(open(n, "rb").read() for n in names)
+    else:
+        data = open(src, "rb").read()
     with open(out, "wb") as f:
         for _ in range(k):
             f.write(data)
@@ -64,7 +69,7 @@ def repeated(src, k, folder):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("file")
+    ap.add_argument("file", help="a PGN file, an SGF file, or a directory of SGF files")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=8)
     ap.add_argument("--threads", type=int, default=1)
@@ -73,21 +78,26 @@ def main():
     ap.add_argument("--columns", default="default",
                     help="columns=, comma-separated ('default': positions' numeric columns and bitboards)")
     a = ap.parse_args()
+    fmt = "sgf" if os.path.isdir(a.file) or a.file.endswith(".sgf") else "pgn"
     # to_arrow builds every column unless told: give it the columns positions() builds
     columns = a.columns
     if columns == "default":
         import kifu  # noqa: PLC0415
 
-        first = next(iter(kifu.positions(a.file, format="pgn", batch_size=1)))
+        import warnings  # noqa: PLC0415
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            first = next(iter(kifu.positions(a.file, format=fmt, batch_size=1)))
         columns = ",".join(first)
     tmp = tempfile.TemporaryDirectory()
-    source = repeated(a.file, a.repeat, tmp.name)
+    source = repeated(a.file, a.repeat, tmp.name, fmt)
     jobs = ["arrow", "positions", "shuffle"]
     times = {j: [] for j in jobs}
     rows = {}
     for r in range(a.rounds):
         for j in jobs:
-            res = run(j, source, a.threads, columns)
+            res = run(j, source, a.threads, columns, fmt)
             times[j].append(res)
             rows.setdefault(j, res["rows"])
             assert rows[j] == res["rows"], (j, rows[j], res["rows"])
@@ -107,7 +117,7 @@ def main():
     mem = {}
     sizes = [int(k) for k in a.memory.split(",")] if a.memory else [a.repeat, 8 * a.repeat]
     for k in sizes:
-        res = run("shuffle", repeated(a.file, k, tmp.name), 2, columns)
+        res = run("shuffle", repeated(a.file, k, tmp.name, fmt), 2, columns, fmt)
         mem[k] = res
         print(f"memory: shuffle=100_000, threads=2, {a.file} x {k} ({res['rows']} positions): "
               f"peak RSS {res['rss_kib'] / 1024:.1f} MiB")
