@@ -387,6 +387,11 @@ struct Held {
     /// ([`pgn::GameBuilder::with_max_game_bytes`]): while it stays within the limit, the builder
     /// answers every one of them with `Continue`.
     estimate: usize,
+    /// The problems among `events`: past the builder's default count kept
+    /// ([`pgn::GameBuilder::DEFAULT_MAX_GAME_ERRORS`]) the game goes to the builder as it
+    /// comes, which keeps that many and counts the rest (a game of a million problems is not
+    /// held whole).
+    errors: usize,
 }
 
 impl Held {
@@ -394,6 +399,7 @@ impl Held {
         self.events.clear();
         self.bytes.clear();
         self.estimate = 0;
+        self.errors = 0;
     }
 
     /// Keeps `b`.
@@ -702,7 +708,11 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         self.answer(c)
     }
     fn on_error(&mut self, error: &pgn::Error<'_>) -> kifu::Control {
+        if self.held.errors >= pgn::GameBuilder::DEFAULT_MAX_GAME_ERRORS {
+            self.release();
+        }
         if self.hold(HELD_ERROR + text(error.text.len())) {
+            self.held.errors += 1;
             let text = self.held.span(error.text);
             self.held.events.push(Event::Error(ErrorAt {
                 kind: error.kind,
