@@ -179,16 +179,13 @@ fn bitboards(pos: &Position) -> [u64; 12] {
 /// king and rook), written into `out`.
 fn material(boards: &[u64; 12], out: &mut String) {
     // (K Q R B N P: the bitboards' order backwards)
-    let mut buf = [0u8; 64];
-    let mut n = 0;
     for (side, letters) in [(0, b"PNBRQK"), (6, b"pnbrqk")] {
         for piece in (0..6).rev() {
-            let count = boards[side + piece].count_ones() as usize;
-            buf[n..n + count].fill(letters[piece]);
-            n += count;
+            for _ in 0..boards[side + piece].count_ones() {
+                out.push(char::from(letters[piece]));
+            }
         }
     }
-    out.push_str(core::str::from_utf8(&buf[..n]).expect("ASCII"));
 }
 
 /// The FEN of `pos` without its two counters, written into `out`: as [`Position::fen`] writes
