@@ -1,7 +1,8 @@
 //! `kifu.find` (the games that reach a position or show a pattern, with the plies where they
 //! do, one at a time in input order) and `kifu.explore` (what was played next, as an Arrow
 //! table): kifu-pipeline's `find` and `explore` jobs, the ones `kifu find` and `kifu explore`
-//! run (docs/search.md).
+//! run (docs/search.md), chess queries on the main line searched on the parser's events first
+//! (`find::FindWork`: a game is built only when it may match).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -9,10 +10,10 @@ use std::sync::{Arc, Mutex};
 use kifu::par::{Event, Visited};
 use kifu::{Format, pgn, sgf};
 use kifu_pipeline::explore::{Explorer, Group, Plays};
-use kifu_pipeline::find::{ChessSpec, Finder, Query};
+use kifu_pipeline::find::{ChessSpec, FindWork, Finder, Query};
 use kifu_pipeline::go_find::{GoExplorer, GoQuery, Next};
 use kifu_pipeline::keys::AnyOf;
-use kifu_pipeline::{DomScope, DomWork, Formats, Input, PerGame};
+use kifu_pipeline::{DomScope, Formats, Input, PerGame};
 use kifu_replay::go::{Anchor, Pattern};
 use pyo3::exceptions::{PyFileNotFoundError, PyValueError};
 use pyo3::prelude::*;
@@ -366,7 +367,10 @@ pub fn find(
     let capacity = opts.threads.max(4);
     let pump = Pump::start(capacity, slot, move |tx, stop| {
         let scope = DomScope::FULL.with_max_game_bytes(max_game_bytes);
-        let work = DomWork::new(scope, move |input: &Input| Collect {
+        // a chess query on the main line: each game searched on the parser's events first,
+        // built only when it may match (as `kifu find` runs it)
+        let searched = Arc::clone(&query);
+        let work = FindWork::new(&searched, scope, move |input: &Input| Collect {
             file: Arc::clone(&input.name),
             finder: Finder::new(Arc::clone(&query), true),
             tests: Arc::clone(&tests),
@@ -507,7 +511,9 @@ pub fn explore<'py>(
     .with_max_game_bytes(max_game_bytes);
     let mut explorer = Explorer::new(group.clone(), max_entries.max(1));
     let result = scan::interruptible(py, |stop| {
-        let work = DomWork::new(scope, |_: &Input| Tested {
+        // as `kifu explore` runs it: a chess query on the main line searched on the parser's
+        // events first, a game built only when it may match
+        let work = FindWork::new(&query, scope, |_: &Input| Tested {
             plays: Plays::new(Arc::clone(&query), group.clone()),
             tests: Arc::clone(&tests),
         });
