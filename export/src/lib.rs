@@ -253,9 +253,9 @@ pub struct PositionOptions {
     pub sample: Option<Sample>,
     /// One row per distinct position: the first row of each `key`, in input order; the others
     /// are dropped and counted. Applied by the consumer that sees the rows in input order
-    /// ([`DistinctKeys`]; `kifu_pipeline::tables` does it for `kifu export`, Python and
-    /// DuckDB): a [`Builder`] alone does not, as it sees only the games pushed to it. Default
-    /// `None`: every row.
+    /// ([`DistinctKeys`]; `kifu_pipeline::tables` does it for every table scan, `kifu export`'s
+    /// among them): a [`Builder`] alone does not, as it sees only the games pushed to it.
+    /// Default `None`: every row.
     pub distinct: Option<Distinct>,
 }
 
