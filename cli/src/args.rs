@@ -108,10 +108,11 @@ pub struct Common {
     )]
     pub threads: Option<usize>,
     /// About how many bytes each piece of a large input holds when read on several threads
-    /// (at least 1).
-    #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_nonzero_size_usize,
+    /// (at least 1; default 1M, and 256K for `export --table positions`, whose rows take many
+    /// times the bytes of their games).
+    #[arg(long, value_name = "SIZE", value_parser = parse_nonzero_size_usize,
           help_heading = "Performance tuning")]
-    pub piece_size: usize,
+    pub piece_size: Option<usize>,
     /// Bytes read at a time (down to 1; K, M, G suffixes).
     #[arg(long, value_name = "SIZE", default_value = "64K", value_parser = parse_nonzero_size,
           help_heading = "Performance tuning")]
@@ -163,7 +164,7 @@ impl Common {
         Common {
             buffer_size: 64 * 1024,
             frame_buffer: DEFAULT_FRAME_BUFFER,
-            piece_size: kifu::par::Options::DEFAULT_PIECE_SIZE,
+            piece_size: None,
             decoder_memory: 128 << 20,
             sample: true,
             ..Common::default()

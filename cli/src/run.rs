@@ -63,7 +63,9 @@ pub fn scan_of(common: &Common, verb: &str) -> io::Result<Scan<'static>> {
     }
     let options = ScanOptions {
         threads: common.threads(),
-        piece_size: common.piece_size,
+        piece_size: common
+            .piece_size
+            .unwrap_or(kifu::par::Options::DEFAULT_PIECE_SIZE),
         read_size: common.buffer_size as usize,
         frame_buffer: common.frame_buffer as usize,
         decoder_memory: usize::try_from(common.decoder_memory).unwrap_or(usize::MAX),

@@ -6,11 +6,15 @@ use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use kifu_export::{OutFormat, SinkOptions, TableOptions};
+use kifu_export::{OutFormat, SinkOptions, Table, TableOptions};
+use kifu_pipeline::ScanOptions;
 use kifu_pipeline::tables::TableSpec;
 
 use crate::args::{Common, GameLimit};
 use crate::run::{self, Outcome};
+
+/// The piece size of the positions tables unless `--piece-size` says otherwise.
+const POSITIONS_PIECE_SIZE: usize = 256 << 10;
 
 /// Write the games as rows of a table: Parquet (zstd), CSV or JSON Lines, to one file or a
 /// dataset directory that DuckDB, Polars and Spark read as one table (see docs/export.md).
@@ -305,7 +309,19 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         ..Default::default()
     };
     let common = &args.common;
-    let scan = run::scan_of(common, "exporting")?;
+    let mut scan = run::scan_of(common, "exporting")?;
+    if common.piece_size.is_none()
+        && (spec.pgn == Some(Table::PgnPositions) || spec.sgf == Some(Table::SgfPositions))
+    {
+        // a position is a row of about 300 bytes: a piece of 1 MiB of games is some 20 MiB of
+        // rows, and 2N + 2 pieces are in flight (docs/figures.md § Every command in constant
+        // memory: 420 MiB at -j2 with pieces of 1 MiB, 160 with 256 KiB, at the same speed)
+        let options = ScanOptions {
+            piece_size: POSITIONS_PIECE_SIZE,
+            ..*scan.options()
+        };
+        scan = scan.with_options(options);
+    }
     let bar = run::Bar::start(common.quiet, scan.progress());
     let done = kifu_pipeline::tables::export(scan, &spec, &args.out, to, &sink, run::note);
     bar.finish();
