@@ -322,7 +322,8 @@ fn the_corpus() {
 /// the full table's.
 #[test]
 fn every_projection_equals_the_full_tables_columns() {
-    let pgn = "[White \"a\"]\n[WhiteElo \"2100\"]\n[TimeControl \"180+0\"]\n\n1. e4 { [%clk 0:03:00] [%eval 0.3] } \
+    let pgn = "[White \"a\"]\n[WhiteElo \"2100\"]\n[TimeControl \"180+0\"]\n\n\
+               1. e4 { [%clk 0:03:00] [%eval 0.3] } \
                e5 { [%clk 0:02:59] } 2. Nf3 Nc6 3. Bb5 a6 4. O-O d5 5. exd5 Qxd5 6. Ke2 1-0\n\n\
                [FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 2. e5 d5 3. exd6 *\n";
     let full = batch(pgn);
