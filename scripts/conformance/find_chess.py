@@ -475,7 +475,7 @@ def main(argv):
         "%s %d" % (cat, totals[cat]) for cat in CATEGORIES + [UNEXPLAINED]))
     if explore:
         ok &= compare_explore(kifu, explore, show)
-    print("all equal" if ok else "differences found")
+    print("no unexplained difference" if ok else "unexplained differences, or explore rows differing")
     return 0 if ok else 1
 
 
