@@ -260,22 +260,28 @@ pub(crate) struct RootInfo {
     pub(crate) rules: Rules,
 }
 
+/// The board size an `SZ` value gives (`19`, `19:13`), `None` when it is not one (a side of 1
+/// to 52 points).
+pub(crate) fn board_size(raw: RawValue<'_>) -> Option<BoardSize> {
+    let dim = |r: RawValue<'_>| r.number().filter(|n| (1..=52).contains(n));
+    let (c, r) = match raw.compose() {
+        None => dim(raw).map(|n| (n, n)),
+        Some((a, b)) => dim(a).zip(dim(b)),
+    }?;
+    Some(BoardSize {
+        cols: c as u8,
+        rows: r as u8,
+    })
+}
+
 impl RootInfo {
     /// Reads one root property value.
     pub(crate) fn value(&mut self, name: &[u8], raw: RawValue<'_>) {
         match name {
             b"GM" => self.gm = raw.number(),
             b"SZ" => {
-                let dim = |r: RawValue<'_>| r.number().filter(|n| (1..=52).contains(n));
-                let size = match raw.compose() {
-                    None => dim(raw).map(|n| (n, n)),
-                    Some((a, b)) => dim(a).zip(dim(b)),
-                };
-                if let Some((c, r)) = size {
-                    self.size = BoardSize {
-                        cols: c as u8,
-                        rows: r as u8,
-                    };
+                if let Some(size) = board_size(raw) {
+                    self.size = size;
                 }
             }
             b"RU" => self.rules = Rules::from_ru(raw.0),

@@ -559,7 +559,8 @@ impl Pattern {
     ///
     /// # Errors
     ///
-    /// A text without a game tree, or whose first tree is not Go (`GM` other than 1).
+    /// A text without a game tree, whose first tree is not Go (`GM` other than 1), or whose
+    /// `SZ` is not a board size (a side of 1 to 52 points).
     ///
     /// ```
     /// use kifu_replay::go::Pattern;
@@ -578,6 +579,18 @@ impl Pattern {
         let r = super::replay_tree(&tree);
         if !r.is_go {
             return Err(none("the SGF game tree is not Go (GM is not 1)"));
+        }
+        // a game would be replayed on 19x19 past a bad SZ; a pattern of another size is no
+        // pattern
+        if !tree.is_empty()
+            && let Some(sz) = tree.root().properties().find(|p| p.name() == b"SZ")
+            && let Some(v) = sz.values().next()
+            && super::game::board_size(v).is_none()
+        {
+            return Err(none(&format!(
+                "SZ[{}] is not a board size (1 to 52 points a side, or COLUMNS:ROWS)",
+                String::from_utf8_lossy(v.0)
+            )));
         }
         Ok(Pattern::from_board(&r.end))
     }
@@ -1263,6 +1276,14 @@ mod tests {
         assert!(Pattern::parse("\u{feff}X").is_err()); // no panic on odd characters
         assert!(Pattern::from_sgf(b"").is_err());
         assert!(Pattern::from_sgf(b"(;GM[2])").is_err());
+        // a bad SZ is refused, named, not read as 19x19
+        for bad in ["53", "0", "x", "19:53"] {
+            let text = format!("(;GM[1]SZ[{bad}];B[aa])");
+            let e = Pattern::from_sgf(text.as_bytes()).unwrap_err();
+            assert!(e.to_string().contains(&format!("SZ[{bad}]")), "{e}");
+        }
+        let p = Pattern::from_sgf(b"(;GM[1]SZ[52:3];B[aa])").unwrap();
+        assert_eq!((p.width(), p.height()), (52, 3));
     }
 
     #[test]
