@@ -238,8 +238,9 @@ fn long_values_are_never_merged() {
     assert!(err(&o).contains("`White`"), "{}", err(&o));
 }
 
-/// The game keys that are not columns of their table partition too: a PGN game's `result`
-/// and `winner` (from `outcome`), an SGF tree's `result` (its `RE`) and `winner`.
+/// The game keys that are not columns of their table partition too, with the values of the
+/// keys: a PGN game's `result` and `winner`, an SGF tree's `result` (its `RE` read as `1-0`,
+/// `0-1`, …) and `winner`.
 #[test]
 fn derived_keys_partition_datasets() {
     let dir = tempfile::tempdir().unwrap();
@@ -270,11 +271,7 @@ fn derived_keys_partition_datasets() {
             vec!["result=0-1", "result=1%2F2-1%2F2", "result=1-0", "result=*"],
         ),
         (&sgf, "winner", vec!["winner=black", "winner=white"]),
-        (
-            &sgf,
-            "result",
-            vec!["result=B+3", "result=B+R", "result=W+0.5"],
-        ),
+        (&sgf, "result", vec!["result=0-1", "result=1-0"]),
     ] {
         let out = dir.path().join(format!(
             "ds-{key}-{}",
@@ -302,4 +299,61 @@ fn derived_keys_partition_datasets() {
         want.sort();
         assert_eq!(folders, want, "--partition-by {key} of {}", input.display());
     }
+}
+
+/// A game whose `Result` tag and termination marker disagree has one result everywhere: the
+/// tag's (`kifu::pgn::Game::outcome`), in `-w`, `--partition-by` and the positions' `score`.
+#[test]
+fn a_game_has_one_result_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.file("d.pgn", b"[Result \"1-0\"]\n\n1. e4 0-1\n\n");
+    let o = kifu(
+        &["filter", "-c", "-w", "result=1-0", input.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(out(&o).trim(), "1", "{}", err(&o));
+    for key in ["result", "winner"] {
+        let ds = dir.path().join(format!("ds-{key}"));
+        let o = kifu(
+            &[
+                "export",
+                input.to_str().unwrap(),
+                "-q",
+                "--partition-by",
+                key,
+                "-o",
+                ds.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(code(&o), 0, "{}", err(&o));
+        let folders: Vec<String> = entries(&ds)
+            .into_iter()
+            .filter(|e| e.contains('='))
+            .collect();
+        let want = if key == "result" {
+            "result=1-0"
+        } else {
+            "winner=white"
+        };
+        assert_eq!(folders, [want]);
+    }
+    let o = kifu(
+        &[
+            "export",
+            input.to_str().unwrap(),
+            "-q",
+            "--table",
+            "positions",
+            "--to",
+            "csv",
+            "--columns",
+            "ply,score",
+            "-o",
+            "-",
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(out(&o), "ply,score\n0,1\n1,-1\n");
 }

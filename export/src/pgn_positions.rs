@@ -500,7 +500,8 @@ impl PositionsBuilder {
         };
         let mut state = self.filter.start(salt);
         let elo = |tag: &str| game.tag(tag).and_then(values::int::<i16>);
-        let white_score = match game.termination() {
+        // the Result tag, else the marker: the game keys' `result` (-w, --partition-by)
+        let white_score = match game.outcome() {
             Outcome::WhiteWins => Some(1),
             Outcome::BlackWins => Some(-1),
             Outcome::Draw => Some(0),

@@ -790,10 +790,8 @@ impl Game for pgn::Game {
         self.moves.len() as u64
     }
     fn outcome(&self) -> Outcome {
-        // the Result tag wins over the termination marker, as `kifu stats --by` counts
-        pgn::Game::tag(self, "Result")
-            .and_then(|r| Outcome::parse(r.trim().as_bytes()))
-            .unwrap_or_else(|| self.termination())
+        // the Result tag wins over the termination marker (kifu::pgn::Game::outcome)
+        pgn::Game::outcome(self)
     }
     fn opening(&self) -> Option<Opening> {
         kifu_replay::chess::openings::classify(self)

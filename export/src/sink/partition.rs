@@ -13,6 +13,7 @@ use arrow_array::types::Date32Type;
 use arrow_array::{Array, ArrayRef, RecordBatch, UInt32Array};
 use arrow_schema::{DataType, SchemaRef};
 
+use kifu::sgf::{Color, GoResult};
 use kifu_output::bounded::{Bounded, close_matches, fnv1a};
 
 use super::cell::csv_value;
@@ -33,9 +34,18 @@ enum Key {
     Date { month: bool, columns: Vec<usize> },
     /// The value of a column, named `name` in the folder.
     Column { name: String, column: usize },
-    /// `winner` of a PGN table, from its `outcome` column (`1-0`: `white`, `0-1`: `black`;
-    /// a draw or no result: no value), the words of the SGF `trees` table's `winner` column.
-    Winner { column: usize },
+    /// `result` (or `winner`, when `winner`) of a PGN table: the `Result` tag's column when it
+    /// holds one of the four results, else the `outcome` column (the termination marker), as
+    /// [`kifu::pgn::Game::outcome`] reads a game; `winner` in the words of the SGF `trees`
+    /// table's column (`1-0`: `white`, `0-1`: `black`; a draw or no result: no value).
+    PgnResult {
+        tag: Option<usize>,
+        outcome: usize,
+        winner: bool,
+    },
+    /// `result` of an SGF table: its `RE` column read as the game keys read it (a White win
+    /// `1-0`, a Black win `0-1`, a draw `1/2-1/2`, anything else `*`).
+    SgfResult { column: usize },
     /// The board size of a Go table, rows × columns (`board=19x19`).
     BoardSize { rows: usize, cols: usize },
 }
@@ -113,18 +123,45 @@ impl Partitioned {
                     csv_value(cell, batch.column(*column).as_ref(), i);
                     push_value(out, &String::from_utf8_lossy(cell));
                 }
-                Key::Winner { column } => {
-                    out.push_str("winner=");
+                Key::PgnResult {
+                    tag,
+                    outcome,
+                    winner,
+                } => {
+                    out.push_str(if *winner { "winner=" } else { "result=" });
+                    cell.clear();
+                    if let Some(tag) = tag {
+                        csv_value(cell, batch.column(*tag).as_ref(), i);
+                    }
+                    let result = match kifu::pgn::Outcome::parse(cell.trim_ascii()) {
+                        Some(o) => o,
+                        None => {
+                            cell.clear();
+                            csv_value(cell, batch.column(*outcome).as_ref(), i);
+                            kifu::pgn::Outcome::parse(cell).unwrap_or(kifu::pgn::Outcome::Unknown)
+                        }
+                    };
+                    let value = match (winner, result) {
+                        (false, o) => o.as_str(),
+                        (true, kifu::pgn::Outcome::WhiteWins) => "white",
+                        (true, kifu::pgn::Outcome::BlackWins) => "black",
+                        (true, _) => "",
+                    };
+                    push_value(out, value);
+                }
+                Key::SgfResult { column } => {
+                    out.push_str("result=");
                     cell.clear();
                     csv_value(cell, batch.column(*column).as_ref(), i);
-                    push_value(
-                        out,
-                        match cell.as_slice() {
-                            b"1-0" => "white",
-                            b"0-1" => "black",
-                            _ => "",
+                    let value = match GoResult::parse(cell) {
+                        Some(GoResult::Win { winner, .. }) => match winner {
+                            Color::White => "1-0",
+                            Color::Black => "0-1",
                         },
-                    );
+                        Some(GoResult::Draw) => "1/2-1/2",
+                        _ => "*",
+                    };
+                    push_value(out, value);
                 }
                 Key::BoardSize { rows, cols } => {
                     out.push_str("board=");
@@ -253,19 +290,16 @@ fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
     if schema.index_of(name).is_err() {
         let pgn = schema.index_of("outcome").ok();
         match (name, pgn) {
-            ("winner", Some(column)) => return Ok(Key::Winner { column }),
-            ("result", Some(column)) => {
-                return Ok(Key::Column {
-                    name: name.into(),
-                    column,
+            ("winner" | "result", Some(outcome)) => {
+                return Ok(Key::PgnResult {
+                    tag: schema.index_of("Result").ok(),
+                    outcome,
+                    winner: name == "winner",
                 });
             }
             ("result", None) => {
                 if let Ok(column) = schema.index_of("RE") {
-                    return Ok(Key::Column {
-                        name: name.into(),
-                        column,
-                    });
+                    return Ok(Key::SgfResult { column });
                 }
             }
             _ => {}

@@ -386,6 +386,23 @@ impl Game {
             .unwrap_or(Outcome::Unknown)
     }
 
+    /// The game's result as a reader of its tags takes it: the `Result` tag when it holds one
+    /// of the four results, else the [`termination`](Self::termination) (the marker of the
+    /// movetext). The two differ only when the tag and the marker disagree; this is the
+    /// `result` of kifu's game keys and the `score` of its positions table, as python-chess's
+    /// `game.headers["Result"]` and the lichess database read a game.
+    ///
+    /// ```
+    /// use kifu::pgn::{Games, Outcome};
+    /// let game = Games::new(b"[Result \"1-0\"]\n\n1. e4 0-1").next().unwrap();
+    /// assert_eq!((game.outcome(), game.termination()), (Outcome::WhiteWins, Outcome::BlackWins));
+    /// ```
+    pub fn outcome(&self) -> Outcome {
+        self.result_tag()
+            .and_then(|r| Outcome::parse(r.trim().as_bytes()))
+            .unwrap_or_else(|| self.termination())
+    }
+
     /// The ply before the first move, from the `FEN` tag's side to move and move number
     /// (`… b - - 0 14` gives 27: the first move is Black's 14th); 0 without a `FEN` tag.
     pub fn starting_ply(&self) -> u32 {
