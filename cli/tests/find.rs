@@ -232,6 +232,98 @@ fn queries_that_cannot_be_read_are_refused() {
 }
 
 #[test]
+fn usage_errors_name_what_is_missing() {
+    let refused = |args: &[&str], says: &str| {
+        let mut all = args.to_vec();
+        all.extend(["-", "-q"]);
+        let o = kifu(&all, Some(&games()));
+        assert_eq!(code(&o), 2, "{args:?}: {}", err(&o));
+        assert!(err(&o).contains(says), "{args:?}: {}", err(&o));
+    };
+    refused(&["find"], "--go-pattern FILE");
+    // --anchor and --swap-colors without --go-pattern, even beside a chess query
+    refused(
+        &["find", "--anchor", "corner", "--material", "KQk"],
+        "--go-pattern",
+    );
+    refused(
+        &["find", "--swap-colors", "--material", "KQk"],
+        "--go-pattern",
+    );
+    refused(
+        &["explore", "--anchor", "corner", "--fen", OPEN],
+        "--go-pattern",
+    );
+    refused(&["find", "--anchor", "edge"], "--go-pattern");
+    // no ply is between them
+    let past = "--min-ply 5 is past --max-ply 2";
+    refused(
+        &[
+            "find",
+            "--material",
+            "Q=0",
+            "--min-ply",
+            "5",
+            "--max-ply",
+            "2",
+        ],
+        past,
+    );
+    refused(
+        &[
+            "find",
+            "-c",
+            "--fen",
+            OPEN,
+            "--min-ply",
+            "5",
+            "--max-ply",
+            "2",
+        ],
+        past,
+    );
+    refused(
+        &["explore", "--fen", OPEN, "--min-ply", "5", "--max-ply", "2"],
+        past,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("p.csv");
+    let csv = csv.to_str().unwrap();
+    let export = ["export", "--table", "positions", "-o", csv];
+    refused(
+        &[&export[..], &["--min-ply", "5", "--max-ply", "2"]].concat(),
+        past,
+    );
+    assert!(!dir.path().join("p.csv").exists());
+    // a ply range of one ply is one
+    assert_eq!(
+        find_count(&["--fen", OPEN, "--min-ply", "4", "--max-ply", "4"]),
+        3
+    );
+}
+
+#[test]
+fn explore_json_groups_are_null_when_a_game_has_no_value() {
+    // no game has an ECO tag: every row grouped, its group null
+    let rows = explore(&["--fen", OPEN, "--by", "ECO"]);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for r in &rows {
+        let o = r.as_object().unwrap();
+        assert_eq!(o.keys().next().map(String::as_str), Some("group"), "{r}");
+        assert!(o["group"].is_null(), "{r}");
+    }
+    let rows = explore(&["--fen", OPEN, "--by", "speed"]);
+    assert!(
+        rows.iter()
+            .all(|r| r["group"] == "blitz" || r["group"] == "bullet" || r["group"] == "rapid"),
+        "{rows:?}"
+    );
+    // without --by: no group member
+    let rows = explore(&["--fen", OPEN]);
+    assert!(rows.iter().all(|r| r.get("group").is_none()), "{rows:?}");
+}
+
+#[test]
 fn every_thread_count_writes_the_same() {
     let many = games().repeat(40);
     let run_j = |args: &[&str], j: &str| {

@@ -164,6 +164,25 @@ fn bad_patterns_and_flags() {
         None,
     );
     assert_eq!(code(&o), 2, "{}", err(&o));
+    // a pattern file is read up to a bound: /dev/zero ends, a bigger file is refused
+    let big = dir.file("big.txt", &vec![b'.'; (1 << 20) + 1]);
+    for path in [big.to_str().unwrap(), "/dev/zero"] {
+        if !std::path::Path::new(path).exists() {
+            continue;
+        }
+        let o = kifu(&["find", "-c", "--go-pattern", path, g], None);
+        assert_eq!(code(&o), 2, "{path}: {}", err(&o));
+        assert!(err(&o).contains("more than 1048576 bytes"), "{}", err(&o));
+    }
+    // an SGF pattern whose SZ is no board size: refused, named (not read as 19x19)
+    let sz53 = dir.file("sz53.sgf", b"(;GM[1]SZ[53];B[aa])");
+    let o = kifu(&["find", "--go-pattern", sz53.to_str().unwrap(), g], None);
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    assert!(err(&o).contains("SZ[53]"), "{}", err(&o));
+    // --anchor, --swap-colors: --go-pattern named
+    let o = kifu(&["find", "--swap-colors", g], None);
+    assert_eq!(code(&o), 2);
+    assert!(err(&o).contains("--go-pattern"), "{}", err(&o));
     // rating bands are chess's Elo: refused, the ranks named
     let o = kifu(
         &[

@@ -115,8 +115,10 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     let terminal = stdout.is_terminal();
     let mut out = io::BufWriter::new(stdout.lock());
     if args.json {
+        let grouped = args.by.is_some();
         for r in &rows {
-            serde_json::to_writer(&mut out, r)?;
+            let row = with_group(serde_json::to_value(r)?, grouped, r.group.as_deref());
+            serde_json::to_writer(&mut out, &row)?;
             out.write_all(b"\n")?;
         }
     } else {
@@ -262,7 +264,7 @@ fn go_json(r: &NextRow, grouped: bool) -> serde_json::Value {
         Next::Pass { color } => ("pass", Some(colour(color)), None, None),
         Next::End => ("end", None, None, None),
     };
-    let mut row = serde_json::json!({
+    let row = serde_json::json!({
         "move": r.next.to_string(),
         "kind": kind,
         "color": color,
@@ -276,12 +278,20 @@ fn go_json(r: &NextRow, grouped: bool) -> serde_json::Value {
         "game": r.example.game + 1,
         "move_number": r.example.move_number,
     });
-    if grouped && let Some(map) = row.as_object_mut() {
-        // first, as chess's rows have it
-        let mut with = serde_json::Map::new();
-        with.insert("group".into(), r.group.clone().into());
-        with.extend(std::mem::take(map));
-        *map = with;
+    with_group(row, grouped, r.group.as_deref())
+}
+
+/// A JSON row of `kifu explore --json`, chess or Go: with `--by`, its `group` first, `null`
+/// when the game has no value of the key; without `--by`, no `group` member.
+fn with_group(mut row: serde_json::Value, grouped: bool, group: Option<&str>) -> serde_json::Value {
+    if let Some(map) = row.as_object_mut() {
+        map.shift_remove("group");
+        if grouped {
+            let mut with = serde_json::Map::new();
+            with.insert("group".into(), group.into());
+            with.extend(std::mem::take(map));
+            *map = with;
+        }
     }
     row
 }

@@ -70,12 +70,54 @@ pub struct QueryArgs {
     pub dom_search: bool,
 }
 
+/// The most bytes of a `--go-pattern` file read: a pattern is at most 52×52 points (some 2,800
+/// bytes as rows) or one SGF game, far less than this; a larger file (or `/dev/zero`) is refused.
+pub const MAX_GO_PATTERN_BYTES: u64 = 1 << 20;
+
+/// A usage error (exit status 2).
+fn usage(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, message)
+}
+
+/// `--min-ply` past `--max-ply`: no position could be searched (`kifu find`, `kifu explore`,
+/// `kifu export`).
+pub fn check_plies(min_ply: Option<u32>, max_ply: Option<u32>) -> io::Result<()> {
+    match (min_ply, max_ply) {
+        (Some(min), Some(max)) if min > max => Err(usage(format!(
+            "--min-ply {min} is past --max-ply {max}: no position is between them"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 impl QueryArgs {
     /// The query the flags give; an error when none is given or one cannot be read.
     pub fn query(&self) -> io::Result<Query> {
+        // clap's `requires` does not fire when a chess flag conflicting with --go-pattern is
+        // given: checked here
+        if self.go_pattern.is_none() {
+            if let Some(a) = &self.anchor {
+                return Err(usage(format!(
+                    "--anchor {a} places a Go pattern: give --go-pattern FILE"
+                )));
+            }
+            if self.swap_colors {
+                return Err(usage(
+                    "--swap-colors exchanges a Go pattern's colours: give --go-pattern FILE".into(),
+                ));
+            }
+        }
         if let Some(path) = &self.go_pattern {
             return self.go_pattern(path).map(Query::Go);
         }
+        if self.fen.is_none() && self.subfen.is_none() && self.material.is_none() {
+            return Err(usage(
+                "no query: give --fen FEN, --subfen BOARD, --material SIG or --go-pattern FILE \
+                 (docs/search.md)"
+                    .into(),
+            ));
+        }
+        check_plies(self.min_ply, self.max_ply)?;
         let spec = ChessSpec {
             fen: self.fen.clone(),
             subfen: self.subfen.clone(),
@@ -98,7 +140,13 @@ impl QueryArgs {
                 format!("--go-pattern {}: {e}", path.display()),
             )
         };
-        let text = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+        let text = read_at_most(path, MAX_GO_PATTERN_BYTES).map_err(|e| bad(e.to_string()))?;
+        let Some(text) = text else {
+            return Err(bad(format!(
+                "more than {} bytes: not a pattern (at most 52x52 points or one SGF game)",
+                MAX_GO_PATTERN_BYTES
+            )));
+        };
         let sgf = path
             .extension()
             .is_some_and(|x| x.eq_ignore_ascii_case("sgf"));
@@ -117,6 +165,17 @@ impl QueryArgs {
             .map_err(bad)?;
         Ok(pattern.anchor(anchor).swap_colors(self.swap_colors))
     }
+}
+
+/// The bytes of the file at `path` when it holds at most `max` of them; `None` when it holds
+/// more (no more than `max + 1` read: `/dev/zero` ends too).
+fn read_at_most(path: &std::path::Path, max: u64) -> io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut text = Vec::new();
+    std::fs::File::open(path)?
+        .take(max + 1)
+        .read_to_end(&mut text)?;
+    Ok((text.len() as u64 <= max).then_some(text))
 }
 
 /// Find the games that reach a position or show a pattern; write them, or count them.
