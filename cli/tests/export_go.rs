@@ -88,3 +88,62 @@ fn symmetries_and_the_new_columns() {
     let legal = rows(&export(&["--legal-only"], "1", "legal.jsonl"));
     assert_eq!(col(&legal, "ply"), [0, 0, 1].map(|n| json!(n)));
 }
+
+#[test]
+fn symmetries_only_where_go_positions_may_be() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.file("x.pgn", b"[Result \"1-0\"]\n\n1. e4 e5 1-0\n");
+    let out_path = dir.path().join("o.jsonl");
+    let o_arg = out_path.to_str().unwrap();
+    // no table but positions turns: refused before anything is read
+    let o = kifu(
+        &["export", "--table", "games", "--symmetries", "-o", o_arg],
+        None,
+    );
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    assert!(err(&o).contains("--table positions"), "{}", err(&o));
+    assert!(!out_path.exists());
+    // PGN positions only: written once each, and said so
+    let o = kifu(
+        &[
+            "export",
+            pgn.to_str().unwrap(),
+            "--table",
+            "positions",
+            "--symmetries",
+            "-o",
+            o_arg,
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(
+        err(&o).contains("PGN positions have no symmetries"),
+        "{}",
+        err(&o)
+    );
+    assert_eq!(out(&o), "");
+    assert_eq!(
+        std::fs::read_to_string(&out_path).unwrap().lines().count(),
+        3
+    );
+    // a folder of both: the SGF positions turned, nothing to say
+    let both = tempfile::tempdir().unwrap();
+    both.file("a.pgn", b"[Result \"1-0\"]\n\n1. e4 e5 1-0\n");
+    both.file("b.sgf", GAMES);
+    let o = kifu(
+        &[
+            "export",
+            both.path().to_str().unwrap(),
+            "--table",
+            "positions",
+            "--symmetries",
+            "--force",
+            "-o",
+            o_arg,
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(!err(&o).contains("no symmetries"), "{}", err(&o));
+}

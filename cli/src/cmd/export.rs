@@ -153,6 +153,7 @@ impl PositionArgs {
                     .into(),
             ));
         }
+        crate::cmd::find::check_plies(self.min_ply, self.max_ply)?;
         let sample = match self.sample_rate {
             None => None,
             Some(rate) => Some(kifu_export::Sample::new(rate, self.seed).ok_or_else(|| {
@@ -259,6 +260,13 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         ExportFormat::Npz => OutFormat::Npz,
         ExportFormat::Npy => OutFormat::Npy,
     };
+    if args.symmetries && args.table != TableName::Positions {
+        // only Go positions turn; which format the inputs hold is known only once read
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "--symmetries turns the Go positions of SGF games: --table positions",
+        ));
+    }
     let mut spec = TableSpec::by_name(args.table.id()).expect("every --table names a table");
     spec.options = TableOptions {
         variations: args.variations,
@@ -345,6 +353,13 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                     Some(t) if t.is_sgf() => "SGF",
                     _ => "PGN",
                 }
+            );
+        }
+        let go = [done.scan.table, done.scan.other_table].contains(&Some(Table::SgfPositions));
+        if args.symmetries && done.scan.table == Some(Table::PgnPositions) && !go {
+            eprintln!(
+                "kifu export: --symmetries: no SGF game was read; PGN positions have no \
+                 symmetries (each written once, as without the flag)"
             );
         }
         if let Some(d) = done.scan.distinct {
