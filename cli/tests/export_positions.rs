@@ -331,3 +331,36 @@ fn position_flags_are_checked() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "Event\ngame 1\n");
 }
+
+/// A game with no position (a variant that is not chess, a `FEN` tag that does not read) is
+/// named on stderr, with exit status 1; the other games' rows are written.
+#[test]
+fn a_game_that_is_not_replayed_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("odd.pgn");
+    std::fs::write(
+        &input,
+        "[FEN \"bad fen\"]\n\n1. e4 *\n\n[Variant \"Atomic\"]\n\n1. e4 *\n\n[White \"ok\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let o = kifu(&[
+        "export".as_ref(),
+        input.as_os_str(),
+        "--table".as_ref(),
+        "positions".as_ref(),
+        "--to".as_ref(),
+        "csv".as_ref(),
+        "--columns".as_ref(),
+        "game_index,ply".as_ref(),
+        "-o".as_ref(),
+        "-".as_ref(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stdout), "game_index,ply\n2,0\n2,1\n");
+    let err = text(&o.stderr);
+    assert!(err.contains("game 1: the FEN tag does not read"), "{err}");
+    assert!(
+        err.contains("game 2: the variant \"Atomic\" is not chess"),
+        "{err}"
+    );
+}

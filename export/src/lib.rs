@@ -350,6 +350,16 @@ pub enum PushError {
         /// What serde said.
         reason: String,
     },
+    /// The PGN `positions` table: a game that is not replayed (a `Variant` that is not chess,
+    /// a `FEN` tag that does not read) has no position to write. As for
+    /// [`NotSerializable`](Self::NotSerializable), the caller names the game and goes on.
+    #[error("{reason}")]
+    NotReplayed {
+        /// The game's index.
+        index: u64,
+        /// Why (the variant, or what is wrong with the FEN).
+        reason: String,
+    },
 }
 
 // One builder a table, made once and kept for the whole scan: its size is no cost worth a box.
@@ -502,7 +512,10 @@ impl Builder {
     ///
     /// # Errors
     ///
-    /// [`PushError::WrongFormat`] if the table is an SGF one.
+    /// [`PushError::WrongFormat`] if the table is an SGF one; for [`Table::PgnPositions`],
+    /// [`PushError::NotReplayed`] for a game with no position (a variant that is not chess, a
+    /// `FEN` tag that does not read: no row is added; name the game and go on); for
+    /// [`Table::PgnJson`], [`PushError::NotSerializable`].
     pub fn push_pgn(&mut self, file: &str, game: &pgn::Game) -> Result<(), PushError> {
         let wrong = PushError::WrongFormat {
             format: "PGN",
@@ -521,7 +534,7 @@ impl Builder {
                     x.push_moves(game, &rows);
                 }
             }
-            Inner::PgnPositions(b) => b.push(file, game),
+            Inner::PgnPositions(b) => b.push(file, game)?,
             Inner::Json(b) if self.table == Table::PgnJson => b.push_pgn(file, game)?,
             _ => return Err(wrong),
         }

@@ -35,6 +35,7 @@ use kifu::pgn::{self, Outcome};
 use kifu_replay::chess::cozy::{Color, Piece};
 use kifu_replay::chess::{Position, Resolved, Unplayable, Variant};
 
+use crate::PushError;
 use crate::cols::{Lists, clamp_i64, list_of};
 use crate::pgn_games::MoveData;
 use crate::positions_filter::{FNV_START, PlyFilter, fnv1a};
@@ -285,24 +286,31 @@ fn fen_epd(pos: &Position, out: &mut String) {
 /// cannot be played from).
 ///
 /// [`replay_game`]: kifu_replay::chess::replay_game
-fn start(game: &pgn::Game, startpos: &Position) -> Option<Position> {
+/// The position `game` starts from, or why it has none: a `Variant` that is not chess, or a
+/// `FEN` tag that does not read.
+fn start(game: &pgn::Game, startpos: &Position) -> Result<Position, String> {
     let mut fen = None;
-    let mut variant = Variant::Standard;
+    let mut variant = (Variant::Standard, "");
     for (name, value) in &game.tags {
         match name.as_str() {
             "FEN" => fen = Some(value.as_str()),
-            "Variant" => variant = Variant::from_tag(value.as_bytes()),
+            "Variant" => variant = (Variant::from_tag(value.as_bytes()), value.as_str()),
             _ => {}
         }
     }
     let chess960 = match variant {
-        Variant::Unsupported => return None,
-        v => v == Variant::Chess960,
+        (Variant::Unsupported, name) => {
+            return Err(format!(
+                "the variant {name:?} is not chess: no position to write"
+            ));
+        }
+        (v, _) => v == Variant::Chess960,
     };
     match fen {
-        Some(fen) => Position::from_fen(fen, chess960).ok(),
-        None if chess960 => Position::from_fen(STARTFEN, true).ok(),
-        None => Some(startpos.clone()),
+        Some(fen) => Position::from_fen(fen, chess960)
+            .map_err(|e| format!("the FEN tag does not read ({e}): no position to write")),
+        None if chess960 => Position::from_fen(STARTFEN, true).map_err(|e| e.to_string()),
+        None => Ok(startpos.clone()),
     }
 }
 
@@ -482,14 +490,19 @@ impl PositionsBuilder {
         self.bytes
     }
 
-    /// Adds a row per position of `game`'s main line, the start and the final one included;
-    /// none for a game that is not replayed (a variant that is not chess, a bad `FEN`), and
-    /// none past a move that cannot be played (its row, the last, says why in `error`). The
-    /// filters of [`crate::PositionOptions`] leave rows out.
-    pub(crate) fn push(&mut self, file: &str, game: &pgn::Game) {
-        let Some(mut pos) = start(game, &self.startpos) else {
-            return;
-        };
+    /// Adds a row per position of `game`'s main line, the start and the final one included,
+    /// and none past a move that cannot be played (its row, the last, says why in `error`).
+    /// The filters of [`crate::PositionOptions`] leave rows out.
+    ///
+    /// # Errors
+    ///
+    /// A game that is not replayed (a variant that is not chess, a bad `FEN`) has no row: its
+    /// [`PushError::NotReplayed`] says why, for the caller to name the game and go on.
+    pub(crate) fn push(&mut self, file: &str, game: &pgn::Game) -> Result<(), PushError> {
+        let mut pos = start(game, &self.startpos).map_err(|reason| PushError::NotReplayed {
+            index: game.index,
+            reason,
+        })?;
         let salt = if self.filter.samples() {
             game.tags.iter().fold(FNV_START, |h, (name, value)| {
                 let h = fnv1a(fnv1a(h, name.as_bytes()), &[0]);
@@ -522,7 +535,7 @@ impl PositionsBuilder {
         let max_ply = self.filter.max_ply;
         for (ply, node) in game.moves.iter().enumerate() {
             if ply > max_ply {
-                return;
+                return Ok(());
             }
             let keep = self.filter.keep(&mut state, ply, pos.key());
             let resolved = match pos.resolve(node.san) {
@@ -552,7 +565,7 @@ impl PositionsBuilder {
                     if keep && !self.filter.legal_only {
                         self.row(&info, ply, &pos, Next::Failed(node, why));
                     }
-                    return;
+                    return Ok(());
                 }
             }
         }
@@ -560,6 +573,7 @@ impl PositionsBuilder {
         if ply <= max_ply && self.filter.keep(&mut state, ply, pos.key()) {
             self.row(&info, ply, &pos, Next::None);
         }
+        Ok(())
     }
 
     /// One row: the position `pos`, `ply` half-moves after the start, and the move from it;
