@@ -131,7 +131,8 @@ pub struct PositionArgs {
     #[arg(long, help_heading = "Which rows")]
     pub distinct: bool,
     /// positions: the memory --distinct's set of keys may take (8 bytes a slot, at most 7/8
-    /// full); past it, new positions are kept unchecked and counted on stderr.
+    /// full; 1,024 slots at least); past it, new positions are kept unchecked and counted on
+    /// stderr.
     #[arg(long, value_name = "SIZE", default_value = "512M", requires = "distinct",
           value_parser = crate::args::parse_size, help_heading = "Which rows")]
     pub distinct_memory: u64,
