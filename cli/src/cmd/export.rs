@@ -238,7 +238,7 @@ pub enum ExportFormat {
 /// input of the other format cannot join it and is named on stderr (exit status 1). Exit
 /// status 2 when an input could not be read or the output was refused.
 pub fn run(args: Args) -> io::Result<ExitCode> {
-    crate::alloc::for_tables();
+    crate::alloc::for_tables(args.table.id() == "positions");
     // a dataset directory's name tells no format: Parquet, unless --to says otherwise
     let dataset = args.dataset || args.max_rows_per_file.is_some() || !args.partition_by.is_empty();
     let to = args
