@@ -793,7 +793,10 @@ fn no_rows_make_empty_arrays() {
     // a game of a variant the replay does not play: no position
     let pgn = tmp.file("atomic.pgn", b"[Variant \"Atomic\"]\n\n1. e4 *\n");
     let out = tmp.path().join("empty.npz");
-    ok(&export(&[&pgn], &out, &["--table", "positions"]));
+    // the game is named on stderr, exit status 1 (b428bab); the file is written all the same
+    let o = export(&[&pgn], &out, &["--table", "positions"]);
+    assert_eq!(code(&o), 1, "{}", err(&o));
+    assert!(err(&o).contains("Atomic"), "{}", err(&o));
     let m = npz(&out);
     assert_eq!(member(&m, "bitboards").shape, [0, 12]);
     assert_eq!(member(&m, "ply").shape, [0]);
@@ -827,4 +830,120 @@ fn partitions_keep_the_columns_they_name() {
     let blitz = npz(&out.join("speed=blitz/part-00000.npz"));
     assert_eq!(member(&blitz, "speed").texts(), vec!["blitz"; 8]);
     assert_eq!(member(&blitz, "bitboards").shape, [8, 12]);
+}
+
+#[test]
+fn long_text_is_cut_to_256_bytes_said_and_the_same_at_every_core() {
+    let tmp = tempfile::tempdir().unwrap();
+    // one result of 2,000 bytes (a two-byte character across byte 256), 30 small ones: the
+    // column is `S255` (cut before the character), not `S2000` for every row
+    let long = format!("{}é{}", "x".repeat(255), "y".repeat(1_742));
+    let mut sgf = format!("(;GM[1]SZ[9]RE[{long}];B[aa])");
+    sgf.push_str(&"(;GM[1]SZ[9]RE[B+R];B[aa])".repeat(30));
+    let input = tmp.file("amp.sgf", sgf.as_bytes());
+    let cols = ["--table", "positions", "--columns", "ply,result"];
+    let mut outs = Vec::new();
+    for (to, j) in [
+        ("npz", "-j1"),
+        ("npz", "-j2"),
+        ("npy", "-j1"),
+        ("npy", "-j2"),
+    ] {
+        let out = tmp.path().join(format!("amp-{j}.{to}"));
+        let mut args = cols.to_vec();
+        args.extend(["--to", to, j, "--piece-size", "600"]);
+        let o = export(&[&input], &out, &args);
+        assert_eq!(code(&o), 1, "lossy: {}", err(&o));
+        assert!(
+            err(&o).contains("1 text values cut to 256 bytes"),
+            "{}",
+            err(&o)
+        );
+        let result = if to == "npz" {
+            let m = npz(&out);
+            member(&m, "result").texts()
+        } else {
+            Npy::parse(&fs::read(out.join("result.npy")).unwrap()).texts()
+        };
+        assert_eq!(result.len(), 31);
+        assert_eq!(result[0], "x".repeat(255), "cut before the é");
+        assert_eq!(result[1], "B+R");
+        outs.push(out);
+    }
+    let m = npz(&outs[0]);
+    assert_eq!(member(&m, "result").descr, "|S255");
+    assert!(fs::read(&outs[0]).unwrap() == fs::read(&outs[1]).unwrap());
+    assert!(tree(&outs[2]) == tree(&outs[3]));
+    // Parquet, CSV and JSON Lines keep the value whole
+    let whole = tmp.path().join("amp.jsonl");
+    let mut args = cols.to_vec();
+    args.extend(["--to", "jsonl"]);
+    ok(&export(&[&input], &whole, &args));
+    assert_eq!(jsonl(&whole)[0]["result"].as_str(), Some(long.as_str()));
+}
+
+/// Standard base64, padded (what `base64.b64encode` gives).
+fn b64(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut s = String::new();
+    for c in bytes.chunks(3) {
+        let n = c.len();
+        let v = u32::from(c[0]) << 16
+            | u32::from(*c.get(1).unwrap_or(&0)) << 8
+            | u32::from(*c.get(2).unwrap_or(&0));
+        for k in 0..4 {
+            s.push(if k <= n {
+                A[(v >> (18 - 6 * k) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+    }
+    s
+}
+
+#[test]
+fn go_boards_are_base64_in_csv_and_json_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sgf = tmp.file("go.sgf", GO.as_bytes());
+    let cols = [
+        "--table",
+        "positions",
+        "--columns",
+        "ply,board,board_rows,board_cols",
+    ];
+    let arrays = tmp.path().join("go-ds");
+    let mut args = cols.to_vec();
+    args.extend(["--to", "npz", "--rows-per-file", "100"]);
+    ok(&export(&[&sgf], &arrays, &args));
+    let m = npz(&arrays.join("board=9x9/part-00000.npz"));
+    let board = member(&m, "board");
+    let want: Vec<String> = board.data.chunks(81).map(b64).collect();
+    assert_eq!(want.len(), 6);
+
+    let jl = tmp.path().join("go.jsonl");
+    let mut args = cols.to_vec();
+    args.extend(["--to", "jsonl"]);
+    ok(&export(&[&sgf], &jl, &args));
+    let rows = jsonl(&jl);
+    let nine: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["board_rows"] == 9)
+        .map(|r| r["board"].as_str().expect("a string"))
+        .collect();
+    assert_eq!(nine, want);
+
+    let csv = tmp.path().join("go.csv");
+    let mut args = cols.to_vec();
+    args.extend(["--to", "csv"]);
+    ok(&export(&[&sgf], &csv, &args));
+    let text = fs::read_to_string(&csv).unwrap();
+    assert!(!text.contains("Binary"), "{text}");
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = |name: &str| head.iter().position(|&h| h == name).unwrap();
+    let (b, r) = (at("board"), at("board_rows"));
+    let cells: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let nine: Vec<&str> = cells.iter().filter(|c| c[r] == "9").map(|c| c[b]).collect();
+    assert_eq!(nine, want);
 }

@@ -55,6 +55,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::{Field, Schema, SchemaRef};
 use kifu::{pgn, sgf};
 
+pub mod arrays;
 mod charset;
 mod cols;
 mod json_line;

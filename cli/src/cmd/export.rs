@@ -392,6 +392,18 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                 summary.left_out
             );
         }
+        // text cut to the arrays' width: lossy too, said even with -q, exit status 1
+        if summary.truncated > 0 {
+            left_out = true;
+            eprintln!(
+                "kifu export: {}: {} text values cut to {} bytes (an array's text is fixed-width, \
+                 as wide as its longest value: the array formats cut longer values at a UTF-8 \
+                 character; Parquet, CSV or JSON Lines keep them whole)",
+                path.display(),
+                summary.truncated,
+                kifu_export::arrays::TEXT_WIDTH
+            );
+        }
     }
     Ok(Outcome::of(&done.scan.scanned, done.scan.left_out > 0 || left_out).code())
 }

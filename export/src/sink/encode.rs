@@ -165,6 +165,14 @@ impl Encoder {
         }
     }
 
+    /// Text values cut to the array formats' width (an `.npz` file's).
+    pub(crate) fn truncated(&self) -> u64 {
+        match self {
+            Encoder::Npz(a) => a.truncated(),
+            _ => 0,
+        }
+    }
+
     /// Ends the file (Parquet: writes the footer) and gives it back, flushed.
     pub(crate) fn close(self) -> Result<Target, EncodeError> {
         let out = match self {

@@ -9,7 +9,9 @@
 //! a table gains flows through: integers at their own width (`int8` … `uint64`), floats as
 //! `float32`, booleans as `bool`, dates as `datetime64[D]` and times of day as
 //! `timedelta64[us]`, text and binary as fixed-width bytes (`S{w}`, `w` the longest value of
-//! the file; null and empty alike). Three columns are read for what they hold: the PGN
+//! the file but at most [`SinkOptions::array_text_bytes`](super::SinkOptions::array_text_bytes),
+//! 256 by default: a longer value is cut at a UTF-8 character's boundary and counted,
+//! [`ArrayOut::truncated`]; null and empty alike). Three columns are read for what they hold: the PGN
 //! `positions` table's `bitboards` (a list of twelve `int64`) as one `uint64` array `[N, 12]`
 //! of the same bits, the `side_to_move` text (`white` / `black`) as `uint8` 0 / 1, and the SGF
 //! `positions` table's `board` (bytes, with `board_rows` and `board_cols`) as `uint8`
@@ -17,10 +19,11 @@
 //!
 //! A null becomes a value no row holds: NaN for floats, NaT for dates and times, `false` for
 //! booleans, the largest value of an unsigned type, `-1` in the columns whose values are never
-//! negative ([`NULL_AS_MINUS_ONE`]: `policy`, `ep_square`, `x`, `y`, `ko_point`, ratings,
+//! negative ([`NULL_AS_MINUS_ONE`](crate::arrays::NULL_AS_MINUS_ONE): `policy`, `ep_square`, `x`, `y`, `ko_point`, ratings,
 //! handicap), the smallest value of the type in any other signed column (`score`, whose values
 //! are −1, 0 and 1, gets −128; `eval_cp` −2,147,483,648), so that a column a table gains is
-//! never given a null that reads as a value.
+//! never given a null that reads as a value. These values are [`crate::arrays`]'s, which the
+//! Python package's `kifu.positions` uses too.
 //!
 //! # Go boards of several sizes
 //!
@@ -61,20 +64,7 @@ use zip::{CompressionMethod, DateTime, ZipWriter};
 use super::SinkOptions;
 use super::Target;
 use super::encode::EncodeError;
-
-/// The signed integer columns whose values are never negative where present: a null is `-1`
-/// there (elsewhere, the type's smallest value).
-pub(crate) const NULL_AS_MINUS_ONE: [&str; 9] = [
-    "policy",
-    "ep_square",
-    "x",
-    "y",
-    "ko_point",
-    "white_elo",
-    "black_elo",
-    "handicap",
-    "handicap_stones",
-];
+use crate::arrays::{NullFill, cut_utf8, null_fill, side_to_move_code};
 
 /// The number of bitboards of a chess position (the `bitboards` column's lists).
 const BITBOARDS: usize = 12;
@@ -170,29 +160,27 @@ impl Int {
         }
     }
 
-    fn width(self) -> usize {
+    fn data_type(self) -> DataType {
         match self {
-            Int::I8 | Int::U8 => 1,
-            Int::I16 | Int::U16 => 2,
-            Int::I32 | Int::U32 => 4,
-            Int::I64 | Int::U64 => 8,
+            Int::I8 => DataType::Int8,
+            Int::I16 => DataType::Int16,
+            Int::I32 => DataType::Int32,
+            Int::I64 => DataType::Int64,
+            Int::U8 => DataType::UInt8,
+            Int::U16 => DataType::UInt16,
+            Int::U32 => DataType::UInt32,
+            Int::U64 => DataType::UInt64,
         }
     }
 
-    fn signed(self) -> bool {
-        matches!(self, Int::I8 | Int::I16 | Int::I32 | Int::I64)
-    }
-
-    /// The bytes a null of column `name` becomes: `-1` for [`NULL_AS_MINUS_ONE`] and every
-    /// unsigned type (all bits set: its largest value), else the type's smallest value.
+    /// The bytes a null of column `name` becomes ([`null_fill`]), little-endian: the type's
+    /// width of them are read.
     fn null(self, name: &str) -> [u8; 8] {
-        let v: i64 = if !self.signed() || NULL_AS_MINUS_ONE.contains(&name) {
-            -1
-        } else {
-            // the smallest value of the width, sign-extended
-            i64::MIN >> (64 - 8 * self.width())
-        };
-        v.to_le_bytes()
+        match null_fill(name, &self.data_type()) {
+            Some(NullFill::Int(v)) => v.to_le_bytes(),
+            Some(NullFill::UInt(v)) => v.to_le_bytes(),
+            _ => unreachable!("an integer type"),
+        }
     }
 }
 
@@ -215,7 +203,7 @@ enum Kind {
     Board,
     /// The PGN `positions` table's side to move: `uint8`, 0 White, 1 Black (255 for null).
     SideToMove,
-    /// Text or bytes: `S{w}`, `w` the longest value's bytes.
+    /// Text or bytes: `S{w}`, `w` the longest value's bytes, at most the cap.
     Text,
 }
 
@@ -387,7 +375,7 @@ struct Column {
     kind: Kind,
     /// What a null integer becomes (its first bytes).
     null: [u8; 8],
-    /// Text: the longest value's bytes.
+    /// Text: the longest value's bytes (after the cut).
     width: usize,
     data: Data,
 }
@@ -435,6 +423,9 @@ pub(crate) struct ArrayOut {
     board: Option<BoardShape>,
     rows: u64,
     left_out: u64,
+    /// The most bytes of a text value, and the values cut to it.
+    text_cap: usize,
+    truncated: u64,
     /// The bytes the columns may hold in memory before they go to their temporary files.
     budget: usize,
     /// Where the temporary files go.
@@ -580,39 +571,42 @@ fn put_boards<O: OffsetSizeTrait>(
     Ok(())
 }
 
-/// The text (or bytes) of each row, as a 4-byte length and the bytes; the longest length.
-fn put_text(a: &dyn Array, out: &mut Vec<u8>) -> usize {
+/// The text (or bytes) of each row, each cut to at most `cap` bytes (text at a UTF-8
+/// character's boundary), as a 4-byte length and the bytes; the longest length and the values
+/// cut.
+fn put_text(a: &dyn Array, cap: usize, out: &mut Vec<u8>) -> (usize, u64) {
     let mut longest = 0;
-    let mut put = |v: Option<&[u8]>| {
-        let v = v.unwrap_or_default();
+    let mut cut = 0u64;
+    let mut put = |v: &[u8], whole: usize| {
+        cut += u64::from(v.len() < whole);
         longest = longest.max(v.len());
         out.extend_from_slice(&(v.len() as u32).to_le_bytes());
         out.extend_from_slice(v);
     };
+    let mut text = |v: Option<&str>| {
+        let v = v.unwrap_or_default();
+        put(cut_utf8(v, cap).as_bytes(), v.len());
+    };
     match a.data_type() {
-        DataType::Utf8 => a
-            .as_string::<i32>()
-            .iter()
-            .for_each(|v| put(v.map(str::as_bytes))),
-        DataType::LargeUtf8 => a
-            .as_string::<i64>()
-            .iter()
-            .for_each(|v| put(v.map(str::as_bytes))),
-        DataType::Binary => a.as_binary::<i32>().iter().for_each(&mut put),
-        _ => a.as_binary::<i64>().iter().for_each(&mut put),
+        DataType::Utf8 => a.as_string::<i32>().iter().for_each(&mut text),
+        DataType::LargeUtf8 => a.as_string::<i64>().iter().for_each(&mut text),
+        _ => {
+            let mut bytes = |v: Option<&[u8]>| {
+                let v = v.unwrap_or_default();
+                put(&v[..v.len().min(cap)], v.len());
+            };
+            match a.data_type() {
+                DataType::Binary => a.as_binary::<i32>().iter().for_each(&mut bytes),
+                _ => a.as_binary::<i64>().iter().for_each(&mut bytes),
+            }
+        }
     }
-    longest
+    (longest, cut)
 }
 
-/// `white` (or `w`) 0, `black` (or `b`) 1, anything else 255.
+/// The side to move as [`side_to_move_code`] gives it: `white` 0, `black` 1, else 255.
 fn put_side<O: OffsetSizeTrait>(a: &dyn Array, out: &mut Vec<u8>) {
-    for v in a.as_string::<O>().iter() {
-        out.push(match v {
-            Some("white" | "w") => 0,
-            Some("black" | "b") => 1,
-            _ => u8::MAX,
-        });
-    }
+    out.extend(a.as_string::<O>().iter().map(side_to_move_code));
 }
 
 /// The integer at row `i` of an integer column (`None` for null or another type).
@@ -685,9 +679,11 @@ impl ArrayOut {
             board,
             rows: 0,
             left_out: 0,
+            text_cap: opts.array_text_bytes.max(1),
+            truncated: 0,
             budget: opts.row_group_bytes.max(1),
             spill_dir,
-            sync: opts.sync,
+            sync: opts.sync && super::SYNC_EACH_ARRAY_FILE,
             started: false,
         })
     }
@@ -716,6 +712,11 @@ impl ArrayOut {
     /// Rows not written: Go positions of another board size than the file's first.
     pub(crate) fn left_out(&self) -> u64 {
         self.left_out
+    }
+
+    /// Text values cut to [`SinkOptions::array_text_bytes`](super::SinkOptions::array_text_bytes).
+    pub(crate) fn truncated(&self) -> u64 {
+        self.truncated
     }
 
     /// The board size of the file, once known.
@@ -827,7 +828,11 @@ impl ArrayOut {
                     DataType::Utf8 => put_side::<i32>(a, out),
                     _ => put_side::<i64>(a, out),
                 },
-                Kind::Text => col.width = col.width.max(put_text(a, out)),
+                Kind::Text => {
+                    let (longest, cut) = put_text(a, self.text_cap, out);
+                    col.width = col.width.max(longest);
+                    self.truncated += cut;
+                }
             }
             match &mut col.data {
                 Data::Spill(s) => in_memory += s.mem.len(),
@@ -899,7 +904,8 @@ impl ArrayOut {
         Ok(zip.finish()?.into_inner())
     }
 
-    /// `npy`: completes each column's file (its header given the row count), syncs it, and
+    /// `npy`: completes each column's file (its header given the row count), syncs it (not on
+    /// Linux: the sink syncs the whole dataset at once, [`super::sync_all_at_once`]), and
     /// gives the bytes written.
     pub(crate) fn close_dir(mut self) -> Result<u64, EncodeError> {
         if !self.started {
@@ -1323,6 +1329,48 @@ mod tests {
         let board = &m.iter().find(|(n, _)| n == "board.npy").unwrap().1;
         assert!(dict(board).contains("'shape': (0, 0, 0)"));
         assert_eq!(board.len(), npy_header_len(board));
+    }
+
+    #[test]
+    fn long_text_is_cut_to_the_width_and_counted() {
+        let schema = Arc::new(schema_of(vec![Field::new("result", DataType::Utf8, true)]));
+        let long = format!("{}é{}", "x".repeat(6), "y".repeat(100));
+        let batch = |vals: Vec<Option<&str>>| {
+            RecordBatch::try_new(schema.clone(), vec![Arc::new(StringArray::from(vals))]).unwrap()
+        };
+        let opts = SinkOptions {
+            array_text_bytes: 7,
+            ..SinkOptions::default()
+        };
+        let batches = [
+            batch(vec![Some(long.as_str()), Some("B+R"), None]),
+            batch(vec![Some("1234567"), Some("12345678")]),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let mut out = ArrayOut::dir(dir.path().into(), &schema, &opts).unwrap();
+        for b in &batches {
+            out.write(b).unwrap();
+        }
+        assert_eq!(out.truncated(), 2, "the long value and the 8 bytes");
+        out.close_dir().unwrap();
+        let v = std::fs::read(dir.path().join("result.npy")).unwrap();
+        let h = npy_header_len(&v);
+        let d = dict(&v[..h]);
+        assert!(d.contains("'|S7'") && d.contains("(5,)"), "{d}");
+        // `é` would end at byte 8: cut before it; the null empty
+        let want: Vec<u8> = [
+            &b"xxxxxx\0"[..],
+            b"B+R\0\0\0\0",
+            &[0; 7],
+            b"1234567",
+            b"1234567",
+        ]
+        .concat();
+        assert_eq!(&v[h..], &want[..]);
+        // the width is the longest value's when none is cut
+        let m = members(&npz(&[batch(vec![Some("ab"), None])], &opts));
+        let (_, v) = &m[0];
+        assert!(dict(&v[..npy_header_len(v)]).contains("'|S2'"));
     }
 
     #[test]

@@ -254,12 +254,16 @@ impl Sink for Partitioned {
             summary.rows += s.rows;
             summary.bytes += s.bytes;
             summary.left_out += s.left_out;
+            summary.truncated += s.truncated;
             summary.files.extend(s.files);
         }
         let ds = self.dataset.take().expect("finished once");
         if summary.files.is_empty() {
             // no rows: the dataset's folder, with its `_SUCCESS`
             summary.files.push(ds.path().to_path_buf());
+        }
+        if self.format == OutFormat::Npy && self.opts.sync {
+            super::sync_all_at_once(ds.dir())?;
         }
         ds.commit()?;
         Ok(summary)
