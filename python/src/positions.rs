@@ -35,21 +35,6 @@ fn default_columns(table: Table) -> Vec<String> {
     kifu_export::array_columns(&kifu_export::schema(table, &TableOptions::default()))
 }
 
-/// The signed integer columns whose values are never negative where present: a null is `-1`
-/// there, as `kifu export --to npz` writes it (elsewhere the type's smallest value).
-/// `python/tests/test_positions.py` compares the arrays with that export's.
-const NULL_AS_MINUS_ONE: [&str; 9] = [
-    "policy",
-    "ep_square",
-    "x",
-    "y",
-    "ko_point",
-    "white_elo",
-    "black_elo",
-    "handicap",
-    "handicap_stones",
-];
-
 /// The columns of the builders of `tables` for the columns asked for (`None`: the default
 /// ones of each table), the Go board's size too (to keep one size).
 fn built(tables: &[Table], asked: Option<&[String]>) -> Vec<String> {
@@ -280,19 +265,28 @@ fn parse_board_size(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<(i32, i
     Ok(Some((c, r)))
 }
 
-/// `col` (the column `name`) without nulls, as `kifu export --to npz` fills them: `-1` in the
-/// columns of [`NULL_AS_MINUS_ONE`], the type's smallest value in another signed integer
-/// column, the largest of an unsigned one, NaN in floats; other columns as they are.
+/// `col` (the column `name`) without nulls, as `kifu export --to npz` fills them
+/// ([`kifu_export::arrays::null_fill`]: `-1` in the columns of
+/// [`kifu_export::arrays::NULL_AS_MINUS_ONE`], the type's smallest value in another signed
+/// integer column, the largest of an unsigned one, NaN in floats); other columns as they are.
+/// `python/tests/test_positions.py` compares the arrays with that export's.
 fn filled_column(name: &str, col: &ArrayRef) -> ArrayRef {
     use arrow_array::cast::AsArray;
     use arrow_array::types::{
         Float32Type, Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type,
         UInt32Type, UInt64Type,
     };
+    use kifu_export::arrays::{NullFill, null_fill};
     if col.null_count() == 0 {
         return Arc::clone(col);
     }
-    let minus_one = NULL_AS_MINUS_ONE.contains(&name);
+    let fill = null_fill(name, col.data_type());
+    // the fill of an integer type fits its type: `as` keeps its bits
+    let (int, uint) = match fill {
+        Some(NullFill::Int(v)) => (v, 0),
+        Some(NullFill::UInt(v)) => (0, v),
+        _ => (0, 0),
+    };
     macro_rules! fill {
         ($($t:ty => $v:expr),*) => {
             match col.data_type() {
@@ -306,26 +300,21 @@ fn filled_column(name: &str, col: &ArrayRef) -> ArrayRef {
             }
         };
     }
-    macro_rules! signed {
-        ($t:ty) => {
-            if minus_one { -1 } else { <$t>::MIN }
-        };
-    }
     fill!(
-        Int8Type => signed!(i8), Int16Type => signed!(i16), Int32Type => signed!(i32),
-        Int64Type => signed!(i64), UInt8Type => u8::MAX, UInt16Type => u16::MAX,
-        UInt32Type => u32::MAX, UInt64Type => u64::MAX,
+        Int8Type => int as i8, Int16Type => int as i16, Int32Type => int as i32,
+        Int64Type => int, UInt8Type => uint as u8, UInt16Type => uint as u16,
+        UInt32Type => uint as u32, UInt64Type => uint,
         Float32Type => f32::NAN, Float64Type => f64::NAN
     )
 }
 
 /// The chess `side_to_move` (`white`, `black`) as `kifu export --to npz` writes it: `uint8`
-/// 0 White, 1 Black.
+/// 0 White, 1 Black, 255 for anything else ([`kifu_export::arrays::side_to_move_code`]).
 fn side_to_move(col: &ArrayRef) -> ArrayRef {
     use arrow_array::cast::AsArray;
     let text = col.as_string::<i32>();
     Arc::new(arrow_array::UInt8Array::from_iter_values(
-        text.iter().map(|s| u8::from(s == Some("black"))),
+        text.iter().map(kifu_export::arrays::side_to_move_code),
     ))
 }
 
