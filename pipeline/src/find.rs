@@ -87,9 +87,10 @@ impl ChessSpec {
     /// # Errors
     ///
     /// No query at all, a part that cannot be read, more than
-    /// [`MAX_STEPS`](query::MAX_STEPS) steps.
+    /// [`MAX_STEPS`](query::MAX_STEPS) steps, `--min-ply` past `--max-ply` ([`check_plies`]).
     pub fn query(&self) -> Result<Query, String> {
         use kifu_replay::chess::query::{Exact, Material, Step, SubFen};
+        check_plies(self.min_ply, self.max_ply)?;
         let mut first = Step::default();
         if let Some(f) = &self.fen {
             first.exact = Some(Exact::parse(f).map_err(|e| format!("--fen {e}"))?);
@@ -122,6 +123,31 @@ impl ChessSpec {
         q.max_ply = self.max_ply.unwrap_or(u32::MAX);
         q.variations = self.variations;
         Ok(Query::Chess(q))
+    }
+}
+
+/// `--min-ply` past `--max-ply`: no position could be searched. Refused by
+/// [`ChessSpec::query`] (`kifu find`, `kifu explore`, `kifu.find`, `kifu.explore`) and by
+/// `kifu export`.
+///
+/// ```
+/// use kifu_pipeline::find::check_plies;
+/// assert!(check_plies(Some(3), Some(3)).is_ok());
+/// assert_eq!(
+///     check_plies(Some(5), Some(3)).unwrap_err(),
+///     "--min-ply 5 is past --max-ply 3: no position is between them"
+/// );
+/// ```
+///
+/// # Errors
+///
+/// Both given and the first past the second.
+pub fn check_plies(min_ply: Option<u32>, max_ply: Option<u32>) -> Result<(), String> {
+    match (min_ply, max_ply) {
+        (Some(min), Some(max)) if min > max => Err(format!(
+            "--min-ply {min} is past --max-ply {max}: no position is between them"
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -72,6 +72,27 @@ use kifu_replay::go::{
 use crate::keys::{self, AnyOf};
 use crate::{GameCount, Input, Note, Scan, Scanned};
 
+/// The most bytes of a Go pattern file read (`kifu find --go-pattern FILE`, `kifu.find`'s
+/// `go_pattern=` path): a pattern is at most 52×52 points (some 2,800 bytes as rows) or one SGF
+/// game, far less than this; a larger file (or `/dev/zero`) is refused ([`read_pattern_file`]).
+pub const MAX_GO_PATTERN_BYTES: u64 = 1 << 20;
+
+/// The bytes of the pattern file at `path` when it holds at most [`MAX_GO_PATTERN_BYTES`];
+/// `Ok(None)` when it holds more (no more than one byte past the bound is read: `/dev/zero`
+/// ends too). The CLI and Python read a `--go-pattern` / `go_pattern=` file with it.
+///
+/// # Errors
+///
+/// The file cannot be opened or read.
+pub fn read_pattern_file(path: &std::path::Path) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut text = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_GO_PATTERN_BYTES + 1)
+        .read_to_end(&mut text)?;
+    Ok((text.len() as u64 <= MAX_GO_PATTERN_BYTES).then_some(text))
+}
+
 /// A Go pattern search: the pattern (with its anchor and colour swap) and the game keys'
 /// tests (`-w`: each [`AnyOf`] must hold).
 #[derive(Clone, Debug)]

@@ -12,6 +12,7 @@ use kifu::{Format, pgn, sgf};
 use kifu_pipeline::explore::{Explorer, Group, Plays};
 use kifu_pipeline::find::{ChessSpec, FindWork, Finder, Query};
 use kifu_pipeline::go_find::{GoExplorer, GoQuery, Next};
+use kifu_pipeline::go_find::{MAX_GO_PATTERN_BYTES, read_pattern_file};
 use kifu_pipeline::keys::AnyOf;
 use kifu_pipeline::{DomScope, Formats, Input, PerGame};
 use kifu_replay::go::{Anchor, Pattern};
@@ -77,13 +78,24 @@ impl GoArgs<'_, '_> {
                 )
             })?;
             let shown = path.display().to_string();
-            let bytes = std::fs::read(&path).map_err(|e| {
+            // read as the CLI reads --go-pattern: up to MAX_GO_PATTERN_BYTES, a larger file
+            // (or /dev/zero) refused
+            let bytes = read_pattern_file(&path).map_err(|e| {
                 if e.kind() == std::io::ErrorKind::NotFound {
                     PyFileNotFoundError::new_err((2, "No such file or directory", shown.clone()))
                 } else {
                     pyo3::exceptions::PyOSError::new_err(format!("{shown}: {e}"))
                 }
             })?;
+            let Some(bytes) = bytes else {
+                return Err(bad(
+                    &shown,
+                    format!(
+                        "more than {MAX_GO_PATTERN_BYTES} bytes: not a pattern (at most 52x52 \
+                         points or one SGF game)"
+                    ),
+                ));
+            };
             let sgf = path
                 .extension()
                 .is_some_and(|x| x.eq_ignore_ascii_case("sgf"));
@@ -155,9 +167,14 @@ fn query_of(
         max_ply,
         variations,
     };
-    let query = spec
-        .query()
-        .map_err(|e| PyValueError::new_err(e.replace("--", "").replace("then ", "then: ")))?;
+    let query = spec.query().map_err(|e| {
+        PyValueError::new_err(
+            e.replace("--", "")
+                .replace("then ", "then: ")
+                .replace("min-ply", "min_ply")
+                .replace("max-ply", "max_ply"),
+        )
+    })?;
     Ok((Arc::new(query), Arc::new(tests)))
 }
 

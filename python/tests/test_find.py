@@ -140,6 +140,20 @@ def test_go_pattern_errors(go_games, tmp_path):
             kifu.find(go_games, **bad)
     with pytest.raises(FileNotFoundError):
         kifu.find(go_games, go_pattern=tmp_path / "none.txt")
+    # a pattern file is read up to 1 MiB, as the CLI reads --go-pattern: a larger one is refused
+    big = tmp_path / "big.txt"
+    big.write_text("X.\n" * (1 << 19) + "X.\n")
+    for call in [kifu.find, kifu.explore]:
+        with pytest.raises(ValueError, match="more than 1048576 bytes: not a pattern"):
+            call(go_games, go_pattern=big)
+
+
+def test_min_ply_past_max_ply_is_refused(games):
+    # refused by the pipeline's chess query, as `kifu find --min-ply 5 --max-ply 2` is
+    for call in [kifu.find, kifu.explore]:
+        with pytest.raises(ValueError, match="^min_ply 5 is past max_ply 2: no position is between them$"):
+            call(games, fen=OPEN, min_ply=5, max_ply=2)
+    assert len(list(kifu.find(games, fen=OPEN, min_ply=4, max_ply=4))) > 0
 
 
 def test_go_explore_is_the_cli_s_table(go_games, tmp_path, kifu_bin):

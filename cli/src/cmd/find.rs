@@ -70,9 +70,8 @@ pub struct QueryArgs {
     pub dom_search: bool,
 }
 
-/// The most bytes of a `--go-pattern` file read: a pattern is at most 52×52 points (some 2,800
-/// bytes as rows) or one SGF game, far less than this; a larger file (or `/dev/zero`) is refused.
-pub const MAX_GO_PATTERN_BYTES: u64 = 1 << 20;
+// the most bytes of a `--go-pattern` file read: the pipeline's bound, shared with Python
+use kifu_pipeline::go_find::{MAX_GO_PATTERN_BYTES, read_pattern_file};
 
 /// A usage error (exit status 2).
 fn usage(message: String) -> io::Error {
@@ -82,12 +81,7 @@ fn usage(message: String) -> io::Error {
 /// `--min-ply` past `--max-ply`: no position could be searched (`kifu find`, `kifu explore`,
 /// `kifu export`).
 pub fn check_plies(min_ply: Option<u32>, max_ply: Option<u32>) -> io::Result<()> {
-    match (min_ply, max_ply) {
-        (Some(min), Some(max)) if min > max => Err(usage(format!(
-            "--min-ply {min} is past --max-ply {max}: no position is between them"
-        ))),
-        _ => Ok(()),
-    }
+    kifu_pipeline::find::check_plies(min_ply, max_ply).map_err(usage)
 }
 
 impl QueryArgs {
@@ -117,7 +111,7 @@ impl QueryArgs {
                     .into(),
             ));
         }
-        check_plies(self.min_ply, self.max_ply)?;
+        // --min-ply past --max-ply: refused by the spec (kifu_pipeline::find::check_plies)
         let spec = ChessSpec {
             fen: self.fen.clone(),
             subfen: self.subfen.clone(),
@@ -140,7 +134,7 @@ impl QueryArgs {
                 format!("--go-pattern {}: {e}", path.display()),
             )
         };
-        let text = read_at_most(path, MAX_GO_PATTERN_BYTES).map_err(|e| bad(e.to_string()))?;
+        let text = read_pattern_file(path).map_err(|e| bad(e.to_string()))?;
         let Some(text) = text else {
             return Err(bad(format!(
                 "more than {} bytes: not a pattern (at most 52x52 points or one SGF game)",
@@ -165,17 +159,6 @@ impl QueryArgs {
             .map_err(bad)?;
         Ok(pattern.anchor(anchor).swap_colors(self.swap_colors))
     }
-}
-
-/// The bytes of the file at `path` when it holds at most `max` of them; `None` when it holds
-/// more (no more than `max + 1` read: `/dev/zero` ends too).
-fn read_at_most(path: &std::path::Path, max: u64) -> io::Result<Option<Vec<u8>>> {
-    use std::io::Read;
-    let mut text = Vec::new();
-    std::fs::File::open(path)?
-        .take(max + 1)
-        .read_to_end(&mut text)?;
-    Ok((text.len() as u64 <= max).then_some(text))
 }
 
 /// Find the games that reach a position or show a pattern; write them, or count them.
