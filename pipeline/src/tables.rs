@@ -58,6 +58,12 @@ fn trimmed(batch: &RecordBatch) -> RecordBatch {
 /// this many ([`Collector::compact`]).
 const COMPACT_EVERY: usize = 64;
 
+/// The piece size of a scan building a positions table (`kifu export --table positions`
+/// unless `--piece-size` says otherwise, `kifu.to_arrow` and `kifu.to_parquet`): a position
+/// is a row of about 300 bytes, so that a piece of 1 MiB of games is some 20 MiB of rows, and
+/// 2N + 2 pieces are in flight (docs/figures.md § Every command in constant memory).
+pub const POSITIONS_PIECE_SIZE: usize = 256 << 10;
+
 /// What table to build, and how.
 #[derive(Clone, Debug)]
 pub struct TableSpec {
@@ -85,6 +91,11 @@ pub struct TableSpec {
 }
 
 impl TableSpec {
+    /// Whether a positions table is built ([`POSITIONS_PIECE_SIZE`] is its scan's piece size).
+    pub fn builds_positions(&self) -> bool {
+        self.pgn == Some(Table::PgnPositions) || self.sgf == Some(Table::SgfPositions)
+    }
+
     /// The default rows per batch: 8,192.
     pub const DEFAULT_BATCH_ROWS: usize = 8192;
 

@@ -57,6 +57,21 @@ fn table_of(spec: &TableSpec) -> Table {
     spec.default_table(None)
 }
 
+/// `opts` with the positions tables' pieces ([`tables::POSITIONS_PIECE_SIZE`], as `kifu
+/// export --table positions` reads): a piece of 1 MiB of games is some 20 MiB of rows, and
+/// 2N + 2 pieces are in flight (docs/python.md § Memory). The batches are the same at every
+/// piece size.
+fn positions_pieces(spec: &TableSpec, opts: ScanOptions) -> ScanOptions {
+    if spec.builds_positions() {
+        ScanOptions {
+            piece_size: tables::POSITIONS_PIECE_SIZE,
+            ..opts
+        }
+    } else {
+        opts
+    }
+}
+
 /// Whether a note of a table scan becomes a Python warning (inputs that held only problems,
 /// games left out of the table).
 pub(crate) fn warned(note: &Note) -> bool {
@@ -484,7 +499,7 @@ pub fn to_arrow(
     .apply(&mut spec, false)?;
     spec.batch_rows = batch_rows.max(1);
     let (source, slot) = extract(source, name)?;
-    let scan_opts = scan::options(threads)?;
+    let scan_opts = positions_pieces(&spec, scan::options(threads)?);
     let mut schema = spec.schema(table_of(&spec));
     let wanted = formats.only;
     let forced = formats.forced;
@@ -737,7 +752,7 @@ pub fn to_parquet<'py>(
         zstd_level: zstd_level.unwrap_or(defaults.zstd_level),
         ..defaults
     };
-    let scan_opts = scan::options(threads)?;
+    let scan_opts = positions_pieces(&spec, scan::options(threads)?);
     let wanted = formats.only;
     let mut notes = Vec::new();
     let done = scan::interruptible(py, |stop| {

@@ -13,8 +13,9 @@ use kifu_pipeline::tables::TableSpec;
 use crate::args::{Common, GameLimit};
 use crate::run::{self, Outcome};
 
-/// The piece size of the positions tables unless `--piece-size` says otherwise.
-const POSITIONS_PIECE_SIZE: usize = 256 << 10;
+// the piece size of the positions tables unless `--piece-size` says otherwise (the
+// pipeline's: `kifu.to_arrow`'s and `kifu.to_parquet`'s too)
+use kifu_pipeline::tables::POSITIONS_PIECE_SIZE;
 
 /// Write the games as rows of a table: Parquet (zstd), CSV or JSON Lines, to one file or a
 /// dataset directory that DuckDB, Polars and Spark read as one table (see docs/export.md).
@@ -319,9 +320,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     };
     let common = &args.common;
     let mut scan = run::scan_of(common, "exporting")?;
-    if common.piece_size.is_none()
-        && (spec.pgn == Some(Table::PgnPositions) || spec.sgf == Some(Table::SgfPositions))
-    {
+    if common.piece_size.is_none() && spec.builds_positions() {
         // a position is a row of about 300 bytes: a piece of 1 MiB of games is some 20 MiB of
         // rows, and 2N + 2 pieces are in flight (docs/figures.md § Every command in constant
         // memory: 420 MiB at -j2 with pieces of 1 MiB, 160 with 256 KiB, at the same speed)
