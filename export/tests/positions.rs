@@ -171,7 +171,7 @@ fn bitboards_castling_and_en_passant() {
 
 #[test]
 fn an_illegal_move_ends_the_rows_and_says_why() {
-    let b = batch("1. e4 e5 2. Ke3 Nc6 3. Nf3 *\n\n[Variant \"Crazyhouse\"]\n\n1. e4 *\n");
+    let b = batch("1. e4 e5 2. Ke3 Nc6 3. Nf3 *\n");
     // e4, e5, then the position where Ke3 is written: its row names the move, no UCI
     assert_eq!(b.num_rows(), 3);
     assert_eq!(strs(&b, "san")[2].as_deref(), Some("Ke3"));
@@ -180,8 +180,32 @@ fn an_illegal_move_ends_the_rows_and_says_why() {
         strs(&b, "error"),
         [None, None, Some("illegal_move".to_string())]
     );
-    let b = batch("[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n");
-    assert_eq!(b.num_rows(), 0);
+}
+
+/// A game with no position to start from (a variant that is not chess, a FEN that does not
+/// read) adds no row, and its push says why, for the caller to name it.
+#[test]
+fn a_game_that_is_not_replayed_is_refused_with_its_reason() {
+    let mut b = Builder::new(Table::PgnPositions, &TableOptions::default());
+    for (pgn, why) in [
+        (
+            "[Variant \"Crazyhouse\"]\n\n1. e4 *\n",
+            "the variant \"Crazyhouse\" is not chess",
+        ),
+        (
+            "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n",
+            "the FEN tag does not read",
+        ),
+    ] {
+        let game = kifu::pgn::Games::new(pgn.as_bytes()).next().unwrap();
+        let e = b.push_pgn("x.pgn", &game).unwrap_err();
+        assert!(
+            matches!(e, kifu_export::PushError::NotReplayed { index: 0, .. }),
+            "{e:?}"
+        );
+        assert!(e.to_string().starts_with(why), "{e}");
+    }
+    assert_eq!(b.finish().num_rows(), 0);
 }
 
 #[test]
@@ -282,7 +306,14 @@ fn the_corpus() {
         let mut game_rows = Vec::new();
         for g in kifu::pgn::Games::new(&data) {
             let before = b.rows();
-            b.push_pgn("c.pgn", &g).unwrap();
+            // a game with no start (a variant, a bad FEN) is refused and adds no row
+            if let Err(e) = b.push_pgn("c.pgn", &g) {
+                assert!(
+                    matches!(e, kifu_export::PushError::NotReplayed { .. }),
+                    "{}: {e}",
+                    path.display()
+                );
+            }
             let n = b.rows() - before;
             assert!(n == 0 || n <= g.moves.len() + 1, "{}", path.display());
             game_rows.push((n, g.moves.len()));
