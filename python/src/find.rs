@@ -557,17 +557,43 @@ pub fn explore<'py>(
     let Ok(scanned) = result;
     let py_error = slot.lock().ok().and_then(|mut e| e.take());
     scan::finish(py, &scanned, py_error, Some(Format::Pgn))?;
-    if explorer.dropped > 0 {
+    warn_dropped(py, explorer.dropped, explorer.max_entries)?;
+    let rows = explorer.rows();
+    table(py, &rows, grouped)
+}
+
+/// The warning of an explorer that stopped adding rows at `max_entries`.
+fn warn_dropped(py: Python<'_>, dropped: u64, max_entries: usize) -> PyResult<()> {
+    if dropped > 0 {
         scan::warn(
             py,
             &format!(
-                "kifu.explore: {} plays of moves past max_entries={} not counted",
-                explorer.dropped, explorer.max_entries
+                "kifu.explore: {dropped} plays of moves past max_entries={max_entries} not counted"
             ),
         )?;
     }
-    let rows = explorer.rows();
-    table(py, &rows, grouped)
+    Ok(())
+}
+
+/// pyarrow, which `kifu.explore` returns its tables in.
+fn pyarrow(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyModule>> {
+    py.import("pyarrow").map_err(|_| {
+        pyo3::exceptions::PyImportError::new_err(
+            "kifu.explore returns a pyarrow.Table: pip install pyarrow",
+        )
+    })
+}
+
+/// `pyarrow.table(columns, schema=pyarrow.schema(fields))`.
+fn arrow_table<'py>(
+    pa: &Bound<'py, pyo3::types::PyModule>,
+    fields: Vec<(&str, Bound<'py, PyAny>)>,
+    columns: &Bound<'py, pyo3::types::PyDict>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let schema = pa.call_method1("schema", (fields,))?;
+    let kwargs = pyo3::types::PyDict::new(pa.py());
+    kwargs.set_item("schema", schema)?;
+    pa.call_method("table", (columns,), Some(&kwargs))
 }
 
 /// The rows as a `pyarrow.Table`, columns and types fixed (an empty table has them too).
@@ -576,11 +602,7 @@ fn table<'py>(
     rows: &[kifu_pipeline::explore::Row],
     grouped: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let pa = py.import("pyarrow").map_err(|_| {
-        pyo3::exceptions::PyImportError::new_err(
-            "kifu.explore returns a pyarrow.Table: pip install pyarrow",
-        )
-    })?;
+    let pa = pyarrow(py)?;
     let string = pa.call_method0("string")?;
     let int64 = pa.call_method0("int64")?;
     let float64 = pa.call_method0("float64")?;
@@ -627,10 +649,7 @@ fn table<'py>(
     col!("last_date", |r| r.last_date.clone());
     col!("file", |r| r.file.clone());
     col!("game", |r| r.game);
-    let schema = pa.call_method1("schema", (fields,))?;
-    let kwargs = pyo3::types::PyDict::new(py);
-    kwargs.set_item("schema", schema)?;
-    pa.call_method("table", (columns,), Some(&kwargs))
+    arrow_table(&pa, fields, &columns)
 }
 
 /// `kifu.explore(go_pattern=...)`: the next moves from every position where the pattern
@@ -659,15 +678,7 @@ fn explore_go<'py>(
     let Ok(found) = found;
     let py_error = slot.lock().ok().and_then(|mut e| e.take());
     scan::finish(py, &found.scanned, py_error, Some(Format::Sgf))?;
-    if explorer.dropped > 0 {
-        scan::warn(
-            py,
-            &format!(
-                "kifu.explore: {} plays of moves past max_entries={} not counted",
-                explorer.dropped, explorer.max_entries
-            ),
-        )?;
-    }
+    warn_dropped(py, explorer.dropped, explorer.max_entries)?;
     go_table(py, &explorer.rows(), grouped)
 }
 
@@ -677,11 +688,7 @@ fn go_table<'py>(
     rows: &[&kifu_pipeline::go_find::NextRow],
     grouped: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let pa = py.import("pyarrow").map_err(|_| {
-        pyo3::exceptions::PyImportError::new_err(
-            "kifu.explore returns a pyarrow.Table: pip install pyarrow",
-        )
-    })?;
+    let pa = pyarrow(py)?;
     let string = pa.call_method0("string")?;
     let int64 = pa.call_method0("int64")?;
     let int8 = pa.call_method0("int8")?;
@@ -734,8 +741,5 @@ fn go_table<'py>(
     col!("file", |r| r.example.file.to_string());
     col!("game", |r| r.example.game + 1);
     col!("move_number", |r| r.example.move_number);
-    let schema = pa.call_method1("schema", (fields,))?;
-    let kwargs = pyo3::types::PyDict::new(py);
-    kwargs.set_item("schema", schema)?;
-    pa.call_method("table", (columns,), Some(&kwargs))
+    arrow_table(&pa, fields, &columns)
 }
