@@ -276,6 +276,16 @@ fn wait_for(mut ready: impl FnMut() -> bool) {
     }
 }
 
+/// Waits for `child` with its stdin still open: `Child::wait` closes stdin first, and the end
+/// of the input could let a loaded machine's kifu finish before its signal thread runs.
+#[cfg(unix)]
+fn wait_signalled(child: &mut Child) -> std::process::ExitStatus {
+    let stdin = child.stdin.take();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    status
+}
+
 #[cfg(unix)]
 fn signal(child: &Child, sig: &str) {
     let ok = Command::new("kill")
@@ -296,7 +306,7 @@ fn an_interrupt_removes_the_temporary_files() {
         let mut child = start_on_open_pipe(&["fmt", "-", "-o", out.to_str().unwrap()], GAME);
         wait_for(|| !entries(dir.path()).is_empty());
         signal(&child, sig);
-        let status = child.wait().unwrap();
+        let status = wait_signalled(&mut child);
         assert_eq!(status.signal(), Some(number), "dies of the signal");
         assert_eq!(
             entries(dir.path()),
@@ -313,7 +323,7 @@ fn an_interrupt_removes_the_temporary_files() {
         );
         wait_for(|| parts.is_dir() && entries(&parts).len() >= 10);
         signal(&child, sig);
-        child.wait().unwrap();
+        wait_signalled(&mut child);
         assert_eq!(
             entries(&parts),
             Vec::<String>::new(),
@@ -360,7 +370,7 @@ fn an_interrupted_dataset_export_leaves_the_old_dataset_whole() {
     );
     wait_for(|| entries(dir.path()).len() >= 2);
     signal(&child, "INT");
-    child.wait().unwrap();
+    wait_signalled(&mut child);
     let after: Vec<_> = entries(&ds)
         .into_iter()
         .map(|n| (n.clone(), fs::read(ds.join(&n)).unwrap()))
