@@ -413,10 +413,9 @@ struct Held {
     /// ([`pgn::GameBuilder::with_max_game_bytes`]): while it stays within the limit, the builder
     /// answers every one of them with `Continue`.
     estimate: usize,
-    /// The problems among `events`: past the builder's default count kept
-    /// ([`pgn::GameBuilder::DEFAULT_MAX_GAME_ERRORS`]) the game goes to the builder as it
-    /// comes, which keeps that many and counts the rest (a game of a million problems is not
-    /// held whole).
+    /// The problems among `events`: past the count the builder keeps
+    /// ([`pgn::GameBuilder::max_game_errors`]) the game goes to the builder as it comes, which
+    /// keeps that many and counts the rest (a game of a million problems is not held whole).
     errors: usize,
 }
 
@@ -734,7 +733,7 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         self.answer(c)
     }
     fn on_error(&mut self, error: &pgn::Error<'_>) -> kifu::Control {
-        if self.held.errors >= pgn::GameBuilder::DEFAULT_MAX_GAME_ERRORS {
+        if self.held.errors >= self.builder.max_game_errors() {
             self.release();
         }
         if self.hold(HELD_ERROR + text(error.text.len())) {
