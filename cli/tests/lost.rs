@@ -536,7 +536,7 @@ fn a_mixed_archive_exports_every_game_one_table_per_format() {
             OsStr::new("--table"),
             OsStr::new("positions"),
             OsStr::new("--columns"),
-            OsStr::new("board,to_play"),
+            OsStr::new("board,ko_point"),
             OsStr::new("-o"),
             trees.as_os_str(),
         ],

@@ -584,7 +584,12 @@ fn go_boards_one_size_an_array() {
     );
     assert_eq!(at(5, 0, 0), 1, "B[aa], then a pass");
     assert_eq!(member(&m, "x").ints(), [4, 2, 6, 0, -1, 1], "a pass: -1");
-    assert_eq!(member(&m, "to_play").ints(), [1, 2, 1, 1, 2, 1]);
+    // the side to move as the chess arrays have it: 0 white, 1 black
+    assert_eq!(member(&m, "side_to_move").ints(), [1, 0, 1, 1, 0, 1]);
+    assert!(
+        !m.iter()
+            .any(|(name, _)| name == "to_play" || name == "move_number")
+    );
     let komi = member(&m, "komi").floats();
     assert_eq!(komi[0], 6.5);
     assert!(komi[3].is_nan());
@@ -636,7 +641,11 @@ fn the_seed_go_game_places_each_stone_on_an_empty_point() {
     let read = |name: &str| Npy::parse(&fs::read(out.join(format!("{name}.npy"))).unwrap());
     let board = read("board");
     assert_eq!(&board.shape[1..], &[19, 19]);
-    let (x, y, to_play) = (read("x").ints(), read("y").ints(), read("to_play").ints());
+    let (x, y, side) = (
+        read("x").ints(),
+        read("y").ints(),
+        read("side_to_move").ints(),
+    );
     let n = board.rows();
     for k in 0..n {
         if x[k] < 0 {
@@ -647,8 +656,8 @@ fn the_seed_go_game_places_each_stone_on_an_empty_point() {
         if k + 1 < n {
             assert_eq!(
                 i64::from(board.data[(k + 1) * 361 + point]),
-                to_play[k],
-                "move {k}'s stone on the next board"
+                2 - side[k],
+                "move {k}'s stone on the next board (1 black, 2 white)"
             );
         }
     }

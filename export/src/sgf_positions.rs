@@ -12,7 +12,7 @@ use std::sync::Arc;
 use arrow_array::ArrayRef;
 use arrow_array::builder::{
     BinaryBuilder, Float64Builder, Int8Builder, Int16Builder, Int32Builder, Int64Builder,
-    StringBuilder, UInt8Builder, UInt32Builder,
+    StringBuilder, UInt32Builder,
 };
 use arrow_schema::{DataType, Field};
 use kifu::sgf::{self, BoardSize, Color, GoResult, Point, Rank};
@@ -42,14 +42,12 @@ pub(crate) fn fields() -> Vec<Field> {
         Field::new("file", DataType::Utf8, false),
         Field::new("game_index", DataType::Int64, false),
         Field::new("game_key", DataType::Int64, false),
-        Field::new("move_number", DataType::Int32, false),
         Field::new("ply", DataType::Int32, false),
         Field::new("key", DataType::Int64, false),
         Field::new("symmetry", DataType::Int8, false),
         Field::new("board_cols", DataType::Int32, false),
         Field::new("board_rows", DataType::Int32, false),
         Field::new("board", DataType::Binary, false),
-        Field::new("to_play", DataType::UInt8, false),
         Field::new("side_to_move", DataType::Utf8, false),
         Field::new("x", DataType::Int16, true),
         Field::new("y", DataType::Int16, true),
@@ -124,14 +122,12 @@ pub(crate) struct PositionsBuilder {
     file: StringBuilder,
     index: Int64Builder,
     game_key: Int64Builder,
-    move_number: Int32Builder,
     ply: Int32Builder,
     key: Int64Builder,
     symmetry: Int8Builder,
     board_cols: Int32Builder,
     board_rows: Int32Builder,
     board: BinaryBuilder,
-    to_play: UInt8Builder,
     side_to_move: StringBuilder,
     x: Int16Builder,
     y: Int16Builder,
@@ -161,14 +157,12 @@ impl PositionsBuilder {
             file: StringBuilder::new(),
             index: Int64Builder::new(),
             game_key: Int64Builder::new(),
-            move_number: Int32Builder::new(),
             ply: Int32Builder::new(),
             key: Int64Builder::new(),
             symmetry: Int8Builder::new(),
             board_cols: Int32Builder::new(),
             board_rows: Int32Builder::new(),
             board: BinaryBuilder::new(),
-            to_play: UInt8Builder::new(),
             side_to_move: StringBuilder::new(),
             x: Int16Builder::new(),
             y: Int16Builder::new(),
@@ -254,19 +248,16 @@ impl PositionsBuilder {
         self.index.append_value(index);
         self.game_key.append_value(row.game.key as i64);
         let number = i32::try_from(row.number).unwrap_or(i32::MAX);
-        self.move_number.append_value(number);
         self.ply.append_value(number - 1);
         self.key.append_value(key as i64);
         self.symmetry.append_value(sym.0 as i8);
         self.board_cols.append_value(i32::from(size.cols));
         self.board_rows.append_value(i32::from(size.rows));
         self.board.append_value(board);
-        let (to_play, side) = match row.to_play {
-            Color::Black => (1, "black"),
-            Color::White => (2, "white"),
-        };
-        self.to_play.append_value(to_play);
-        self.side_to_move.append_value(side);
+        self.side_to_move.append_value(match row.to_play {
+            Color::Black => "black",
+            Color::White => "white",
+        });
         self.x.append_option(point.map(|p| i16::from(p.x)));
         self.y.append_option(point.map(|p| i16::from(p.y)));
         self.policy.append_option(match point {
@@ -300,14 +291,12 @@ impl PositionsBuilder {
             Arc::new(self.file.finish()),
             Arc::new(self.index.finish()),
             Arc::new(self.game_key.finish()),
-            Arc::new(self.move_number.finish()),
             Arc::new(self.ply.finish()),
             Arc::new(self.key.finish()),
             Arc::new(self.symmetry.finish()),
             Arc::new(self.board_cols.finish()),
             Arc::new(self.board_rows.finish()),
             Arc::new(self.board.finish()),
-            Arc::new(self.to_play.finish()),
             Arc::new(self.side_to_move.finish()),
             Arc::new(self.x.finish()),
             Arc::new(self.y.finish()),

@@ -44,11 +44,12 @@ def test_moves_trees_positions(pgn_file, sgf_file):
     rows = p.to_pylist()
     # kifu-export's positions table (the schema of `kifu export --table positions`)
     assert p.schema.equals(kifu.schema("positions"))
-    assert rows[0]["board"] == bytes(81) and rows[0]["to_play"] == 1 and (rows[0]["x"], rows[0]["y"]) == (4, 4)
-    assert rows[1]["board"][4 * 9 + 4] == 1 and rows[1]["to_play"] == 2 and rows[3]["x"] is None
+    assert "to_play" not in p.schema.names and "move_number" not in p.schema.names
+    assert rows[0]["board"] == bytes(81) and rows[0]["side_to_move"] == "black" and (rows[0]["x"], rows[0]["y"]) == (4, 4)
+    assert rows[1]["board"][4 * 9 + 4] == 1 and rows[1]["side_to_move"] == "white" and rows[3]["x"] is None
     assert rows[0]["komi"] == 6.5 and rows[0]["black_rank"] is None and rows[0]["result"] == "B+R"
     last = rows[-1]
-    assert (last["game_index"], last["move_number"], last["board_cols"], last["board"]) == (1, 3, 3, bytes([2, 1, 0, 0, 0, 0, 0, 0, 0]))
+    assert (last["game_index"], last["ply"], last["board_cols"], last["board"]) == (1, 2, 3, bytes([2, 1, 0, 0, 0, 0, 0, 0, 0]))
     np = pytest.importorskip("numpy")
     boards = np.frombuffer(b"".join(p.column("board").to_pylist()[:4]), np.uint8).reshape(4, 9, 9)
     assert boards[1, 4, 4] == 1

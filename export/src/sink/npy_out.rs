@@ -962,9 +962,7 @@ mod tests {
     use std::sync::Arc;
 
     use arrow_array::builder::{BinaryBuilder, Int64Builder, ListBuilder};
-    use arrow_array::{
-        ArrayRef, Float64Array, Int8Array, Int16Array, Int32Array, StringArray, UInt8Array,
-    };
+    use arrow_array::{ArrayRef, Float64Array, Int8Array, Int16Array, Int32Array, StringArray};
     use arrow_schema::Field;
 
     /// The header's dictionary, as text.
@@ -1265,13 +1263,15 @@ mod tests {
             Field::new("board_cols", DataType::Int32, false),
             Field::new("board_rows", DataType::Int32, false),
             Field::new("board", DataType::Binary, false),
-            Field::new("to_play", DataType::UInt8, false),
+            Field::new("side_to_move", DataType::Utf8, false),
         ]));
         let cols: Vec<ArrayRef> = vec![
             Arc::new(Int32Array::from_iter_values(sizes.iter().map(|s| s.1))),
             Arc::new(Int32Array::from_iter_values(sizes.iter().map(|s| s.0))),
             Arc::new(boards.finish()),
-            Arc::new(UInt8Array::from_iter_values(sizes.iter().map(|_| 1))),
+            Arc::new(StringArray::from_iter_values(
+                (0..sizes.len()).map(|k| if k % 2 == 0 { "black" } else { "white" }),
+            )),
         ];
         RecordBatch::try_new(schema, cols).unwrap()
     }
@@ -1295,8 +1295,11 @@ mod tests {
             2,
             "the third board (index 2 of the batch)"
         );
-        let to_play = std::fs::read(npy.join("to_play.npy")).unwrap();
-        assert_eq!(to_play.len() - npy_header_len(&to_play), 3);
+        // the Go table's side to move as the chess one's: uint8 0 white, 1 black
+        let side = std::fs::read(npy.join("side_to_move.npy")).unwrap();
+        let h = npy_header_len(&side);
+        assert!(dict(&side[..h]).contains("'descr': '|u1'"));
+        assert_eq!(&side[h..], [1, 1, 0], "rows 0, 2, 3 (row 1 left out)");
     }
 
     #[test]
