@@ -204,6 +204,48 @@ fn filter_reaches_is_find_fen() {
     assert!(err(&o).contains("--reaches"), "{}", err(&o));
 }
 
+/// `filter --reaches` searches on the parser's events as `find --fen` does: the same games
+/// written, at every thread count; `-v` keeps the others; the other tests still apply.
+#[test]
+fn filter_reaches_writes_what_find_fen_writes() {
+    let mut twice = games();
+    twice.extend(games());
+    let written = |args: &[&str]| {
+        let o = kifu(args, Some(&twice));
+        assert!(code(&o) <= 1, "{args:?}: {}", err(&o));
+        out(&o)
+    };
+    let find = written(&["find", "--fen", OPEN, "-", "-q", "-j1"]);
+    assert_eq!(find.matches("[Event ").count(), 6, "{find}");
+    for j in ["-j1", "-j2"] {
+        let filter = written(&[
+            "filter",
+            "--reaches",
+            OPEN,
+            "-",
+            "-q",
+            j,
+            "--piece-size",
+            "64",
+        ]);
+        assert_eq!(filter, find, "{j}");
+        let others = written(&["filter", "-v", "--reaches", OPEN, "-", "-q", j]);
+        assert_eq!(others.matches("[Event ").count(), 4, "{j}: {others}");
+        let rated = written(&[
+            "filter",
+            "--reaches",
+            OPEN,
+            "-w",
+            "WhiteElo>=2100",
+            "-",
+            "-q",
+            j,
+        ]);
+        assert_eq!(rated.matches("[Event ").count(), 2, "{j}: {rated}");
+        assert!(rated.contains("\"2200\""), "{rated}");
+    }
+}
+
 #[test]
 fn count_max_count_and_where() {
     assert_eq!(find_count(&["--fen", OPEN, "-m", "2"]), 2);

@@ -14,6 +14,7 @@ use crate::out::{self, Guard};
 use crate::predicate::Predicate;
 use crate::render::{Rendered, To};
 use crate::run::{self, Budget, Outcome};
+use kifu_pipeline::find::{FindWork, Query};
 use kifu_pipeline::{DomScope, DomWork, Input, PerGame};
 
 /// Keep the games that pass every test: `--where` on tags (PGN) or root properties (SGF),
@@ -153,44 +154,75 @@ pub fn command(
     let predicate = Arc::new(opts.predicate);
     let (to, invert) = (opts.to, opts.invert);
     let scope = DomScope::FULL.with_max_game_bytes(opts.max_game_bytes);
-    let work = DomWork::new(scope, |input: &Input| Kept {
+    let each = |input: &Input| Kept {
         rendered: Rendered::new(to, &input.name),
         predicate: Arc::clone(&predicate),
         invert,
-    });
+    };
     let mut budget = Budget::new(opts.max_count);
     let mut kept = 0u64;
     let mut unwritten = false;
-    let scanned = run::scan(common, "filtering", &work, |event| {
-        if let Event::Piece {
-            input,
-            visited,
-            info,
-        } = event
-        {
-            let rendered = match &visited {
-                Visited::Pgn(dom) => &dom.each.rendered,
-                Visited::Sgf(dom) => &dom.each.rendered,
-            };
-            for k in 0..rendered.len() {
-                if budget.done() {
-                    break;
-                }
-                if let Some(why) = rendered.why_unwritten(k) {
-                    unwritten = true;
-                    let n = info.first_game + rendered.index(k) + 1;
-                    crate::render::name_unwritten("filter", &input.name, n, why, &mut out)?;
-                    continue;
-                }
-                budget.take();
-                kept += 1;
-                if !opts.count {
-                    rendered.write_game(k, &mut out, info.first_game)?;
-                }
+    // what each piece's kept games become: written, named when they cannot be, or counted
+    let mut write = |input: &Input, rendered: &Rendered, first_game: u64| -> io::Result<()> {
+        for k in 0..rendered.len() {
+            if budget.done() {
+                break;
+            }
+            if let Some(why) = rendered.why_unwritten(k) {
+                unwritten = true;
+                let n = first_game + rendered.index(k) + 1;
+                crate::render::name_unwritten("filter", &input.name, n, why, &mut out)?;
+                continue;
+            }
+            budget.take();
+            kept += 1;
+            if !opts.count {
+                rendered.write_game(k, &mut out, first_game)?;
             }
         }
         Ok(())
-    })?;
+    };
+    let scanned = match predicate.reaches.as_ref().filter(|_| !invert) {
+        // `--reaches`: `kifu find --fen`'s engine, each game searched on the parser's events
+        // and built only when it may reach the position (the predicate then tests it whole)
+        Some(reaches) => {
+            let query = Query::Chess(reaches.clone());
+            let work = FindWork::new(&query, scope, each);
+            run::scan(common, "filtering", &work, |event| {
+                if let Event::Piece {
+                    input,
+                    visited,
+                    info,
+                } = event
+                {
+                    let rendered = match &visited {
+                        Visited::Pgn(sieve) => &sieve.each.rendered,
+                        Visited::Sgf(dom) => &dom.each.rendered,
+                    };
+                    write(input, rendered, info.first_game)?;
+                }
+                Ok(())
+            })?
+        }
+        None => {
+            let work = DomWork::new(scope, each);
+            run::scan(common, "filtering", &work, |event| {
+                if let Event::Piece {
+                    input,
+                    visited,
+                    info,
+                } = event
+                {
+                    let rendered = match &visited {
+                        Visited::Pgn(dom) => &dom.each.rendered,
+                        Visited::Sgf(dom) => &dom.each.rendered,
+                    };
+                    write(input, rendered, info.first_game)?;
+                }
+                Ok(())
+            })?
+        }
+    };
     if opts.count {
         writeln!(out, "{kept}")?;
     }
