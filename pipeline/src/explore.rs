@@ -35,9 +35,11 @@ use kifu::sgf;
 use kifu_replay::chess::query::{Searcher, san, transposition_key};
 use kifu_replay::chess::{Position, Resolved};
 
-use crate::PerGame;
-use crate::find::Query;
-use crate::keys::{self, Key};
+use kifu::par::{Event, Visited};
+
+use crate::find::{FindWork, Query};
+use crate::keys::{self, AnyOf, Key};
+use crate::{DomScope, Input, PerGame, PieceWork};
 
 /// What the rows are grouped by.
 #[derive(Clone, Debug)]
@@ -287,6 +289,91 @@ pub struct Row {
     key: u64,
 }
 
+/// What an exploration makes for each piece ([`Exploring::work`]): the plays of its games
+/// that pass every test.
+#[derive(Debug)]
+pub struct Tested {
+    /// The plays of the piece's games that passed.
+    pub plays: Plays,
+    tests: Arc<[AnyOf]>,
+}
+
+impl PerGame for Tested {
+    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
+        if self.tests.iter().all(|t| t.holds(&game)) {
+            self.plays.pgn(&game);
+        }
+        Some(game)
+    }
+    fn sgf(&mut self, tree: sgf::GameTree) {
+        if self.tests.iter().all(|t| t.holds(&tree)) {
+            self.plays.sgf(&tree);
+        }
+    }
+}
+
+/// An exploration of a chess query: the games passing `tests` (the `-w` of `kifu explore`,
+/// the `where` of `kifu.explore`), their plays grouped by `group`. Its [`work`](Self::work)
+/// runs in a scan; [`Explorer::take`] adds each piece it reads.
+///
+/// ```
+/// use std::sync::Arc;
+/// use kifu_pipeline::explore::{Explorer, Exploring};
+/// use kifu_pipeline::find::Query;
+/// use kifu_pipeline::{DomScope, Formats, Scan, Source};
+/// use kifu_replay::chess::query::{Query as ChessQuery, Step};
+///
+/// let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// let q = Arc::new(Query::Chess(ChessQuery::new(vec![Step::fen(start).unwrap()])));
+/// let tests = vec!["WhiteElo>=2000".parse().unwrap()];
+/// let work = Exploring::new(Arc::clone(&q), None, tests).work(DomScope::MAIN_LINE);
+/// let data = b"[WhiteElo \"2100\"]\n\n1. e4 *\n\n[WhiteElo \"1500\"]\n\n1. d4 *\n".to_vec();
+/// let mut explorer = Explorer::new(None, 1000);
+/// Scan::new(Source::Bytes { name: "two.pgn".into(), data }, Formats::ANY)
+///     .run(&work, |event| Ok::<(), ()>(explorer.take(event)), |_| {})
+///     .unwrap();
+/// let rows = explorer.rows();
+/// assert_eq!((rows.len(), rows[0].san.as_str(), rows[0].game), (1, "e4", 1));
+/// ```
+#[derive(Debug)]
+pub struct Exploring {
+    query: Arc<Query>,
+    group: Option<Group>,
+    tests: Arc<[AnyOf]>,
+}
+
+/// The work of an exploration ([`Exploring::work`]).
+pub type ExploreWork = FindWork<Exploring>;
+
+impl Exploring {
+    /// The exploration of `query`, of the games passing every test of `tests`, grouped by
+    /// `group`.
+    pub fn new(query: Arc<Query>, group: Option<Group>, tests: Vec<AnyOf>) -> Exploring {
+        Exploring {
+            query,
+            group,
+            tests: tests.into(),
+        }
+    }
+
+    /// Its work, games built as `scope` says: on the main line, each game is searched on the
+    /// parser's events first and built only when it may match ([`FindWork`]).
+    pub fn work(self, scope: DomScope) -> ExploreWork {
+        let query = Arc::clone(&self.query);
+        FindWork::new(&query, scope, self)
+    }
+}
+
+impl PieceWork for Exploring {
+    type Each = Tested;
+    fn each(&self, _: &Input) -> Tested {
+        Tested {
+            plays: Plays::new(Arc::clone(&self.query), self.group.clone()),
+            tests: Arc::clone(&self.tests),
+        }
+    }
+}
+
 /// The explorer's rows, built from the pieces' plays in input order.
 #[derive(Debug)]
 pub struct Explorer {
@@ -315,6 +402,22 @@ impl Explorer {
             index: HashMap::new(),
             dropped: 0,
             games: 0,
+        }
+    }
+
+    /// Adds the plays of a piece an [`ExploreWork`] read (an [`Event::End`] adds nothing).
+    pub fn take(&mut self, event: Event<'_, ExploreWork>) {
+        if let Event::Piece {
+            input,
+            visited,
+            info,
+        } = event
+        {
+            let plays = match &visited {
+                Visited::Pgn(sieve) => &sieve.each.plays,
+                Visited::Sgf(dom) => &dom.each.plays,
+            };
+            self.add(&input.name, info.first_game, plays);
         }
     }
 

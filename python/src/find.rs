@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use kifu::par::{Event, Visited};
 use kifu::{Format, pgn, sgf};
-use kifu_pipeline::explore::{Explorer, Group, Plays};
+use kifu_pipeline::explore::{Explorer, Exploring, Group};
 use kifu_pipeline::find::{ChessSpec, FindWork, Finder, Query};
 use kifu_pipeline::go_find::{GoExplorer, GoQuery, Next};
 use kifu_pipeline::go_find::{MAX_GO_PATTERN_BYTES, read_pattern_file};
@@ -439,24 +439,6 @@ pub fn find(
     })
 }
 
-/// A piece's plays, of the games passing `where`.
-struct Tested {
-    plays: Plays,
-    tests: Arc<Vec<AnyOf>>,
-}
-
-impl PerGame for Tested {
-    fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
-        if self.tests.iter().all(|t| t.holds(&game)) {
-            self.plays.pgn(&game);
-        }
-        Some(game)
-    }
-    fn sgf(&mut self, tree: sgf::GameTree) {
-        self.plays.sgf(&tree);
-    }
-}
-
 /// What was played next from the positions of `source` that the query matches: a
 /// `pyarrow.Table` with the columns of `kifu explore --json` (docs/search.md).
 #[pyfunction]
@@ -527,28 +509,14 @@ pub fn explore<'py>(
     }
     .with_max_game_bytes(max_game_bytes);
     let mut explorer = Explorer::new(group.clone(), max_entries.max(1));
+    // as `kifu explore` runs it: a chess query on the main line searched on the parser's
+    // events first, a game built only when it may match
+    let work = Exploring::new(Arc::clone(&query), group, tests.to_vec()).work(scope);
     let result = scan::interruptible(py, |stop| {
-        // as `kifu explore` runs it: a chess query on the main line searched on the parser's
-        // events first, a game built only when it may match
-        let work = FindWork::new(&query, scope, |_: &Input| Tested {
-            plays: Plays::new(Arc::clone(&query), group.clone()),
-            tests: Arc::clone(&tests),
-        });
         scan::scan(source, Formats::only(Format::Pgn), opts, stop).run(
             &work,
             |event| {
-                if let Event::Piece {
-                    input,
-                    visited,
-                    info,
-                } = event
-                {
-                    let plays = match &visited {
-                        Visited::Pgn(d) => &d.each.plays,
-                        Visited::Sgf(d) => &d.each.plays,
-                    };
-                    explorer.add(&input.name, info.first_game, plays);
-                }
+                explorer.take(event);
                 Ok::<(), std::convert::Infallible>(())
             },
             |_| {},

@@ -7,15 +7,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use kifu::par::{Event, Visited};
-use kifu_pipeline::explore::{Explorer, Group, Plays, Row};
-use kifu_pipeline::find::{FindWork, Query};
+use kifu_pipeline::explore::{Explorer, Exploring, Group, Row};
+use kifu_pipeline::find::Query;
 use kifu_pipeline::go_find::{GoExplorer, GoFindWork, GoQuery, Next, NextRow};
-use kifu_pipeline::{DomScope, Input, PerGame};
+use kifu_pipeline::DomScope;
 use kifu_replay::go::Pattern;
 
 use crate::args::{Common, GameLimit};
 use crate::cmd::find::QueryArgs;
-use crate::predicate::Predicate;
 use crate::run::{self, Outcome};
 
 /// Show each move played next from a position, with counts, results, ratings and dates.
@@ -45,26 +44,6 @@ pub struct Args {
     pub limit: GameLimit,
 }
 
-/// A piece's plays, of the games passing `-w`.
-pub struct Tested {
-    plays: Plays,
-    predicate: Arc<Predicate>,
-}
-
-impl PerGame for Tested {
-    fn pgn(&mut self, game: kifu::pgn::Game) -> Option<kifu::pgn::Game> {
-        if self.predicate.pgn(&game) {
-            self.plays.pgn(&game);
-        }
-        Some(game)
-    }
-    fn sgf(&mut self, tree: kifu::sgf::GameTree) {
-        if self.predicate.sgf(&tree) {
-            self.plays.sgf(&tree);
-        }
-    }
-}
-
 /// `kifu explore`. Exit status 1 when no game matched, 2 when an input could not be read.
 pub fn run(args: Args) -> io::Result<ExitCode> {
     let query = args.query.query()?;
@@ -72,41 +51,19 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         return run_go(args, pattern);
     }
     let query = Arc::new(query);
-    let predicate = Arc::new(Predicate {
-        tests: args.tests,
-        ..Predicate::default()
-    });
     let scope = if args.query.variations {
         DomScope::FULL
     } else {
         DomScope::MAIN_LINE
     };
-    let group = args.by.clone();
     // on the main line, each game searched on the parser's events first, built only when it
     // may match
-    let work = FindWork::new(
-        &query,
-        scope.with_max_game_bytes(args.limit.max_game_bytes),
-        |_: &Input| Tested {
-            plays: Plays::new(Arc::clone(&query), group.clone()),
-            predicate: Arc::clone(&predicate),
-        },
-    )
-    .sieve(!args.query.dom_search);
+    let work = Exploring::new(Arc::clone(&query), args.by.clone(), args.tests)
+        .work(scope.with_max_game_bytes(args.limit.max_game_bytes))
+        .sieve(!args.query.dom_search);
     let mut explorer = Explorer::new(args.by.clone(), args.max_entries);
     let scanned = run::scan(&args.common, "exploring", &work, |event| {
-        if let Event::Piece {
-            input,
-            visited,
-            info,
-        } = event
-        {
-            let plays = match &visited {
-                Visited::Pgn(dom) => &dom.each.plays,
-                Visited::Sgf(dom) => &dom.each.plays,
-            };
-            explorer.add(&input.name, info.first_game, plays);
-        }
+        explorer.take(event);
         Ok(())
     })?;
     let (games, dropped) = (explorer.games, explorer.dropped);
