@@ -205,9 +205,10 @@ impl Found {
         let start = l.starts.last().map_or(0, |s| s.0);
         if l.out.len() > start && l.out.ends_with(b"}\n") {
             l.out.truncate(l.out.len() - 2);
-            l.out.push(b',');
-            m.write_json(&mut l.out, self.variations);
-            l.out.extend_from_slice(b"}\n");
+            let mut plies = b",".to_vec();
+            m.write_json(&mut plies, self.variations);
+            plies.extend_from_slice(b"}\n");
+            l.out.extend_from_slice(&plies);
         }
     }
 }

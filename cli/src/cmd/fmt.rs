@@ -123,7 +123,7 @@ pub fn command(
                     p.rebase(info.first_game);
                     crate::render::write_problem(&mut err, &p, color)?;
                 }
-                out.write_all(&done.out[..end])?;
+                done.out.write_range(0, end, &mut out)?;
             }
             Event::End { .. } => {
                 // an input without a game but with problems: nothing written for it (the scan

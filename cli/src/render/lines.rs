@@ -8,10 +8,12 @@ use kifu::{pgn, sgf};
 use kifu_export::{Charset, JsonObject, JsonOptions};
 use kifu_pipeline::PerGame;
 
+use crate::bufs::Out;
+
 /// A piece's games as JSON lines, each without its leading `{"index":N,` (the sink writes it).
 pub struct Lines {
     /// The lines.
-    pub out: Vec<u8>,
+    pub out: Out,
     /// Where each game's line starts in `out`, and its game's index in the piece: one entry
     /// per game pushed, a game that could not be written with an empty line (see
     /// [`Lines::why_unwritten`]).
@@ -25,18 +27,11 @@ pub struct Lines {
     pub options: JsonOptions,
 }
 
-impl Drop for Lines {
-    /// The buffer goes back for a later piece (`crate::bufs`).
-    fn drop(&mut self) {
-        crate::bufs::give(std::mem::take(&mut self.out));
-    }
-}
-
 impl Lines {
     /// Lines for the games of input `name`, SGF text decoded as `charset` says.
     pub fn new(name: &str, charset: Charset) -> Lines {
         Lines {
-            out: crate::bufs::take(),
+            out: Out::new(),
             starts: Vec::new(),
             unwritten: Vec::new(),
             file: kifu_export::file_member(name),
@@ -94,7 +89,7 @@ impl Lines {
             return Ok(());
         }
         write!(out, "{{\"index\":{},", first_game + index)?;
-        out.write_all(&self.out[start..end])
+        self.out.write_range(start, end, out)
     }
 }
 

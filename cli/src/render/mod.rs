@@ -86,7 +86,7 @@ impl Rendered {
             Rendered::Std(f) => {
                 let start = f.starts[k].0;
                 let end = f.starts.get(k + 1).map_or(f.out.len(), |s| s.0);
-                out.write_all(&f.out[start..end])
+                f.out.write_range(start, end, out)
             }
             Rendered::Json(l) => l.write_game(k, out, first_game),
         }

@@ -4,6 +4,8 @@
 use kifu::{pgn, sgf};
 use kifu_pipeline::{DomScope, PerGame, Problem};
 
+use crate::bufs::Out;
+
 /// What `--strip` leaves out.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Strip {
@@ -116,7 +118,7 @@ pub fn strip_tree(tree: &sgf::GameTree, strip: &Strip) -> sgf::GameTree {
 /// A piece's games in the standard form, and the problems met reading them.
 pub struct Formatted {
     /// The games, written.
-    pub out: Vec<u8>,
+    pub out: Out,
     /// Where each game starts in `out`, and its index in the piece.
     pub starts: Vec<(usize, u64)>,
     /// Their problems, in order.
@@ -127,18 +129,11 @@ pub struct Formatted {
     file: std::sync::Arc<str>,
 }
 
-impl Drop for Formatted {
-    /// The buffer goes back for a later piece (`crate::bufs`).
-    fn drop(&mut self) {
-        crate::bufs::give(std::mem::take(&mut self.out));
-    }
-}
-
 impl Formatted {
     /// Games of input `file` written as `o` says.
     pub fn new(o: &Options, file: &str) -> Formatted {
         Formatted {
-            out: crate::bufs::take(),
+            out: Out::new(),
             starts: Vec::new(),
             problems: Vec::new(),
             pgn: pgn_writer(o),
@@ -159,7 +154,7 @@ impl Formatted {
         );
         self.pgn
             .write(game, &mut self.out)
-            .expect("writing to a Vec cannot fail");
+            .expect("writing to an Out cannot fail");
     }
 
     /// Writes an SGF game tree (its problems kept), without what `--strip` leaves out.
@@ -176,7 +171,7 @@ impl Formatted {
         } else {
             self.sgf.write(tree, &mut self.out)
         };
-        result.expect("writing to a Vec cannot fail");
+        result.expect("writing to an Out cannot fail");
     }
 }
 
