@@ -61,7 +61,7 @@ use kifu::pgn::{Game, Node};
 
 use super::lines::{Engine, Step as Played};
 use super::setup::Setup;
-use super::{FenError, Position};
+use super::{FenError, Position, Resolved};
 
 const KINDS: [Piece; 6] = [
     Piece::Pawn,
@@ -89,31 +89,120 @@ fn err<T>(s: impl Into<String>) -> Result<T, QueryError> {
 }
 
 /// The least a position must still have for a pattern to come later in the same line: pieces
-/// of each kind and colour (promotions counted), pawns on their starting squares, castling
-/// rights.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// of each kind and colour (promotions counted, bishops by the colour of their squares), each
+/// pawn the pattern places somewhere it can still get to, castling rights.
+///
+/// Every rule holds because of how chess moves: no piece comes back onto the board; a pawn only
+/// goes forward, one rank a move, changing its file by one only as it takes (en passant too),
+/// and stops being a pawn when it promotes; a promotion makes one piece of any kind but a king,
+/// on a square of either colour; a bishop keeps the colour of its squares; a castling right,
+/// once lost, is never regained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Need {
-    /// Per colour and kind (pawn … king), the fewest pieces.
-    counts: [[u8; 6]; 2],
-    /// Pawns that must still stand on their starting squares (White's on rank 2, Black's on
-    /// rank 7), by colour.
+    /// Per colour: the fewest pawns.
+    pawns: [u8; 2],
+    /// Per colour, the other pieces needed (the first `n_pieces`): their kind, the squares
+    /// counted (a bishop's: those of its colour) and the fewest.
+    pieces: [[(Piece, u64, u8); 6]; 2],
+    n_pieces: [u8; 2],
+    /// Pawns that must still stand where they are needed because they are needed on their
+    /// starting squares (White's on rank 2, Black's on rank 7), by colour: one AND for them all.
     home: [u64; 2],
+    /// Per colour, for each other pawn needed (the first 8: more than 8 fail the count): the
+    /// squares from which a pawn of that colour can still get to its square. No square, for a
+    /// pawn needed on the first or last rank, where no pawn stands.
+    cones: [[u64; 8]; 2],
+    /// How many of `cones` are used, per colour.
+    n_cones: [u8; 2],
     /// Castling rights that must still be held: per colour, bit 0 short, bit 1 long.
     castle: [u8; 2],
+    /// Per colour: whether anything is needed of it.
+    any: [bool; 2],
 }
 
 const RANK_2: u64 = 0xff << 8;
 const RANK_7: u64 = 0xff << 48;
+/// The light squares (h1, a2, …; a1 is dark).
+const LIGHT: u64 = 0x55aa_55aa_55aa_55aa;
+
+/// The squares from which a pawn of `color` (0 White, 1 Black) can still get to `sq`: not
+/// behind it, and no further to the side than it has ranks to go (a file a capture).
+fn cone(color: usize, sq: usize) -> u64 {
+    let (file, rank) = ((sq % 8) as i32, (sq / 8) as i32);
+    if rank == 0 || rank == 7 {
+        return 0;
+    }
+    let mut m = 0u64;
+    for r in 1..7i32 {
+        let ahead = if color == 0 { rank - r } else { r - rank };
+        if ahead < 0 {
+            continue;
+        }
+        for f in 0..8i32 {
+            if (f - file).abs() <= ahead {
+                m |= 1 << (r * 8 + f);
+            }
+        }
+    }
+    m
+}
+
+impl Default for Need {
+    /// Nothing needed.
+    fn default() -> Need {
+        Need {
+            pawns: [0; 2],
+            pieces: [[(Piece::Knight, 0, 0); 6]; 2],
+            n_pieces: [0; 2],
+            home: [0; 2],
+            cones: [[0; 8]; 2],
+            n_cones: [0; 2],
+            castle: [0; 2],
+            any: [false; 2],
+        }
+    }
+}
+
+/// `x`'s squares, counted up to `n`: `min(x.count_ones(), n)` in at most `n` steps.
+#[inline]
+fn capped(mut x: u64, n: u8) -> u8 {
+    let mut k = 0;
+    while k < n && x != 0 {
+        x &= x - 1;
+        k += 1;
+    }
+    k
+}
 
 impl Need {
     fn of_masks(masks: &[[u64; 6]; 2]) -> Need {
         let mut n = Need::default();
-        for (counts, masks) in n.counts.iter_mut().zip(masks) {
-            for (n, m) in counts.iter_mut().zip(masks) {
-                *n = m.count_ones().min(255) as u8;
+        for (c, m) in masks.iter().enumerate() {
+            let count = |b: u64| b.count_ones().min(255) as u8;
+            n.pawns[c] = count(m[0]);
+            for (piece, squares, bits) in [
+                (Piece::Knight, !0, m[1]),
+                (Piece::Bishop, LIGHT, m[2] & LIGHT),
+                (Piece::Bishop, !LIGHT, m[2] & !LIGHT),
+                (Piece::Rook, !0, m[3]),
+                (Piece::Queen, !0, m[4]),
+            ] {
+                if bits != 0 {
+                    n.pieces[c][usize::from(n.n_pieces[c])] = (piece, squares, count(bits));
+                    n.n_pieces[c] += 1;
+                }
             }
+            let home = if c == 0 { RANK_2 } else { RANK_7 };
+            n.home[c] = m[0] & home;
+            let mut rest = m[0] & !home;
+            while rest != 0 && usize::from(n.n_cones[c]) < 8 {
+                let sq = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                n.cones[c][usize::from(n.n_cones[c])] = cone(c, sq);
+                n.n_cones[c] += 1;
+            }
+            n.any[c] = m[..5].iter().any(|&b| b != 0);
         }
-        n.home = [masks[0][0] & RANK_2, masks[1][0] & RANK_7];
         n
     }
 
@@ -121,22 +210,29 @@ impl Need {
     #[inline]
     fn reachable(&self, b: &Board) -> bool {
         for (c, color) in Color::ALL.into_iter().enumerate() {
-            let need = &self.counts[c];
-            let pawns = b.colored_pieces(color, Piece::Pawn);
-            let have_pawns = pawns.len() as i32;
-            if pawns.0 & self.home[c] != self.home[c] {
+            if !self.any[c] && self.castle[c] == 0 {
+                continue;
+            }
+            let ours = b.colors(color).0;
+            let pawns = b.pieces(Piece::Pawn).0 & ours;
+            if pawns & self.home[c] != self.home[c] {
                 return false;
             }
-            let spare = have_pawns - i32::from(need[0]);
-            if spare < 0 {
-                return false;
+            for &cone in &self.cones[c][..usize::from(self.n_cones[c])] {
+                if pawns & cone == 0 {
+                    return false;
+                }
             }
-            let mut deficit = 0;
-            for k in 1..5 {
-                let have = b.colored_pieces(color, KINDS[k]).len() as i32;
-                deficit += (i32::from(need[k]) - have).max(0);
+            // how many more pieces promotions must make (popcounts avoided: the build's target
+            // may have no popcount instruction, and the needs are small)
+            let mut deficit = 0u32;
+            for &(piece, squares, need) in &self.pieces[c][..usize::from(self.n_pieces[c])] {
+                deficit += u32::from(need - capped(b.pieces(piece).0 & ours & squares, need));
             }
-            if deficit > spare {
+            let pawns_needed = u32::from(self.pawns[c]) + deficit;
+            if pawns_needed > 0
+                && u32::from(capped(pawns, pawns_needed.min(64) as u8)) < pawns_needed
+            {
                 return false;
             }
             if self.castle[c] != 0 && rights(b, color) & self.castle[c] != self.castle[c] {
@@ -255,6 +351,9 @@ impl Exact {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SubFen {
     masks: [[u64; 6]; 2],
+    /// The masks that are not empty, with their kind and colour: one AND and one compare each.
+    pieces: [(Piece, Color, u64); 12],
+    n_pieces: u8,
     side: Option<Color>,
     need: Need,
 }
@@ -321,29 +420,35 @@ impl SubFen {
                 return err(format!("`{board}`: rank {} is not 8 squares", r + 1));
             }
         }
+        let mut pieces = [(Piece::Pawn, Color::White, 0); 12];
+        let mut n_pieces = 0;
+        for (c, color) in Color::ALL.into_iter().enumerate() {
+            for (k, piece) in KINDS.into_iter().enumerate() {
+                if masks[c][k] != 0 {
+                    pieces[n_pieces] = (piece, color, masks[c][k]);
+                    n_pieces += 1;
+                }
+            }
+        }
         Ok(SubFen {
             need: Need::of_masks(&masks),
             masks,
+            pieces,
+            n_pieces: n_pieces as u8,
             side,
         })
     }
 
     /// Whether `pos` has the pattern's pieces on their squares (and its side to move).
-    #[inline]
+    #[inline(always)]
     pub fn matches(&self, pos: &Position) -> bool {
         let b = pos.board();
         if self.side.is_some_and(|s| s != b.side_to_move()) {
             return false;
         }
-        for (c, color) in Color::ALL.into_iter().enumerate() {
-            for (k, piece) in KINDS.into_iter().enumerate() {
-                let m = self.masks[c][k];
-                if m != 0 && b.colored_pieces(color, piece).0 & m != m {
-                    return false;
-                }
-            }
-        }
-        true
+        self.pieces[..usize::from(self.n_pieces)]
+            .iter()
+            .all(|&(piece, color, m)| (b.pieces(piece).0 & b.colors(color).0) & m == m)
     }
 }
 
@@ -566,15 +671,16 @@ impl Material {
         Ok(Material { terms })
     }
 
+    /// The pieces of `kinds` of `color`.
     #[inline]
-    fn count(b: &Board, color: usize, kinds: u8) -> u32 {
+    fn bits(b: &Board, color: usize, kinds: u8) -> u64 {
         let mut bits = 0u64;
         for (k, piece) in KINDS.into_iter().enumerate() {
             if kinds & (1 << k) != 0 {
-                bits |= b.colored_pieces(Color::ALL[color], piece).0;
+                bits |= b.pieces(piece).0;
             }
         }
-        bits.count_ones()
+        bits & b.colors(Color::ALL[color]).0
     }
 
     /// Whether `pos` has this material.
@@ -582,8 +688,14 @@ impl Material {
     pub fn matches(&self, pos: &Position) -> bool {
         let b = pos.board();
         self.terms.iter().all(|t| {
-            let n = Material::count(b, t.color, t.kinds);
-            n >= u32::from(t.min) && n <= u32::from(t.max)
+            // counted as far as the bounds need (popcounts avoided, as in `Need::reachable`)
+            let cap = if u32::from(t.max) >= MAX_COUNT {
+                t.min
+            } else {
+                t.max + 1
+            };
+            let n = capped(Material::bits(b, t.color, t.kinds), cap);
+            n >= t.min && n <= t.max
         })
     }
 
@@ -595,11 +707,12 @@ impl Material {
             if t.min == 0 {
                 return true;
             }
-            let mut n = Material::count(b, t.color, t.kinds);
+            let mut n = capped(Material::bits(b, t.color, t.kinds), t.min);
             if t.kinds & 1 == 0 && t.kinds & 0b11110 != 0 {
-                n += b.colored_pieces(Color::ALL[t.color], Piece::Pawn).len();
+                let pawns = b.pieces(Piece::Pawn).0 & b.colors(Color::ALL[t.color]).0;
+                n += capped(pawns, t.min);
             }
-            n >= u32::from(t.min)
+            n >= t.min
         })
     }
 }
@@ -689,7 +802,7 @@ impl Step {
     }
 
     /// Whether `pos` holds every part of the step.
-    #[inline]
+    #[inline(always)]
     pub fn matches(&self, pos: &Position) -> bool {
         self.material.as_ref().is_none_or(|m| m.matches(pos))
             && self.sub.as_ref().is_none_or(|s| s.matches(pos))
@@ -697,7 +810,7 @@ impl Step {
     }
 
     /// Whether a later position of the same line can still hold the step.
-    #[inline]
+    #[inline(always)]
     pub fn reachable(&self, pos: &Position) -> bool {
         let b = pos.board();
         self.exact.as_ref().is_none_or(|e| e.need.reachable(b))
@@ -970,7 +1083,11 @@ pub enum Verdict {
 /// ```
 #[derive(Default)]
 pub struct LineSearch {
-    engine: Engine,
+    /// The position after the last move (the main line only: no position before it is kept,
+    /// no line hash, no UCI: what a [`Searcher`]'s engine keeps for variations and replay).
+    pos: Position,
+    /// A move could not be played, or the game not replayed: nothing more is.
+    over: bool,
     setup: Setup,
     chain: Vec<u32>,
     ply: u32,
@@ -1003,34 +1120,59 @@ impl LineSearch {
     /// The tags are over: the start position, tested.
     pub fn start(&mut self, query: &Query) -> Verdict {
         let Ok(start) = self.setup.start() else {
+            self.over = true;
             return Verdict::Over;
         };
-        self.engine.keep_prev = false;
-        self.engine.start_game(Some(start));
+        self.pos = start;
+        self.over = false;
         self.chain.clear();
         self.chain.resize(query.steps.len(), NONE);
         self.ply = 0;
-        let Some(pos) = self.engine.start() else {
-            return Verdict::Over;
-        };
         self.positions += 1;
-        verdict(query, &mut self.chain, pos, 0)
+        verdict(query, &mut self.chain, &self.pos, 0)
     }
 
     /// The next main-line move, played and tested.
     pub fn play(&mut self, query: &Query, san: kifu::pgn::San) -> Verdict {
         self.ply += 1;
-        match self.engine.play(san) {
-            Played::Played { after, .. } => {
-                self.positions += 1;
-                verdict(query, &mut self.chain, after, self.ply)
-            }
-            Played::Failed(_) | Played::Skipped(_) => Verdict::Over,
+        if self.over {
+            return Verdict::Over;
         }
+        // as the engine plays it (lines.rs): a null move is illegal in check
+        match self.pos.find(san) {
+            Ok((Resolved::Move(mv), piece)) => self.pos.play_piece(mv, piece),
+            Ok((Resolved::Null, _)) if !self.pos.is_check() => {
+                self.pos.play_null();
+            }
+            _ => {
+                self.over = true;
+                return Verdict::Over;
+            }
+        }
+        self.positions += 1;
+        verdict(query, &mut self.chain, &self.pos, self.ply)
     }
 }
 
+#[inline]
 fn verdict(query: &Query, chain: &mut [u32], pos: &Position, ply: u32) -> Verdict {
+    // one step (the usual query): `advance` and `alive` without a sequence to follow
+    if let [step] = &query.steps[..] {
+        if ply >= query.min_ply && ply <= query.max_ply && step.matches(pos) {
+            chain[0] = ply;
+            return Verdict::Matched;
+        }
+        return if ply >= query.max_ply {
+            Verdict::Over
+        } else if (ply > 0 && pos.halfmove_clock() != 0 && step.exact.is_none())
+            || step.reachable(pos)
+        {
+            // (see `alive` for the halfmove clock)
+            Verdict::Continue
+        } else {
+            Verdict::Over
+        };
+    }
     if advance(query, chain, pos, ply) {
         Verdict::Matched
     } else if alive(query, chain, pos, ply) {
@@ -1069,6 +1211,17 @@ fn advance(query: &Query, chain: &mut [u32], pos: &Position, ply: u32) -> bool {
 fn alive(query: &Query, chain: &[u32], pos: &Position, ply: u32) -> bool {
     if ply >= query.max_ply {
         return false;
+    }
+    // a move that took nothing and moved no pawn (the halfmove clock goes on) changes no count
+    // of pieces, no pawn, no bishop's colour: one step that keeps no castling right (no exact
+    // position) is as reachable as in the position before, which was (or the line would have
+    // ended there)
+    if ply > 0
+        && pos.halfmove_clock() != 0
+        && query.steps.len() == 1
+        && query.steps[0].exact.is_none()
+    {
+        return true;
     }
     if query.steps[0].reachable(pos) {
         return true;
@@ -1257,6 +1410,84 @@ mod tests {
         });
         assert_eq!(seen, [0, 1, 2, 3]);
         assert_eq!(s.positions, 5, "stopped at Qxd5");
+    }
+
+    /// The positions replayed and the plies matched of `q` on `g`, every match listed.
+    fn replayed(g: &Game, q: &Query) -> (u64, Vec<u32>) {
+        let mut s = Searcher::default();
+        let mut seen = Vec::new();
+        s.search(g, q, |h| {
+            seen.push(h.ply);
+            true
+        });
+        (s.positions, seen)
+    }
+
+    #[test]
+    fn a_pawn_needed_somewhere_it_can_no_longer_get_to_ends_the_line() {
+        // a white pawn on d3: the pawns of c2, d2 and e2 could get there; once all three went
+        // past it, the line ends (eight pawns are still there: the count alone goes on)
+        let q = Query::new(vec![Step::subfen("8/8/8/8/8/3P4/8/8").unwrap()]);
+        let g = game("1. e4 e5 2. d4 d5 3. c4 c5 4. Nc3 Nc6 *");
+        assert_eq!(replayed(&g, &q), (6, vec![]), "stopped at 3. c4");
+        // a pawn changes its file as it takes: White's d-pawn gone from the d-file, the
+        // e-pawn takes on d5 (a rule of "the pawn of the file" would have stopped at 2. dxe5)
+        let q = Query::new(vec![Step::subfen("8/8/8/3P4/8/8/8/8").unwrap()]);
+        let g = game("1. d4 e5 2. dxe5 d5 3. e4 Nf6 4. exd5 Nxd5 *");
+        assert_eq!(
+            replayed(&g, &q),
+            (9, vec![7]),
+            "4. exd5 (the c-pawn could still come)"
+        );
+        // en passant: the e-pawn gets to d6 by taking a pawn that is not on d6
+        let q = Query::new(vec![Step::subfen("8/8/3P4/8/8/8/8/8").unwrap()]);
+        let g = game("1. e4 a6 2. e5 d5 3. exd6 Nf6 *");
+        assert_eq!(replayed(&g, &q), (7, vec![5, 6]));
+        // Black's pawns go down the board: a black pawn on d6 from 1... d6 to 3... dxe5;
+        // then the c-pawn could still come, until 4... c5
+        let q = Query::new(vec![Step::subfen("8/8/3p4/8/8/8/8/8").unwrap()]);
+        let g = game("1. e4 d6 2. d4 e5 3. dxe5 dxe5 4. Nf3 c5 5. Nc3 Nc6 *");
+        assert_eq!(
+            replayed(&g, &q),
+            (9, vec![2, 3, 4, 5]),
+            "stopped at 4... c5"
+        );
+        // a pawn on its last rank is no position: nothing is replayed past the start
+        let q = Query::new(vec![Step::subfen("P7/8/8/8/8/8/8/8").unwrap()]);
+        assert_eq!(replayed(&g, &q), (1, vec![]));
+    }
+
+    #[test]
+    fn a_bishop_keeps_the_colour_of_its_squares_but_a_promotion_makes_either() {
+        // a white bishop on b5 (a light square); White has a dark-squared bishop and a pawn
+        let q = Query::new(vec![Step::subfen("8/8/8/1B6/8/8/8/8").unwrap()]);
+        let start = "[FEN \"r3k3/1P6/8/8/8/8/8/4K1B1 w - - 0 1\"]\n\n";
+        // the pawn becomes a bishop on b8, a dark square: no light-squared bishop can come
+        let g = game(&format!("{start}1. b8=B Kd7 2. Ba7 Kc6 *"));
+        assert_eq!(replayed(&g, &q), (2, vec![]), "stopped at 1. b8=B");
+        // it becomes one on a8, a light square, and gets to b5 (before, the light-squared
+        // bishop White does not have was counted as the pawn's promotion)
+        let g = game(&format!("{start}1. bxa8=B Kd8 2. Bc6 Kc7 3. Bb5 Kd6 *"));
+        assert_eq!(replayed(&g, &q), (7, vec![5, 6]));
+    }
+
+    #[test]
+    fn castling_moves_the_king_and_the_rook_at_once() {
+        // a pattern of both: met by castling, which neither a king move nor a rook move makes
+        let q = Query::new(vec![Step::subfen("8/8/8/8/8/8/8/5RK1 b").unwrap()]);
+        assert_eq!(replayed(&game(RUY), &q), (11, vec![9]));
+        // long castling, Black: a king on c8 and a rook on d8, and Black may no longer castle
+        // (an exact position would need its right kept: the other side's is kept here)
+        let g = game("1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 4. Qd2 Qd7 5. e3 O-O-O 6. Bd3 *");
+        let q = Query::new(vec![Step::subfen("2kr4/8/8/8/8/8/8/8 w").unwrap()]);
+        assert_eq!(replayed(&g, &q).1, [10]);
+        let q = Query::new(vec![
+            Step::fen("2kr1bnr/pppqpppp/2n5/3p1b2/3P1B2/2N1P3/PPPQ1PPP/R3KBNR w KQ - 1 6").unwrap(),
+        ]);
+        assert_eq!(replayed(&g, &q), (12, vec![10]));
+        // White's rights, needed by the exact position, go with 6. O-O-O
+        let g = game("1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 4. Qd2 Qd7 5. O-O-O e6 6. e3 *");
+        assert_eq!(replayed(&g, &q), (10, vec![]), "stopped at 5. O-O-O");
     }
 
     #[test]
