@@ -678,8 +678,13 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
     }
     fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
         let c = if self.hold(HELD_MOVE + text(mv.text.len())) {
-            let text = self.held.span(mv.text);
+            // the move as written is the start of its token (the usual): its bytes kept once
             let raw = self.held.span(mv.raw);
+            let text = if mv.raw.starts_with(mv.text) {
+                Span(raw.0, raw.0 + mv.text.len())
+            } else {
+                self.held.span(mv.text)
+            };
             self.held.events.push(Event::Move(*ctx, mv.san, text, raw));
             kifu::Control::Continue
         } else {
