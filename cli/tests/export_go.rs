@@ -147,3 +147,46 @@ fn symmetries_only_where_go_positions_may_be() {
     assert_eq!(code(&o), 0, "{}", err(&o));
     assert!(!err(&o).contains("no symmetries"), "{}", err(&o));
 }
+
+/// The Go positions table to Parquet, every column and the board and move only, with and
+/// without `--symmetries`: the same bytes at one thread and two, over an input of several
+/// pieces (its batches cut across the pieces' ends).
+#[test]
+fn parquet_is_the_same_at_every_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = std::fs::read(kifu_testkit::data_path("seed-takemiya-cho-meijin-1996.sgf")).unwrap();
+    let mut data = Vec::new();
+    for k in 0..700 {
+        data.extend_from_slice(if k % 2 == 0 { &seed } else { GAMES });
+        data.push(b'\n');
+    }
+    assert!(data.len() > 2 * 256 * 1024, "several pieces");
+    let g = dir.file("many.sgf", &data);
+    for extra in [
+        &[][..],
+        &["--symmetries"],
+        &["--columns", "game_index,ply,board,policy"],
+    ] {
+        let export = |j: &str| {
+            let o_path = dir.path().join(format!("p{j}.parquet"));
+            let mut args = vec![
+                "export",
+                g.to_str().unwrap(),
+                "--table",
+                "positions",
+                "--force",
+                "-j",
+                j,
+                "-o",
+                o_path.to_str().unwrap(),
+            ];
+            args.extend_from_slice(extra);
+            let o = kifu(&args, None);
+            assert_eq!(code(&o), 0, "{}{}", out(&o), err(&o));
+            std::fs::read(&o_path).unwrap()
+        };
+        let one = export("1");
+        assert!(one.len() > 1000);
+        assert!(export("2") == one, "-j2 {extra:?}");
+    }
+}

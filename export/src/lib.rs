@@ -490,6 +490,9 @@ impl Builder {
         if let Inner::PgnPositions(b) = &mut self.inner {
             b.wanted = pgn_positions::Wanted::of(wanted);
         }
+        if let Inner::SgfPositions(b) = &mut self.inner {
+            b.wanted = sgf_positions::Wanted::of(wanted);
+        }
         if !REPLAY_COLUMNS.iter().any(|c| wanted(c)) {
             self.extra = None;
         }

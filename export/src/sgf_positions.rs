@@ -9,14 +9,16 @@
 
 use std::sync::Arc;
 
-use arrow_array::ArrayRef;
 use arrow_array::builder::{
-    BinaryBuilder, Float64Builder, Int8Builder, Int16Builder, Int32Builder, Int64Builder,
+    Float64Builder, Int8Builder, Int16Builder, Int32Builder, Int64Builder, PrimitiveBuilder,
     StringBuilder, UInt32Builder,
 };
+use arrow_array::types::ArrowPrimitiveType;
+use arrow_array::{ArrayRef, BinaryArray};
+use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field};
 use kifu::sgf::{self, BoardSize, Color, GoResult, Point, Rank};
-use kifu_replay::go::{Symmetry, TrainingRow, TrainingRows, zobrist};
+use kifu_replay::go::{GameInfo, Symmetry, TrainingRow, TrainingRows, zobrist};
 
 use crate::Charset;
 use crate::charset::text;
@@ -72,6 +74,54 @@ fn index_of(p: Point, size: BoardSize) -> i16 {
     (i32::from(p.y) * i32::from(size.cols) + i32::from(p.x)) as i16
 }
 
+/// The columns' indexes in [`fields`] (for [`Wanted`]).
+mod col {
+    pub(super) const FILE: usize = 0;
+    pub(super) const GAME_INDEX: usize = 1;
+    pub(super) const GAME_KEY: usize = 2;
+    pub(super) const PLY: usize = 3;
+    pub(super) const KEY: usize = 4;
+    pub(super) const SYMMETRY: usize = 5;
+    pub(super) const BOARD_COLS: usize = 6;
+    pub(super) const BOARD_ROWS: usize = 7;
+    pub(super) const BOARD: usize = 8;
+    pub(super) const SIDE_TO_MOVE: usize = 9;
+    pub(super) const X: usize = 10;
+    pub(super) const Y: usize = 11;
+    pub(super) const POLICY: usize = 12;
+    pub(super) const KO_POINT: usize = 13;
+    pub(super) const CAPTURES_BLACK: usize = 14;
+    pub(super) const CAPTURES_WHITE: usize = 15;
+    pub(super) const KOMI: usize = 16;
+    pub(super) const HANDICAP: usize = 17;
+    pub(super) const HANDICAP_STONES: usize = 18;
+    pub(super) const BLACK_RANK: usize = 19;
+    pub(super) const WHITE_RANK: usize = 20;
+    pub(super) const RESULT: usize = 21;
+    pub(super) const SCORE: usize = 22;
+    pub(super) const ERROR: usize = 23;
+    /// How many.
+    pub(super) const COUNT: usize = 24;
+}
+
+/// The columns a projection keeps ([`crate::Builder::project`]): the others are not filled
+/// (their arrays are empty, and dropped by the projection).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Wanted([bool; col::COUNT]);
+
+impl Wanted {
+    pub(crate) const ALL: Wanted = Wanted([true; col::COUNT]);
+
+    /// The columns of [`fields`] that `wanted` names.
+    pub(crate) fn of(wanted: impl Fn(&str) -> bool) -> Wanted {
+        let mut w = [false; col::COUNT];
+        for (k, f) in fields().iter().enumerate() {
+            w[k] = wanted(f.name());
+        }
+        Wanted(w)
+    }
+}
+
 /// The per-game columns, read once per game (at its first row).
 #[derive(Debug, Default)]
 struct Game {
@@ -84,7 +134,8 @@ struct Game {
 }
 
 impl Game {
-    fn of(tree: &sgf::GameTree, first: &TrainingRow<'_>) -> Game {
+    /// The game of `tree`, from its first row and the board before its first move.
+    fn of(tree: &sgf::GameTree, first: &TrainingRow<'_>, board: &[u8]) -> Game {
         let (b, w) = (first.game.black_rank, first.game.white_rank);
         let re = first.game.result.map(|v| v.simple_text());
         let black_score = re
@@ -97,7 +148,7 @@ impl Game {
             });
         // the stones before the first move: a handicap's when all black
         let (mut black, mut white) = (0i32, 0i32);
-        for &c in &first.board {
+        for &c in board {
             match c {
                 kifu_replay::go::BLACK => black += 1,
                 kifu_replay::go::WHITE => white += 1,
@@ -113,12 +164,30 @@ impl Game {
     }
 }
 
+/// Appends `v` `n` times (a per-game value on each of the game's rows).
+fn append_n<T: ArrowPrimitiveType>(b: &mut PrimitiveBuilder<T>, v: Option<T::Native>, n: usize) {
+    match v {
+        Some(v) => b.append_value_n(v, n),
+        None => b.append_nulls(n),
+    }
+}
+
+/// The SGF `positions` table's builder.
+///
+/// The board column is not an Arrow builder: each board goes from the replay straight into
+/// `board` ([`TrainingRows::next_into`]), one copy, and the array is made of that vector at
+/// [`finish`](Self::finish) without another. The columns whose values are the game's (file,
+/// game index, komi, ranks, …) are appended once per game, `n` values at a time. After the
+/// first batch, each batch's buffers are reserved at its start for as many rows as the one
+/// before had (no growth by doubling, no copy of what was built).
 #[derive(Debug)]
 pub(crate) struct PositionsBuilder {
     /// Each position once per symmetry of the board.
     symmetries: bool,
     /// The rows kept ([`crate::PositionOptions`]: plies, legal moves only, a sample).
     filter: PlyFilter,
+    /// The columns filled.
+    pub(crate) wanted: Wanted,
     file: StringBuilder,
     index: Int64Builder,
     game_key: Int64Builder,
@@ -127,7 +196,10 @@ pub(crate) struct PositionsBuilder {
     symmetry: Int8Builder,
     board_cols: Int32Builder,
     board_rows: Int32Builder,
-    board: BinaryBuilder,
+    /// The boards' bytes, one after the other.
+    board: Vec<u8>,
+    /// Where each board ends in `board` (Arrow's offsets: a 0 first).
+    board_ends: Vec<i32>,
     side_to_move: StringBuilder,
     x: Int16Builder,
     y: Int16Builder,
@@ -145,6 +217,10 @@ pub(crate) struct PositionsBuilder {
     error: StringBuilder,
     rows: usize,
     bytes: usize,
+    /// The rows and board bytes of the last batch finished: the next one's reservation.
+    last: (usize, usize),
+    /// The board as played, while its symmetries are written (reused).
+    played: Vec<u8>,
     /// A board turned by a symmetry (reused).
     turned: Vec<u8>,
 }
@@ -154,6 +230,7 @@ impl PositionsBuilder {
         PositionsBuilder {
             symmetries: opts.symmetries,
             filter: PlyFilter::new(&opts.positions),
+            wanted: Wanted::ALL,
             file: StringBuilder::new(),
             index: Int64Builder::new(),
             game_key: Int64Builder::new(),
@@ -162,7 +239,8 @@ impl PositionsBuilder {
             symmetry: Int8Builder::new(),
             board_cols: Int32Builder::new(),
             board_rows: Int32Builder::new(),
-            board: BinaryBuilder::new(),
+            board: Vec::new(),
+            board_ends: vec![0],
             side_to_move: StringBuilder::new(),
             x: Int16Builder::new(),
             y: Int16Builder::new(),
@@ -180,6 +258,8 @@ impl PositionsBuilder {
             error: StringBuilder::new(),
             rows: 0,
             bytes: 0,
+            last: (0, 0),
+            played: Vec::new(),
             turned: Vec::new(),
         }
     }
@@ -192,22 +272,78 @@ impl PositionsBuilder {
         self.bytes
     }
 
+    /// At a batch's start: room for the rows of the batch before, in every column filled
+    /// (the builders are new after a `finish`; a fresh one holds no buffer).
+    fn reserve(&mut self) {
+        let (n, bytes) = self.last;
+        let w = self.wanted.0;
+        macro_rules! with_capacity {
+            ($($field:ident: $col:ident $ty:ident),* $(,)?) => {
+                $(if w[col::$col] {
+                    self.$field = $ty::with_capacity(n);
+                })*
+            };
+        }
+        with_capacity!(
+            index: GAME_INDEX Int64Builder,
+            game_key: GAME_KEY Int64Builder,
+            ply: PLY Int32Builder,
+            key: KEY Int64Builder,
+            symmetry: SYMMETRY Int8Builder,
+            board_cols: BOARD_COLS Int32Builder,
+            board_rows: BOARD_ROWS Int32Builder,
+            x: X Int16Builder,
+            y: Y Int16Builder,
+            policy: POLICY Int16Builder,
+            ko_point: KO_POINT Int16Builder,
+            captures_black: CAPTURES_BLACK UInt32Builder,
+            captures_white: CAPTURES_WHITE UInt32Builder,
+            komi: KOMI Float64Builder,
+            handicap: HANDICAP Int32Builder,
+            handicap_stones: HANDICAP_STONES Int32Builder,
+            black_rank: BLACK_RANK Int16Builder,
+            white_rank: WHITE_RANK Int16Builder,
+            score: SCORE Int8Builder,
+        );
+        if w[col::SIDE_TO_MOVE] {
+            self.side_to_move = StringBuilder::with_capacity(n, 5 * n);
+        }
+        if w[col::BOARD] {
+            self.board.reserve(bytes);
+            self.board_ends.reserve(n + 1);
+        }
+    }
+
     /// Adds a row per main-line move of `tree` (none for a tree that is not Go); with
     /// `symmetries`, a row per move and symmetry. The filters of [`crate::PositionOptions`]
     /// leave positions out (a sample's salt: the game's key, its size and moves).
     pub(crate) fn push(&mut self, file: &str, tree: &sgf::GameTree) {
+        if self.rows == 0 && self.last.0 > 0 {
+            self.reserve();
+        }
         let index = clamp_i64(tree.index());
-        let mut game = None;
+        let mut game: Option<(Game, GameInfo<'_>)> = None;
         let mut state = None;
-        for row in TrainingRows::new(tree) {
+        let rows_before = self.rows;
+        let mut rows = TrainingRows::new(tree);
+        loop {
+            // the board before the move, straight into the column (taken back if the row is
+            // not kept)
+            let start = self.board.len();
+            let Some(row) = rows.next_into(&mut self.board) else {
+                break;
+            };
             // the game's columns from its first position (the handicap stones), kept or not
-            let game = game.get_or_insert_with(|| Game::of(tree, &row));
+            let (game, _) =
+                game.get_or_insert_with(|| (Game::of(tree, &row, &self.board[start..]), row.game));
             let ply = row.number.saturating_sub(1) as usize;
             if ply > self.filter.max_ply || (self.filter.legal_only && row.error.is_some()) {
-                return;
+                self.board.truncate(start);
+                break;
             }
             let state = state.get_or_insert_with(|| self.filter.start(row.game.key));
             if !self.filter.keep(state, ply, row.key) {
+                self.board.truncate(start);
                 continue;
             }
             let size = row.size;
@@ -217,76 +353,163 @@ impl PositionsBuilder {
                 (true, true) => 8,
                 (true, false) => 4,
             };
-            // 0 ..= 3 flip only (no transposition): the shape kept on any board
-            for sym in Symmetry::ALL.into_iter().take(count) {
-                self.row(file, index, game, &row, size, sym);
+            if count == 1 {
+                self.row(game, &row, size, Symmetry::IDENTITY, row.key);
+            } else {
+                self.played.clear();
+                self.played.extend_from_slice(&self.board[start..]);
+                self.board.truncate(start);
+                // 0 ..= 3 flip only (no transposition): the shape kept on any board
+                for sym in Symmetry::ALL.into_iter().take(count) {
+                    let key = if sym == Symmetry::IDENTITY {
+                        self.board.extend_from_slice(&self.played);
+                        row.key
+                    } else {
+                        sym.board(size, &self.played, &mut self.turned);
+                        self.board.extend_from_slice(&self.turned);
+                        zobrist(size, &self.turned, row.to_play)
+                    };
+                    self.row(game, &row, size, sym, key);
+                }
             }
+        }
+        let n = self.rows - rows_before;
+        if let Some((game, info)) = game.filter(|_| n > 0) {
+            self.per_game(file, index, &game, &info, n);
         }
     }
 
+    /// The columns whose values are the game's, for its `n` rows.
+    fn per_game(&mut self, file: &str, index: i64, game: &Game, info: &GameInfo<'_>, n: usize) {
+        let w = self.wanted.0;
+        if w[col::FILE] {
+            self.file.append_value_n(file, n);
+        }
+        if w[col::GAME_INDEX] {
+            self.index.append_value_n(index, n);
+        }
+        if w[col::GAME_KEY] {
+            self.game_key.append_value_n(info.key as i64, n);
+        }
+        if w[col::KOMI] {
+            append_n(&mut self.komi, info.komi, n);
+        }
+        if w[col::HANDICAP] {
+            let handicap = info.handicap.and_then(|h| i32::try_from(h).ok());
+            append_n(&mut self.handicap, handicap, n);
+        }
+        if w[col::HANDICAP_STONES] {
+            append_n(&mut self.handicap_stones, game.handicap_stones, n);
+        }
+        if w[col::BLACK_RANK] {
+            append_n(&mut self.black_rank, game.ranks.0, n);
+        }
+        if w[col::WHITE_RANK] {
+            append_n(&mut self.white_rank, game.ranks.1, n);
+        }
+        if w[col::RESULT] {
+            match &game.result {
+                Some(r) => self.result.append_value_n(r, n),
+                None => self.result.append_nulls(n),
+            }
+        }
+        self.bytes += n * file.len();
+    }
+
+    /// A row's own columns (its board already in `board`, turned by `sym`; `key` its key).
     fn row(
         &mut self,
-        file: &str,
-        index: i64,
         game: &Game,
         row: &TrainingRow<'_>,
         size: BoardSize,
         sym: Symmetry,
+        key: u64,
     ) {
+        let w = self.wanted.0;
         let identity = sym == Symmetry::IDENTITY;
         let turn = |p: Point| if identity { p } else { sym.point(p, size) };
-        let (board, key) = if identity {
-            (&row.board[..], row.key)
-        } else {
-            sym.board(size, &row.board, &mut self.turned);
-            let key = zobrist(size, &self.turned, row.to_play);
-            (&self.turned[..], key)
-        };
         let point = row.point.map(turn);
         let off_board = row.error == Some(kifu_replay::go::ErrorKind::OutOfBoard);
-        self.file.append_value(file);
-        self.index.append_value(index);
-        self.game_key.append_value(row.game.key as i64);
-        let number = i32::try_from(row.number).unwrap_or(i32::MAX);
-        self.ply.append_value(number - 1);
-        self.key.append_value(key as i64);
-        self.symmetry.append_value(sym.0 as i8);
-        self.board_cols.append_value(i32::from(size.cols));
-        self.board_rows.append_value(i32::from(size.rows));
-        self.board.append_value(board);
-        self.side_to_move.append_value(match row.to_play {
-            Color::Black => "black",
-            Color::White => "white",
-        });
-        self.x.append_option(point.map(|p| i16::from(p.x)));
-        self.y.append_option(point.map(|p| i16::from(p.y)));
-        self.policy.append_option(match point {
-            Some(p) => Some(index_of(p, size)),
-            None if off_board => None,
-            None => Some((i32::from(size.cols) * i32::from(size.rows)) as i16),
-        });
-        self.ko_point
-            .append_option(row.ko.map(|p| index_of(turn(p), size)));
-        self.captures_black.append_value(row.captures[0]);
-        self.captures_white.append_value(row.captures[1]);
-        self.komi.append_option(row.game.komi);
-        self.handicap
-            .append_option(row.game.handicap.and_then(|h| i32::try_from(h).ok()));
-        self.handicap_stones.append_option(game.handicap_stones);
-        self.black_rank.append_option(game.ranks.0);
-        self.white_rank.append_option(game.ranks.1);
-        self.result.append_option(game.result.as_deref());
-        self.score
-            .append_option(game.black_score.map(|s| match row.to_play {
-                Color::Black => s,
-                Color::White => -s,
-            }));
-        self.error.append_option(row.error.map(|e| e.code()));
+        let cells = usize::from(size.cols) * usize::from(size.rows);
+        if w[col::PLY] {
+            let number = i32::try_from(row.number).unwrap_or(i32::MAX);
+            self.ply.append_value(number - 1);
+        }
+        if w[col::KEY] {
+            self.key.append_value(key as i64);
+        }
+        if w[col::SYMMETRY] {
+            self.symmetry.append_value(sym.0 as i8);
+        }
+        if w[col::BOARD_COLS] {
+            self.board_cols.append_value(i32::from(size.cols));
+        }
+        if w[col::BOARD_ROWS] {
+            self.board_rows.append_value(i32::from(size.rows));
+        }
+        if w[col::BOARD] {
+            let end = i32::try_from(self.board.len()).expect("a batch's boards under 2 GiB");
+            self.board_ends.push(end);
+        } else {
+            self.board.clear();
+        }
+        if w[col::SIDE_TO_MOVE] {
+            self.side_to_move.append_value(match row.to_play {
+                Color::Black => "black",
+                Color::White => "white",
+            });
+        }
+        if w[col::X] {
+            self.x.append_option(point.map(|p| i16::from(p.x)));
+        }
+        if w[col::Y] {
+            self.y.append_option(point.map(|p| i16::from(p.y)));
+        }
+        if w[col::POLICY] {
+            self.policy.append_option(match point {
+                Some(p) => Some(index_of(p, size)),
+                None if off_board => None,
+                None => Some((i32::from(size.cols) * i32::from(size.rows)) as i16),
+            });
+        }
+        if w[col::KO_POINT] {
+            self.ko_point
+                .append_option(row.ko.map(|p| index_of(turn(p), size)));
+        }
+        if w[col::CAPTURES_BLACK] {
+            self.captures_black.append_value(row.captures[0]);
+        }
+        if w[col::CAPTURES_WHITE] {
+            self.captures_white.append_value(row.captures[1]);
+        }
+        if w[col::SCORE] {
+            self.score
+                .append_option(game.black_score.map(|s| match row.to_play {
+                    Color::Black => s,
+                    Color::White => -s,
+                }));
+        }
+        if w[col::ERROR] {
+            self.error.append_option(row.error.map(|e| e.code()));
+        }
         self.rows += 1;
-        self.bytes += file.len() + board.len() + 80;
+        self.bytes += cells + 80;
     }
 
     pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
+        let ends = std::mem::replace(&mut self.board_ends, vec![0]);
+        let values = std::mem::take(&mut self.board);
+        self.last = (self.rows, values.len());
+        // the offsets are the boards' ends, from 0, in order: valid by construction
+        let board = if self.wanted.0[col::BOARD] {
+            BinaryArray::new(
+                OffsetBuffer::new(ScalarBuffer::from(ends)),
+                Buffer::from_vec(values),
+                None,
+            )
+        } else {
+            BinaryArray::new_null(0)
+        };
         let out: Vec<ArrayRef> = vec![
             Arc::new(self.file.finish()),
             Arc::new(self.index.finish()),
@@ -296,7 +519,7 @@ impl PositionsBuilder {
             Arc::new(self.symmetry.finish()),
             Arc::new(self.board_cols.finish()),
             Arc::new(self.board_rows.finish()),
-            Arc::new(self.board.finish()),
+            Arc::new(board),
             Arc::new(self.side_to_move.finish()),
             Arc::new(self.x.finish()),
             Arc::new(self.y.finish()),
@@ -316,5 +539,181 @@ impl PositionsBuilder {
         self.rows = 0;
         self.bytes = 0;
         out
+    }
+}
+
+#[cfg(test)]
+#[path = "sgf_positions_reference.rs"]
+mod reference;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{PositionOptions, Sample, TableOptions};
+
+    /// Game trees that reach every branch of the builder: a ko, passes, a point off the
+    /// board, an occupied point, a suicide, a handicap, a rectangle, a game that is not Go,
+    /// setup in the middle, ranks and results of every kind, no move at all.
+    const TREES: &str = "\
+(;GM[1]SZ[4]RE[B+R]AB[ba][ab][bc]AW[ca][bb][db][cc];B[cb];W[bb];B[dd];W[])
+(;SZ[9]HA[2]KM[0.5]AB[cc][gg]BR[3d]WR[9\u{6bb5}]RE[W+3.5];W[ee];B[ee];W[zz];B[tt];W[aa];B[ab];W[ba]AB[ii];B[hh])
+(;SZ[5:3]KM[6.5]RE[0];B[aa];W[ba];B[ab];W[];B[bb]C[x];W[cc])
+(;SZ[3]RE[Void];B[aa];W[ab];B[ba];W[bb];B[ca];W[cb];B[bb])
+(;GM[2];B[aa])
+(;SZ[19]PB[x]RE[?])
+(;SZ[19];B[pd](;W[dp];B[pp])(;W[dd]))
+(;SZ[13]RE[B+12];B[gg];W[gh];B[hh];W[tt];B[];W[aa];B[ab])";
+
+    fn trees(data: &[u8]) -> Vec<sgf::GameTree> {
+        sgf::game_trees(data).collect()
+    }
+
+    /// The columns of `fields` that `wanted` names (every one without a list).
+    fn wanted(names: Option<&[&str]>) -> Wanted {
+        Wanted::of(|n| names.is_none_or(|names| names.contains(&n)))
+    }
+
+    /// The table of `trees` built by the builder and by the reference, a batch finished
+    /// every `every` trees: the same rows, estimates and arrays, column by column (those
+    /// `names` keeps).
+    fn same(trees: &[sgf::GameTree], opts: &TableOptions, names: Option<&[&str]>, every: usize) {
+        let mut new = PositionsBuilder::new(opts);
+        new.wanted = wanted(names);
+        let mut old = reference::PositionsBuilder::new(opts);
+        let fields = fields();
+        let mut batches = 0;
+        let mut compare = |new: &mut PositionsBuilder, old: &mut reference::PositionsBuilder| {
+            assert_eq!(new.rows(), old.rows());
+            assert_eq!(new.estimated_bytes(), old.estimated_bytes());
+            let (a, b) = (new.finish(), old.finish());
+            assert_eq!(a.len(), b.len());
+            for (k, f) in fields.iter().enumerate() {
+                if new.wanted.0[k] {
+                    assert_eq!(a[k].to_data(), b[k].to_data(), "{}", f.name());
+                }
+            }
+            batches += 1;
+        };
+        for (k, tree) in trees.iter().enumerate() {
+            new.push("f.sgf", tree);
+            old.push("f.sgf", tree);
+            if (k + 1) % every == 0 {
+                compare(&mut new, &mut old);
+            }
+        }
+        compare(&mut new, &mut old);
+        assert!(batches > 0);
+    }
+
+    fn options() -> Vec<TableOptions> {
+        let positions = [
+            PositionOptions::default(),
+            PositionOptions {
+                min_ply: 2,
+                max_ply: Some(5),
+                ..PositionOptions::default()
+            },
+            PositionOptions {
+                legal_only: true,
+                ..PositionOptions::default()
+            },
+            PositionOptions {
+                sample: Sample::new(0.4, 7),
+                ..PositionOptions::default()
+            },
+        ];
+        let mut out = Vec::new();
+        for symmetries in [false, true] {
+            for p in &positions {
+                out.push(TableOptions {
+                    symmetries,
+                    positions: p.clone(),
+                    ..TableOptions::default()
+                });
+            }
+        }
+        out
+    }
+
+    const PROJECTIONS: [Option<&[&str]>; 4] = [
+        None,
+        Some(&["game_index", "ply", "board", "policy"]),
+        Some(&[
+            "board_cols",
+            "board_rows",
+            "board",
+            "side_to_move",
+            "key",
+            "symmetry",
+        ]),
+        Some(&[
+            "file",
+            "result",
+            "komi",
+            "black_rank",
+            "handicap_stones",
+            "score",
+        ]),
+    ];
+
+    #[test]
+    fn the_builder_makes_the_reference_s_table() {
+        let trees = trees(TREES.as_bytes());
+        for opts in options() {
+            for names in PROJECTIONS {
+                for every in [1, 3, usize::MAX] {
+                    same(&trees, &opts, names, every);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_seed_game_makes_the_reference_s_table() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/data/seed-takemiya-cho-meijin-1996.sgf"
+        );
+        let data = std::fs::read(path).unwrap();
+        let mut trees = trees(&data);
+        // two games, so that the second batch is reserved from the first
+        trees.extend(self::trees(&data));
+        for opts in options() {
+            same(&trees, &opts, None, 1);
+        }
+    }
+
+    /// Every game tree of the small SGF corpus, every column, a batch every 64 trees; with the
+    /// symmetries, every eighth tree.
+    #[test]
+    #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+    fn the_corpus_makes_the_reference_s_table() {
+        let dir = std::path::PathBuf::from(
+            option_env!("KIFU_SHARED_DIR")
+                .unwrap_or(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared")),
+        )
+        .join("corpus/sgf/small");
+        let mut stack = vec![dir];
+        let mut all = Vec::new();
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
+                    all.extend(trees(&std::fs::read(&p).unwrap()));
+                }
+            }
+        }
+        let trees = all;
+        assert!(trees.len() > 1000, "{} trees", trees.len());
+        same(&trees, &TableOptions::default(), None, 64);
+        // with the symmetries, every eighth tree (eight rows a position)
+        let opts = TableOptions {
+            symmetries: true,
+            ..TableOptions::default()
+        };
+        let some: Vec<_> = trees.into_iter().step_by(8).collect();
+        same(&some, &opts, None, 16);
     }
 }

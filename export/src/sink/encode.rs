@@ -15,8 +15,9 @@ use super::text_out::{Text, TextOut};
 use super::{OutFormat, SinkOptions, Target};
 use crate::TABLE_KEY;
 
-/// Columns whose values rarely repeat: no dictionary (it would be built and dropped).
-const UNIQUE: [&str; 9] = [
+/// Columns whose values rarely repeat: no dictionary (it would be built and dropped; the Go
+/// `board`'s 361 bytes repeat only in a game's first moves).
+const UNIQUE: [&str; 10] = [
     "game_index",
     "byte_offset",
     "movetext",
@@ -26,6 +27,7 @@ const UNIQUE: [&str; 9] = [
     "key",
     "epd",
     "bitboards",
+    "board",
 ];
 
 /// The Parquet writer properties of `opts` for `schema`.
@@ -42,8 +44,8 @@ pub(crate) fn parquet_properties(schema: &SchemaRef, opts: &SinkOptions) -> Writ
         if UNIQUE.contains(&name) {
             b = b.set_column_dictionary_enabled(ColumnPath::from(name), false);
         }
-        if name == "movetext" || name == "json" {
-            // min/max of long texts help no scan
+        if matches!(name, "movetext" | "json" | "board") {
+            // min/max of long texts (and of the Go boards' bytes) help no scan
             b = b.set_column_statistics_enabled(ColumnPath::from(name), EnabledStatistics::None);
         }
     }

@@ -242,7 +242,8 @@ pub struct TrainingRow<'t> {
     /// The board size.
     pub size: BoardSize,
     /// The board before the move: `cols * rows` bytes, row-major from the upper left (`aa`
-    /// first, index `y * cols + x`), 0 empty, 1 black, 2 white. The one allocation per row.
+    /// first, index `y * cols + x`), 0 empty, 1 black, 2 white. The one allocation per row
+    /// (none, and empty, from [`TrainingRows::next_into`], which appends it to a buffer).
     pub board: Vec<u8>,
     /// The side to move: the colour of the move played.
     pub to_play: Color,
@@ -294,12 +295,25 @@ impl<'t> TrainingRows<'t> {
             number: 0,
         }
     }
-}
 
-impl<'t> Iterator for TrainingRows<'t> {
-    type Item = TrainingRow<'t>;
-
-    fn next(&mut self) -> Option<TrainingRow<'t>> {
+    /// The next row, its board appended to `board` (a column's buffer, say) rather than
+    /// copied into a vector of its own: the row's [`board`](TrainingRow::board) is left empty
+    /// (no allocation), and `board` grows by `cols * rows` bytes, the board before the move.
+    /// The rows are [`next`](Iterator::next)'s, in the same order.
+    ///
+    /// ```
+    /// use kifu::sgf;
+    /// use kifu_replay::go::TrainingRows;
+    ///
+    /// let tree = sgf::game_trees(b"(;SZ[3];B[bb];W[aa])").next().unwrap();
+    /// let mut rows = TrainingRows::new(&tree);
+    /// let mut boards = Vec::new();
+    /// while let Some(row) = rows.next_into(&mut boards) {
+    ///     assert!(row.board.is_empty());
+    /// }
+    /// assert_eq!(boards, [0, 0, 0, 0, 0, 0, 0, 0, 0, /* */ 0, 0, 0, 0, 1, 0, 0, 0, 0]);
+    /// ```
+    pub fn next_into(&mut self, board: &mut Vec<u8>) -> Option<TrainingRow<'t>> {
         loop {
             self.walker.next_node()?;
             let w = &mut self.walker;
@@ -307,7 +321,8 @@ impl<'t> Iterator for TrainingRows<'t> {
             if !w.buf.has_move() {
                 continue;
             }
-            let board = w.game.board.points().to_vec();
+            let start = board.len();
+            board.extend_from_slice(w.game.board.points());
             let to_play = w.buf.mover().unwrap_or(Color::Black);
             let ko = w.game.board.ko_point(to_play);
             let key = w.game.board.key(to_play);
@@ -317,6 +332,7 @@ impl<'t> Iterator for TrainingRows<'t> {
             ];
             let mut error = None;
             let Some(a) = w.game.apply_move(&w.buf, |e| error = Some(e.kind)) else {
+                board.truncate(start);
                 continue;
             };
             self.number += 1;
@@ -324,7 +340,7 @@ impl<'t> Iterator for TrainingRows<'t> {
                 game: self.info,
                 number: self.number,
                 size: w.game.board.size(),
-                board,
+                board: Vec::new(),
                 to_play: a.color,
                 point: a.point,
                 ko,
@@ -333,5 +349,16 @@ impl<'t> Iterator for TrainingRows<'t> {
                 error,
             });
         }
+    }
+}
+
+impl<'t> Iterator for TrainingRows<'t> {
+    type Item = TrainingRow<'t>;
+
+    fn next(&mut self) -> Option<TrainingRow<'t>> {
+        let mut board = Vec::new();
+        let mut row = self.next_into(&mut board)?;
+        row.board = board;
+        Some(row)
     }
 }
