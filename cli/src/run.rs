@@ -47,9 +47,22 @@ impl Outcome {
     }
 }
 
+/// The piece size of `kifu json` unless `--piece-size` says otherwise: its lines take 3 to 10
+/// times the bytes of their games (10 for games of one line), and `2N + 2` pieces are in
+/// flight, each with its lines until the sink writes them. With pieces of 1 MiB that was up
+/// to 60 MiB of lines at `-j2`, reached or not as the threads happened to be scheduled (peaks
+/// of 61 to 92 MiB on the same 512 MiB of PGN, run to run); with 256 KiB at most 15 MiB, in
+/// the same time (docs/figures.md § Every command in constant memory).
+pub const JSON_PIECE_SIZE: usize = 256 << 10;
+
 /// The scan `common` asks for: its source (files, stdin or the embedded sample, said so on
 /// stderr), every core, the sizes and limits of the command line.
 pub fn scan_of(common: &Common, verb: &str) -> io::Result<Scan<'static>> {
+    scan_in_pieces_of(common, verb, kifu::par::Options::DEFAULT_PIECE_SIZE)
+}
+
+/// [`scan_of`], with pieces of `piece_size` bytes unless `--piece-size` says otherwise.
+fn scan_in_pieces_of(common: &Common, verb: &str, piece_size: usize) -> io::Result<Scan<'static>> {
     common.note_threads();
     let (source, sample) = source::of(common)?;
     if sample && common.sample {
@@ -63,9 +76,7 @@ pub fn scan_of(common: &Common, verb: &str) -> io::Result<Scan<'static>> {
     }
     let options = ScanOptions {
         threads: common.threads(),
-        piece_size: common
-            .piece_size
-            .unwrap_or(kifu::par::Options::DEFAULT_PIECE_SIZE),
+        piece_size: common.piece_size.unwrap_or(piece_size),
         read_size: common.buffer_size as usize,
         frame_buffer: common.frame_buffer as usize,
         decoder_memory: usize::try_from(common.decoder_memory).unwrap_or(usize::MAX),
@@ -160,7 +171,31 @@ where
     W::Sgf: GameCount,
     S: FnMut(Event<'_, W>) -> io::Result<()>,
 {
-    let scan = scan_of(common, verb)?.with_stop(&ENOUGH);
+    scan_in_pieces(
+        common,
+        verb,
+        kifu::par::Options::DEFAULT_PIECE_SIZE,
+        work,
+        sink,
+    )
+}
+
+/// [`scan`], with pieces of `piece_size` bytes unless `--piece-size` says otherwise (for a
+/// command whose output per piece takes many times the piece: [`JSON_PIECE_SIZE`]).
+pub fn scan_in_pieces<W, S>(
+    common: &Common,
+    verb: &str,
+    piece_size: usize,
+    work: &W,
+    sink: S,
+) -> io::Result<Scanned>
+where
+    W: Work<Input = Input>,
+    W::Pgn: GameCount,
+    W::Sgf: GameCount,
+    S: FnMut(Event<'_, W>) -> io::Result<()>,
+{
+    let scan = scan_in_pieces_of(common, verb, piece_size)?.with_stop(&ENOUGH);
     let bar = Bar::start(common.quiet, scan.progress());
     let result = scan.run(work, sink, note);
     bar.finish();

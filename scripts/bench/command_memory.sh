@@ -5,6 +5,8 @@
 # stream is the PGN corpus in ../shared/corpus concatenated repeatedly (KIFU_CORPUS=DIR reads
 # another directory). cli/tests/memory.rs checks the same at 2 and 16 MiB in CI.
 # Usage: scripts/bench/command_memory.sh [SMALL_MIB] [LARGE_MIB]
+# KIFU_ONLY=REGEX measures only the commands it matches (grep -E), KIFU_BIN=PATH runs that
+# binary instead of building the tree's (to set two builds side by side).
 set -eu
 cd "$(dirname "$0")/../.."
 small=${1:-64}
@@ -12,8 +14,12 @@ large=${2:-512}
 corpus=${KIFU_CORPUS:-../shared/corpus/pgn}
 [ -d "$corpus" ] || { echo "no $corpus: nothing to measure"; exit 0; }
 [ -x /usr/bin/time ] || { echo "needs GNU time (/usr/bin/time)"; exit 0; }
-cargo build --release -p kifu-cli -q
-kifu=$PWD/target/release/kifu
+if [ -n "${KIFU_BIN:-}" ]; then
+    kifu=$(cd "$(dirname "$KIFU_BIN")" && pwd)/$(basename "$KIFU_BIN")
+else
+    cargo build --release -p kifu-cli -q
+    kifu=$PWD/target/release/kifu
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 find "$corpus" -name '*.pgn' -print0 | LC_ALL=C sort -z | xargs -0 cat > "$work/all.pgn"
@@ -37,6 +43,9 @@ peak() { # $1 = input file, $2 = file|stdin, $3 = -j, then the command
 printf '%-52s %-6s %-5s %10s %10s %8s %s\n' command from -j "${small}MiB" "${large}MiB" grown ok
 fail=0
 while IFS= read -r cmd; do
+    if [ -n "${KIFU_ONLY:-}" ] && ! printf '%s\n' "$cmd" | grep -Eq -- "$KIFU_ONLY"; then
+        continue
+    fi
     for j in -j1 ""; do
         for from in file stdin; do
             # shellcheck disable=SC2086

@@ -88,7 +88,8 @@ pub fn command(
     let mut out = io::BufWriter::with_capacity(1 << 16, out.lock());
     let mut tally = InputTally::default();
     let mut found = false;
-    let scanned = run::scan(common, "reading", &work, |event| {
+    // pieces of 256 KiB: a piece's lines are up to ten times its bytes (run::JSON_PIECE_SIZE)
+    let scanned = run::scan_in_pieces(common, "reading", run::JSON_PIECE_SIZE, &work, |event| {
         match event {
             Event::Piece {
                 input,
