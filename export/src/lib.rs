@@ -78,7 +78,7 @@ pub use pgn_games::{
     PGN_OPENING_COLUMNS, PGN_TAG_COLUMNS, PGN_TIME_CONTROL_COLUMNS, TagType,
     pgn_games_column_from_tags,
 };
-pub use pgn_positions::{POLICY_SIZE, policy_index, policy_uci};
+pub use pgn_positions::{POLICY_SIZE, PgnPositionEvents, policy_index, policy_uci};
 pub use rebase::{Shift, rebase};
 pub use replayed::REPLAY_COLUMNS;
 pub use sgf_trees::{PropType, SGF_GAME_INFO_COLUMNS, SGF_ROOT_COLUMNS};
@@ -544,6 +544,19 @@ impl Builder {
         }
         self.games += 1;
         Ok(())
+    }
+
+    /// The PGN `positions` table's rows made from the parser's events, without a game built
+    /// ([`PgnPositionEvents`]: the same rows as [`push_pgn`](Self::push_pgn) makes); `None`
+    /// for another table.
+    pub fn pgn_position_events(&mut self) -> Option<PgnPositionEvents<'_>> {
+        match &mut self.inner {
+            Inner::PgnPositions(b) => Some(PgnPositionEvents {
+                b,
+                games: &mut self.games,
+            }),
+            _ => None,
+        }
     }
 
     /// Adds an SGF game tree read from `file`.

@@ -33,7 +33,7 @@ use arrow_array::types::ArrowPrimitiveType;
 use arrow_schema::{DataType, Field};
 use kifu::pgn::{self, Outcome};
 use kifu_replay::chess::cozy::{Color, Piece};
-use kifu_replay::chess::{Position, Resolved, Unplayable, Variant};
+use kifu_replay::chess::{Position, Resolved, Uci, Unplayable, Variant};
 
 use crate::PushError;
 use crate::cols::{Lists, clamp_i64, list_of};
@@ -82,6 +82,36 @@ pub fn policy_index(uci: &str) -> Option<u16> {
     };
     let Some(piece) = piece else {
         return Some((from * 64 + to) as u16);
+    };
+    let (ff, tf, tr) = (from % 8, to % 8, to / 8);
+    if (tr != 0 && tr != 7) || ff.abs_diff(tf) > 1 {
+        return None;
+    }
+    let target = tf + if tr == 0 { 8 } else { 0 };
+    let direction = tf + 1 - ff;
+    Some((4096 + (piece * 16 + target) * 3 + direction) as u16)
+}
+
+/// [`policy_index`] of `mv`'s UCI as [`Position::uci`] writes it (castling `e1g1` in standard
+/// chess, king-takes-rook in Chess960), from its squares: no text made.
+fn policy_of(pos: &Position, mv: kifu_replay::chess::cozy::Move) -> Option<u16> {
+    use kifu_replay::chess::cozy::{File, Square};
+    let mut to = mv.to;
+    if !pos.chess960() && pos.board().colors(pos.side_to_move()).has(mv.to) {
+        let file = if mv.from.file() < mv.to.file() {
+            File::G
+        } else {
+            File::C
+        };
+        to = Square::new(file, mv.to.rank());
+    }
+    let (from, to) = (mv.from as usize, to as usize);
+    let piece = match mv.promotion {
+        None | Some(Piece::Queen) => return Some((from * 64 + to) as u16),
+        Some(Piece::Knight) => 0,
+        Some(Piece::Bishop) => 1,
+        Some(Piece::Rook) => 2,
+        Some(_) => return None,
     };
     let (ff, tf, tr) = (from % 8, to % 8, to / 8);
     if (tr != 0 && tr != 7) || ff.abs_diff(tf) > 1 {
@@ -365,11 +395,6 @@ impl Wanted {
         self.0 >> column & 1 != 0
     }
 
-    /// Whether the move's UCI is needed (its column or the policy index).
-    fn uci(self) -> bool {
-        self.has(col::UCI) || self.has(col::POLICY)
-    }
-
     /// Whether the move's comments are read (`clock`, `eval_cp`, `eval_mate`).
     fn comments(self) -> bool {
         self.has(col::CLOCK) || self.has(col::EVAL_CP) || self.has(col::EVAL_MATE)
@@ -377,14 +402,20 @@ impl Wanted {
 }
 
 /// The per-game columns, read from the tags once.
-struct GameInfo<'g> {
+#[derive(Clone, Copy, Debug, Default)]
+struct GameInfo {
     white_elo: Option<i16>,
     black_elo: Option<i16>,
     speed: Option<&'static str>,
     /// White's score: 1, 0 or −1.
     white_score: Option<i8>,
-    file: &'g str,
     index: i64,
+    /// Rows made from the parser's events ([`Stream`]): the comment columns of a row are
+    /// filled once the comments after its move are read ([`PositionsBuilder::flush_comments`]).
+    comments_later: bool,
+    /// Rows made from the parser's events whose game's score waits for the movetext's result
+    /// marker (no `Result` tag that reads): the `score` column is filled at the game's end.
+    score_later: bool,
 }
 
 #[derive(Debug)]
@@ -419,6 +450,10 @@ pub(crate) struct PositionsBuilder {
     text: String,
     startpos: Position,
     filter: PlyFilter,
+    /// The game read event by event, when rows are made from the parser's events.
+    stream: Stream,
+    /// The first batch's room was made ([`PositionsBuilder::reserve`]).
+    reserved: bool,
 }
 
 impl PositionsBuilder {
@@ -453,7 +488,16 @@ impl PositionsBuilder {
             text: String::with_capacity(96),
             startpos: Position::startpos(),
             filter: PlyFilter::new(opts),
+            stream: Stream::default(),
+            reserved: false,
         }
+    }
+}
+
+/// `b`, empty, made again with room for `n` values (none: left as it is).
+fn sized<T: ArrowPrimitiveType>(b: &mut PrimitiveBuilder<T>, n: usize) {
+    if n > 0 && b.is_empty() {
+        *b = PrimitiveBuilder::with_capacity(n);
     }
 }
 
@@ -475,10 +519,28 @@ fn strings(b: &mut StringBuilder, rows: usize) -> ArrayRef {
 enum Next<'a> {
     /// The final position.
     None,
-    /// A move played (its UCI `0000` for a null move).
-    Played(&'a pgn::Node, kifu_replay::chess::Uci),
+    /// A move played: its UCI (`0000` for a null move; left so without a `uci` column) and
+    /// its policy index (without a `policy` column: `None`).
+    Played(MoveOf<'a>, Uci, Option<u16>),
     /// A move that could not be played here: the row is the game's last.
-    Failed(&'a pgn::Node, Unplayable),
+    Failed(MoveOf<'a>, Unplayable),
+}
+
+/// A row's move: its node in a game built, or its text as the parser read it (its comments
+/// come later, [`GameInfo::comments_later`]).
+#[derive(Clone, Copy)]
+enum MoveOf<'a> {
+    Node(&'a pgn::Node),
+    Text(&'a str),
+}
+
+impl MoveOf<'_> {
+    fn text(&self) -> &str {
+        match self {
+            MoveOf::Node(n) => n.text.as_str(),
+            MoveOf::Text(t) => t,
+        }
+    }
 }
 
 impl PositionsBuilder {
@@ -523,14 +585,11 @@ impl PositionsBuilder {
         let info = GameInfo {
             white_elo: elo("WhiteElo"),
             black_elo: elo("BlackElo"),
-            speed: game
-                .tag("TimeControl")
-                .and_then(|t| pgn::TimeControl::parse(t.as_bytes()))
-                .and_then(|t| t.speed())
-                .map(pgn::Speed::as_str),
+            speed: speed_of(game.tag("TimeControl")),
             white_score,
-            file,
             index: clamp_i64(game.index),
+            comments_later: false,
+            score_later: false,
         };
         let max_ply = self.filter.max_ply;
         for (ply, node) in game.moves.iter().enumerate() {
@@ -545,25 +604,28 @@ impl PositionsBuilder {
             match resolved {
                 Ok(Resolved::Move(mv)) => {
                     if keep {
-                        let uci = if self.wanted.uci() {
-                            pos.uci(mv)
-                        } else {
-                            kifu_replay::chess::Uci::NULL
-                        };
-                        self.row(&info, ply, &pos, Next::Played(node, uci));
+                        let (uci, policy) = self.move_columns(&pos, mv);
+                        let next = Next::Played(MoveOf::Node(node), uci, policy);
+                        self.row(&info, file, ply, &pos, next);
                     }
                     pos.play(mv);
                 }
                 Ok(Resolved::Null) => {
                     if keep {
-                        let null = Next::Played(node, kifu_replay::chess::Uci::NULL);
-                        self.row(&info, ply, &pos, null);
+                        let null = Next::Played(MoveOf::Node(node), Uci::NULL, None);
+                        self.row(&info, file, ply, &pos, null);
                     }
                     pos.play_null();
                 }
                 Err(why) => {
                     if keep && !self.filter.legal_only {
-                        self.row(&info, ply, &pos, Next::Failed(node, why));
+                        self.row(
+                            &info,
+                            file,
+                            ply,
+                            &pos,
+                            Next::Failed(MoveOf::Node(node), why),
+                        );
                     }
                     return Ok(());
                 }
@@ -571,23 +633,26 @@ impl PositionsBuilder {
         }
         let ply = game.moves.len();
         if ply <= max_ply && self.filter.keep(&mut state, ply, pos.key()) {
-            self.row(&info, ply, &pos, Next::None);
+            self.row(&info, file, ply, &pos, Next::None);
         }
         Ok(())
     }
 
     /// One row: the position `pos`, `ply` half-moves after the start, and the move from it;
     /// only the columns wanted are filled.
-    fn row(&mut self, g: &GameInfo<'_>, ply: usize, pos: &Position, next: Next<'_>) {
+    fn row(&mut self, g: &GameInfo, file: &str, ply: usize, pos: &Position, next: Next<'_>) {
         use col::*;
+        if !self.reserved {
+            self.reserve();
+        }
         let w = self.wanted;
         let board = pos.board();
         let white = pos.side_to_move() == Color::White;
         let boards = bitboards(pos);
         self.rows += 1;
-        self.bytes += g.file.len() + 200;
+        self.bytes += file.len() + 200;
         if w.has(FILE) {
-            self.file.append_value(g.file);
+            self.file.append_value(file);
         }
         if w.has(GAME_INDEX) {
             self.index.append_value(g.index);
@@ -617,7 +682,7 @@ impl PositionsBuilder {
 
         let (node, uci, error) = match next {
             Next::None => (None, None, None),
-            Next::Played(node, uci) => (Some(node), Some(uci), None),
+            Next::Played(node, uci, policy) => (Some(node), Some((uci, policy)), None),
             Next::Failed(node, why) => (
                 Some(node),
                 None,
@@ -627,16 +692,18 @@ impl PositionsBuilder {
                 }),
             ),
         };
-        let uci = uci.as_ref().filter(|_| w.uci()).map(|u| u.as_str());
+        let (uci, policy) = match &uci {
+            Some((u, p)) => (Some(u.as_str()).filter(|_| w.has(UCI)), *p),
+            None => (None, None),
+        };
         if w.has(SAN) {
-            self.san.append_option(node.map(|n| n.text.as_str()));
+            self.san.append_option(node.as_ref().map(MoveOf::text));
         }
         if w.has(UCI) {
             self.uci.append_option(uci);
         }
         if w.has(POLICY) {
-            self.policy
-                .append_option(uci.and_then(policy_index).map(|i| i as i16));
+            self.policy.append_option(policy.map(|i| i as i16));
         }
         if w.has(BITBOARDS) {
             self.bitboard_values.append_slice(&boards.map(|b| b as i64));
@@ -663,23 +730,23 @@ impl PositionsBuilder {
                 .append_value(i32::try_from(pos.halfmove_clock()).unwrap_or(i32::MAX));
         }
         if w.has(SCORE) {
-            self.score
-                .append_option(g.white_score.map(|s| if white { s } else { -s }));
+            if g.score_later {
+                self.stream.late_scores.push(white);
+            } else {
+                self.score
+                    .append_option(g.white_score.map(|s| if white { s } else { -s }));
+            }
         }
         if w.comments() {
-            let d = match node {
-                Some(n) if !n.comments.is_empty() => MoveData::of(n),
-                _ => MoveData::default(),
-            };
-            let (cp, mate) = d.score();
-            if w.has(CLOCK) {
-                self.clock.append_option(d.clock);
-            }
-            if w.has(EVAL_CP) {
-                self.eval_cp.append_option(cp);
-            }
-            if w.has(EVAL_MATE) {
-                self.eval_mate.append_option(mate);
+            if g.comments_later {
+                // the comments after the move come next: filled by `flush_comments`
+                self.stream.data = Some(MoveData::default());
+            } else {
+                let d = match node {
+                    Some(MoveOf::Node(n)) if !n.comments.is_empty() => MoveData::of(n),
+                    _ => MoveData::default(),
+                };
+                self.comment_columns(&d);
             }
         }
         if w.has(WHITE_ELO) {
@@ -696,10 +763,75 @@ impl PositionsBuilder {
         }
     }
 
+    /// The UCI (when its column is kept; else [`Uci::NULL`]) and the policy index (when its
+    /// column is kept) of `mv`, played from `pos`.
+    fn move_columns(
+        &self,
+        pos: &Position,
+        mv: kifu_replay::chess::cozy::Move,
+    ) -> (Uci, Option<u16>) {
+        let uci = if self.wanted.has(col::UCI) {
+            pos.uci(mv)
+        } else {
+            Uci::NULL
+        };
+        let policy = if self.wanted.has(col::POLICY) {
+            let p = policy_of(pos, mv);
+            debug_assert_eq!(p, policy_index(pos.uci(mv).as_str()), "{mv}");
+            p
+        } else {
+            None
+        };
+        (uci, policy)
+    }
+
+    /// Room for the first batch's rows in the columns of numbers kept, made once: a builder
+    /// lives for a piece of input (some 7,000 positions of lichess games in a positions
+    /// table's piece of 256 KiB), and grown by doubling from Arrow's 1,024 it copied each
+    /// column three times over.
+    fn reserve(&mut self) {
+        use col::*;
+        const ROWS: usize = 8192;
+        self.reserved = true;
+        let w = self.wanted;
+        let room = |has: bool| if has { ROWS } else { 0 };
+        sized(&mut self.index, room(w.has(GAME_INDEX)));
+        sized(&mut self.ply, room(w.has(PLY)));
+        sized(&mut self.key, room(w.has(KEY)));
+        sized(&mut self.policy, room(w.has(POLICY)));
+        sized(&mut self.bitboard_values, 12 * room(w.has(BITBOARDS)));
+        sized(&mut self.castling, room(w.has(CASTLING)));
+        sized(&mut self.ep_square, room(w.has(EP_SQUARE)));
+        sized(&mut self.halfmove_clock, room(w.has(HALFMOVE_CLOCK)));
+        sized(&mut self.score, room(w.has(SCORE)));
+        sized(&mut self.clock, room(w.has(CLOCK)));
+        sized(&mut self.eval_cp, room(w.has(EVAL_CP)));
+        sized(&mut self.eval_mate, room(w.has(EVAL_MATE)));
+        sized(&mut self.white_elo, room(w.has(WHITE_ELO)));
+        sized(&mut self.black_elo, room(w.has(BLACK_ELO)));
+    }
+
+    /// The `clock`, `eval_cp` and `eval_mate` of a row, from its move's comments.
+    fn comment_columns(&mut self, d: &MoveData) {
+        use col::*;
+        let w = self.wanted;
+        let (cp, mate) = d.score();
+        if w.has(CLOCK) {
+            self.clock.append_option(d.clock);
+        }
+        if w.has(EVAL_CP) {
+            self.eval_cp.append_option(cp);
+        }
+        if w.has(EVAL_MATE) {
+            self.eval_mate.append_option(mate);
+        }
+    }
+
     pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
-        // the next batch's builders sized as this one (they would grow by doubling from nothing,
-        // each step a copy): at most 65,536 rows
-        let n = self.rows.min(1 << 16);
+        // the next batch's builders sized as this one and a quarter more (they would grow by
+        // doubling from nothing, each step a copy; a batch is cut after the game that fills
+        // it, so that one sized exactly would still grow once): at most 65,536 rows
+        let n = (self.rows + self.rows / 4).min(1 << 16);
         let values = numbers(&mut self.bitboard_values, 12 * n);
         let out: Vec<ArrayRef> = vec![
             strings(&mut self.file, n),
@@ -729,5 +861,418 @@ impl PositionsBuilder {
         self.rows = 0;
         self.bytes = 0;
         out
+    }
+}
+
+/// lichess's speed of a `TimeControl` tag's value.
+fn speed_of(time_control: Option<&str>) -> Option<&'static str> {
+    time_control
+        .and_then(|t| pgn::TimeControl::parse(t.as_bytes()))
+        .and_then(|t| t.speed())
+        .map(pgn::Speed::as_str)
+}
+
+/// A game's outcome as [`pgn::Game::outcome`] reads it: the first `Result` tag when it holds
+/// one of the four results, else the movetext's marker, else the tag read as it is.
+fn outcome_of(result_tag: Option<&str>, marker: Option<Outcome>) -> Outcome {
+    result_tag
+        .and_then(|r| Outcome::parse(r.trim().as_bytes()))
+        .or(marker)
+        .or_else(|| result_tag.and_then(|r| Outcome::parse(r.as_bytes())))
+        .unwrap_or(Outcome::Unknown)
+}
+
+/// White's score of an outcome: 1, 0, −1.
+fn white_score(outcome: Outcome) -> Option<i8> {
+    match outcome {
+        Outcome::WhiteWins => Some(1),
+        Outcome::BlackWins => Some(-1),
+        Outcome::Draw => Some(0),
+        Outcome::Unknown => None,
+    }
+}
+
+/// Where the game read event by event stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Phase {
+    /// No game open.
+    #[default]
+    Idle,
+    /// Its tags are being read.
+    Tags,
+    /// Its main line is being replayed.
+    Moves,
+    /// No more rows: a move that could not be played, the last ply wanted, or a game that is
+    /// not replayed ([`Stream::refused`]).
+    Over,
+}
+
+/// The game read from the parser's events ([`PgnPositionEvents`]): what [`PositionsBuilder::push`]
+/// reads from a game built, gathered as it comes, its buffers reused from game to game.
+#[derive(Debug, Default)]
+struct Stream {
+    phase: Phase,
+    index: u64,
+    /// FNV-1a of the tags, for the sample.
+    salt: u64,
+    /// The last `FEN` tag.
+    fen: Option<String>,
+    fen_text: String,
+    /// The last `Variant` tag.
+    variant: Option<String>,
+    variant_text: String,
+    /// The first `WhiteElo`, `BlackElo`, `TimeControl`, `Result` tags.
+    white_elo: Option<Option<i16>>,
+    black_elo: Option<Option<i16>>,
+    speed: Option<Option<&'static str>>,
+    result_tag: Option<String>,
+    result_text: String,
+    /// The movetext's result marker.
+    marker: Option<Outcome>,
+    info: GameInfo,
+    pos: Option<Position>,
+    state: u64,
+    ply: usize,
+    /// Why the game has no position (a `Variant` that is not chess, a bad `FEN`).
+    refused: Option<String>,
+    /// The comment columns of the last row, being read from its move's comments.
+    data: Option<MoveData>,
+    /// The side to move of each row of the game whose score waits for its end (true: White).
+    late_scores: Vec<bool>,
+}
+
+/// Keeps `value` in `slot`, reusing the room of `spare`.
+fn keep_text(slot: &mut Option<String>, spare: &mut String, value: &str) {
+    let mut s = slot.take().unwrap_or_else(|| std::mem::take(spare));
+    s.clear();
+    s.push_str(value);
+    *slot = Some(s);
+}
+
+/// Puts the text of `slot` back into `spare`.
+fn drop_text(slot: &mut Option<String>, spare: &mut String) {
+    if let Some(s) = slot.take() {
+        *spare = s;
+    }
+}
+
+impl PositionsBuilder {
+    /// A game opens (its `on_tree`): `index` counted in the piece.
+    fn stream_begin(&mut self, index: u64) {
+        let s = &mut self.stream;
+        s.phase = Phase::Tags;
+        s.index = index;
+        s.salt = FNV_START;
+        drop_text(&mut s.fen, &mut s.fen_text);
+        drop_text(&mut s.variant, &mut s.variant_text);
+        drop_text(&mut s.result_tag, &mut s.result_text);
+        s.white_elo = None;
+        s.black_elo = None;
+        s.speed = None;
+        s.marker = None;
+        s.ply = 0;
+        s.refused = None;
+        s.data = None;
+        s.late_scores.clear();
+    }
+
+    /// A tag of the open game, its name and value decoded as the game builder keeps them.
+    fn stream_tag(&mut self, name: &str, value: &str) {
+        let samples = self.filter.samples();
+        let s = &mut self.stream;
+        if s.phase != Phase::Tags {
+            return;
+        }
+        if samples {
+            let h = fnv1a(fnv1a(s.salt, name.as_bytes()), &[0]);
+            s.salt = fnv1a(fnv1a(h, value.as_bytes()), &[0]);
+        }
+        match name {
+            "FEN" => keep_text(&mut s.fen, &mut s.fen_text, value),
+            "Variant" => keep_text(&mut s.variant, &mut s.variant_text, value),
+            "WhiteElo" if s.white_elo.is_none() => s.white_elo = Some(values::int::<i16>(value)),
+            "BlackElo" if s.black_elo.is_none() => s.black_elo = Some(values::int::<i16>(value)),
+            "TimeControl" if s.speed.is_none() => s.speed = Some(speed_of(Some(value))),
+            "Result" if s.result_tag.is_none() => {
+                keep_text(&mut s.result_tag, &mut s.result_text, value)
+            }
+            _ => {}
+        }
+    }
+
+    /// The tags are over (or the first move came, or the game ended without either): the
+    /// start position, the game's columns.
+    fn stream_start(&mut self) {
+        if self.stream.phase != Phase::Tags {
+            return;
+        }
+        let s = &mut self.stream;
+        // as `start` reads a game's tags: the last FEN, the last Variant
+        let variant = match s.variant.as_deref() {
+            Some(v) => (Variant::from_tag(v.as_bytes()), v),
+            None => (Variant::Standard, ""),
+        };
+        let start = match variant {
+            (Variant::Unsupported, name) => Err(format!(
+                "the variant {name:?} is not chess: no position to write"
+            )),
+            (v, _) => {
+                let chess960 = v == Variant::Chess960;
+                match s.fen.as_deref() {
+                    Some(fen) => Position::from_fen(fen, chess960).map_err(|e| {
+                        format!("the FEN tag does not read ({e}): no position to write")
+                    }),
+                    None if chess960 => {
+                        Position::from_fen(STARTFEN, true).map_err(|e| e.to_string())
+                    }
+                    None => Ok(self.startpos.clone()),
+                }
+            }
+        };
+        let pos = match start {
+            Ok(pos) => pos,
+            Err(reason) => {
+                s.refused = Some(reason);
+                s.phase = Phase::Over;
+                return;
+            }
+        };
+        let known = s
+            .result_tag
+            .as_deref()
+            .and_then(|r| Outcome::parse(r.trim().as_bytes()));
+        s.info = GameInfo {
+            white_elo: s.white_elo.flatten(),
+            black_elo: s.black_elo.flatten(),
+            speed: s.speed.flatten(),
+            white_score: known.and_then(white_score),
+            index: clamp_i64(s.index),
+            comments_later: true,
+            score_later: known.is_none(),
+        };
+        s.state = self
+            .filter
+            .start(if self.filter.samples() { s.salt } else { 0 });
+        s.pos = Some(pos);
+        s.phase = Phase::Moves;
+    }
+
+    /// The comment columns of the last row, its move's comments all read.
+    fn flush_comments(&mut self) {
+        if let Some(d) = self.stream.data.take() {
+            self.comment_columns(&d);
+        }
+    }
+
+    /// A move of the open game's main line: `text` as the game builder keeps it.
+    fn stream_move(&mut self, file: &str, san: pgn::San, text: &[u8]) {
+        self.flush_comments();
+        self.stream_start();
+        if self.stream.phase != Phase::Moves {
+            return;
+        }
+        let ply = self.stream.ply;
+        if ply > self.filter.max_ply {
+            self.stream.phase = Phase::Over;
+            return;
+        }
+        let Some(mut pos) = self.stream.pos.take() else {
+            return;
+        };
+        let info = self.stream.info;
+        let keep = self.filter.keep(&mut self.stream.state, ply, pos.key());
+        let resolved = match pos.resolve(san) {
+            Ok(Resolved::Null) if pos.is_check() => Err(Unplayable::Illegal),
+            r => r,
+        };
+        // the `san` column: the text as the game builder decodes it
+        let text = if self.wanted.has(col::SAN) {
+            String::from_utf8_lossy(text)
+        } else {
+            std::borrow::Cow::Borrowed("")
+        };
+        let mv = MoveOf::Text(&text);
+        match resolved {
+            Ok(Resolved::Move(m)) => {
+                if keep {
+                    let (uci, policy) = self.move_columns(&pos, m);
+                    self.row(&info, file, ply, &pos, Next::Played(mv, uci, policy));
+                }
+                pos.play(m);
+            }
+            Ok(Resolved::Null) => {
+                if keep {
+                    let null = Next::Played(mv, Uci::NULL, None);
+                    self.row(&info, file, ply, &pos, null);
+                }
+                pos.play_null();
+            }
+            Err(why) => {
+                if keep && !self.filter.legal_only {
+                    self.row(&info, file, ply, &pos, Next::Failed(mv, why));
+                }
+                self.stream.phase = Phase::Over;
+            }
+        }
+        self.stream.pos = Some(pos);
+        self.stream.ply = ply + 1;
+    }
+
+    /// A comment after the last move of the open game's main line, as the game builder keeps
+    /// it (its pieces joined).
+    fn stream_comment(&mut self, text: &str) {
+        let Some(d) = &mut self.stream.data else {
+            return;
+        };
+        for c in pgn::Commands::new(text) {
+            match c {
+                pgn::Command::Clock(t) if d.clock.is_none() => d.clock = Some(t.as_secs_f64()),
+                pgn::Command::Elapsed(t) if d.emt.is_none() => d.emt = Some(t.as_secs_f64()),
+                pgn::Command::Eval(e) if d.eval.is_none() => d.eval = Some(e),
+                _ => {}
+            }
+        }
+    }
+
+    /// The open game ends: its final row, the scores that waited for its result.
+    fn stream_end(&mut self, file: &str) -> Result<(), PushError> {
+        self.flush_comments();
+        self.stream_start();
+        let s = &mut self.stream;
+        let phase = std::mem::replace(&mut s.phase, Phase::Idle);
+        if let Some(reason) = s.refused.take() {
+            return Err(PushError::NotReplayed {
+                index: s.index,
+                reason,
+            });
+        }
+        if phase == Phase::Moves
+            && let Some(pos) = s.pos.take()
+        {
+            let ply = s.ply;
+            let info = s.info;
+            if ply <= self.filter.max_ply
+                && self.filter.keep(&mut self.stream.state, ply, pos.key())
+            {
+                self.row(&info, file, ply, &pos, Next::None);
+                self.flush_comments();
+            }
+            self.stream.pos = Some(pos);
+        }
+        let s = &mut self.stream;
+        if !s.late_scores.is_empty() {
+            let score = white_score(outcome_of(s.result_tag.as_deref(), s.marker));
+            for &white in &s.late_scores {
+                self.score
+                    .append_option(score.map(|v| if white { v } else { -v }));
+            }
+            s.late_scores.clear();
+        }
+        Ok(())
+    }
+}
+
+/// The PGN `positions` table made from the parser's events, without a game built
+/// ([`Builder::pgn_position_events`](crate::Builder::pgn_position_events)): the same rows
+/// [`Builder::push_pgn`](crate::Builder::push_pgn) makes of the game a
+/// [`pgn::GameBuilder`] of [`pgn::Scope::MainLine`] builds from the same events.
+///
+/// Tell it, for each game, what that builder keeps, in the parser's order: [`begin`](Self::begin)
+/// at the game's `on_tree`, each tag kept ([`tag`](Self::tag)), [`tags_end`](Self::tags_end),
+/// each main-line move kept ([`play`](Self::play)) and each comment kept after one
+/// ([`comment`](Self::comment), its pieces joined and decoded as the builder decodes them),
+/// the result marker ([`result`](Self::result)), then [`end`](Self::end). What the builder
+/// does not keep (past its limit of bytes, say) must not be told: the rows would be of more
+/// than the game it builds.
+///
+/// ```
+/// use kifu::pgn::{self, Context, Move, Tag, Visitor};
+/// use kifu::Control;
+/// use kifu_export::{Builder, Table, TableOptions};
+///
+/// struct Rows(Builder);
+/// impl Visitor for Rows {
+///     fn on_tree(&mut self, ctx: &Context) -> Control {
+///         if ctx.is_main_line() {
+///             self.0.pgn_position_events().unwrap().begin(ctx.game);
+///             Control::Continue
+///         } else {
+///             Control::Skip
+///         }
+///     }
+///     fn on_property(&mut self, _: &Context, tag: &Tag<'_>) -> Control {
+///         let name = String::from_utf8_lossy(tag.name);
+///         self.0.pgn_position_events().unwrap().tag(&name, &tag.value.decode_utf8_lossy());
+///         Control::Continue
+///     }
+///     fn on_move(&mut self, _: &Context, mv: &Move<'_>) -> Control {
+///         self.0.pgn_position_events().unwrap().play("g.pgn", mv.san, mv.text);
+///         Control::Continue
+///     }
+///     fn on_tree_end(&mut self, ctx: &Context) -> Control {
+///         if ctx.is_main_line() {
+///             self.0.pgn_position_events().unwrap().end("g.pgn").unwrap();
+///         }
+///         Control::Continue
+///     }
+/// }
+/// let mut rows = Rows(Builder::new(Table::PgnPositions, &TableOptions::default()));
+/// pgn::parse(b"1. e4 (1. d4) e5 *\n\n1. c4 *", &mut rows);
+/// assert_eq!((rows.0.games(), rows.0.rows()), (2, 5));
+/// ```
+#[derive(Debug)]
+pub struct PgnPositionEvents<'b> {
+    pub(crate) b: &'b mut PositionsBuilder,
+    pub(crate) games: &'b mut usize,
+}
+
+impl PgnPositionEvents<'_> {
+    /// A game opens: `index`, its number in the input (the `game_index` column).
+    pub fn begin(&mut self, index: u64) {
+        self.b.stream_begin(index);
+    }
+
+    /// A tag of the open game (the builder's decoding: U+FFFD for what is not UTF-8).
+    pub fn tag(&mut self, name: &str, value: &str) {
+        self.b.stream_tag(name, value);
+    }
+
+    /// The open game's tags are over.
+    pub fn tags_end(&mut self) {
+        self.b.stream_start();
+    }
+
+    /// A move of the open game's main line: its SAN and its text as read (the `san` column,
+    /// decoded as the builder decodes it).
+    pub fn play(&mut self, file: &str, san: pgn::San, text: &[u8]) {
+        self.b.stream_move(file, san, text);
+    }
+
+    /// Whether comments are read ([`comment`](Self::comment) may be left out when not).
+    pub fn wants_comments(&self) -> bool {
+        self.b.wanted.comments()
+    }
+
+    /// A comment of the open game's main line, after its last move (the builder's decoding,
+    /// its pieces joined): its `[%clk]` and `[%eval]` commands.
+    pub fn comment(&mut self, text: &str) {
+        self.b.stream_comment(text);
+    }
+
+    /// The open game's result marker.
+    pub fn result(&mut self, outcome: Outcome) {
+        self.b.stream.marker = Some(outcome);
+    }
+
+    /// The open game ends: its last rows.
+    ///
+    /// # Errors
+    ///
+    /// [`PushError::NotReplayed`], as [`Builder::push_pgn`](crate::Builder::push_pgn): the
+    /// game has no row.
+    pub fn end(&mut self, file: &str) -> Result<(), PushError> {
+        self.b.stream_end(file)?;
+        *self.games += 1;
+        Ok(())
     }
 }

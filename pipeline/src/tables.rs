@@ -40,7 +40,10 @@ use kifu_export::{
     Builder, DistinctKeys, OutFormat, Shift, Sink, SinkOptions, Summary, Table, TableOptions,
 };
 
-use crate::{DomScope, DomWork, Input, Note, PerGame, PieceWork, Scan, Scanned};
+use crate::{DomScope, Input, Note, PerGame, PieceWork, Scan, Scanned};
+
+mod positions_events;
+pub use positions_events::{Events, PgnPiece, TableWork};
 
 /// A batch of fewer rows than this (the rows of a small input, a file of one game) is copied
 /// into buffers of its own size ([`trimmed`]): as built, its buffers are sized for a thousand
@@ -88,6 +91,11 @@ pub struct TableSpec {
     /// Only the games that pass every test (`kifu export -w`; each [`AnyOf`](crate::keys::AnyOf)
     /// one of whose tests must hold), as `kifu filter -w` keeps them. Default: every game.
     pub tests: Vec<crate::keys::AnyOf>,
+    /// The PGN `positions` table made from the parser's events, each game replayed as its
+    /// moves come, no game built (default `true`; `-w` tests on the moves, `plies`,
+    /// `result`, `winner` or the opening, build each game anyway): the same rows as `false`,
+    /// which builds each game first.
+    pub positions_from_events: bool,
 }
 
 impl TableSpec {
@@ -126,6 +134,7 @@ impl TableSpec {
             batch_rows: TableSpec::DEFAULT_BATCH_ROWS,
             columns: None,
             tests: Vec::new(),
+            positions_from_events: true,
         }
     }
 
@@ -423,11 +432,6 @@ impl<'a> PieceWork for TablePieces<'a> {
     }
 }
 
-/// The per-piece work of a table scan: each game built as its table needs (the moves table
-/// without variations: the main line only; the games table's tags alone: no movetext, which
-/// the parser then skips at its skipping speed), its rows made.
-pub type TableWork<'a> = DomWork<TablePieces<'a>>;
-
 impl TableSpec {
     /// What the builders keep for this spec's tables.
     fn scope(&self) -> DomScope {
@@ -450,11 +454,7 @@ impl TableSpec {
 
     /// The work of a scan building this spec's tables.
     fn work<'a>(&self, stop: Option<&'a AtomicBool>) -> TableWork<'a> {
-        let pieces = TablePieces {
-            spec: Arc::new(self.clone()),
-            stop,
-        };
-        DomWork::new(self.scope(), pieces)
+        TableWork::new(self, stop)
     }
 }
 
@@ -792,7 +792,7 @@ where
         };
         self.lock().first_format.get_or_insert(input.format);
         let go_on = match visited {
-            Visited::Pgn(mut d) => self.lock().piece(input, info.first_game, &mut d.each),
+            Visited::Pgn(mut d) => self.lock().piece(input, info.first_game, d.each_mut()),
             Visited::Sgf(mut d) => self.lock().piece(input, info.first_game, &mut d.each),
         };
         if go_on { Ok(()) } else { Err(Stopped) }
