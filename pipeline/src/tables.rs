@@ -512,6 +512,43 @@ impl Slot {
         self.compacted = self.pending.len();
     }
 
+    /// The first `n` pending rows (`n` ≤ the rows pending) as one batch: a slice of the first
+    /// batch when it holds them, else those rows alone copied together (the rest stays, a
+    /// slice), so that a row is copied once at most on its way to the consumer.
+    fn take_rows(&mut self, n: usize) -> RecordBatch {
+        let mut parts = Vec::new();
+        let mut got = 0;
+        let mut whole = 0;
+        for b in &self.pending {
+            let k = b.num_rows().min(n - got);
+            parts.push(b.slice(0, k));
+            got += k;
+            if k < b.num_rows() {
+                break;
+            }
+            whole += 1;
+            if got == n {
+                break;
+            }
+        }
+        self.pending.drain(..whole);
+        if let Some(front) = self.pending.first_mut()
+            && got == n
+            && parts.len() > whole
+        {
+            let used = parts.last().map_or(0, RecordBatch::num_rows);
+            *front = front.slice(used, front.num_rows() - used);
+        }
+        self.compacted = self.compacted.saturating_sub(whole);
+        self.pending_rows -= n;
+        if parts.len() == 1 {
+            return parts.pop().expect("one");
+        }
+        let schema = parts[0].schema();
+        arrow_select::concat::concat_batches(&schema, &parts)
+            .expect("batches of one table have one schema")
+    }
+
     /// The pending rows as one batch.
     fn take(&mut self) -> RecordBatch {
         self.compacted = 0;
@@ -568,15 +605,10 @@ where
             slot.compact();
         }
         while slot.pending_rows >= self.spec_rows {
-            let all = slot.take();
-            if !(self.out)(table, all.slice(0, self.spec_rows)) {
+            let first = slot.take_rows(self.spec_rows);
+            if !(self.out)(table, first) {
                 self.stopped = true;
                 return false;
-            }
-            let rest = all.slice(self.spec_rows, all.num_rows() - self.spec_rows);
-            slot.pending_rows = rest.num_rows();
-            if slot.pending_rows > 0 {
-                slot.pending.push(rest);
             }
         }
         true
