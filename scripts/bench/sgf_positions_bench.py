@@ -2,17 +2,22 @@
 """The SGF positions table's speed beside sgfmill building the same board arrays.
 
 Usage: sgf_positions_bench.py KIFU_BIN DIR_OR_FILE... [--rounds N] [--repeat N] [--build BIN]
+       [--baseline OLD_KIFU_BIN]
 
-Rounds interleave (kifu every column, kifu the board and the move only, sgfmill, then again),
-each run a process of its own; the CPU seconds of each (user + system, from the child's
-rusage) are the figure that holds on a loaded machine, wall seconds are printed too. Medians
-over the rounds.
+Rounds interleave (kifu every column, kifu the board and the move only, kifu to .npy, sgfmill,
+then again), each run a process of its own; the CPU seconds of each (user + system, from the
+child's rusage) are the figure that holds on a loaded machine, wall seconds are printed too.
+Each kifu run's rate is divided by sgfmill's of the same round; the figures are the medians of
+those ratios over the rounds (and the median rates).
 
 - kifu: `kifu export ALL.sgf --table positions -j1 -o out.parquet`, ALL.sgf the SGF files given
   (every `.sgf` under a folder) one after the other, `--repeat` times over (the rate does not
   depend on the size; a larger input drowns the process's start): every column (Parquet,
-  zstd), then `--columns game_index,ply,board,policy`; the rows counted from kifu's own line on
-  stderr (`kifu export: N rows in …`).
+  zstd), then `--columns game_index,ply,board,policy`, then `--to npy --columns
+  game_index,ply,board,board_rows,board_cols,policy,side_to_move` (a directory of `.npy`
+  arrays: the board `uint8[N, 19, 19]`; `board_rows` and `board_cols` give its shape); the rows
+  counted from kifu's own line on stderr (`kifu export: N rows in …`).
+- `--baseline OLD`: the same kifu runs with another build (`before:`), in the same rounds.
 - `--build BIN`: also the table built in memory on one thread, no file written (BIN: kifu-export's
   example, `cargo build --release -p kifu-export --example sgf_positions_build`, then
   target/release/examples/sgf_positions_build): what reading the table in memory costs, the
@@ -108,8 +113,8 @@ def main(argv):
             files = [l.rstrip("\n") for l in f]
         print(json.dumps({"positions": sgfmill_run(files)}))
         return 0
-    rounds, repeat, build = 5, 8, None
-    for flag in ("--rounds", "--repeat", "--build"):
+    rounds, repeat, build, baseline = 5, 8, None, None
+    for flag in ("--rounds", "--repeat", "--build", "--baseline"):
         if flag in argv:
             i = argv.index(flag)
             value = argv[i + 1]
@@ -118,8 +123,10 @@ def main(argv):
                 rounds = int(value)
             elif flag == "--repeat":
                 repeat = int(value)
-            else:
+            elif flag == "--build":
                 build = value
+            else:
+                baseline = value
     kifu, paths = argv[0], argv[1:]
     files = sgf_files(paths)
     tmp = tempfile.mkdtemp(prefix="kifu-sgf-positions-bench-")
@@ -139,16 +146,27 @@ def main(argv):
         print(f"{len(files)} files, {size / repeat / 1e6:.1f} MB; kifu reads them {repeat} times "
               f"over ({size / 1e6:.1f} MB), sgfmill once", flush=True)
         out = os.path.join(tmp, "out.parquet")
-        base = [kifu, "export", big, "--table", "positions", "-j1", "--force", "-o", out]
-        runs = {
-            "kifu, every column": base,
-            "kifu, board and move": base + ["--columns", "game_index,ply,board,policy"],
-            "sgfmill": [sys.executable, os.path.abspath(__file__), "--sgfmill", listing],
-        }
+        npy = os.path.join(tmp, "out.npy")
+
+        def kifu_runs(binary, prefix):
+            base = [binary, "export", big, "--table", "positions", "-j1", "--force", "-o"]
+            return {
+                prefix + "kifu, every column": base + [out],
+                prefix + "kifu, board and move": base + [out, "--columns", "game_index,ply,board,policy"],
+                prefix + "kifu, to npy": base + [npy, "--to", "npy", "--columns",
+                                                 "game_index,ply,board,board_rows,board_cols,policy,side_to_move"],
+            }
+
+        runs = kifu_runs(kifu, "")
+        if baseline:
+            runs.update(kifu_runs(baseline, "before: "))
+        runs["sgfmill"] = [sys.executable, os.path.abspath(__file__), "--sgfmill", listing]
         if build:
             runs = {"kifu, built in memory": [build, big], **runs}
         rates = {k: [] for k in runs}
+        ratios = {k: [] for k in runs}
         for r in range(rounds):
+            this_round = {}
             for name, cmd in runs.items():
                 cpu, wall, text, err = timed(cmd)
                 if name == "sgfmill":
@@ -159,12 +177,16 @@ def main(argv):
                     m = re.search(rb"kifu export: ([0-9,]+) rows", err)
                     n = int(m.group(1).replace(b",", b""))
                 rates[name].append(n / cpu)
+                this_round[name] = n / cpu
                 print(f"round {r + 1}: {name}: {n:,} positions, {cpu:.3f} s CPU, {wall:.3f} s wall,"
                       f" {n / cpu:,.0f} positions/s/core", flush=True)
-        base_rate = statistics.median(rates["sgfmill"])
+            for name, rate in this_round.items():
+                ratios[name].append(rate / this_round["sgfmill"])
         for name, v in rates.items():
             m = statistics.median(v)
-            print(f"median {name}: {m:,.0f} positions/s per core ({m / base_rate:.0f}x sgfmill)")
+            x = statistics.median(ratios[name])
+            print(f"median {name}: {m:,.0f} positions/s per core; median of the rounds' ratios "
+                  f"{x:.1f}x sgfmill")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
