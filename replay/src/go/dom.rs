@@ -214,7 +214,7 @@ impl<'t> GameInfo<'t> {
                 .rotate_left(17);
         };
         for node in tree.main_line() {
-            if let Some((c, p)) = node.go_move() {
+            if let Some((c, p)) = go_move(&node, size) {
                 let code = p.map_or(0xffff, |p| u64::from(p.x) << 8 | u64::from(p.y));
                 mix(code | (c as u64) << 16 | 1 << 20);
             }
@@ -230,6 +230,20 @@ impl<'t> GameInfo<'t> {
             result: v(b"RE"),
         }
     }
+}
+
+/// A node's move as [`Node::go_move`] reads it, the board size read once per tree (rather than
+/// from the root's `SZ` at each node).
+fn go_move(node: &Node<'_>, size: BoardSize) -> Option<(Color, Option<Point>)> {
+    let p = node
+        .properties()
+        .find(|p| matches!(p.name(), b"B" | b"W"))?;
+    let color = if p.name() == b"B" {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Some((color, p.values().next()?.go_move(size)?))
 }
 
 /// One training row: a main-line move and the position it was played in.
@@ -360,5 +374,26 @@ impl<'t> Iterator for TrainingRows<'t> {
         let mut row = self.next_into(&mut board)?;
         row.board = board;
         Some(row)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_s_move_is_the_dom_s_with_the_size_read_once() {
+        let data =
+            b"(;SZ[19];B[tt];W[aa];B[];W[ss]C[x])(;SZ[21];B[tt];W[ua])(;SZ[5:3];B[ec];W[zz];B[tt])\
+                     (;B[dd];AB[ee]W[ff];C[no move])(;SZ[9]W[ab]B[ba])";
+        let mut nodes = 0;
+        for tree in kifu::sgf::game_trees(data) {
+            let size = tree.board_size();
+            for node in tree.main_line() {
+                assert_eq!(go_move(&node, size), node.go_move());
+                nodes += 1;
+            }
+        }
+        assert_eq!(nodes, 5 + 3 + 4 + 3 + 1);
     }
 }
