@@ -14,6 +14,7 @@ mod bufs;
 mod cmd;
 mod out;
 mod predicate;
+mod query;
 mod render;
 mod run;
 mod seen;

@@ -7,14 +7,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use kifu::par::{Event, Visited};
+use kifu_pipeline::DomScope;
 use kifu_pipeline::explore::{Explorer, Exploring, Group, Row};
 use kifu_pipeline::find::Query;
 use kifu_pipeline::go_find::{GoExplorer, GoFindWork, GoQuery, Next, NextRow};
-use kifu_pipeline::DomScope;
 use kifu_replay::go::Pattern;
 
 use crate::args::{Common, GameLimit};
-use crate::cmd::find::QueryArgs;
+use crate::query::QueryArgs;
 use crate::run::{self, Outcome};
 
 /// Show each move played next from a position, with counts, results, ratings and dates.

@@ -155,7 +155,7 @@ impl PositionArgs {
                     .into(),
             ));
         }
-        crate::cmd::find::check_plies(self.min_ply, self.max_ply)?;
+        crate::query::check_plies(self.min_ply, self.max_ply)?;
         let sample = match self.sample_rate {
             None => None,
             Some(rate) => Some(kifu_export::Sample::new(rate, self.seed).ok_or_else(|| {
