@@ -25,8 +25,11 @@ const KEEP: usize = 128;
 
 static FREE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
 
-/// An empty block of capacity [`BLOCK`], one used before when there is one.
+/// An empty block of capacity [`BLOCK`], one used before when there is one. The first sets
+/// the allocator up so that each block is a mapping of its own (`crate::alloc::for_outputs`).
 fn take_block() -> Vec<u8> {
+    static SET_UP: std::sync::Once = std::sync::Once::new();
+    SET_UP.call_once(|| crate::alloc::for_outputs(BLOCK));
     FREE.lock()
         .ok()
         .and_then(|mut f| f.pop())
