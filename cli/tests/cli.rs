@@ -1186,6 +1186,37 @@ fn json_says_how_many_errors_it_dropped() {
 }
 
 #[test]
+fn fmt_counts_every_problem_as_check_does() {
+    // 3,000 stray `)` in one game: fmt lists the first 100, then one line that counts the rest,
+    // and its summary counts all of them, as `kifu check` does
+    let mut pgn = b"[White \"flood\"]\n\n1. e4 ".to_vec();
+    for _ in 0..3000 {
+        pgn.extend_from_slice(b") ");
+    }
+    pgn.extend_from_slice(b"*\n");
+    let o = kifu(&["fmt", "--format", "pgn", "-"], Some(&pgn));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 102, "{stderr}");
+    assert!(
+        lines[100].contains(
+            "error: 2900 more problems in this game, not listed (the first 100 are) (game 1)"
+        ),
+        "{}",
+        lines[100]
+    );
+    assert!(
+        lines[101].starts_with("kifu fmt: 3000 problem(s) met"),
+        "{}",
+        lines[101]
+    );
+    let check = kifu(&["check", "--format", "pgn", "-"], Some(&pgn));
+    let listed = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(listed.lines().count(), 101, "{listed}");
+    assert!(listed.contains("2900 more problems"), "{listed}");
+}
+
+#[test]
 fn input_without_a_game_is_reported() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.file("junk.pgn", b"no game here\n)\n");

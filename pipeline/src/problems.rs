@@ -330,6 +330,25 @@ pub struct More {
 }
 
 impl More {
+    /// The `count` problems a DOM builder left out of game `game` of input `file` (past its
+    /// first [`MAX_PROBLEMS_PER_GAME`], or past its memory limit: `pgn::Game::errors_dropped`,
+    /// `sgf::GameTree::errors_dropped`). A builder keeps no severity for what it leaves out:
+    /// they are counted as errors.
+    ///
+    /// ```
+    /// use kifu_pipeline::More;
+    /// let m = More::dropped("a.pgn", kifu::Format::Pgn, 0, 4_999_900);
+    /// assert_eq!((m.count(), m.errors()), (4_999_900, 4_999_900));
+    /// ```
+    pub fn dropped(file: &str, format: Format, game: u64, count: u64) -> More {
+        More {
+            file: Arc::from(file),
+            format,
+            game,
+            errors: count,
+            warnings: 0,
+        }
+    }
     /// The input's name.
     pub fn file(&self) -> &str {
         &self.file
@@ -422,6 +441,20 @@ impl Listed {
         match self {
             Listed::Problem(p) => p.rebase(first_game),
             Listed::More(m) => m.rebase(first_game),
+        }
+    }
+    /// The game's index in its input, 0-based.
+    pub fn game(&self) -> u64 {
+        match self {
+            Listed::Problem(p) => p.game(),
+            Listed::More(m) => m.game(),
+        }
+    }
+    /// How many problems it stands for: 1, or the count of a [`More`].
+    pub fn count(&self) -> u64 {
+        match self {
+            Listed::Problem(_) => 1,
+            Listed::More(m) => m.count(),
         }
     }
     /// The errors and the warnings it stands for.

@@ -11,7 +11,7 @@ use crate::args::{Common, GameLimit, MaxCount, OutputArgs};
 use crate::out::{self, Guard};
 use crate::render::standard::{Formatted, Options, Strip};
 use crate::run::{self, Budget, InputTally, Outcome};
-use kifu_pipeline::{DomWork, Input};
+use kifu_pipeline::{DomWork, Input, Listed};
 
 /// Rewrite the games in the standard form: PGN in the export format (Seven Tag Roster first,
 /// lines of at most 79 characters), SGF as FF[4]. Problems met while reading go to stderr
@@ -113,15 +113,16 @@ pub fn command(
                 }
                 let end = done.starts.get(cut).map_or(done.out.len(), |s| s.0);
                 let last = done.starts.get(cut).map_or(u64::MAX, |s| s.1);
-                let written = done.problems.iter().filter(|p| p.game() < last);
-                for p in written.chain(unclaimed) {
-                    problems += 1;
+                let written = done.problems.iter().filter(|p| p.game() < last).cloned();
+                let unclaimed = unclaimed.iter().map(|p| Listed::Problem(p.clone()));
+                for mut p in written.chain(unclaimed) {
+                    // a game's problems past the first ones are a count: all of them are counted
+                    problems += p.count();
                     if common.quiet {
                         continue;
                     }
-                    let mut p = p.clone();
                     p.rebase(info.first_game);
-                    crate::render::write_problem(&mut err, &p, color)?;
+                    crate::render::write_listed(&mut err, &p, color)?;
                 }
                 done.out.write_range(0, end, &mut out)?;
             }

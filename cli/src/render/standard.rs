@@ -2,7 +2,7 @@
 //! export format of the standard (§8.1), SGF as FF\[4\], with what `--strip` leaves out.
 
 use kifu::{pgn, sgf};
-use kifu_pipeline::{DomScope, PerGame, Problem};
+use kifu_pipeline::{DomScope, Listed, More, PerGame, Problem};
 
 use crate::bufs::Out;
 
@@ -121,8 +121,9 @@ pub struct Formatted {
     pub out: Out,
     /// Where each game starts in `out`, and its index in the piece.
     pub starts: Vec<(usize, u64)>,
-    /// Their problems, in order.
-    pub problems: Vec<Problem>,
+    /// Their problems, in order: each game's listed ones (the first
+    /// [`kifu_pipeline::MAX_PROBLEMS_PER_GAME`]), then the count of those its builder left out.
+    pub problems: Vec<Listed>,
     pgn: pgn::Writer,
     sgf: sgf::Writer,
     strip: Strip,
@@ -150,8 +151,16 @@ impl Formatted {
         self.problems.extend(
             game.errors
                 .iter()
-                .map(|e| Problem::pgn_owned(&self.file, e, index)),
+                .map(|e| Listed::Problem(Problem::pgn_owned(&self.file, e, index))),
         );
+        if game.errors_dropped > 0 {
+            self.problems.push(Listed::More(More::dropped(
+                &self.file,
+                kifu::Format::Pgn,
+                index,
+                game.errors_dropped,
+            )));
+        }
         self.pgn
             .write(game, &mut self.out)
             .expect("writing to an Out cannot fail");
@@ -163,8 +172,16 @@ impl Formatted {
         self.problems.extend(
             tree.errors()
                 .iter()
-                .map(|e| Problem::sgf_owned(&self.file, e, e.game)),
+                .map(|e| Listed::Problem(Problem::sgf_owned(&self.file, e, e.game))),
         );
+        if tree.errors_dropped() > 0 {
+            self.problems.push(Listed::More(More::dropped(
+                &self.file,
+                kifu::Format::Sgf,
+                tree.index(),
+                tree.errors_dropped(),
+            )));
+        }
         let result = if self.strip.comments || self.strip.nags {
             self.sgf
                 .write(&strip_tree(tree, &self.strip), &mut self.out)
