@@ -15,7 +15,8 @@
 #   TIMES   the corpus's lichess_db_1000k.pgn repeated this many times (default 128: 128 MB)
 #   PYTHON  a python with python-chess (default: $(scripts/python_env.sh --export-bench --no-build));
 #           the loop reads 4 copies (4 MB) and its rate is scaled to the whole
-#   $KIFU_BEFORE  another kifu binary (a build before a change): its filter --reaches runs too
+#   $KIFU_BEFORE  another kifu binary (a build before a change): its filter --reaches and its
+#           find (-j1: counted, games written) run too, in the same rounds
 #   $SCOUTFISH    the scoutfish binary (github.com/mcostalba/scoutfish, built from its source:
 #           cd src && make build ARCH=x86-64-modern); without it Scoutfish is skipped, said so
 set -euo pipefail
@@ -39,16 +40,26 @@ echo "input: lichess_db_1000k.pgn x$times, $(du -m "$tmp/big.pgn" | cut -f1) MB,
 declare -A times_of
 # name, threads, command... (its standard output to a file, outside the time): the answer is
 # the output's last line when it is a number (a count), else the games written
+# the CPU time (user and system) of the children the shell waited for, in seconds, from the
+# `times` written to $1 (the builtin, in this shell: a subshell would count its own children)
+children_cpu() {
+    tail -1 "$1" | tr 'ms' '  ' | awk '{print $1 * 60 + $2 + $3 * 60 + $4}'
+}
+declare -A cpu_of
 run() {
     local name=$1 j=$2; shift 2
-    local t0 t1 out
+    local t0 t1 out c0 c1
+    times > "$tmp/times0"
     t0=$(date +%s.%N)
     "$@" > "$tmp/out" 2>/dev/null || true
     t1=$(date +%s.%N)
+    times > "$tmp/times1"
+    c0=$(children_cpu "$tmp/times0") c1=$(children_cpu "$tmp/times1")
     out=$(tail -1 "$tmp/out")
     [[ $out =~ ^[0-9]+$ ]] || out="$(games_in "$tmp/out") games"
     times_of[$name]+="$(echo "$t1 - $t0" | bc) "
-    printf '  %-40s %8.2f s  (answer %s)\n' "$name" "$(echo "$t1 - $t0" | bc)" "$out"
+    cpu_of[$name]+="$(echo "$c1 - $c0" | bc) "
+    printf '  %-40s %8.2f s  %8.2f s CPU  (answer %s)\n' "$name" "$(echo "$t1 - $t0" | bc)" "$(echo "$c1 - $c0" | bc)" "$out"
 }
 games_in() { grep -c '^\[Event ' "$1" || true; }
 dom=; rc=0; "$kifu" find -c -q --dom-search --fen "$fen" /dev/null > /dev/null 2>&1 || rc=$?
@@ -97,6 +108,13 @@ for r in $(seq "$rounds"); do
                 run "find --$kind (games) --dom-search -j$j" $j "$kifu" find -q -j$j --dom-search --$kind "$arg" "$tmp/big.pgn"
             fi
         done
+        if [ -n "${KIFU_BEFORE:-}" ] && [ $j = 1 ]; then
+            for q in "fen $fen" "subfen $sub"; do
+                kind=${q%% *} arg=${q#* }
+                run "find -c --$kind -j$j (before)" $j "$KIFU_BEFORE" find -c -q -j$j --$kind "$arg" "$tmp/big.pgn"
+                run "find --$kind (games) -j$j (before)" $j "$KIFU_BEFORE" find -q -j$j --$kind "$arg" "$tmp/big.pgn"
+            done
+        fi
         if [ -n "$reaches" ]; then
             run "filter --reaches -j$j" $j "$kifu" filter -c -q -j$j --reaches "$fen" "$tmp/big.pgn"
         fi
@@ -151,9 +169,33 @@ for kind in fen subfen; do
 done
 
 echo
-echo "medians (positions a second per core = $n_big positions / time / threads):"
+echo "medians (positions a second per core = $n_big positions / time / threads; the CPU time's median):"
 for name in "${!times_of[@]}"; do
     med=$(echo "${times_of[$name]}" | tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}')
     j=1; [[ $name == *-j2* ]] && j=2
-    printf '  %-40s %8.2f s  %12.0f positions/s/core\n' "$name" "$med" "$(echo "$n_big / $med / $j" | bc -l)"
+    cpu=$(echo "${cpu_of[$name]:-}" | tr ' ' '\n' | { grep . || true; } | sort -g | awk '{a[NR]=$1} END {if (NR) print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; else print "-"}')
+    printf '  %-40s %8.2f s  %12.0f positions/s/core  %6s s CPU\n' "$name" "$med" "$(echo "$n_big / $med / $j" | bc -l)" "$cpu"
 done | sort
+
+# the ratios of two runs' times in the same round, their median over the rounds (less moved by
+# the machine's load than a ratio of medians)
+median_ratio() { # times of the slower, times of the faster
+    paste <(echo "$1" | tr ' ' '\n' | grep .) <(echo "$2" | tr ' ' '\n' | grep .) |
+        awk '$2 > 0 {print $1 / $2}' | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'
+}
+ratio() { # slower, faster
+    [ -n "${times_of[$1]:-}" ] && [ -n "${times_of[$2]:-}" ] || return 0
+    printf '  %-40s / %-40s %6.1fx  %6.1fx CPU\n' "$1" "$2" \
+        "$(median_ratio "${times_of[$1]}" "${times_of[$2]}")" "$(median_ratio "${cpu_of[$1]}" "${cpu_of[$2]}")"
+}
+echo
+echo "medians of the ratios of each round (wall time; CPU time, user and system, of every thread):"
+for j in 1 2; do
+    ratio "pgn-extract -Tf (fen, games)" "find -c --fen -j$j"
+    ratio "pgn-extract -Tf (fen, games)" "find --fen (games) -j$j"
+    ratio "pgn-extract FENPattern (subfen, games)" "find -c --subfen -j$j"
+    ratio "pgn-extract FENPattern (subfen, games)" "find --subfen (games) -j$j"
+done
+for q in "-c --fen" "--fen (games)" "-c --subfen" "--subfen (games)"; do
+    ratio "find $q -j1 (before)" "find $q -j1"
+done

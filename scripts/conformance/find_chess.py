@@ -113,6 +113,17 @@ QUERIES = [
      ["--subfen", "8/8/8/3pP3/8/8/8/8 b"], subfen("8/8/8/3pP3/8/8/8/8", B)),
     ("sub-FEN: castled kings g1 g8 with rooks f1 f8", ["--subfen", "5rk1/8/8/8/8/8/8/5RK1"],
      subfen("5rk1/8/8/8/8/8/8/5RK1")),
+    # the pruning rules of a pattern (docs/search.md § How far a game is replayed): pawns that
+    # must get to their squares (forward only, a file a capture, en passant), bishops by the
+    # colour of their squares, promotions
+    ("sub-FEN: a black bishop on g7 and a white pawn on e5",
+     ["--subfen", "8/6b1/8/4P3/8/8/8/8"], subfen("8/6b1/8/4P3/8/8/8/8")),
+    ("sub-FEN: a white pawn on b6 and a black pawn on g3, White to move",
+     ["--subfen", "8/8/1P6/8/8/6p1/8/8 w"], subfen("8/8/1P6/8/8/6p1/8/8", W)),
+    ("sub-FEN: two white bishops, c4 and d4 (a light and a dark square)",
+     ["--subfen", "8/8/8/8/2BB4/8/8/8"], subfen("8/8/8/8/2BB4/8/8/8")),
+    ("sub-FEN: a white queen on b8 and a black king on h8", ["--subfen", "1Q5k/8/8/8/8/8/8/8"],
+     subfen("1Q5k/8/8/8/8/8/8/8")),
     ("material exact: KRPkr", ["--material", "KRPkr"], material_exact("RP", "R")),
     ("material exact: KQkq", ["--material", "KQkq"], material_exact("Q", "Q")),
     ("material ranges: [BN]2+ Q=0 q=0 (White two minors or more, no queens)",
