@@ -693,7 +693,7 @@ impl PositionsBuilder {
             ),
         };
         let (uci, policy) = match &uci {
-            Some((u, p)) => (Some(u.as_str()).filter(|_| w.has(UCI)), *p),
+            Some((u, p)) => (w.has(UCI).then(|| u.as_str()), *p),
             None => (None, None),
         };
         if w.has(SAN) {
@@ -930,7 +930,9 @@ struct Stream {
     /// The movetext's result marker.
     marker: Option<Outcome>,
     info: GameInfo,
-    pos: Option<Position>,
+    /// The position reached (boxed: taken out and put back at every move, a pointer moved
+    /// rather than the board), kept from game to game.
+    pos: Option<Box<Position>>,
     state: u64,
     ply: usize,
     /// Why the game has no position (a `Variant` that is not chess, a bad `FEN`).
@@ -1053,7 +1055,10 @@ impl PositionsBuilder {
         s.state = self
             .filter
             .start(if self.filter.samples() { s.salt } else { 0 });
-        s.pos = Some(pos);
+        match &mut s.pos {
+            Some(b) => **b = pos,
+            None => s.pos = Some(Box::new(pos)),
+        }
         s.phase = Phase::Moves;
     }
 
@@ -1235,6 +1240,17 @@ impl PgnPositionEvents<'_> {
     /// A tag of the open game (the builder's decoding: U+FFFD for what is not UTF-8).
     pub fn tag(&mut self, name: &str, value: &str) {
         self.b.stream_tag(name, value);
+    }
+
+    /// Whether the tag `name` is read (the others may be left out, [`tag`](Self::tag) told
+    /// only of those this says): the tags of the start position and of the game's columns,
+    /// and every tag with a sample (its salt is a hash of them all).
+    pub fn wants_tag(&self, name: &[u8]) -> bool {
+        self.b.filter.samples()
+            || matches!(
+                name,
+                b"FEN" | b"Variant" | b"WhiteElo" | b"BlackElo" | b"TimeControl" | b"Result"
+            )
     }
 
     /// The open game's tags are over.

@@ -283,6 +283,15 @@ impl Events<'_> {
         self.passed
     }
 
+    /// A comment kept after a main-line move.
+    fn comment_text(&mut self, bytes: &[u8]) {
+        if let Some(mut e) = self.events()
+            && e.wants_comments()
+        {
+            e.comment(&text(bytes));
+        }
+    }
+
     /// The rows' maker and the input's name.
     fn events_in(&mut self) -> Option<(kifu_export::PgnPositionEvents<'_>, &str)> {
         let Rows { builder, input, .. } = &mut self.each;
@@ -349,16 +358,20 @@ impl Visitor for Events<'_> {
         if !self.open {
             return self.answer(Control::Continue);
         }
-        let name = text(tag.name);
         let value = tag.value.decode();
-        let value = match value {
-            std::borrow::Cow::Borrowed(b) => text(b),
-            std::borrow::Cow::Owned(v) => std::borrow::Cow::Owned(text(&v).into_owned()),
-        };
-        if !self.budget.fits(TAG_BYTES + name.len() + value.len()) {
+        if !self
+            .budget
+            .fits(TAG_BYTES + lossy_len(tag.name) + lossy_len(&value))
+        {
             return self.answer(Control::SkipGame);
         }
-        if !self.each.spec.tests.is_empty() {
+        let tested = !self.each.spec.tests.is_empty();
+        let wanted = self.events().is_some_and(|e| e.wants_tag(tag.name));
+        if !tested && !wanted {
+            return self.answer(Control::Continue);
+        }
+        let (name, value) = (text(tag.name), text(&value));
+        if tested {
             let (mut n, mut v) = self.spare_tags.pop().unwrap_or_default();
             n.clear();
             n.push_str(&name);
@@ -366,7 +379,7 @@ impl Visitor for Events<'_> {
             v.push_str(&value);
             self.tags.tags.push((n, v));
         }
-        if let Some(mut e) = self.events() {
+        if wanted && let Some(mut e) = self.events() {
             e.tag(&name, &value);
         }
         self.answer(Control::Continue)
@@ -419,35 +432,40 @@ impl Visitor for Events<'_> {
         if self.budget.full {
             return self.answer(Control::SkipGame);
         }
+        let piece = c.text.as_bytes();
+        if c.first && c.last {
+            // a comment in one piece (the usual)
+            let size = STRING_BYTES + piece.len();
+            if self.budget.bytes.saturating_add(size) > self.budget.max_bytes {
+                self.budget.fits(size);
+                return self.answer(Control::SkipGame);
+            }
+            let kept = self.budget.fits(STRING_BYTES + lossy_len(piece));
+            if kept && ctx.is_main_line() && self.moves > 0 {
+                self.comment_text(piece);
+            }
+            return self.answer(go_on(kept));
+        }
         if c.first {
             self.comment.clear();
         }
-        let piece = c.text.as_bytes();
         let so_far = STRING_BYTES + self.comment.len() + piece.len();
         if self.budget.bytes.saturating_add(so_far) > self.budget.max_bytes {
             self.budget.fits(so_far);
             return self.answer(Control::SkipGame);
         }
-        let whole = c.first && c.last;
-        if !whole {
-            self.comment.extend_from_slice(piece);
-            if !c.last {
-                return self.answer(Control::Continue);
-            }
+        // a comment in pieces: joined
+        self.comment.extend_from_slice(piece);
+        if !c.last {
+            return self.answer(Control::Continue);
         }
-        let mut comment = std::mem::take(&mut self.comment);
-        let bytes = if whole { piece } else { &comment[..] };
-        let kept = self.budget.fits(STRING_BYTES + lossy_len(bytes));
-        if kept
-            && ctx.is_main_line()
-            && self.moves > 0
-            && let Some(mut e) = self.events()
-            && e.wants_comments()
-        {
-            e.comment(&text(bytes));
+        let comment = std::mem::take(&mut self.comment);
+        let kept = self.budget.fits(STRING_BYTES + lossy_len(&comment));
+        if kept && ctx.is_main_line() && self.moves > 0 {
+            self.comment_text(&comment);
         }
-        comment.clear();
         self.comment = comment;
+        self.comment.clear();
         self.answer(go_on(kept))
     }
 
