@@ -238,6 +238,57 @@ fn long_values_are_never_merged() {
     assert!(err(&o).contains("`White`"), "{}", err(&o));
 }
 
+/// `--partition-by month` names its folders with the value `stats --by month` shows
+/// (`2015-11`), not the month alone (which would merge the years).
+#[test]
+fn partition_by_month_shows_the_value_of_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.file(
+        "d.pgn",
+        b"[Date \"2012.06.01\"]\n\n1. e4 *\n\n[Date \"2013.06.02\"]\n\n1. d4 *\n\n\
+[Date \"2015.??.??\"]\n\n1. c4 *\n\n",
+    );
+    let ds = dir.path().join("ds");
+    let o = kifu(
+        &[
+            "export",
+            input.to_str().unwrap(),
+            "-q",
+            "--partition-by",
+            "year,month",
+            "-o",
+            ds.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let mut folders = Vec::new();
+    for year in entries(&ds).into_iter().filter(|e| e.contains('=')) {
+        for month in entries(&ds.join(&year))
+            .into_iter()
+            .filter(|e| e.contains('='))
+        {
+            folders.push(format!("{year}/{month}"));
+        }
+    }
+    folders.sort();
+    assert_eq!(
+        folders,
+        [
+            "year=2012/month=2012-06",
+            "year=2013/month=2013-06",
+            // the games table's `Date` is a date32: an incomplete date is null there
+            "year=__HIVE_DEFAULT_PARTITION__/month=__HIVE_DEFAULT_PARTITION__"
+        ]
+    );
+    let o = kifu(&["stats", "--by", "month", input.to_str().unwrap()], None);
+    assert!(
+        out(&o).contains("2012-06") && out(&o).contains("2013-06"),
+        "{}",
+        out(&o)
+    );
+}
+
 /// The game keys that are not columns of their table partition too, with the values of the
 /// keys: a PGN game's `result` and `winner`, an SGF tree's `result` (its `RE` read as `1-0`,
 /// `0-1`, …) and `winner`.

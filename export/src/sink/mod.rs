@@ -153,7 +153,7 @@ pub struct SinkOptions {
     /// `npz`: the bytes of arrays an archive holds in memory until it closes; past them its
     /// columns wait in unnamed temporary files beside it.
     pub row_group_bytes: usize,
-    /// Hive partitions (`OUT/year=2024/month=01/part-00000.parquet`): `year` and `month` of
+    /// Hive partitions (`OUT/year=2024/month=2024-01/part-00000.parquet`): `year` and `month` of
     /// the game's date (`UTCDate`, else `Date`, `DT` or `EventDate`), or any column of the
     /// table with scalar values; a dataset directory, each partition's files of at most
     /// [`max_rows_per_file`](Self::max_rows_per_file) rows. A missing value is

@@ -1,5 +1,5 @@
 //! Hive-partitioned datasets: each row goes to the folder its values name
-//! (`OUT/year=2024/month=01/`), where a [`FileSink`] writes its part files; the dataset is put
+//! (`OUT/year=2024/month=2024-01/`), where a [`FileSink`] writes its part files; the dataset is put
 //! in place whole when every partition's last file is complete. Arrays of Go boards are
 //! partitioned by board size too, the last level (`board=19x19`: rows × columns, the arrays'
 //! shape), since one array holds one size. At most [`OPEN`] partitions
@@ -99,7 +99,7 @@ impl Partitioned {
         })
     }
 
-    /// The folder of row `i`: `year=2024/month=01`.
+    /// The folder of row `i`: `year=2024/month=2024-01` (a key's value as the game keys show it).
     fn folder(&self, batch: &RecordBatch, i: usize, out: &mut String, cell: &mut Vec<u8>) {
         out.clear();
         for (k, key) in self.keys.iter().enumerate() {
@@ -108,10 +108,15 @@ impl Partitioned {
             }
             match key {
                 Key::Date { month, columns } => {
-                    let date = columns.iter().find_map(|&c| date_of(batch.column(c), i));
+                    // the first date that has the parts the key shows, as the game keys read
+                    // it (kifu-pipeline's `keys`): `year` a year, `month` a year and a month
+                    let date = columns
+                        .iter()
+                        .filter_map(|&c| date_of(batch.column(c), i))
+                        .find(|(_, m)| !*month || m.is_some());
                     out.push_str(if *month { "month=" } else { "year=" });
                     match date {
-                        Some((_, m)) if *month => out.push_str(&format!("{m:02}")),
+                        Some((y, Some(m))) if *month => out.push_str(&format!("{y:04}-{m:02}")),
                         Some((y, _)) => out.push_str(&format!("{y:04}")),
                         None => out.push_str(DEFAULT),
                     }
@@ -342,14 +347,17 @@ fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
     })
 }
 
-/// The year and month of row `i` of a date column (date32, or text `YYYY.MM.DD` /
-/// `YYYY-MM-DD` with the month known).
-fn date_of(col: &ArrayRef, i: usize) -> Option<(i32, u32)> {
+/// The year and month (when known) of row `i` of a date column (date32, or text
+/// `YYYY.MM.DD` / `YYYY-MM-DD`, a part of `?` unknown).
+fn date_of(col: &ArrayRef, i: usize) -> Option<(i32, Option<u32>)> {
     if col.is_null(i) {
         return None;
     }
     match col.data_type() {
-        DataType::Date32 => Some(civil(col.as_primitive::<Date32Type>().value(i))),
+        DataType::Date32 => {
+            let (y, m) = civil(col.as_primitive::<Date32Type>().value(i));
+            Some((y, Some(m)))
+        }
         DataType::Utf8 => {
             let t = col.as_string::<i32>().value(i).as_bytes();
             let digits = |r: std::ops::Range<usize>| {
@@ -357,8 +365,8 @@ fn date_of(col: &ArrayRef, i: usize) -> Option<(i32, u32)> {
                     .filter(|b| b.iter().all(u8::is_ascii_digit))
                     .map(|b| b.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0')))
             };
-            let y = digits(0..4)?;
-            let m = digits(5..7).filter(|m| (1..=12).contains(m))?;
+            let y = digits(0..4).filter(|&y| y > 0)?;
+            let m = digits(5..7).filter(|m| (1..=12).contains(m));
             Some((y as i32, m))
         }
         _ => None,
@@ -439,6 +447,20 @@ mod tests {
         assert_eq!(civil(19_753), (2024, 1)); // 2024-01-31
         assert_eq!(civil(19_754), (2024, 2));
         assert_eq!(civil(11_016), (2000, 2)); // 2000-02-29
+    }
+
+    #[test]
+    fn text_dates_give_the_parts_they_know() {
+        let col: ArrayRef = std::sync::Arc::new(arrow_array::StringArray::from(vec![
+            Some("2012.06.01"),
+            Some("2015.??.??"),
+            Some("????.??.??"),
+            None,
+        ]));
+        assert_eq!(date_of(&col, 0), Some((2012, Some(6))));
+        assert_eq!(date_of(&col, 1), Some((2015, None)));
+        assert_eq!(date_of(&col, 2), None);
+        assert_eq!(date_of(&col, 3), None);
     }
 
     #[test]
