@@ -107,6 +107,26 @@ fn misspelt_keys_and_impossible_values_are_usage_errors_naming_close_matches() {
     assert_eq!((code(&o), out(&o).trim()), (1, "0"), "{}", err(&o));
 }
 
+/// A value that is no date or number is refused, naming the bad part, never read as a date of
+/// fewer parts (`2015.13` as `2015`) or as a number nothing equals (`nan`); `?` parts stay.
+#[test]
+fn dates_and_numbers_that_are_none_are_usage_errors() {
+    for (test, part) in [
+        ("Date>=2015.13", "`13` is no month"),
+        ("Date>=2015.99", "`99` is no month"),
+        ("Date>=2015.xx", "`xx` is no month"),
+        ("Date>=2015.00", "`00` is no month"),
+        ("Date>=2015.06.45", "`45` is no day"),
+        ("WhiteElo>=nan", "`nan`"),
+        ("WhiteElo=inf", "`inf`"),
+    ] {
+        let o = kifu(&["filter", "-", "-c", "-w", test], Some(&games()));
+        assert_eq!(code(&o), 2, "{test}: {}", err(&o));
+        assert!(err(&o).contains(part), "{test}: {}", err(&o));
+    }
+    assert_eq!(count(&["Date=2015.??.??"]), count(&["Date=2015"]));
+}
+
 /// `kifu stats --by KEY --json` rows: (key, games).
 fn rows(key: &str, input: &[u8], format: &str) -> Vec<(Option<String>, u64)> {
     let o = kifu(

@@ -639,7 +639,7 @@ impl Value<'_> {
         match self {
             Value::Int(n) => Some(*n as f64),
             Value::Num(x) => Some(*x),
-            Value::Text(t) => t.trim().parse().ok(),
+            Value::Text(t) => t.trim().parse().ok().filter(|x: &f64| x.is_finite()),
             _ => None,
         }
     }
@@ -721,6 +721,71 @@ impl Date {
             day: parts[2].filter(|&d| d <= 31),
         };
         (d != Date::default()).then_some(d)
+    }
+
+    /// A date a test gives (`-w Date>=2015.06`): `YYYY[.MM[.DD]]` (also with `-` or `/`), a
+    /// part of `?` not given; `None` when no part is. Stricter than [`parse`](Self::parse),
+    /// which reads what games hold: a part that is no month or day, or a part given after one
+    /// that is not, is an error naming it, never a date of fewer parts.
+    ///
+    /// ```
+    /// use kifu_pipeline::keys::Date;
+    /// assert_eq!(Date::given("2015.06").unwrap().unwrap().month, Some(6));
+    /// assert_eq!(Date::given("2015.??.??").unwrap().unwrap().month, None);
+    /// assert!(Date::given("2015.13").unwrap_err().contains("`13` is no month"));
+    /// assert!(Date::given("2015.06.45").unwrap_err().contains("`45` is no day"));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The part that is wrong, and why.
+    pub fn given(text: &str) -> Result<Option<Date>, String> {
+        let text = text.trim();
+        let parts: Vec<&str> = text.split(['.', '-', '/']).collect();
+        if parts.len() > 3 {
+            return Err(format!(
+                "`{text}` is no date: a date is YYYY, YYYY.MM or YYYY.MM.DD"
+            ));
+        }
+        let names = ["year", "month", "day"];
+        let ranges = [(1, u32::MAX), (1, 12), (1, 31)];
+        let mut got = [None; 3];
+        let mut unknown: Option<&str> = None;
+        for (k, part) in parts.iter().enumerate() {
+            let name = names[k];
+            if !part.is_empty() && part.bytes().all(|b| b == b'?') {
+                unknown.get_or_insert(name);
+                continue;
+            }
+            let (lo, hi) = ranges[k];
+            let n = part
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| part.parse::<u32>().ok())
+                .flatten()
+                .filter(|n| (lo..=hi).contains(n) && !part.is_empty());
+            let Some(n) = n else {
+                let want = match k {
+                    0 => "digits, or `????`".to_string(),
+                    _ => format!("01 to {hi}, or `??`"),
+                };
+                return Err(format!(
+                    "`{part}` is no {name} ({want}) in the date `{text}`"
+                ));
+            };
+            if let Some(before) = unknown {
+                return Err(format!(
+                    "the date `{text}` gives a {name} after no {before}: write `?` for it too"
+                ));
+            }
+            got[k] = Some(n);
+        }
+        let d = Date {
+            year: got[0],
+            month: got[1],
+            day: got[2],
+        };
+        Ok((d != Date::default()).then_some(d))
     }
 
     fn parts(&self) -> [Option<u32>; 3] {
@@ -945,11 +1010,32 @@ impl std::str::FromStr for Test {
             return Err(pointed(s, at + len, "no value after the operator"));
         }
         let key = Key::parse(name).map_err(|e| format!("`{s}`: {e}"))?;
+        let searched = matches!(op, Op::Has | Op::HasNot);
+        // a value of the key's kind is read strictly: `Date>=2015.13` or `WhiteElo>=nan` is
+        // refused, never read as `Date>=2015` or as a number nothing equals
+        let number = value.parse::<f64>().ok();
+        if matches!(key.kind(), Kind::Integer | Kind::Number)
+            && !searched
+            && number.is_some_and(|x| !x.is_finite())
+        {
+            return Err(format!(
+                "`{s}`: {} compares with a number, and `{value}` is none (a finite number)",
+                key.name()
+            ));
+        }
+        let date = if key.kind() == Kind::Date
+            && !searched
+            && value.starts_with(|c: char| c.is_ascii_digit())
+        {
+            Date::given(value).map_err(|e| format!("`{s}`: {e}"))?
+        } else {
+            Date::parse(value)
+        };
         let operand = Operand {
             text: value.to_string(),
             lower: value.to_lowercase(),
-            number: value.parse().ok(),
-            date: Date::parse(value),
+            number: number.filter(|x| x.is_finite()),
+            date,
             rank: rank_of(value).or_else(|| value.parse().ok()),
             member: match key.kind() {
                 Kind::Enumeration(m) => member(m, value),
@@ -1206,6 +1292,42 @@ mod tests {
         assert_eq!(kept(&g, &["year>=2015"]), [1, 2, 3]);
         assert_eq!(kept(&g, &["month=2015-03"]), [1]);
         assert_eq!(kept(&g, &["month>=2015.03"]), [1, 3]);
+    }
+
+    #[test]
+    fn dates_and_numbers_that_are_none_are_refused() {
+        for (test, part) in [
+            ("Date>=2015.13", "`13` is no month"),
+            ("Date>=2015.99", "`99` is no month"),
+            ("Date>=2015.xx", "`xx` is no month"),
+            ("Date>=2015.00", "`00` is no month"),
+            ("Date=2015.06.45", "`45` is no day"),
+            ("Date>=2015.06.00", "`00` is no day"),
+            ("Date>=2015.", "`` is no month"),
+            ("Date<2015.??.03", "a day after no month"),
+            ("month=2015-13", "`13` is no month"),
+            ("Date>=2015.01.01.01", "is no date"),
+            ("WhiteElo>=nan", "`nan` is none"),
+            ("WhiteElo=inf", "`inf` is none"),
+            ("WhiteElo<-infinity", "`-infinity` is none"),
+            ("year>=1e999", "`1e999` is none"),
+        ] {
+            let e = test.parse::<Test>().unwrap_err();
+            assert!(e.contains(part), "{test}: {e}");
+        }
+        // `?` parts, text and searches stay valid
+        for test in [
+            "Date=2015.??.??",
+            "Date>=2015.??",
+            "Date=????.??.??",
+            "Date=?",
+            "Date~2015.13",
+            "WhiteElo=?",
+            "WhiteElo~nan",
+            "White=nan",
+        ] {
+            assert!(test.parse::<Test>().is_ok(), "{test}");
+        }
     }
 
     #[test]
