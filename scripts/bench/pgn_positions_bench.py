@@ -5,10 +5,14 @@ Usage: pgn_positions_bench.py KIFU_BIN PGN [--rounds N] [--repeat N] [--before K
 
 Rounds interleave (kifu full table, kifu bitboards only, python-chess, then again), each run a
 process of its own; the CPU seconds of each (user + system, from the child's rusage) are the
-figure that holds on a loaded machine, wall seconds are printed too. Medians over the rounds.
+figure that holds on a loaded machine, wall seconds are printed too. Medians over the rounds,
+then the medians of each round's ratios (to python-chess, to the binding, to --before).
 
 - kifu: `kifu export PGN×repeat --table positions -j1 -o out.parquet`: every column (Parquet,
   zstd), then `--columns game_index,ply,bitboards`; the positions counted from the Parquet file.
+  Then `--to npy` (a directory of NumPy arrays, numbers only: `--columns game_index,ply,
+  bitboards,side_to_move,castling,ep_square,policy,score`), its positions counted from the
+  header of its `ply.npy`.
 - python-chess 1.11.2: chess.pgn.read_game over PGN (once; its rate scales), and for every
   position of the main line, the final one included, the twelve `pieces_mask(piece, color)` in a
   list: the least a Python loop does to get the same numbers (no Parquet written).
@@ -76,6 +80,20 @@ def rust_pgn_reader(path, repeat):
     return parsed.num_positions, cpu
 
 
+NPY_COLUMNS = "game_index,ply,bitboards,side_to_move,castling,ep_square,policy,score"
+
+
+def npy_rows(path):
+    """The rows of a one-dimensional .npy file, from its header."""
+    import ast
+
+    with open(path, "rb") as f:
+        major = f.read(8)[6]
+        size = int.from_bytes(f.read(2 if major == 1 else 4), "little")
+        header = ast.literal_eval(f.read(size).decode("latin-1"))
+    return header["shape"][0]
+
+
 def timed(cmd):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
@@ -120,16 +138,20 @@ def main(argv):
             for _ in range(repeat):
                 f.write(data)
         out = os.path.join(tmp, "out.parquet")
+        npy = os.path.join(tmp, "out.npy")
         runs = {
             "kifu, every column": [kifu, "export", big, "--table", "positions", "-j1", "-q",
                                    "--force", "-o", out],
             "kifu, bitboards": [kifu, "export", big, "--table", "positions", "-j1", "-q",
                                 "--force", "--columns", "game_index,ply,bitboards", "-o", out],
+            "kifu, --to npy": [kifu, "export", big, "--table", "positions", "-j1", "-q",
+                               "--force", "--to", "npy", "--columns", NPY_COLUMNS, "-o", npy],
             "python-chess": [sys.executable, os.path.abspath(__file__), "--python-chess", pgn],
         }
         if before:
             runs["before, every column"] = [before] + runs["kifu, every column"][1:]
             runs["before, bitboards"] = [before] + runs["kifu, bitboards"][1:]
+            runs["before, --to npy"] = [before] + runs["kifu, --to npy"][1:]
         try:
             import rust_pgn_reader_python_binding  # noqa: F401
 
@@ -146,6 +168,8 @@ def main(argv):
                 elif name == "rust-pgn-reader-python-binding":
                     # its parse alone (the file read and cut into games outside the clock)
                     n, cpu = json.loads(text)["positions"], json.loads(text)["cpu"]
+                elif name.endswith("--to npy"):
+                    n = npy_rows(os.path.join(npy, "ply.npy"))
                 else:
                     n = pq.read_metadata(out).num_rows
                 rates[name].append(n / cpu)
@@ -155,6 +179,18 @@ def main(argv):
         for name, v in rates.items():
             m = statistics.median(v)
             print(f"median {name}: {m:,.0f} positions/s per core ({m / base:.0f}x python-chess)")
+        # the ratios of each round's runs (interleaved, so under the same load), their medians
+        anchors = [a for a in ("python-chess", "rust-pgn-reader-python-binding") if a in rates]
+        for name, v in rates.items():
+            if name in anchors:
+                continue
+            said = []
+            for a in anchors:
+                said.append(f"{statistics.median(x / y for x, y in zip(v, rates[a])):.2f}x {a}")
+            other = name.replace("kifu", "before", 1)
+            if name.startswith("kifu") and other in rates:
+                said.append(f"{statistics.median(x / y for x, y in zip(v, rates[other])):.2f}x before")
+            print(f"median of ratios, {name}: " + ", ".join(said))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
