@@ -216,7 +216,8 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("`{text}`: too large"))
 }
 
-fn parse_nonzero_size(text: &str) -> Result<u64, String> {
+/// A size (as [`parse_size`]) of at least 1 byte.
+pub fn parse_nonzero_size(text: &str) -> Result<u64, String> {
     match parse_size(text)? {
         0 => Err(format!("`{text}`: at least 1")),
         n => Ok(n),

@@ -151,6 +151,11 @@ impl Filters {
                 })?,
             ),
         };
+        if self.distinct_memory == 0 {
+            return Err(PyValueError::new_err(
+                "distinct_memory 0: the memory of distinct's set of keys is at least 1 byte",
+            ));
+        }
         spec.options.symmetries = self.symmetries;
         spec.options.positions = kifu_export::PositionOptions {
             min_ply: self.min_ply.unwrap_or(0),

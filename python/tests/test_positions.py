@@ -248,6 +248,10 @@ def test_the_rows_kifu_export_keeps(games, kifu_bin, tmp_path):
         kifu.to_arrow(games, "games", min_ply=3)
     with pytest.raises(ValueError):
         kifu.positions(games, sample_rate=1.5)
+    # a set of keys of no memory means nothing: refused, as --distinct-memory 0 is
+    for read in (kifu.positions, lambda g, **o: kifu.to_arrow(g, "positions", **o)):
+        with pytest.raises(ValueError, match="distinct_memory"):
+            read(games, distinct=True, distinct_memory=0)
     # where= on another table: the games that pass
     g = kifu.to_arrow(games, "games", where=["WhiteElo>=2100"]).read_all()
     assert g.column("WhiteElo").to_pylist() == list(range(2100, 2120))

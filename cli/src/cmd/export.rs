@@ -135,7 +135,7 @@ pub struct PositionArgs {
     /// full; 1,024 slots at least); past it, new positions are kept unchecked and counted on
     /// stderr.
     #[arg(long, value_name = "SIZE", default_value = "512M", requires = "distinct",
-          value_parser = crate::args::parse_size, help_heading = "Which rows")]
+          value_parser = crate::args::parse_nonzero_size, help_heading = "Which rows")]
     pub distinct_memory: u64,
 }
 
