@@ -83,6 +83,13 @@ pub struct TableSpec {
     pub max_game_bytes: usize,
     /// Rows per batch handed on (the last batch may hold fewer).
     pub batch_rows: usize,
+    /// Bytes per batch handed on: a batch also ends at the row that brings it to this many
+    /// bytes of row data ([`row_bytes`]: text and values, counted row by row, so that the cut
+    /// depends on the rows alone, the same at every thread count), and a worker's batch once
+    /// its builder holds this many. Rows of any size are then held a budget at a time, not
+    /// [`batch_rows`](Self::batch_rows) at a time (400 rows of 1 MiB each: 16 MiB, not
+    /// 400). Default [`DEFAULT_BATCH_BYTES`](Self::DEFAULT_BATCH_BYTES).
+    pub batch_bytes: usize,
     /// The columns kept, in the table's order (`None`: every column). The work of the columns
     /// left out is not done where that pays (PGN `games` without `movetext` or the move lists;
     /// with keys and tags only, the movetext is not even read: the parser skips it; `--replay`
@@ -106,6 +113,10 @@ impl TableSpec {
 
     /// The default rows per batch: 8,192.
     pub const DEFAULT_BATCH_ROWS: usize = 8192;
+
+    /// The default bytes per batch: 16 MiB (ordinary games, moves and positions fill their
+    /// 8,192 rows well before that).
+    pub const DEFAULT_BATCH_BYTES: usize = 16 << 20;
 
     /// The tables a name gives, with the default options: `games` (PGN `games`, SGF `trees`),
     /// `trees` (the same), `moves`, `positions` (PGN's and SGF's) or `json` (the `kifu json`
@@ -132,6 +143,7 @@ impl TableSpec {
             replay: false,
             max_game_bytes: pgn::GameBuilder::DEFAULT_MAX_GAME_BYTES,
             batch_rows: TableSpec::DEFAULT_BATCH_ROWS,
+            batch_bytes: TableSpec::DEFAULT_BATCH_BYTES,
             columns: None,
             tests: Vec::new(),
             positions_from_events: true,
@@ -345,6 +357,7 @@ pub struct Rows<'a> {
     refused: Vec<(u64, String)>,
     input: Input,
     batch_rows: usize,
+    batch_bytes: usize,
     /// The scan's stop flag: a piece read when it was set ends at its next game, so that the
     /// pieces in flight do not hold up a Ctrl-C.
     stop: Option<&'a AtomicBool>,
@@ -353,13 +366,15 @@ pub struct Rows<'a> {
 }
 
 impl Rows<'_> {
-    /// Ends a batch: at the piece's end, or every `batch_rows` rows.
+    /// Ends a batch: at the piece's end, every `batch_rows` rows, or once the builder holds
+    /// `batch_bytes`.
     fn cut(&mut self, end: bool) {
         let Some(b) = &mut self.builder else {
             return;
         };
         let rows = b.rows();
-        if rows == 0 || !(end || rows >= self.batch_rows) {
+        let full = rows >= self.batch_rows || b.estimated_bytes() >= self.batch_bytes;
+        if rows == 0 || !(end || full) {
             return;
         }
         let batch = b.finish();
@@ -425,6 +440,7 @@ impl<'a> PieceWork for TablePieces<'a> {
             refused: Vec::new(),
             input: input.clone(),
             batch_rows: self.spec.batch_rows.max(1),
+            batch_bytes: self.spec.batch_bytes.max(1),
             stop: self.stop,
             stopped: false,
             spec: Arc::clone(&self.spec),
@@ -464,6 +480,8 @@ impl TableSpec {
 /// first that came), and inputs that cannot join it are noted.
 pub struct Collector<F, N> {
     spec_rows: usize,
+    /// A batch handed on also ends at the row that brings it to this many [`row_bytes`].
+    spec_bytes: usize,
     /// The name of the spec's table, for the note on an input of a format it has none for.
     other: &'static str,
     /// Each format's table gets its own batches.
@@ -495,6 +513,8 @@ struct Slot {
     table: Option<Table>,
     pending: Vec<RecordBatch>,
     pending_rows: usize,
+    /// The [`row_bytes`] of the pending rows.
+    pending_bytes: usize,
     /// `pending[..compacted]` are put together already (see [`COMPACT_EVERY`]).
     compacted: usize,
 }
@@ -549,6 +569,38 @@ impl Slot {
             .expect("batches of one table have one schema")
     }
 
+    /// The rows of the next batch handed on, when the pending rows make one: `rows`, or fewer
+    /// when the first `k` of them come to `bytes` of [`row_bytes`] (the first such `k`), so
+    /// that where a batch ends depends on the rows alone, not on how they came.
+    fn cut_at(&self, rows: usize, bytes: usize) -> Option<usize> {
+        if self.pending_rows < rows && self.pending_bytes < bytes {
+            return None;
+        }
+        let (mut got, mut held) = (0, 0);
+        for b in &self.pending {
+            let room = b.num_rows().min(rows - got);
+            let all = held + row_bytes(b, 0, room);
+            if all >= bytes {
+                // the first k whose rows bring the batch to `bytes` (k = room does)
+                let (mut lo, mut hi) = (1, room);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if held + row_bytes(b, 0, mid) >= bytes {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                return Some(got + lo);
+            }
+            (got, held) = (got + room, all);
+            if got == rows {
+                return Some(rows);
+            }
+        }
+        None
+    }
+
     /// The pending rows as one batch.
     fn take(&mut self) -> RecordBatch {
         self.compacted = 0;
@@ -600,12 +652,14 @@ where
         }
         self.rows += batch.num_rows() as u64;
         slot.pending_rows += batch.num_rows();
+        slot.pending_bytes += row_bytes(&batch, 0, batch.num_rows());
         slot.pending.push(batch);
         if slot.pending.len() - slot.compacted >= COMPACT_EVERY {
             slot.compact();
         }
-        while slot.pending_rows >= self.spec_rows {
-            let first = slot.take_rows(self.spec_rows);
+        while let Some(n) = slot.cut_at(self.spec_rows, self.spec_bytes) {
+            let first = slot.take_rows(n);
+            slot.pending_bytes -= row_bytes(&first, 0, n);
             if !(self.out)(table, first) {
                 self.stopped = true;
                 return false;
@@ -674,13 +728,81 @@ where
             }
             let table = slot.table.expect("rows came");
             let rest = slot.take();
-            slot.pending_rows = 0;
+            (slot.pending_rows, slot.pending_bytes) = (0, 0);
             if !(self.out)(table, rest) {
                 self.stopped = true;
             }
         }
         !self.stopped
     }
+}
+
+/// The bytes of rows `start..end` of `batch` as [`TableSpec::batch_bytes`] counts them: the
+/// bytes of each text or binary value and 4 or 8 of its offset, the width of each fixed-size
+/// value, lists and structs by their values, one byte a boolean. A sum over the rows, each
+/// counted alone, so that the count of rows is the same however they were cut into batches
+/// (unlike the bytes of a slice's buffers, whose offsets and validity bits are rounded per
+/// slice).
+pub fn row_bytes(batch: &RecordBatch, start: usize, end: usize) -> usize {
+    batch
+        .columns()
+        .iter()
+        .map(|c| array_bytes(c.as_ref(), start, end))
+        .sum()
+}
+
+fn array_bytes(a: &dyn arrow_array::Array, start: usize, end: usize) -> usize {
+    use arrow_schema::DataType as T;
+    let n = end - start;
+    if n == 0 {
+        return 0;
+    }
+    match a.data_type() {
+        T::Null => 0,
+        T::Boolean => n,
+        T::Utf8 => offsets_bytes(a.as_string::<i32>().value_offsets(), start, end),
+        T::LargeUtf8 => offsets_bytes(a.as_string::<i64>().value_offsets(), start, end),
+        T::Binary => offsets_bytes(a.as_binary::<i32>().value_offsets(), start, end),
+        T::LargeBinary => offsets_bytes(a.as_binary::<i64>().value_offsets(), start, end),
+        T::List(_) => {
+            let l = a.as_list::<i32>();
+            let o = l.value_offsets();
+            4 * n + array_bytes(l.values().as_ref(), o[start] as usize, o[end] as usize)
+        }
+        T::Map(..) => {
+            let m = a.as_map();
+            let o = m.value_offsets();
+            4 * n + array_bytes(m.entries(), o[start] as usize, o[end] as usize)
+        }
+        T::LargeList(_) => {
+            let l = a.as_list::<i64>();
+            let o = l.value_offsets();
+            8 * n + array_bytes(l.values().as_ref(), o[start] as usize, o[end] as usize)
+        }
+        T::FixedSizeList(_, k) => {
+            let k = *k as usize;
+            let l = a.as_fixed_size_list();
+            array_bytes(l.values().as_ref(), start * k, end * k)
+        }
+        T::FixedSizeBinary(k) => n * *k as usize,
+        T::Struct(_) => a
+            .as_struct()
+            .columns()
+            .iter()
+            .map(|c| array_bytes(c.as_ref(), start, end))
+            .sum(),
+        t => n * t.primitive_width().unwrap_or(8),
+    }
+}
+
+/// The bytes of values `start..end` of an offsets-and-bytes array, and of their offsets.
+fn offsets_bytes<O: arrow_array::OffsetSizeTrait>(
+    offsets: &[O],
+    start: usize,
+    end: usize,
+) -> usize {
+    let bytes = offsets[end].as_usize() - offsets[start].as_usize();
+    bytes + (end - start) * std::mem::size_of::<O>()
 }
 
 /// What a table scan read and handed on.
@@ -787,6 +909,7 @@ where
     fn new(spec: &TableSpec, both: bool, out: F, note: N) -> Self {
         Collecting(Mutex::new(Collector {
             spec_rows: spec.batch_rows.max(1),
+            spec_bytes: spec.batch_bytes.max(1),
             other: short_name(spec.default_table(None)),
             both,
             slots: Default::default(),

@@ -253,3 +253,62 @@ fn the_same_batches_read_on_lent_threads() {
         }
     }
 }
+
+/// Batches end at `batch_bytes` of rows too: the first row that brings a batch to them ends
+/// it, counted row by row (`tables::row_bytes`), so that rows of any size are held a budget at
+/// a time, in the same batches at every thread count and piece size.
+#[test]
+fn batches_end_at_their_bytes_the_same_at_every_thread_count() {
+    let mut data = Vec::new();
+    for k in 0..300 {
+        // comments of 0 to 6 KB
+        let comment = "x".repeat((k * 37) % 6000);
+        data.extend_from_slice(
+            format!("[Event \"E{k}\"]\n\n1. e4 {{{comment}}} e5 1-0\n\n").as_bytes(),
+        );
+    }
+    let cut = |threads: usize, piece_size: usize| {
+        let source = Source::Bytes {
+            name: "g.pgn".into(),
+            data: data.clone(),
+        };
+        let options = ScanOptions {
+            piece_size,
+            ..ScanOptions::with_threads(threads)
+        };
+        let scan = Scan::new(source, Formats::ANY).with_options(options);
+        let mut spec = TableSpec::by_name("games").unwrap();
+        spec.batch_rows = 100;
+        spec.batch_bytes = 50_000;
+        let mut out = Vec::new();
+        tables::scan_table(
+            scan,
+            &spec,
+            |_, b| {
+                out.push(b);
+                true
+            },
+            |_| {},
+        );
+        out
+    };
+    let one = cut(1, 1 << 20);
+    assert_eq!(one.iter().map(RecordBatch::num_rows).sum::<usize>(), 300);
+    assert!(one.len() > 3, "cut by bytes: {} batches", one.len());
+    for b in &one[..one.len() - 1] {
+        let n = b.num_rows();
+        let bytes = tables::row_bytes(b, 0, n);
+        // at the budget, or 100 rows; and one row fewer is under it
+        assert!(n == 100 || bytes >= 50_000, "{n} rows, {bytes} bytes");
+        assert!(tables::row_bytes(b, 0, n - 1) < 50_000);
+    }
+    // row by row: the bytes of a batch are the sum of its rows'
+    let b = &one[0];
+    let each: usize = (0..b.num_rows())
+        .map(|k| tables::row_bytes(b, k, k + 1))
+        .sum();
+    assert_eq!(each, tables::row_bytes(b, 0, b.num_rows()));
+    for (threads, piece) in [(2, 4096), (3, 1000), (1, 3000)] {
+        assert_eq!(one, cut(threads, piece), "-j{threads}, pieces of {piece}");
+    }
+}
