@@ -219,6 +219,56 @@ fn outputs_are_safe() {
     assert_eq!(parts, 3, "{names:?}");
 }
 
+/// `--to` and an output whose extension names another format are refused (exit 2), naming
+/// both, and nothing is written: never CSV under a `.parquet` name. A name whose extension
+/// names no format takes any `--to`; a dataset directory's name tells no format.
+#[test]
+fn to_and_an_extension_that_disagree_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let seed = kifu_testkit::data_path("seed-kasparov-kramnik-2001.pgn");
+    for (name, to) in [
+        ("x.parquet", "csv"),
+        ("x.csv", "parquet"),
+        ("x.ndjson", "csv"),
+        ("x.json", "parquet"),
+        ("x.npz", "parquet"),
+        ("x.npy", "npz"),
+        ("x.PQ", "jsonl"),
+    ] {
+        let out = tmp.path().join(name);
+        let o = export(std::slice::from_ref(&seed), &out, &["--to", to]);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{name} --to {to}: {}",
+            text(&o.stderr)
+        );
+        let e = text(&o.stderr);
+        assert!(
+            e.contains(&format!("--to {to}")) && e.contains("extension says"),
+            "{e}"
+        );
+        assert!(!out.exists(), "{name}");
+    }
+    for (name, to) in [("x.csv", "csv"), ("x.out", "csv"), ("x.jsonl", "jsonl")] {
+        let out = tmp.path().join(name);
+        let o = export(std::slice::from_ref(&seed), &out, &["--to", to]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{name} --to {to}: {}",
+            text(&o.stderr)
+        );
+    }
+    let ds = tmp.path().join("ds.parquet");
+    let o = export(
+        std::slice::from_ref(&seed),
+        &ds,
+        &["--to", "csv", "--dataset"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+}
+
 /// The venv's python, if `scripts/python_env.sh` made it.
 fn python() -> Option<PathBuf> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/python_env.sh");

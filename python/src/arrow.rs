@@ -644,25 +644,35 @@ fn output_error(e: std::io::Error) -> PyErr {
 /// names no format of these is refused (a `.csv` name never holds Parquet).
 fn out_format(path: &std::path::Path, to: Option<&str>, dataset_dir: bool) -> PyResult<OutFormat> {
     if let Some(to) = to {
-        return OutFormat::by_name(to).ok_or_else(|| {
+        let format = OutFormat::by_name(to).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "to must be 'parquet', 'csv' or 'jsonl', not {to:?}"
             ))
-        });
+        })?;
+        // never CSV under a `.parquet` name (a dataset directory's name tells no format)
+        if let (Some(named), false) = (format.named_otherwise(path), dataset_dir) {
+            return Err(PyValueError::new_err(format!(
+                "{}: to={to:?} writes {}, but the name's extension says {}: name it .{} or \
+                 leave out to=",
+                path.display(),
+                format.extension(),
+                named.extension(),
+                format.extension()
+            )));
+        }
+        return Ok(format);
     }
     let ext = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    match ext.as_deref() {
-        Some("parquet" | "pq") => Ok(OutFormat::Parquet),
-        Some("csv") => Ok(OutFormat::Csv),
-        Some("jsonl" | "ndjson" | "json") => Ok(OutFormat::Jsonl),
-        None => Ok(OutFormat::Parquet),
-        Some(_) if dataset_dir => Ok(OutFormat::Parquet),
-        Some(other) => Err(PyValueError::new_err(format!(
-            "{}: the extension .{other} names no format kifu writes (.parquet, .csv, .jsonl): \
+    match OutFormat::by_extension(path) {
+        Some(f @ (OutFormat::Parquet | OutFormat::Csv | OutFormat::Jsonl)) => Ok(f),
+        _ if ext.is_none() || dataset_dir => Ok(OutFormat::Parquet),
+        _ => Err(PyValueError::new_err(format!(
+            "{}: the extension .{} names no format kifu writes (.parquet, .csv, .jsonl): \
              pass to='parquet', 'csv' or 'jsonl'",
-            path.display()
+            path.display(),
+            ext.unwrap_or_default()
         ))),
     }
 }

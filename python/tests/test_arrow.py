@@ -309,3 +309,8 @@ def test_to_parquet_format_from_the_extension(pgn_file, tmp_path):
     assert ds["files"][0].endswith(".parquet")
     with pytest.raises(ValueError, match="to must be"):
         kifu.to_parquet(pgn_file, tmp_path / "x.parquet", to="xlsx")
+    # to= and a name whose extension says another format: refused, naming both
+    for name, to in (("x.parquet", "csv"), ("x.csv", "parquet"), ("x.jsonl", "csv")):
+        with pytest.raises(ValueError, match="extension says"):
+            kifu.to_parquet(pgn_file, tmp_path / name, to=to)
+        assert not (tmp_path / name).exists()

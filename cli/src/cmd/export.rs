@@ -205,15 +205,13 @@ impl TableName {
 /// The format OUT's extension names (`.parquet`, `.csv`, `.jsonl` or `.json`, `.npz`,
 /// `.npy`).
 fn format_of(out: &std::path::Path) -> Option<ExportFormat> {
-    let ext = out.extension()?.to_str()?.to_ascii_lowercase();
-    match ext.as_str() {
-        "parquet" | "pq" => Some(ExportFormat::Parquet),
-        "csv" => Some(ExportFormat::Csv),
-        "jsonl" | "ndjson" | "json" => Some(ExportFormat::Jsonl),
-        "npz" => Some(ExportFormat::Npz),
-        "npy" => Some(ExportFormat::Npy),
-        _ => None,
-    }
+    Some(match OutFormat::by_extension(out)? {
+        OutFormat::Parquet => ExportFormat::Parquet,
+        OutFormat::Csv => ExportFormat::Csv,
+        OutFormat::Jsonl => ExportFormat::Jsonl,
+        OutFormat::Npz => ExportFormat::Npz,
+        OutFormat::Npy => ExportFormat::Npy,
+    })
 }
 
 /// The file formats of `kifu export`.
@@ -262,6 +260,25 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         ExportFormat::Npz => OutFormat::Npz,
         ExportFormat::Npy => OutFormat::Npy,
     };
+    // --to and a name that says another format: never CSV under a `.parquet` name (a dataset
+    // directory's name tells no format)
+    if args.to.is_some()
+        && !dataset
+        && let Some(named) = to.named_otherwise(&args.out)
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{}: --to {} writes {}, but the name's extension says {}: name it `.{}`, or \
+                 leave out --to",
+                args.out.display(),
+                to.extension(),
+                to.extension(),
+                named.extension(),
+                to.extension()
+            ),
+        ));
+    }
     if args.symmetries && args.table != TableName::Positions {
         // only Go positions turn; which format the inputs hold is known only once read
         return Err(io::Error::new(

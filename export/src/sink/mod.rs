@@ -107,6 +107,43 @@ impl OutFormat {
         }
     }
 
+    /// The format a file name's extension names, in any case: `.parquet`/`.pq`, `.csv`,
+    /// `.jsonl`/`.ndjson`/`.json`, `.npz`, `.npy`; `None` for any other (or none).
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use kifu_export::OutFormat;
+    /// assert_eq!(OutFormat::by_extension(Path::new("g.PQ")), Some(OutFormat::Parquet));
+    /// assert_eq!(OutFormat::by_extension(Path::new("g.ndjson")), Some(OutFormat::Jsonl));
+    /// assert_eq!(OutFormat::by_extension(Path::new("g.csv.gz")), None);
+    /// ```
+    pub fn by_extension(path: &Path) -> Option<OutFormat> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "parquet" | "pq" => Some(OutFormat::Parquet),
+            "csv" => Some(OutFormat::Csv),
+            "jsonl" | "ndjson" | "json" => Some(OutFormat::Jsonl),
+            "npz" => Some(OutFormat::Npz),
+            "npy" => Some(OutFormat::Npy),
+            _ => None,
+        }
+    }
+
+    /// Whether a file named `path` may hold this format, asked for by name (`--to`, `to=`):
+    /// not when its extension names another format (`--to csv -o x.parquet`); a name whose
+    /// extension names no format may hold any. Gives the format the name says when it differs.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use kifu_export::OutFormat;
+    /// assert_eq!(OutFormat::Csv.named_otherwise(Path::new("x.parquet")), Some(OutFormat::Parquet));
+    /// assert_eq!(OutFormat::Csv.named_otherwise(Path::new("x.CSV")), None);
+    /// assert_eq!(OutFormat::Csv.named_otherwise(Path::new("x.txt")), None);
+    /// ```
+    pub fn named_otherwise(self, path: &Path) -> Option<OutFormat> {
+        OutFormat::by_extension(path).filter(|&f| f != self)
+    }
+
     /// Whether the format writes NumPy arrays (`npz`, `npy`).
     pub fn is_array(self) -> bool {
         matches!(self, OutFormat::Npz | OutFormat::Npy)
