@@ -113,6 +113,27 @@ impl QueryArgs {
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
     }
 
+    /// Notes on the query for stderr: a `--fen` (or a `--then fen:` step) without its castling
+    /// and en passant fields, which is read as python-chess reads it (`-` for each, White to
+    /// move when the side is left out too), so a position with castling rights is not it.
+    pub fn notes(&self) -> Vec<String> {
+        let steps = self
+            .then
+            .iter()
+            .flat_map(|t| t.split(" & "))
+            .filter_map(|s| {
+                s.trim()
+                    .strip_prefix("fen:")
+                    .map(|f| ("--then fen:", f.trim()))
+            });
+        self.fen
+            .iter()
+            .map(|f| ("--fen ", f.trim()))
+            .chain(steps)
+            .filter_map(|(flag, fen)| short_fen_note(flag, fen))
+            .collect()
+    }
+
     /// The Go pattern of `--go-pattern FILE`, with its anchor and colour swap.
     fn go_pattern(&self, path: &std::path::Path) -> io::Result<Pattern> {
         let bad = |e: String| {
@@ -145,5 +166,70 @@ impl QueryArgs {
             .parse()
             .map_err(bad)?;
         Ok(pattern.anchor(anchor).swap_colors(self.swap_colors))
+    }
+}
+
+/// The note for a FEN without its castling field (a board, and perhaps the side to move),
+/// given as `flag` says; `None` for a FEN that has it (a left-out en passant field changes
+/// nothing a user means: `-`).
+fn short_fen_note(flag: &str, fen: &str) -> Option<String> {
+    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+    let (&[board] | &[board, _]) = fields.as_slice() else {
+        return None;
+    };
+    let side = fields.get(1).copied().unwrap_or("w");
+    let left_out = if fields.len() == 1 {
+        "side to move, castling and en passant fields"
+    } else {
+        "castling and en passant fields"
+    };
+    Some(format!(
+        "note: {flag}`{fen}` has no {left_out}: read as `{board} {side} - -` (as python-chess \
+         reads it: no castling right, no en passant square). A position with castling rights \
+         gives them: `{board} {side} KQkq -`; for the pieces alone, whatever the rights, use \
+         --subfen {board}"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fen_without_its_castling_field_gets_a_note() {
+        let board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR";
+        let q = QueryArgs {
+            fen: Some(format!("{board} b")),
+            then: vec![
+                format!("fen:{board} w KQkq - & material:Q"),
+                format!("fen:{board}"),
+            ],
+            ..QueryArgs::default()
+        };
+        let notes = q.notes();
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(
+            notes[0].contains(&format!("read as `{board} b - -`")),
+            "{}",
+            notes[0]
+        );
+        assert!(
+            notes[0].contains(&format!("--subfen {board}")),
+            "{}",
+            notes[0]
+        );
+        assert!(notes[1].starts_with("note: --then fen:"), "{}", notes[1]);
+        assert!(notes[1].contains("side to move"), "{}", notes[1]);
+        // a whole FEN, with or without counters or EPD operations: no note
+        for fen in [
+            format!("{board} b KQkq -"),
+            format!("{board} b KQkq e3 0 1"),
+        ] {
+            let q = QueryArgs {
+                fen: Some(fen),
+                ..QueryArgs::default()
+            };
+            assert!(q.notes().is_empty());
+        }
     }
 }

@@ -255,6 +255,42 @@ fn count_max_count_and_where() {
     assert_eq!(find_count(&["--fen", OPEN, "-w", "year<2021"]), 2);
 }
 
+/// A `--fen` without its castling field is read as python-chess reads it (no castling right),
+/// with a note on stderr that says how to write the rights and points to `--subfen`; `-q`
+/// quiets it.
+#[test]
+fn a_fen_without_castling_is_read_as_python_chess_reads_it_with_a_note() {
+    let board = OPEN.split(' ').next().unwrap();
+    for (cmd, fen) in [
+        ("find", board.to_string()),
+        ("find", format!("{board} w")),
+        ("explore", format!("{board} w")),
+    ] {
+        let o = kifu(&[cmd, "--fen", &fen, "-"], Some(&games()));
+        assert_eq!(
+            code(&o),
+            1,
+            "{cmd} {fen}: no game has it without castling rights"
+        );
+        let e = err(&o);
+        assert!(
+            e.contains(&format!("kifu {cmd}: note: --fen `{fen}` has no")),
+            "{e}"
+        );
+        assert!(e.contains(&format!("`{board} w KQkq -`")), "{e}");
+        assert!(e.contains(&format!("--subfen {board}")), "{e}");
+        let o = kifu(&[cmd, "--fen", &fen, "-", "-q"], Some(&games()));
+        assert!(!err(&o).contains("note:"), "{}", err(&o));
+    }
+    // with its fields, no note
+    let o = kifu(
+        &["find", "-c", "--fen", &format!("{board} w KQkq"), "-"],
+        Some(&games()),
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(!err(&o).contains("note:"), "{}", err(&o));
+}
+
 #[test]
 fn queries_that_cannot_be_read_are_refused() {
     for bad in [

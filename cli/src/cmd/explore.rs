@@ -47,6 +47,11 @@ pub struct Args {
 /// `kifu explore`. Exit status 1 when no game matched, 2 when an input could not be read.
 pub fn run(args: Args) -> io::Result<ExitCode> {
     let query = args.query.query()?;
+    if !args.common.quiet {
+        for note in args.query.notes() {
+            eprintln!("kifu explore: {note}");
+        }
+    }
     if let Query::Go(pattern) = query {
         return run_go(args, pattern);
     }

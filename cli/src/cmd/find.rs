@@ -225,6 +225,11 @@ fn count_only(
 /// stderr), 2 when an input could not be read.
 pub fn run(args: Args) -> io::Result<ExitCode> {
     let query = Arc::new(args.query.query()?);
+    if !args.common.quiet {
+        for note in args.query.notes() {
+            eprintln!("kifu find: {note}");
+        }
+    }
     let common = &args.common;
     if args.count
         && !args.query.dom_search
