@@ -25,10 +25,12 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The outcome of a scan, with the command's own finding.
+    /// The outcome of a scan, with the command's own finding; a game cut at
+    /// `--max-game-bytes` ([`Scanned::cut`], named on stderr by the scan's note) is one too:
+    /// not read whole, so nothing is lost silently.
     pub fn of(scanned: &Scanned, found: bool) -> Outcome {
         Outcome {
-            found,
+            found: found || scanned.cut > 0,
             input_failed: scanned.failed(),
             no_games: scanned.games == 0,
         }

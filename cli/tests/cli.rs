@@ -45,6 +45,18 @@ fn stderr(o: &Output) -> String {
 }
 
 /// Asserts exit status 0 and returns stdout.
+/// The output of a command that cut a game at `--max-game-bytes`: written, the game named on
+/// stderr, exit status 1 (nothing lost in silence).
+fn cut(o: &Output) -> String {
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(o));
+    assert!(
+        stderr(o).contains(": cut: larger than --max-game-bytes"),
+        "{}",
+        stderr(o)
+    );
+    stdout(o)
+}
+
 fn ok(o: &Output) -> String {
     assert_eq!(
         o.status.code(),
@@ -1064,7 +1076,7 @@ fn max_game_bytes_bounds_json_and_fmt() {
         pgn.extend_from_slice(format!("{i}. e4 {{{}}} e5 ", "x".repeat(500)).as_bytes());
     }
     pgn.extend_from_slice(b"*\n\n[White \"small\"]\n\n1. d4 d5 *\n");
-    let out = ok(&kifu(
+    let out = cut(&kifu(
         &["json", "--format", "pgn", "--max-game-bytes", "20000", "-"],
         Some(&pgn),
     ));
@@ -1092,7 +1104,7 @@ fn max_game_bytes_bounds_json_and_fmt() {
     for _ in 0..2000 {
         sgf.extend_from_slice(b"(;B[aa]C[a comment of some length, again and again])");
     }
-    let out = ok(&kifu(
+    let out = cut(&kifu(
         &["json", "--format", "sgf", "--max-game-bytes", "10000", "-"],
         Some(&sgf),
     ));
@@ -1151,7 +1163,7 @@ fn json_says_how_many_errors_it_dropped() {
     assert_eq!(games[0].get("errors_dropped").num() as usize, 2900);
     // past --max-game-bytes first (a limit smaller than 100 problems): the kept problems, the
     // `game_too_large` that says where the cut came, and the dropped ones
-    let out = ok(&kifu(
+    let out = cut(&kifu(
         &["json", "--format", "pgn", "--max-game-bytes", "3000", "-"],
         Some(&pgn),
     ));
@@ -1172,7 +1184,7 @@ fn json_says_how_many_errors_it_dropped() {
         sgf.extend_from_slice(b";B[]] ");
     }
     sgf.extend_from_slice(b")(;GM[1])");
-    let out = ok(&kifu(
+    let out = cut(&kifu(
         &["json", "--format", "sgf", "--max-game-bytes", "100000", "-"],
         Some(&sgf),
     ));

@@ -51,6 +51,8 @@ pub struct Dom<B, T> {
     /// Problems no game carries (an input without any game).
     pub unclaimed: Vec<Problem>,
     games: u64,
+    /// The games of the piece cut at the builder's limit of bytes (their index in the piece).
+    cut: Vec<u64>,
 }
 
 impl<B, T> Dom<B, T> {
@@ -62,6 +64,7 @@ impl<B, T> Dom<B, T> {
             each,
             unclaimed: Vec::new(),
             games: 0,
+            cut: Vec::new(),
         }
     }
 }
@@ -79,12 +82,22 @@ impl<B, T> GameCount for Dom<B, T> {
     fn unclaimed(&self) -> u64 {
         self.unclaimed.len() as u64
     }
+    fn cut(&self) -> &[u64] {
+        &self.cut
+    }
 }
 
 impl<T: PerGame> Dom<pgn::GameBuilder, T> {
     fn drain(&mut self) {
         while let Some(game) = self.builder.pop() {
             self.games += 1;
+            if game
+                .errors
+                .iter()
+                .any(|e| e.kind == pgn::ErrorKind::GameTooLarge)
+            {
+                self.cut.push(game.index);
+            }
             if let Some(done) = self.each.pgn(game) {
                 self.builder.recycle(done);
             }
@@ -96,6 +109,13 @@ impl<T: PerGame> Dom<sgf::TreeBuilder, T> {
     fn drain(&mut self) {
         while let Some(tree) = self.builder.pop() {
             self.games += 1;
+            if tree
+                .errors()
+                .iter()
+                .any(|e| e.kind == sgf::ErrorKind::GameTooLarge)
+            {
+                self.cut.push(tree.index());
+            }
             self.each.sgf(tree);
         }
     }

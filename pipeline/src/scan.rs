@@ -78,6 +78,11 @@ pub trait GameCount {
     fn unclaimed(&self) -> u64 {
         0
     }
+    /// The games cut at the DOM builder's limit of bytes (`--max-game-bytes`), by their index
+    /// in the piece: the scan names each ([`Note::Cut`]) and counts them ([`Scanned::cut`]).
+    fn cut(&self) -> &[u64] {
+        &[]
+    }
 }
 
 impl GameCount for kifu::Stats {
@@ -95,6 +100,9 @@ impl<T: GameCount + kifu_replay::chess::ReplayVisitor> GameCount
     fn unclaimed(&self) -> u64 {
         self.inner().unclaimed()
     }
+    fn cut(&self) -> &[u64] {
+        self.inner().cut()
+    }
 }
 
 impl<T: GameCount + kifu_replay::go::GoReplayVisitor> GameCount for kifu_replay::go::GoReplayer<T> {
@@ -103,6 +111,9 @@ impl<T: GameCount + kifu_replay::go::GoReplayVisitor> GameCount for kifu_replay:
     }
     fn unclaimed(&self) -> u64 {
         self.inner().unclaimed()
+    }
+    fn cut(&self) -> &[u64] {
+        self.inner().cut()
     }
 }
 
@@ -148,6 +159,15 @@ pub enum Note {
         game: u64,
         /// Why.
         why: String,
+    },
+    /// A game larger than the DOM builder's limit of bytes (`--max-game-bytes`): what came
+    /// before the limit was built and handed on, the rest skipped. Every command that builds
+    /// games names it, and exits 1.
+    Cut {
+        /// The input.
+        input: String,
+        /// The game's index in its input (0-based).
+        game: u64,
     },
 }
 
@@ -207,6 +227,13 @@ impl std::fmt::Display for Note {
                 game + 1,
                 crate::shown(why)
             ),
+            Note::Cut { input, game } => write!(
+                f,
+                "{}: game {}: cut: larger than --max-game-bytes allows in memory; the rest \
+                 of it was skipped (a larger --max-game-bytes keeps it whole)",
+                crate::shown(input),
+                game + 1,
+            ),
         }
     }
 }
@@ -261,6 +288,8 @@ pub struct Scanned {
     /// The scan was told to stop ([`Scan::with_stop`]) before its end: what it read is not
     /// the whole of its inputs.
     pub stopped: bool,
+    /// Games cut at the DOM builder's limit of bytes ([`Note::Cut`]): not read whole.
+    pub cut: u64,
 }
 
 impl Scanned {
@@ -467,6 +496,7 @@ impl<'s> Scan<'s> {
         // games and problems no game carries, in the current input
         let mut in_input = (0u64, 0u64);
         let mut games = 0u64;
+        let mut cut = 0u64;
         let result = drive.scan(
             &par_options,
             |feeder: &mut Feeder<'_, W, E>| {
@@ -498,12 +528,21 @@ impl<'s> Scan<'s> {
             },
             |event| {
                 let mut empty = None;
+                let mut cut_here = Vec::new();
                 match &event {
-                    Event::Piece { visited, .. } => {
-                        let (n, unclaimed) = match visited {
-                            par::Visited::Pgn(v) => (v.games(), v.unclaimed()),
-                            par::Visited::Sgf(v) => (v.games(), v.unclaimed()),
+                    Event::Piece {
+                        visited,
+                        input,
+                        info,
+                    } => {
+                        let (n, unclaimed, cut_games) = match visited {
+                            par::Visited::Pgn(v) => (v.games(), v.unclaimed(), v.cut()),
+                            par::Visited::Sgf(v) => (v.games(), v.unclaimed(), v.cut()),
                         };
+                        cut_here.extend(cut_games.iter().map(|&k| Note::Cut {
+                            input: input.name.to_string(),
+                            game: info.first_game + k,
+                        }));
                         in_input.0 += n;
                         in_input.1 += unclaimed;
                         progress.add_games(n);
@@ -520,6 +559,8 @@ impl<'s> Scan<'s> {
                     }
                 }
                 sink(event)?;
+                cut += cut_here.len() as u64;
+                cut_here.into_iter().for_each(&mut note);
                 if let Some(n) = empty {
                     note(n);
                 }
@@ -533,6 +574,7 @@ impl<'s> Scan<'s> {
         }
         let mut scanned = Scanned::from_report(&report, named, skipped_format, games);
         scanned.stopped = stopped(stop);
+        scanned.cut = cut;
         Ok(scanned)
     }
 }
@@ -606,6 +648,7 @@ impl Scanned {
             },
             skipped_format,
             stopped: false,
+            cut: 0,
         }
     }
 }

@@ -93,6 +93,7 @@ impl<'a> Work for TableWork<'a> {
             tags: pgn::Game::default(),
             spare_tags: Vec::new(),
             index: 0,
+            cut: Vec::new(),
         })
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
@@ -165,6 +166,12 @@ impl GameCount for PgnPiece<'_> {
         match self {
             PgnPiece::Dom(d) => d.unclaimed(),
             PgnPiece::Events(e) => e.unclaimed,
+        }
+    }
+    fn cut(&self) -> &[u64] {
+        match self {
+            PgnPiece::Dom(d) => d.cut(),
+            PgnPiece::Events(e) => &e.cut,
         }
     }
 }
@@ -265,6 +272,8 @@ pub struct Events<'a> {
     spare_tags: Vec<(String, String)>,
     /// The open game's index in the piece.
     index: u64,
+    /// The games cut at the limit of bytes (their index in the piece).
+    cut: Vec<u64>,
 }
 
 impl Events<'_> {
@@ -338,6 +347,9 @@ impl Visitor for Events<'_> {
         }
         self.open = false;
         self.games += 1;
+        if self.budget.full {
+            self.cut.push(self.index);
+        }
         // the tags cut short by the limit of bytes: no `on_tags_end`
         let passed = if self.tested {
             self.passed
