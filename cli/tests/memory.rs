@@ -292,3 +292,45 @@ fn many_small_inputs_export_in_bounded_memory() {
         assert!(kib < limit, "kifu {args:?}: {kib} KiB");
     }
 }
+
+/// Rows of 1 MiB each (SGF games whose `PB` is 1 MiB, PGN games with a comment of 1 MiB),
+/// 200 of them in a `.zst` of a few KB. Batches were cut by their count of rows only (8,192),
+/// so that every row waited in memory, then was copied into one batch: 415 MiB for these
+/// (830 for 400). Now a batch also ends at 16 MiB of rows (`TableSpec::batch_bytes`), and the
+/// Parquet row groups at 64 MiB: under 192 MiB, whatever the count of rows.
+#[test]
+fn rows_of_a_mebibyte_export_in_bounded_memory() {
+    if !have_time() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let big = "x".repeat(1 << 20);
+    let sgf = format!("(;GM[1]FF[4]SZ[19]PB[{big}];B[aa])\n").repeat(200);
+    let pgn = format!("[Event \"x\"]\n\n1. e4 {{{big}}} e5 1-0\n\n").repeat(200);
+    for (name, text) in [("big.sgf.zst", sgf), ("big.pgn.zst", pgn)] {
+        let packed = zstd::encode_all(text.as_bytes(), 3).unwrap();
+        fs::write(dir.path().join(name), packed).unwrap();
+    }
+    for (input, table, out, threads) in [
+        ("big.sgf.zst", "games", "t.parquet", "1"),
+        ("big.sgf.zst", "games", "t.parquet", "2"),
+        ("big.sgf.zst", "games", "t.csv", "1"),
+        ("big.sgf.zst", "json", "t.jsonl", "1"),
+        ("big.pgn.zst", "games", "g.parquet", "1"),
+    ] {
+        let args = [
+            "export", "-j", threads, "--table", table, input, "-o", out, "--force",
+        ];
+        let kib = peak(&args, dir.path(), Stdin::None);
+        assert!(kib < 192 << 10, "kifu {args:?}: {kib} KiB");
+    }
+    // every row written
+    let out = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["export", "big.sgf.zst", "-o", "all.csv", "--force"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let csv = fs::read(dir.path().join("all.csv")).unwrap();
+    assert_eq!(csv.iter().filter(|&&b| b == b'\n').count(), 201);
+}
