@@ -510,6 +510,8 @@ fn a_decoder_asking_for_more_than_decoder_memory_is_refused_and_named() {
             e.contains("big.pgn.zst") && e.contains("--decoder-memory"),
             "{e}"
         );
+        // the flag, not a Rust API's name
+        assert!(!e.contains("Options::"), "{e}");
         let o = kifu(
             &[
                 "stats",

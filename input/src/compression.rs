@@ -158,7 +158,7 @@ pub(crate) fn limit_error(c: Compression, limit: usize, what: &str) -> io::Error
         io::ErrorKind::OutOfMemory,
         format!(
             "{what}asks for {needs} larger than the decoder memory limit ({}): not decoded; \
-             raise the limit with --decoder-memory SIZE (Options::decoder_memory_limit) to read it",
+             raise the limit with --decoder-memory SIZE to read it",
             size_in_words(limit as u64)
         ),
     )
