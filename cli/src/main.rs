@@ -112,7 +112,8 @@ enum Command {
     /// `kifu man --dir ~/.local/share/man/man1` writes every page there (kifu.1 and one
     /// kifu-COMMAND.1 per command).
     Man {
-        /// The command whose page to print (kifu's own without one).
+        /// The command whose page to print, as `stats` or as its page names it (`kifu-stats`);
+        /// kifu's own without one.
         command: Option<String>,
         /// Write every page (kifu.1, kifu-COMMAND.1) into DIR instead.
         #[arg(long, value_name = "DIR", conflicts_with = "command")]
@@ -194,8 +195,10 @@ fn man(command: Option<&str>, dir: Option<&std::path::Path>, force: bool) -> io:
         Ok(roff)
     };
     let Some(dir) = dir else {
+        // a page's own name is a command's too: `kifu-stats`, `kifu-stats(1)`, `kifu`
+        let command = command.map(page_command);
         let cmd = match command {
-            None => &cli,
+            None | Some("kifu") => &cli,
             Some(name) => cli.find_subcommand(name).ok_or_else(|| {
                 let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
                 io::Error::new(
@@ -224,10 +227,35 @@ fn man(command: Option<&str>, dir: Option<&std::path::Path>, force: bool) -> io:
     Ok(ExitCode::SUCCESS)
 }
 
+/// The command a manual page's name names: `kifu-stats(1)`, `kifu-stats.1`, `kifu-stats` and
+/// `stats` name `stats`; `kifu(1)` names `kifu`.
+fn page_command(name: &str) -> &str {
+    let name = name.trim();
+    let name = name
+        .strip_suffix("(1)")
+        .or_else(|| name.strip_suffix(".1"))
+        .unwrap_or(name);
+    name.strip_prefix("kifu-").unwrap_or(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    #[test]
+    fn a_page_name_names_its_command() {
+        for (name, want) in [
+            ("stats", "stats"),
+            ("kifu-stats", "stats"),
+            ("kifu-stats(1)", "stats"),
+            ("kifu-stats.1", "stats"),
+            ("kifu(1)", "kifu"),
+            ("kifu", "kifu"),
+        ] {
+            assert_eq!(page_command(name), want, "{name}");
+        }
+    }
 
     #[test]
     fn the_command_line_is_consistent() {

@@ -185,6 +185,14 @@ fn a_manual_page_for_kifu_and_each_command() {
     let o = kifu(&["man", "stats"], None);
     assert!(out(&o).contains(".TH kifu-stats 1"), "{}", out(&o));
     assert!(out(&o).contains("\\-\\-by"));
+    // the pages as kifu(1) names them name their commands too
+    for name in ["kifu-stats", "kifu-stats(1)"] {
+        let o = kifu(&["man", name], None);
+        assert_eq!(code(&o), 0, "{name}: {}", err(&o));
+        assert!(out(&o).contains(".TH kifu-stats 1"), "{name}");
+    }
+    let o = kifu(&["man", "kifu"], None);
+    assert!(out(&o).contains(".TH kifu 1"), "{}", out(&o));
     let o = kifu(&["man", "nope"], None);
     assert_eq!(code(&o), 2);
     assert!(err(&o).contains("no command `nope`"), "{}", err(&o));
