@@ -40,7 +40,8 @@ pub struct QueryArgs {
     #[arg(long, help_heading = "Query")]
     pub variations: bool,
     /// A Go pattern: a file of rows of `X` (black), `O` (white), `.` (empty) and `?` (any), as
-    /// GNU Go's pattern files write them, or an SGF file whose final position is a whole-board
+    /// GNU Go's pattern files write them (a GNU Go file itself, its drawn edge the anchor), or
+    /// an SGF file whose final position is a whole-board
     /// pattern; found on every position of SGF games' main lines under the 8 symmetries
     /// (docs/search.md § Go patterns).
     #[arg(long, value_name = "FILE", help_heading = "Go query",
@@ -113,10 +114,10 @@ impl QueryArgs {
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
     }
 
-    /// Notes on the query for stderr: a `--fen` (or a `--then fen:` step) without its castling
+    /// Notes on the query for stderr: a Go pattern larger than a 19x19 board; a `--fen` (or a `--then fen:` step) without its castling
     /// and en passant fields, which is read as python-chess reads it (`-` for each, White to
     /// move when the side is left out too), so a position with castling rights is not it.
-    pub fn notes(&self) -> Vec<String> {
+    pub fn notes(&self, query: &Query) -> Vec<String> {
         let steps = self
             .then
             .iter()
@@ -126,12 +127,19 @@ impl QueryArgs {
                     .strip_prefix("fen:")
                     .map(|f| ("--then fen:", f.trim()))
             });
-        self.fen
+        let mut notes: Vec<String> = self
+            .fen
             .iter()
             .map(|f| ("--fen ", f.trim()))
             .chain(steps)
             .filter_map(|(flag, fen)| short_fen_note(flag, fen))
-            .collect()
+            .collect();
+        if let Query::Go(p) = query
+            && let Some(n) = large_pattern_warning(p.width(), p.height())
+        {
+            notes.push(n);
+        }
+        notes
     }
 
     /// The Go pattern of `--go-pattern FILE`, with its anchor and colour swap.
@@ -159,14 +167,31 @@ impl QueryArgs {
             Pattern::parse(text)
         }
         .map_err(|e| bad(e.to_string()))?;
-        let anchor: Anchor = self
+        // the anchor a GNU Go file draws (its board edge) unless --anchor says one
+        let anchor: Option<Anchor> = self
             .anchor
             .as_deref()
-            .unwrap_or("anywhere")
-            .parse()
+            .map(str::parse)
+            .transpose()
             .map_err(bad)?;
-        Ok(pattern.anchor(anchor).swap_colors(self.swap_colors))
+        let pattern = pattern
+            .with_anchor_asked(anchor)
+            .map_err(|e| bad(format!("{e} (--anchor)")))?;
+        Ok(pattern.swap_colors(self.swap_colors))
     }
+}
+
+/// The warning for a Go pattern of `w` × `h` points that no 19x19 board holds (turned or
+/// not): it stands only on larger boards, so on most games on none.
+fn large_pattern_warning(w: u8, h: u8) -> Option<String> {
+    (w.max(h) > 19).then(|| {
+        format!(
+            "warning: the Go pattern is {w}x{h} points, larger than a 19x19 board: it stands \
+             only on boards of at least {}x{} (turned or not), never on 19x19, 13x13 or 9x9",
+            w.max(h),
+            w.min(h)
+        )
+    })
 }
 
 /// The note for a FEN without its castling field (a board, and perhaps the side to move),
@@ -206,7 +231,7 @@ mod tests {
             ],
             ..QueryArgs::default()
         };
-        let notes = q.notes();
+        let notes = q.notes(&Query::Go(kifu_replay::go::Pattern::parse("X").unwrap()));
         assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(
             notes[0].contains(&format!("read as `{board} b - -`")),
@@ -220,6 +245,16 @@ mod tests {
         );
         assert!(notes[1].starts_with("note: --then fen:"), "{}", notes[1]);
         assert!(notes[1].contains("side to move"), "{}", notes[1]);
+        // a Go pattern no 19x19 board holds
+        let wide = Pattern::parse(&".".repeat(20)).unwrap();
+        let q = QueryArgs::default();
+        let notes = q.notes(&Query::Go(wide));
+        assert!(
+            notes[0].starts_with("warning: the Go pattern is 20x1"),
+            "{notes:?}"
+        );
+        let fits = Pattern::parse(&".".repeat(19)).unwrap();
+        assert!(q.notes(&Query::Go(fits)).is_empty());
         // a whole FEN, with or without counters or EPD operations: no note
         for fen in [
             format!("{board} b KQkq -"),
@@ -229,7 +264,7 @@ mod tests {
                 fen: Some(fen),
                 ..QueryArgs::default()
             };
-            assert!(q.notes().is_empty());
+            assert!(q.notes(&Query::Go(Pattern::parse("X").unwrap())).is_empty());
         }
     }
 }

@@ -136,6 +136,80 @@ fn explore_next_moves() {
     assert!(out(&o).contains("O 5,2"), "{}", out(&o));
 }
 
+/// A pattern file in GNU Go's own format (a `Pattern NAME` header, the board's edge drawn
+/// with `+`, `-` and `|`, a `:` line and what follows it) is read: the edge drawn is its
+/// anchor, so it finds what the plain pattern finds with `--anchor corner`. A pattern larger
+/// than a 19x19 board is said on stderr.
+#[test]
+fn gnugo_pattern_files_and_patterns_larger_than_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.file("g.sgf", GAMES);
+    let g = games.to_str().unwrap();
+    // PATTERN (its first row and column: anything), in the lower-left corner as GNU Go
+    // draws one
+    let gnugo = dir.file(
+        "44.db",
+        b"# from a GNU Go file\nPattern Hoshi1\n\n|?....   a lone 4-4 stone\n|?..X.\n|?....\n\
+|?....\n|?????\n+-----\n\n:8,J\n\n|?....\n|?..a.\n;lib(a)>3\n",
+    );
+    let plain = dir.file("44.txt", PATTERN);
+    let count = |args: &[&str]| {
+        let o = kifu(args, None);
+        assert_eq!(code(&o), 0, "{args:?}: {}", err(&o));
+        out(&o).trim().to_string()
+    };
+    let p = gnugo.to_str().unwrap();
+    let want = count(&[
+        "find",
+        "-c",
+        "--go-pattern",
+        plain.to_str().unwrap(),
+        "--anchor",
+        "corner",
+        g,
+    ]);
+    assert_eq!(count(&["find", "-c", "--go-pattern", p, g]), want);
+    assert_eq!(
+        count(&["find", "-c", "--go-pattern", p, "--anchor", "corner", g]),
+        want
+    );
+    // another anchor than the one drawn is refused
+    let o = kifu(
+        &["find", "-c", "--go-pattern", p, "--anchor", "edge", g],
+        None,
+    );
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    assert!(
+        err(&o).contains("draws the board's edge (corner)"),
+        "{}",
+        err(&o)
+    );
+    // a GNU Go point kifu has no equivalent for is named
+    let odd = dir.file("odd.db", b"Pattern A\n\n.,X\n:8\n");
+    let o = kifu(
+        &["find", "-c", "--go-pattern", odd.to_str().unwrap(), g],
+        None,
+    );
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    assert!(
+        err(&o).contains("`,` is a GNU Go pattern point with no equivalent"),
+        "{}",
+        err(&o)
+    );
+    // 20 points wide: no game of 19x19 holds it, and stderr says so
+    let wide = dir.file("wide.txt", &[b'.'; 20]);
+    let o = kifu(
+        &["find", "-c", "--go-pattern", wide.to_str().unwrap(), g],
+        None,
+    );
+    assert_eq!((code(&o), out(&o).trim()), (1, "0"), "{}", err(&o));
+    assert!(
+        err(&o).contains("warning: the Go pattern is 20x1 points, larger than a 19x19 board"),
+        "{}",
+        err(&o)
+    );
+}
+
 #[test]
 fn bad_patterns_and_flags() {
     let dir = tempfile::tempdir().unwrap();

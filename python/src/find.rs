@@ -107,17 +107,21 @@ impl GoArgs<'_, '_> {
                 Pattern::parse(text).map_err(|e| bad(&shown, e.to_string()))?
             }
         };
-        let anchor: Anchor = self
-            .anchor
-            .as_deref()
-            .unwrap_or("anywhere")
-            .parse()
-            .map_err(|e: String| {
-                PyValueError::new_err(format!(
-                    "anchor must be 'corner', 'edge' or 'anywhere' ({e})"
-                ))
-            })?;
-        Ok(Some(pattern.anchor(anchor).swap_colors(self.swap_colors)))
+        let anchor: Option<Anchor> =
+            self.anchor
+                .as_deref()
+                .map(str::parse)
+                .transpose()
+                .map_err(|e: String| {
+                    PyValueError::new_err(format!(
+                        "anchor must be 'corner', 'edge' or 'anywhere' ({e})"
+                    ))
+                })?;
+        // the anchor a GNU Go file draws (its board edge) unless anchor= says one
+        let pattern = pattern
+            .with_anchor_asked(anchor)
+            .map_err(|e| PyValueError::new_err(format!("go_pattern: {e} (anchor=)")))?;
+        Ok(Some(pattern.swap_colors(self.swap_colors)))
     }
 }
 

@@ -48,7 +48,7 @@ pub struct Args {
 pub fn run(args: Args) -> io::Result<ExitCode> {
     let query = args.query.query()?;
     if !args.common.quiet {
-        for note in args.query.notes() {
+        for note in args.query.notes(&query) {
             eprintln!("kifu explore: {note}");
         }
     }

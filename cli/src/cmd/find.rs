@@ -226,7 +226,7 @@ fn count_only(
 pub fn run(args: Args) -> io::Result<ExitCode> {
     let query = Arc::new(args.query.query()?);
     if !args.common.quiet {
-        for note in args.query.notes() {
+        for note in args.query.notes(&query) {
             eprintln!("kifu find: {note}");
         }
     }

@@ -28,6 +28,13 @@
 //! tabs inside a row are ignored (`X . O` is `X.O`). The rows must all have the same length,
 //! 1 to 52 points; anything else is a [`PatternError`] with its line and column.
 //!
+//! The board's edge may be drawn as GNU Go draws it (a first or last row of `-` and `+`, a `|`
+//! beginning or ending every row): it sets the anchor (one edge [`Anchor::Edge`], a corner
+//! [`Anchor::Corner`]) and the pattern is turned to have it on top (upper left). A GNU Go
+//! pattern file (a `Pattern NAME` line) is read as GNU Go writes it: the rows between the
+//! header and the `:` line, each the first word of its line; GNU Go's points with no
+//! equivalent here (`,` `!` `Q` …) are refused, named.
+//!
 //! # Anchors and symmetries
 //!
 //! A pattern is tried under the 8 symmetries of the square ([`Symmetry`]: the identity, 3
@@ -395,6 +402,48 @@ impl Variant {
     }
 }
 
+/// Whether a line is a GNU Go pattern's header, `Pattern NAME`.
+fn is_gnugo_header(line: &str) -> bool {
+    line.trim_start()
+        .strip_prefix("Pattern")
+        .is_some_and(|rest| rest.starts_with([' ', '\t']) && !rest.trim().is_empty())
+}
+
+/// `corner`, `edge`, `anywhere`.
+fn anchor_name(a: Anchor) -> &'static str {
+    match a {
+        Anchor::Anywhere => "anywhere",
+        Anchor::Edge => "edge",
+        Anchor::Corner => "corner",
+    }
+}
+
+/// A row-major grid (width, height, points).
+type Grid = (usize, usize, Vec<Want>);
+
+/// The grid upside down.
+fn flip_rows((w, h, p): Grid) -> Grid {
+    let rows: Vec<Want> = p.chunks(w).rev().flatten().copied().collect();
+    (w, h, rows)
+}
+
+/// The grid left to right.
+fn flip_columns((w, h, p): Grid) -> Grid {
+    let rows: Vec<Want> = p.chunks(w).flat_map(|r| r.iter().rev().copied()).collect();
+    (w, h, rows)
+}
+
+/// The grid's columns as rows (its left column the top row).
+fn transpose((w, h, p): Grid) -> Grid {
+    let mut out = Vec::with_capacity(p.len());
+    for x in 0..w {
+        for y in 0..h {
+            out.push(p[y * w + x]);
+        }
+    }
+    (h, w, out)
+}
+
 /// A Go pattern: a rectangle of wanted points ([`Want`]), with where it may stand
 /// ([`Anchor`]) and whether the colours may be swapped. See the [module](self) for the text,
 /// the anchors, the symmetries and the coordinates.
@@ -415,6 +464,8 @@ pub struct Pattern {
     /// Row-major, as written.
     points: Vec<Want>,
     anchor: Anchor,
+    /// Whether the text drew the board's edge (the anchor is then the one drawn).
+    drawn: bool,
     swap: bool,
     variants: Vec<Variant>,
     /// The symmetries that map the pattern onto itself and keep its anchor (the identity
@@ -453,74 +504,230 @@ impl Pattern {
     /// A character that is no pattern point, rows of different lengths, no row, more than
     /// [`MAX_SIDE`] rows or columns: located by line and column.
     pub fn parse(text: &str) -> Result<Pattern, PatternError> {
-        let mut points = Vec::new();
-        let mut w = 0usize;
-        let mut h = 0usize;
+        let err = |line: u32, column: usize, message: String| PatternError {
+            line,
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+            message,
+        };
+        // GNU Go's pattern files: `Pattern NAME`, the diagram, then a `:` line and what
+        // follows it (a constraint diagram, `;` constraints, `>` actions), all skipped
+        let gnugo = text.lines().any(is_gnugo_header);
+        let mut in_diagram = !gnugo;
+        let mut named = 0u32;
+        // the rows as written: (line, [(column, char)])
+        let mut rows: Vec<(u32, Vec<(usize, char)>)> = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let lineno = u32::try_from(i + 1).unwrap_or(u32::MAX);
             let t = line.trim();
+            if gnugo {
+                if is_gnugo_header(line) {
+                    named += 1;
+                    if named > 1 {
+                        return Err(err(
+                            lineno,
+                            0,
+                            "a second pattern (`Pattern NAME`): a search finds one pattern, \
+                             keep one in the file"
+                                .into(),
+                        ));
+                    }
+                    in_diagram = true;
+                    continue;
+                }
+                if !in_diagram {
+                    continue;
+                }
+                if t.starts_with(':') {
+                    in_diagram = false;
+                    continue;
+                }
+            }
             if t.is_empty() || t.starts_with('#') {
                 continue;
             }
-            let mut n = 0usize;
+            let mut row = Vec::new();
             for (col, c) in line.chars().enumerate() {
                 if c == ' ' || c == '\t' || c == '\r' {
+                    // in GNU Go's files the row is the diagram's first word: a comment follows
+                    if gnugo && !row.is_empty() {
+                        break;
+                    }
                     continue;
                 }
+                row.push((col + 1, c));
+            }
+            rows.push((lineno, row));
+        }
+        if rows.len() > MAX_SIDE + 2 {
+            return Err(err(
+                rows[MAX_SIDE + 2].0,
+                0,
+                format!("more than {MAX_SIDE} rows"),
+            ));
+        }
+        // the board's edges: a first or last row of `-` and `+`, a first or last column of `|`
+        let edge_row = |r: &[(usize, char)]| r.iter().all(|&(_, c)| c == '-' || c == '+');
+        let top = rows.first().is_some_and(|r| edge_row(&r.1));
+        let bottom = rows.len() > 1 && rows.last().is_some_and(|r| edge_row(&r.1));
+        let body = &rows[usize::from(top)..rows.len() - usize::from(bottom)];
+        let left = body
+            .first()
+            .is_some_and(|r| r.1.first().is_some_and(|x| x.1 == '|'));
+        let right = body
+            .first()
+            .is_some_and(|r| r.1.last().is_some_and(|x| x.1 == '|'));
+        if (top && bottom) || (left && right) {
+            return Err(err(
+                0,
+                0,
+                "the board's edge drawn on two opposite sides: a pattern stands along one edge \
+                 or in one corner (a pattern as wide as the board: an SGF file of the position)"
+                    .into(),
+            ));
+        }
+        let mut points = Vec::new();
+        let mut w = 0usize;
+        for (k, (lineno, row)) in body.iter().enumerate() {
+            let lineno = *lineno;
+            for (side, at) in [(left, 0), (right, row.len().saturating_sub(1))] {
+                let has = row.get(at).is_some_and(|x| x.1 == '|');
+                if side != has {
+                    return Err(err(
+                        lineno,
+                        row.get(at).map_or(0, |x| x.0),
+                        "the board's edge `|` drawn on some rows only (every row of the \
+                         diagram has it, or none)"
+                            .into(),
+                    ));
+                }
+            }
+            let inner = &row[usize::from(left)..row.len() - usize::from(right && !row.is_empty())];
+            let mut n = 0usize;
+            for &(col, c) in inner {
                 let Some(want) = Want::from_char(c) else {
-                    let hint = if matches!(c, '|' | '-' | '+') {
-                        " (board edges are not drawn: give the anchor instead)"
-                    } else {
-                        ""
-                    };
-                    return Err(PatternError {
-                        line: lineno,
-                        column: u32::try_from(col + 1).unwrap_or(u32::MAX),
-                        message: format!(
-                            "`{}` is no pattern point (X black, O white, . empty, ? any, x black or empty, o white or empty){hint}",
+                    let why = match c {
+                        '|' | '-' | '+' => "a board edge inside the diagram: `|` begins or \
+                                            ends every row, `-` and `+` make the first or last \
+                                            row"
+                        .to_string(),
+                        ',' | '!' | 'Q' | 'Y' | 'a' | '@' | '$' | '%' => format!(
+                            "`{c}` is a GNU Go pattern point with no equivalent here (X \
+                             black, O white, . or * empty, ? any, x black or empty, o white \
+                             or empty)"
+                        ),
+                        _ => format!(
+                            "`{}` is no pattern point (X black, O white, . empty, ? any, x black \
+                             or empty, o white or empty)",
                             c.escape_debug()
                         ),
-                    });
+                    };
+                    return Err(err(lineno, col, why));
                 };
                 n += 1;
                 if n > MAX_SIDE {
-                    return Err(PatternError {
-                        line: lineno,
-                        column: u32::try_from(col + 1).unwrap_or(u32::MAX),
-                        message: format!("a row longer than {MAX_SIDE} points"),
-                    });
+                    return Err(err(
+                        lineno,
+                        col,
+                        format!("a row longer than {MAX_SIDE} points"),
+                    ));
                 }
                 points.push(want);
             }
-            if h == 0 {
+            if k == 0 {
                 w = n;
             } else if n != w {
-                return Err(PatternError {
-                    line: lineno,
-                    column: 0,
-                    message: format!(
+                return Err(err(
+                    lineno,
+                    0,
+                    format!(
                         "a row of {n} point{} where the first row has {w} (a pattern is a rectangle)",
                         if n == 1 { "" } else { "s" }
                     ),
-                });
-            }
-            h += 1;
-            if h > MAX_SIDE {
-                return Err(PatternError {
-                    line: lineno,
-                    column: 0,
-                    message: format!("more than {MAX_SIDE} rows"),
-                });
+                ));
             }
         }
-        if h == 0 {
-            return Err(PatternError {
-                line: 0,
-                column: 0,
-                message: "no pattern: no row of points (X, O, ., ?) in the text".into(),
-            });
+        let h = body.len();
+        if h == 0 || w == 0 {
+            return Err(err(
+                0,
+                0,
+                "no pattern: no row of points (X, O, ., ?) in the text".into(),
+            ));
         }
-        Ok(Pattern::new(w as u8, h as u8, points))
+        if h > MAX_SIDE {
+            return Err(err(
+                body[MAX_SIDE].0,
+                0,
+                format!("more than {MAX_SIDE} rows"),
+            ));
+        }
+        // an edge row as long as the rows and their `|`
+        for (on, (lineno, row)) in [(top, rows.first()), (bottom, rows.last())]
+            .into_iter()
+            .filter_map(|(on, r)| r.map(|r| (on, r)))
+        {
+            let long = w + usize::from(left) + usize::from(right);
+            if on && row.len() != long {
+                return Err(err(
+                    *lineno,
+                    0,
+                    format!(
+                        "an edge row of {} characters where the rows (with their `|`) have {long}",
+                        row.len()
+                    ),
+                ));
+            }
+        }
+        // turned so that the edge is the top row, the corner the upper-left point
+        let mut g = (w, h, points);
+        if bottom {
+            g = flip_rows(g);
+        }
+        if right {
+            g = flip_columns(g);
+        }
+        let anchor = match (top || bottom, left || right) {
+            (true, true) => Anchor::Corner,
+            (true, false) => Anchor::Edge,
+            (false, true) => {
+                g = transpose(g);
+                Anchor::Edge
+            }
+            (false, false) => Anchor::Anywhere,
+        };
+        let (w, h, points) = g;
+        let mut p = Pattern::new(w as u8, h as u8, points);
+        if anchor != Anchor::Anywhere {
+            p.drawn = true;
+            p = p.anchor(anchor);
+        }
+        Ok(p)
+    }
+
+    /// The pattern with the anchor asked for (`--anchor`, `anchor=`), if any: a pattern whose
+    /// text draws the board's edge keeps the anchor drawn, and another asked is an error.
+    ///
+    /// ```
+    /// use kifu_replay::go::{Anchor, Pattern};
+    /// let p = Pattern::parse("+---\n|..X\n|...\n").unwrap();
+    /// assert_eq!(p.anchor_kind(), Anchor::Corner);
+    /// assert!(p.clone().with_anchor_asked(Some(Anchor::Corner)).is_ok());
+    /// assert!(p.with_anchor_asked(Some(Anchor::Edge)).is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An anchor other than the one the text draws.
+    pub fn with_anchor_asked(self, asked: Option<Anchor>) -> Result<Pattern, String> {
+        match asked {
+            None => Ok(self),
+            Some(a) if self.drawn && a != self.anchor => Err(format!(
+                "the pattern draws the board's edge ({}): the anchor asked, {}, is another",
+                anchor_name(self.anchor),
+                anchor_name(a)
+            )),
+            Some(a) => Ok(self.anchor(a)),
+        }
     }
 
     /// A whole-board position as a pattern: every point of `board` wanted as it is (its
@@ -601,6 +808,7 @@ impl Pattern {
             h,
             points,
             anchor: Anchor::Anywhere,
+            drawn: false,
             swap: false,
             variants: Vec::new(),
             own: Vec::new(),
@@ -1265,8 +1473,12 @@ mod tests {
         assert_eq!(e.line, 0);
         let e = Pattern::parse("...\n..\n").unwrap_err();
         assert_eq!((e.line, e.column), (2, 0));
-        let e = Pattern::parse("+---\n|...\n").unwrap_err();
-        assert!(e.to_string().contains("edges"), "{e}");
+        let e = Pattern::parse("|...\n....\n").unwrap_err();
+        assert!(e.to_string().contains("some rows only"), "{e}");
+        let e = Pattern::parse("|..|\n|..|\n").unwrap_err();
+        assert!(e.to_string().contains("opposite sides"), "{e}");
+        let e = Pattern::parse(".|.\n...\n").unwrap_err();
+        assert!(e.to_string().contains("board edge inside"), "{e}");
         let long = ".".repeat(53);
         assert!(Pattern::parse(&long).is_err());
         let tall = ".\n".repeat(53);
@@ -1284,6 +1496,50 @@ mod tests {
         }
         let p = Pattern::from_sgf(b"(;GM[1]SZ[52:3];B[aa])").unwrap();
         assert_eq!((p.width(), p.height()), (52, 3));
+    }
+
+    #[test]
+    fn gnugo_pattern_files_are_read_with_their_edges() {
+        // an edge pattern as GNU Go's patterns.db writes it: the header, a comment after a
+        // row, the edge below, the colon line, the constraint diagram and lines after it
+        let edge = "# Copyright\nPattern EB112\n\n?X?.?       jump under\nO.*oo\nO....\n\
+                    o....\n-----\n\n:8,ed,NULL\n\n?X?.?\nO.*ab\n;lib(a)>1\n>action(b)\n";
+        let p = Pattern::parse(edge).unwrap();
+        let want = Pattern::parse("o....\nO....\nO.*oo\n?X?.?\n")
+            .unwrap()
+            .anchor(Anchor::Edge);
+        assert_eq!(p, want);
+        // a corner at the lower right: turned to the upper left
+        let corner = "Pattern CC1\n\n??o|\n?Oo|\n..*|\n...|\n---+\n\n:8,s\n";
+        let p = Pattern::parse(corner).unwrap();
+        assert_eq!(p.anchor_kind(), Anchor::Corner);
+        assert_eq!(p.to_string(), "...\n...\noO?\no??\n");
+        // an edge on the left: its column the top row
+        let p = Pattern::parse("|.X\n|..\n|.O\n").unwrap();
+        assert_eq!(
+            (p.anchor_kind(), p.to_string()),
+            (Anchor::Edge, "...\nX.O\n".into())
+        );
+        // found where it is drawn: a black 3-3 stone in a corner, not on the side
+        let p = Pattern::parse("Pattern T\n+----\n|....\n|....\n|..X.\n|....\n:8\n").unwrap();
+        let mut s = board(19, 19, &[(16, 2, BLACK)]);
+        assert_eq!(all(&p, &s).len(), 1);
+        s = board(19, 19, &[(9, 2, BLACK)]);
+        assert_eq!(all(&p, &s).len(), 0);
+        // what has no equivalent is refused, named
+        let e = Pattern::parse("Pattern A\n\n.,X\n...\n:8\n").unwrap_err();
+        assert_eq!((e.line, e.column), (3, 2));
+        assert!(e.to_string().contains("no equivalent"), "{e}");
+        let e = Pattern::parse("Pattern A\n\nX\n:8\nPattern B\n\nO\n:8\n").unwrap_err();
+        assert!(e.to_string().contains("a second pattern"), "{e}");
+        let e = Pattern::parse("+--\n|..\n|..\n+-\n").unwrap_err();
+        assert!(e.to_string().contains("opposite"), "{e}");
+        let e = Pattern::parse("+-\n|..\n|..\n").unwrap_err();
+        assert!(e.to_string().contains("edge row of 2"), "{e}");
+        // the anchor drawn is kept; another asked is refused
+        let p = Pattern::parse("----\n....\n").unwrap();
+        assert!(p.clone().with_anchor_asked(None).is_ok());
+        assert!(p.with_anchor_asked(Some(Anchor::Anywhere)).is_err());
     }
 
     #[test]
