@@ -87,7 +87,7 @@ pub struct TableSpec {
     /// bytes of row data ([`row_bytes`]: text and values, counted row by row, so that the cut
     /// depends on the rows alone, the same at every thread count), and a worker's batch once
     /// its builder holds this many. Rows of any size are then held a budget at a time, not
-    /// [`batch_rows`](Self::batch_rows) at a time (400 rows of 1 MiB each: 16 MiB, not
+    /// [`batch_rows`](Self::batch_rows) at a time (400 rows of 1 MiB each: 8 MiB, not
     /// 400). Default [`DEFAULT_BATCH_BYTES`](Self::DEFAULT_BATCH_BYTES).
     pub batch_bytes: usize,
     /// The columns kept, in the table's order (`None`: every column). The work of the columns
@@ -114,9 +114,10 @@ impl TableSpec {
     /// The default rows per batch: 8,192.
     pub const DEFAULT_BATCH_ROWS: usize = 8192;
 
-    /// The default bytes per batch: 16 MiB (ordinary games, moves and positions fill their
-    /// 8,192 rows well before that).
-    pub const DEFAULT_BATCH_BYTES: usize = 16 << 20;
+    /// The default bytes per batch: 8 MiB (moves and positions fill their 8,192 rows well
+    /// before that; games with long movetext, and the `json` table, may not: their batches are
+    /// then shorter).
+    pub const DEFAULT_BATCH_BYTES: usize = 8 << 20;
 
     /// The tables a name gives, with the default options: `games` (PGN `games`, SGF `trees`),
     /// `trees` (the same), `moves`, `positions` (PGN's and SGF's) or `json` (the `kifu json`
