@@ -132,6 +132,18 @@ def test_go_find_gives_the_trees_and_move_numbers_of_the_cli(go_games, tmp_path,
         assert [f.game.file for f in kifu.find([pgn, go_games], go_pattern=LONE_44, anchor="corner")] == [str(go_games)] * 2
 
 
+def test_gnugo_pattern_files_are_read_with_their_edges(go_games, tmp_path):
+    """A pattern in GNU Go's own format: its drawn edge is its anchor (the lower-left corner
+    here), what follows the `:` line is skipped; another anchor than the one drawn is refused."""
+    gnugo = "Pattern Hoshi1\n\n|?....   a lone 4-4 stone\n|?..X.\n|?....\n|?....\n|?????\n+-----\n\n:8,J\n"
+    want = [f.game.index for f in kifu.find(go_games, go_pattern=LONE_44, anchor="corner")]
+    assert [f.game.index for f in kifu.find(go_games, go_pattern=gnugo)] == want
+    with pytest.raises(ValueError, match="draws the board's edge"):
+        kifu.find(go_games, go_pattern=gnugo, anchor="edge")
+    with pytest.raises(ValueError, match="no equivalent"):
+        kifu.find(go_games, go_pattern="Pattern A\n\n.,X\n:8\n")
+
+
 def test_go_pattern_errors(go_games, tmp_path):
     for bad in [dict(go_pattern="X|O\n"), dict(go_pattern="X\nXX\n"), dict(go_pattern=LONE_44, anchor="side"),
                 dict(go_pattern=LONE_44, fen=OPEN), dict(go_pattern=LONE_44, min_ply=3), dict(anchor="corner"),
