@@ -496,7 +496,10 @@ impl<'s> Scan<'s> {
         // games and problems no game carries, in the current input
         let mut in_input = (0u64, 0u64);
         let mut games = 0u64;
-        let mut cut = 0u64;
+        // the games of the current input cut at the DOM's limit, named at the input's end (in
+        // game order, after what the pieces' sink said: the same order at every piece size)
+        let mut cut: Vec<Note> = Vec::new();
+        let mut cut_count = 0u64;
         let result = drive.scan(
             &par_options,
             |feeder: &mut Feeder<'_, W, E>| {
@@ -528,7 +531,7 @@ impl<'s> Scan<'s> {
             },
             |event| {
                 let mut empty = None;
-                let mut cut_here = Vec::new();
+                let mut named = Vec::new();
                 match &event {
                     Event::Piece {
                         visited,
@@ -539,7 +542,8 @@ impl<'s> Scan<'s> {
                             par::Visited::Pgn(v) => (v.games(), v.unclaimed(), v.cut()),
                             par::Visited::Sgf(v) => (v.games(), v.unclaimed(), v.cut()),
                         };
-                        cut_here.extend(cut_games.iter().map(|&k| Note::Cut {
+                        cut_count += cut_games.len() as u64;
+                        cut.extend(cut_games.iter().map(|&k| Note::Cut {
                             input: input.name.to_string(),
                             game: info.first_game + k,
                         }));
@@ -556,11 +560,11 @@ impl<'s> Scan<'s> {
                             });
                         }
                         in_input = (0, 0);
+                        named = std::mem::take(&mut cut);
                     }
                 }
                 sink(event)?;
-                cut += cut_here.len() as u64;
-                cut_here.into_iter().for_each(&mut note);
+                named.into_iter().for_each(&mut note);
                 if let Some(n) = empty {
                     note(n);
                 }
@@ -568,13 +572,15 @@ impl<'s> Scan<'s> {
             },
         );
         result?;
+        // (a scan stopped before an input's end)
+        cut.into_iter().for_each(&mut note);
         let report = report.unwrap_or_default();
         if report.entries == 0 && report.errors.is_empty() && !names.is_empty() {
             note(Note::NoInput { names });
         }
         let mut scanned = Scanned::from_report(&report, named, skipped_format, games);
         scanned.stopped = stopped(stop);
-        scanned.cut = cut;
+        scanned.cut = cut_count;
         Ok(scanned)
     }
 }
