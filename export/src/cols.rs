@@ -120,8 +120,8 @@ impl StrMap {
     pub(crate) fn new() -> StrMap {
         StrMap {
             lists: Lists::new(),
-            keys: StringBuilder::new(),
-            values: StringBuilder::new(),
+            keys: StringBuilder::with_capacity(0, 0),
+            values: StringBuilder::with_capacity(0, 0),
         }
     }
 
@@ -231,17 +231,17 @@ impl Errors {
         Errors {
             sgf,
             lists: Lists::new(),
-            kind: StringBuilder::new(),
-            severity: StringBuilder::new(),
-            message: StringBuilder::new(),
-            text: StringBuilder::new(),
-            offset: Int64Builder::new(),
-            line: Int64Builder::new(),
-            column: Int32Builder::new(),
-            at_move: StringBuilder::new(),
-            node: Int64Builder::new(),
-            depth: Int64Builder::new(),
-            count: Int32Builder::new(),
+            kind: StringBuilder::with_capacity(0, 0),
+            severity: StringBuilder::with_capacity(0, 0),
+            message: StringBuilder::with_capacity(0, 0),
+            text: StringBuilder::with_capacity(0, 0),
+            offset: Int64Builder::with_capacity(0),
+            line: Int64Builder::with_capacity(0),
+            column: Int32Builder::with_capacity(0),
+            at_move: StringBuilder::with_capacity(0, 0),
+            node: Int64Builder::with_capacity(0),
+            depth: Int64Builder::with_capacity(0),
+            count: Int32Builder::with_capacity(0),
         }
     }
 

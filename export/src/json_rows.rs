@@ -44,10 +44,10 @@ impl JsonBuilder {
     pub(crate) fn new(opts: &TableOptions) -> JsonBuilder {
         JsonBuilder {
             charset: opts.charset,
-            index: Int64Builder::new(),
-            offset: Int64Builder::new(),
-            file: StringBuilder::new(),
-            json: StringBuilder::new(),
+            index: Int64Builder::with_capacity(0),
+            offset: Int64Builder::with_capacity(0),
+            file: StringBuilder::with_capacity(0, 0),
+            json: StringBuilder::with_capacity(0, 0),
             object: JsonObject::default(),
             rows: 0,
             bytes: 0,

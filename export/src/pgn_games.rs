@@ -227,12 +227,12 @@ enum TagCol {
 impl TagCol {
     fn new(ty: TagType) -> TagCol {
         match ty {
-            TagType::Text => TagCol::Text(StringBuilder::new()),
-            TagType::Int16 => TagCol::I16(Int16Builder::new()),
-            TagType::Int32 => TagCol::I32(Int32Builder::new()),
-            TagType::Int64 => TagCol::I64(Int64Builder::new()),
-            TagType::Date => TagCol::Date(Date32Builder::new()),
-            TagType::Time => TagCol::Time(Time64MicrosecondBuilder::new()),
+            TagType::Text => TagCol::Text(StringBuilder::with_capacity(0, 0)),
+            TagType::Int16 => TagCol::I16(Int16Builder::with_capacity(0)),
+            TagType::Int32 => TagCol::I32(Int32Builder::with_capacity(0)),
+            TagType::Int64 => TagCol::I64(Int64Builder::with_capacity(0)),
+            TagType::Date => TagCol::Date(Date32Builder::with_capacity(0)),
+            TagType::Time => TagCol::Time(Time64MicrosecondBuilder::with_capacity(0)),
         }
     }
 
@@ -365,31 +365,31 @@ pub(crate) struct GameColumns {
 impl GameColumns {
     pub(crate) fn new() -> GameColumns {
         GameColumns {
-            file: StringBuilder::new(),
-            index: Int64Builder::new(),
-            offset: Int64Builder::new(),
+            file: StringBuilder::with_capacity(0, 0),
+            index: Int64Builder::with_capacity(0),
+            offset: Int64Builder::with_capacity(0),
             tags: PGN_TAG_COLUMNS
                 .iter()
                 .map(|&(_, t)| TagCol::new(t))
                 .collect(),
-            tc_base: Int32Builder::new(),
-            tc_increment: Int32Builder::new(),
-            speed: StringBuilder::new(),
-            opening_eco: StringBuilder::new(),
-            opening_name: StringBuilder::new(),
-            opening_ply: Int32Builder::new(),
+            tc_base: Int32Builder::with_capacity(0),
+            tc_increment: Int32Builder::with_capacity(0),
+            speed: StringBuilder::with_capacity(0, 0),
+            opening_eco: StringBuilder::with_capacity(0, 0),
+            opening_name: StringBuilder::with_capacity(0, 0),
+            opening_ply: Int32Builder::with_capacity(0),
             other: StrMap::new(),
-            movetext: StringBuilder::new(),
+            movetext: StringBuilder::with_capacity(0, 0),
             moves: Lists::new(),
-            moves_san: StringBuilder::new(),
+            moves_san: StringBuilder::with_capacity(0, 0),
             clocks: Lists::new(),
-            clock_values: Float64Builder::new(),
+            clock_values: Float64Builder::with_capacity(0),
             evals: Lists::new(),
-            eval_cp: Int32Builder::new(),
-            eval_mate: Int32Builder::new(),
+            eval_cp: Int32Builder::with_capacity(0),
+            eval_mate: Int32Builder::with_capacity(0),
             eval_nulls: NullBufferBuilder::new(0),
-            plies: Int32Builder::new(),
-            outcome: StringBuilder::new(),
+            plies: Int32Builder::with_capacity(0),
+            outcome: StringBuilder::with_capacity(0, 0),
             errors: Errors::new(false),
             rows: 0,
             bytes: 0,

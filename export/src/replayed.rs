@@ -49,10 +49,10 @@ impl Replayed {
         Replayed {
             table,
             variations,
-            final_fen: StringBuilder::new(),
-            uci: StringBuilder::new(),
-            fen: StringBuilder::new(),
-            key: Int64Builder::new(),
+            final_fen: StringBuilder::with_capacity(0, 0),
+            uci: StringBuilder::with_capacity(0, 0),
+            fen: StringBuilder::with_capacity(0, 0),
+            key: Int64Builder::with_capacity(0),
             order: Vec::new(),
         }
     }

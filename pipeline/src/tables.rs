@@ -45,18 +45,6 @@ use crate::{DomScope, Input, Note, PerGame, PieceWork, Scan, Scanned};
 mod positions_events;
 pub use positions_events::{Events, PgnPiece, TableWork};
 
-/// A batch of fewer rows than this (the rows of a small input, a file of one game) is copied
-/// into buffers of its own size ([`trimmed`]): as built, its buffers are sized for a thousand
-/// rows each, and the many small inputs in flight (a folder or an archive of one-game files)
-/// would hold hundreds of megabytes for a few of rows.
-const SMALL_BATCH: usize = 1024;
-
-/// `batch` copied into buffers of its own size.
-fn trimmed(batch: &RecordBatch) -> RecordBatch {
-    let all = arrow_array::UInt32Array::from_iter_values(0..batch.num_rows() as u32);
-    arrow_select::take::take_record_batch(batch, &all).unwrap_or_else(|_| batch.clone())
-}
-
 /// The batches of a table scan waiting to make a batch of `batch_rows` are put together every
 /// this many ([`Collector::compact`]).
 const COMPACT_EVERY: usize = 64;
@@ -378,12 +366,11 @@ impl Rows<'_> {
         if rows == 0 || !(end || full) {
             return;
         }
-        let batch = b.finish();
-        self.batches.push(if rows < SMALL_BATCH {
-            trimmed(&batch)
-        } else {
-            batch
-        });
+        // the builders start empty and grow with their rows (kifu-export), so that the batch
+        // of a small input (a file of one game) holds buffers of its own size: 20,000 of
+        // them in flight hold a few megabytes, not the thousand rows a builder was once made
+        // for each
+        self.batches.push(b.finish());
     }
 
     fn pushed(&mut self, index: u64, r: Result<(), kifu_export::PushError>) {

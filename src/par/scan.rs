@@ -187,7 +187,7 @@ struct Batch<W: Work> {
 
 impl<W: Work> Batch<W> {
     /// At most this many tasks in one batch (and about a piece's worth of bytes).
-    const MAX_TASKS: usize = 512;
+    const MAX_TASKS: usize = 64;
 
     fn new() -> Self {
         Batch {
