@@ -88,3 +88,30 @@ fn a_game_cut_at_the_limit_is_named_and_exits_1_in_every_command() {
         }
     }
 }
+
+/// `kifu find`: a matching game cut at the limit is named too, whether its search ran on the
+/// parser's events (the default) or on the built game (`--dom-search`), at every thread count.
+#[test]
+fn find_names_a_matching_game_it_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.pgn");
+    fs::write(&path, long_pgn()).unwrap();
+    let path = path.to_str().unwrap();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for search in [None, Some("--dom-search")] {
+        for threads in ["1", "2"] {
+            let mut args = vec!["find", "--fen", start, "-j", threads, path];
+            args.extend(search);
+            let o = kifu(&[&args[..], &["--max-game-bytes", "100K"]].concat(), None);
+            let e = err(&o);
+            assert_eq!(code(&o), 1, "kifu {args:?}: {e}");
+            assert!(
+                e.contains("long.pgn: game 1: cut: larger than --max-game-bytes"),
+                "kifu {args:?}: {e}"
+            );
+            let o = kifu(&args, None);
+            assert_eq!(code(&o), 0, "kifu {args:?}: {}", err(&o));
+            assert!(!err(&o).contains("cut"), "kifu {args:?}: {}", err(&o));
+        }
+    }
+}

@@ -353,6 +353,7 @@ impl<F: PieceWork> kifu::par::Work for FindWork<F> {
             unclaimed: Vec::new(),
             games: 0,
             ruled_out: 0,
+            cut: Vec::new(),
         }
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
@@ -476,6 +477,8 @@ pub struct Sieve<T> {
     pub unclaimed: Vec<crate::Problem>,
     games: u64,
     ruled_out: u64,
+    /// The games the builder cut at its limit of bytes, by index ([`crate::GameCount::cut`]).
+    cut: Vec<u64>,
 }
 
 impl<T> Sieve<T> {
@@ -491,6 +494,9 @@ impl<T> crate::GameCount for Sieve<T> {
     }
     fn unclaimed(&self) -> u64 {
         self.unclaimed.len() as u64
+    }
+    fn cut(&self) -> &[u64] {
+        &self.cut
     }
 }
 
@@ -595,6 +601,15 @@ impl<T: PerGame> Sieve<T> {
     fn drain(&mut self) {
         while let Some(game) = self.builder.pop() {
             self.games += 1;
+            // a game built past the builder's limit is named, as a `Dom` names it (a game
+            // ruled out while its events were held back was never built, so never cut)
+            if game
+                .errors
+                .iter()
+                .any(|e| e.kind == pgn::ErrorKind::GameTooLarge)
+            {
+                self.cut.push(game.index);
+            }
             if self.state == State::Out {
                 self.ruled_out += 1;
                 self.builder.recycle(game);
