@@ -108,8 +108,8 @@ pub struct Common {
     )]
     pub threads: Option<usize>,
     /// About how many bytes each piece of a large input holds when read on several threads
-    /// (at least 1; default 1M, and 256K for `json` and `export --table positions`, whose
-    /// lines and rows take many times the bytes of their games).
+    /// (at least 1; default 1M, and 256K for `json`, `--to jsonl` and `export --table
+    /// positions`, whose lines and rows take many times the bytes of their games).
     #[arg(long, value_name = "SIZE", value_parser = parse_nonzero_size_usize,
           help_heading = "Performance tuning")]
     pub piece_size: Option<usize>,

@@ -57,6 +57,15 @@ impl Outcome {
 /// the same time (docs/figures.md § Every command in constant memory).
 pub const JSON_PIECE_SIZE: usize = 256 << 10;
 
+/// The piece size of a command writing games `to` a form: [`JSON_PIECE_SIZE`] for JSON lines
+/// (a piece's lines are up to ten times its bytes), else the scan's default.
+pub fn piece_size_to(to: crate::render::To) -> usize {
+    match to {
+        crate::render::To::Jsonl => JSON_PIECE_SIZE,
+        _ => kifu::par::Options::DEFAULT_PIECE_SIZE,
+    }
+}
+
 /// The scan `common` asks for: its source (files, stdin or the embedded sample, said so on
 /// stderr), every core, the sizes and limits of the command line.
 pub fn scan_of(common: &Common, verb: &str) -> io::Result<Scan<'static>> {

@@ -232,61 +232,73 @@ pub fn command(args: &Args) -> io::Result<ExitCode> {
     let mut names: Vec<String> = Vec::new();
     let (mut games, mut duplicates) = (0u64, 0u64);
     let mut unwritten = false;
-    let scanned = run::scan(common, "deduplicating", &work, |event| {
-        let Event::Piece {
-            input,
-            visited,
-            info,
-        } = event
-        else {
-            return Ok(());
-        };
-        if list && names.last().map(String::as_str) != Some(&*input.name) {
-            names.push(input.name.to_string());
-        }
-        let keyed = match &visited {
-            Visited::Pgn(dom) => &dom.each,
-            Visited::Sgf(dom) => &dom.each,
-        };
-        for (k, &key) in keyed.keys.iter().enumerate() {
-            if budget.done() {
-                break;
+    let scanned = run::scan_in_pieces(
+        common,
+        "deduplicating",
+        run::piece_size_to(to),
+        &work,
+        |event| {
+            let Event::Piece {
+                input,
+                visited,
+                info,
+            } = event
+            else {
+                return Ok(());
+            };
+            if list && names.last().map(String::as_str) != Some(&*input.name) {
+                names.push(input.name.to_string());
             }
-            games += 1;
-            let index = info.first_game + keyed.index(k);
-            if list {
-                let here = (names.len() as u32 - 1, index);
-                match first.get(&key) {
-                    None => {
-                        first.insert(key, here);
+            let keyed = match &visited {
+                Visited::Pgn(dom) => &dom.each,
+                Visited::Sgf(dom) => &dom.each,
+            };
+            for (k, &key) in keyed.keys.iter().enumerate() {
+                if budget.done() {
+                    break;
+                }
+                games += 1;
+                let index = info.first_game + keyed.index(k);
+                if list {
+                    let here = (names.len() as u32 - 1, index);
+                    match first.get(&key) {
+                        None => {
+                            first.insert(key, here);
+                        }
+                        Some(&(file, game)) => {
+                            duplicates += 1;
+                            budget.take();
+                            writeln!(
+                                out,
+                                "{}:{}: duplicate of {}:{}",
+                                kifu_pipeline::shown(&input.name),
+                                index + 1,
+                                kifu_pipeline::shown(&names[file as usize]),
+                                game + 1
+                            )?;
+                        }
                     }
-                    Some(&(file, game)) => {
-                        duplicates += 1;
-                        budget.take();
-                        writeln!(
-                            out,
-                            "{}:{}: duplicate of {}:{}",
-                            kifu_pipeline::shown(&input.name),
+                } else if seen.insert(key) {
+                    if let Some(why) = keyed.rendered.why_unwritten(k) {
+                        unwritten = true;
+                        crate::render::name_unwritten(
+                            "dedup",
+                            &input.name,
                             index + 1,
-                            kifu_pipeline::shown(&names[file as usize]),
-                            game + 1
+                            why,
+                            &mut out,
                         )?;
+                    } else {
+                        budget.take();
+                        keyed.rendered.write_game(k, &mut out, info.first_game)?;
                     }
-                }
-            } else if seen.insert(key) {
-                if let Some(why) = keyed.rendered.why_unwritten(k) {
-                    unwritten = true;
-                    crate::render::name_unwritten("dedup", &input.name, index + 1, why, &mut out)?;
                 } else {
-                    budget.take();
-                    keyed.rendered.write_game(k, &mut out, info.first_game)?;
+                    duplicates += 1;
                 }
-            } else {
-                duplicates += 1;
             }
-        }
-        Ok(())
-    })?;
+            Ok(())
+        },
+    )?;
     out::finish(out)?;
     if !common.quiet {
         eprintln!("kifu dedup: {games} games, {duplicates} duplicates");

@@ -188,39 +188,51 @@ pub fn command(
         Some(reaches) => {
             let query = Query::Chess(reaches.clone());
             let work = FindWork::new(&query, scope, each);
-            run::scan(common, "filtering", &work, |event| {
-                if let Event::Piece {
-                    input,
-                    visited,
-                    info,
-                } = event
-                {
-                    let rendered = match &visited {
-                        Visited::Pgn(sieve) => &sieve.each.rendered,
-                        Visited::Sgf(dom) => &dom.each.rendered,
-                    };
-                    write(input, rendered, info.first_game)?;
-                }
-                Ok(())
-            })?
+            run::scan_in_pieces(
+                common,
+                "filtering",
+                run::piece_size_to(to),
+                &work,
+                |event| {
+                    if let Event::Piece {
+                        input,
+                        visited,
+                        info,
+                    } = event
+                    {
+                        let rendered = match &visited {
+                            Visited::Pgn(sieve) => &sieve.each.rendered,
+                            Visited::Sgf(dom) => &dom.each.rendered,
+                        };
+                        write(input, rendered, info.first_game)?;
+                    }
+                    Ok(())
+                },
+            )?
         }
         None => {
             let work = DomWork::new(scope, each);
-            run::scan(common, "filtering", &work, |event| {
-                if let Event::Piece {
-                    input,
-                    visited,
-                    info,
-                } = event
-                {
-                    let rendered = match &visited {
-                        Visited::Pgn(dom) => &dom.each.rendered,
-                        Visited::Sgf(dom) => &dom.each.rendered,
-                    };
-                    write(input, rendered, info.first_game)?;
-                }
-                Ok(())
-            })?
+            run::scan_in_pieces(
+                common,
+                "filtering",
+                run::piece_size_to(to),
+                &work,
+                |event| {
+                    if let Event::Piece {
+                        input,
+                        visited,
+                        info,
+                    } = event
+                    {
+                        let rendered = match &visited {
+                            Visited::Pgn(dom) => &dom.each.rendered,
+                            Visited::Sgf(dom) => &dom.each.rendered,
+                        };
+                        write(input, rendered, info.first_game)?;
+                    }
+                    Ok(())
+                },
+            )?
         }
     };
     if opts.count {

@@ -272,44 +272,50 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     let mut budget = Budget::new(args.max.max_count);
     let mut found = 0u64;
     let mut unwritten = false;
-    let scanned = run::scan(common, "searching", &work, |event| {
-        let Event::Piece {
-            input,
-            visited,
-            info,
-        } = event
-        else {
-            return Ok(());
-        };
-        let each = match &visited {
-            Visited::Pgn(dom) => &dom.each,
-            Visited::Sgf(dom) => &dom.each,
-        };
-        if let Some(n) = each.count {
-            for _ in 0..n {
+    let scanned = run::scan_in_pieces(
+        common,
+        "searching",
+        run::piece_size_to(to),
+        &work,
+        |event| {
+            let Event::Piece {
+                input,
+                visited,
+                info,
+            } = event
+            else {
+                return Ok(());
+            };
+            let each = match &visited {
+                Visited::Pgn(dom) => &dom.each,
+                Visited::Sgf(dom) => &dom.each,
+            };
+            if let Some(n) = each.count {
+                for _ in 0..n {
+                    if !budget.take() {
+                        break;
+                    }
+                    found += 1;
+                }
+                return Ok(());
+            }
+            let rendered = &each.rendered;
+            for k in 0..rendered.len() {
                 if !budget.take() {
                     break;
                 }
                 found += 1;
+                if let Some(why) = rendered.why_unwritten(k) {
+                    unwritten = true;
+                    let n = info.first_game + rendered.index(k) + 1;
+                    crate::render::name_unwritten("find", &input.name, n, why, &mut out)?;
+                } else {
+                    rendered.write_game(k, &mut out, info.first_game)?;
+                }
             }
-            return Ok(());
-        }
-        let rendered = &each.rendered;
-        for k in 0..rendered.len() {
-            if !budget.take() {
-                break;
-            }
-            found += 1;
-            if let Some(why) = rendered.why_unwritten(k) {
-                unwritten = true;
-                let n = info.first_game + rendered.index(k) + 1;
-                crate::render::name_unwritten("find", &input.name, n, why, &mut out)?;
-            } else {
-                rendered.write_game(k, &mut out, info.first_game)?;
-            }
-        }
-        Ok(())
-    })?;
+            Ok(())
+        },
+    )?;
     if count {
         writeln!(out, "{found}")?;
     }

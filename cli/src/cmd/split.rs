@@ -326,41 +326,47 @@ pub fn command(common: &Common, opts: Options, force: bool) -> io::Result<ExitCo
     let mut written = 0u64;
     let mut unwritten = false;
     let mut names = Names::default();
-    let scanned = run::scan(common, "splitting", &work, |event| {
-        let Event::Piece {
-            input,
-            visited,
-            info,
-        } = event
-        else {
-            return Ok(());
-        };
-        let sorted = match &visited {
-            Visited::Pgn(dom) => &dom.each,
-            Visited::Sgf(dom) => &dom.each,
-        };
-        for (k, (value, ext)) in sorted.keys.iter().enumerate() {
-            if budget.done() {
-                break;
-            }
-            let value = names.of(value);
-            let file = match &opts.by {
-                By::Count(n) => name(&template, written / n.max(&1) + 1, value, ext),
-                By::Value(_) => name(&template, 0, value, ext),
+    let scanned = run::scan_in_pieces(
+        common,
+        "splitting",
+        run::piece_size_to(to),
+        &work,
+        |event| {
+            let Event::Piece {
+                input,
+                visited,
+                info,
+            } = event
+            else {
+                return Ok(());
             };
-            written += 1;
-            if let Some(why) = sorted.rendered.why_unwritten(k) {
-                // the game keeps its place (the next goes where it would have gone)
-                unwritten = true;
-                let n = info.first_game + sorted.rendered.index(k) + 1;
-                crate::render::name_unwritten("split", &input.name, n, why, &mut io::stdout())?;
-                continue;
+            let sorted = match &visited {
+                Visited::Pgn(dom) => &dom.each,
+                Visited::Sgf(dom) => &dom.each,
+            };
+            for (k, (value, ext)) in sorted.keys.iter().enumerate() {
+                if budget.done() {
+                    break;
+                }
+                let value = names.of(value);
+                let file = match &opts.by {
+                    By::Count(n) => name(&template, written / n.max(&1) + 1, value, ext),
+                    By::Value(_) => name(&template, 0, value, ext),
+                };
+                written += 1;
+                if let Some(why) = sorted.rendered.why_unwritten(k) {
+                    // the game keeps its place (the next goes where it would have gone)
+                    unwritten = true;
+                    let n = info.first_game + sorted.rendered.index(k) + 1;
+                    crate::render::name_unwritten("split", &input.name, n, why, &mut io::stdout())?;
+                    continue;
+                }
+                budget.take();
+                files.write(&file, |f| sorted.rendered.write_game(k, f, info.first_game))?;
             }
-            budget.take();
-            files.write(&file, |f| sorted.rendered.write_game(k, f, info.first_game))?;
-        }
-        Ok(())
-    })?;
+            Ok(())
+        },
+    )?;
     let made = files.commit()?;
     if !common.quiet {
         for (name, games) in &made {
