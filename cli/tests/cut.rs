@@ -115,3 +115,37 @@ fn find_names_a_matching_game_it_cut() {
         }
     }
 }
+
+/// An input of many games each past the limit: the first 100 named, the rest counted in one
+/// line (a million cut games are not a million names held until the input's end).
+#[test]
+fn many_cut_games_are_named_up_to_a_hundred_then_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.pgn");
+    fs::write(
+        &path,
+        "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n".repeat(250),
+    )
+    .unwrap();
+    let path = path.to_str().unwrap();
+    for threads in ["1", "2"] {
+        let args = [
+            "filter",
+            "-c",
+            "-j",
+            threads,
+            "--max-game-bytes",
+            "100",
+            path,
+        ];
+        let o = kifu(&args, None);
+        let e = err(&o);
+        assert_eq!(code(&o), 1, "{e}");
+        assert_eq!(e.matches(": cut: larger than").count(), 100, "{e}");
+        assert!(e.contains("many.pgn: game 100: cut"), "{e}");
+        assert!(
+            e.contains("many.pgn: 150 more game(s) cut at --max-game-bytes"),
+            "{e}"
+        );
+    }
+}

@@ -169,7 +169,20 @@ pub enum Note {
         /// The game's index in its input (0-based).
         game: u64,
     },
+    /// More games of an input cut at the DOM builder's limit than are named one by one
+    /// ([`MAX_CUT_NAMED`] an input): how many more, after the last [`Note::Cut`] of the input.
+    CutMore {
+        /// The input.
+        input: String,
+        /// The games cut past those named.
+        more: u64,
+    },
 }
+
+/// The most games cut at the DOM builder's limit named one by one ([`Note::Cut`]) for an
+/// input; the rest are counted ([`Note::CutMore`]), so that an input of a million games each
+/// past the limit is not a million names held until its end.
+pub const MAX_CUT_NAMED: usize = 100;
 
 impl Note {
     /// Whether it says that something read was left out of a table (the table is not whole).
@@ -233,6 +246,12 @@ impl std::fmt::Display for Note {
                  of it was skipped (a larger --max-game-bytes keeps it whole)",
                 crate::shown(input),
                 game + 1,
+            ),
+            Note::CutMore { input, more } => write!(
+                f,
+                "{}: {more} more game(s) cut at --max-game-bytes (the first {MAX_CUT_NAMED} \
+                 named above)",
+                crate::shown(input),
             ),
         }
     }
@@ -499,6 +518,7 @@ impl<'s> Scan<'s> {
         // the games of the current input cut at the DOM's limit, named at the input's end (in
         // game order, after what the pieces' sink said: the same order at every piece size)
         let mut cut: Vec<Note> = Vec::new();
+        let mut cut_more = 0u64;
         let mut cut_count = 0u64;
         let result = drive.scan(
             &par_options,
@@ -543,10 +563,16 @@ impl<'s> Scan<'s> {
                             par::Visited::Sgf(v) => (v.games(), v.unclaimed(), v.cut()),
                         };
                         cut_count += cut_games.len() as u64;
-                        cut.extend(cut_games.iter().map(|&k| Note::Cut {
-                            input: input.name.to_string(),
-                            game: info.first_game + k,
-                        }));
+                        for &k in cut_games {
+                            if cut.len() < MAX_CUT_NAMED {
+                                cut.push(Note::Cut {
+                                    input: input.name.to_string(),
+                                    game: info.first_game + k,
+                                });
+                            } else {
+                                cut_more += 1;
+                            }
+                        }
                         in_input.0 += n;
                         in_input.1 += unclaimed;
                         progress.add_games(n);
@@ -561,6 +587,12 @@ impl<'s> Scan<'s> {
                         }
                         in_input = (0, 0);
                         named = std::mem::take(&mut cut);
+                        if cut_more > 0 {
+                            named.push(Note::CutMore {
+                                input: input.name.to_string(),
+                                more: std::mem::take(&mut cut_more),
+                            });
+                        }
                     }
                 }
                 sink(event)?;
@@ -573,7 +605,14 @@ impl<'s> Scan<'s> {
         );
         result?;
         // (a scan stopped before an input's end)
-        cut.into_iter().for_each(&mut note);
+        let last = match cut.last() {
+            Some(Note::Cut { input, .. }) if cut_more > 0 => Some(Note::CutMore {
+                input: input.clone(),
+                more: cut_more,
+            }),
+            _ => None,
+        };
+        cut.into_iter().chain(last).for_each(&mut note);
         let report = report.unwrap_or_default();
         if report.entries == 0 && report.errors.is_empty() && !names.is_empty() {
             note(Note::NoInput { names });
