@@ -266,7 +266,8 @@ fn partition_by_month_shows_the_value_of_the_key() {
     let input = dir.file(
         "d.pgn",
         b"[Date \"2012.06.01\"]\n\n1. e4 *\n\n[Date \"2013.06.02\"]\n\n1. d4 *\n\n\
-[Date \"2015.??.??\"]\n\n1. c4 *\n\n",
+[Date \"2015.??.??\"]\n\n1. c4 *\n\n[Date \"2016-07-01\"]\n\n1. c4 *\n\n\
+[Date \"2017.13.01\"]\n\n1. c4 *\n\n",
     );
     let ds = dir.path().join("ds");
     let o = kifu(
@@ -297,8 +298,11 @@ fn partition_by_month_shows_the_value_of_the_key() {
         [
             "year=2012/month=2012-06",
             "year=2013/month=2013-06",
-            // the games table's `Date` is a date32: an incomplete date is null there
-            "year=__HIVE_DEFAULT_PARTITION__/month=__HIVE_DEFAULT_PARTITION__"
+            // the games table's `Date` is a date32, null for a date that is not whole: the
+            // tag as written is read from `tags`, as -w and stats --by read it
+            "year=2015/month=__HIVE_DEFAULT_PARTITION__",
+            "year=2016/month=2016-07",
+            "year=2017/month=__HIVE_DEFAULT_PARTITION__",
         ]
     );
     let o = kifu(&["stats", "--by", "month", input.to_str().unwrap()], None);

@@ -31,7 +31,14 @@ const MAX_VALUE: usize = 100;
 /// How one level of the partitioning is computed.
 enum Key {
     /// `year` or `month` of the date in these columns (the first one with a value).
-    Date { month: bool, columns: Vec<usize> },
+    Date {
+        month: bool,
+        /// The date columns, first first, with their tag names.
+        columns: Vec<(usize, &'static str)>,
+        /// The PGN `tags` map, where a date tag that is not a whole date is kept as written
+        /// (`2015.??.??`, `2012-07-01`): read when its column is null.
+        tags: Option<usize>,
+    },
     /// The value of a column, named `name` in the folder.
     Column { name: String, column: usize },
     /// `result` (or `winner`, when `winner`) of a PGN table: the `Result` tag's column when it
@@ -107,12 +114,22 @@ impl Partitioned {
                 out.push('/');
             }
             match key {
-                Key::Date { month, columns } => {
+                Key::Date {
+                    month,
+                    columns,
+                    tags,
+                } => {
                     // the first date that has the parts the key shows, as the game keys read
-                    // it (kifu-pipeline's `keys`): `year` a year, `month` a year and a month
+                    // it (kifu-pipeline's `keys`): `year` a year, `month` a year and a month;
+                    // a date column's null read from the tag as written
                     let date = columns
                         .iter()
-                        .filter_map(|&c| date_of(batch.column(c), i))
+                        .filter_map(|&(c, name)| {
+                            date_of(batch.column(c), i).or_else(|| {
+                                let text = tag_text(batch.column((*tags)?), i, name)?;
+                                date_text(text.as_bytes())
+                            })
+                        })
                         .find(|(_, m)| !*month || m.is_some());
                     out.push_str(if *month { "month=" } else { "year=" });
                     match date {
@@ -278,9 +295,9 @@ impl Sink for Partitioned {
 /// How `name` partitions rows of `schema`.
 fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
     if name == "year" || name == "month" {
-        let columns: Vec<usize> = ["UTCDate", "Date", "DT", "EventDate"]
+        let columns: Vec<(usize, &'static str)> = ["UTCDate", "Date", "DT", "EventDate"]
             .iter()
-            .filter_map(|c| schema.index_of(c).ok())
+            .filter_map(|&c| schema.index_of(c).ok().map(|i| (i, c)))
             .collect();
         if columns.is_empty() {
             return Err(Error::Partition(
@@ -288,9 +305,14 @@ fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
                 "the table has no date column (UTCDate, Date, DT, EventDate)".into(),
             ));
         }
+        let tags = schema
+            .index_of("tags")
+            .ok()
+            .filter(|&t| matches!(schema.field(t).data_type(), DataType::Map(..)));
         return Ok(Key::Date {
             month: name == "month",
             columns,
+            tags,
         });
     }
     // the game keys of `-w` that are not columns of their table, read from the column that
@@ -358,19 +380,38 @@ fn date_of(col: &ArrayRef, i: usize) -> Option<(i32, Option<u32>)> {
             let (y, m) = civil(col.as_primitive::<Date32Type>().value(i));
             Some((y, Some(m)))
         }
-        DataType::Utf8 => {
-            let t = col.as_string::<i32>().value(i).as_bytes();
-            let digits = |r: std::ops::Range<usize>| {
-                t.get(r)
-                    .filter(|b| b.iter().all(u8::is_ascii_digit))
-                    .map(|b| b.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0')))
-            };
-            let y = digits(0..4).filter(|&y| y > 0)?;
-            let m = digits(5..7).filter(|m| (1..=12).contains(m));
-            Some((y as i32, m))
-        }
+        DataType::Utf8 => date_text(col.as_string::<i32>().value(i).as_bytes()),
         _ => None,
     }
+}
+
+/// The year and month (when known) of a date as written: `YYYY.MM.DD`, `YYYY-MM-DD`,
+/// `YYYY/MM`, a part of `?` unknown, a month outside 1–12 unknown.
+fn date_text(t: &[u8]) -> Option<(i32, Option<u32>)> {
+    let digits = |r: std::ops::Range<usize>| {
+        t.get(r)
+            .filter(|b| b.iter().all(u8::is_ascii_digit))
+            .map(|b| b.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0')))
+    };
+    let y = digits(0..4).filter(|&y| y > 0)?;
+    let m = digits(5..7).filter(|m| (1..=12).contains(m));
+    Some((y as i32, m))
+}
+
+/// The value of tag `name` in row `i` of a `tags` map column (string keys and values).
+fn tag_text<'a>(col: &'a ArrayRef, i: usize, name: &str) -> Option<&'a str> {
+    let map = col.as_map_opt()?;
+    if map.is_null(i) {
+        return None;
+    }
+    let keys = map.keys().as_string_opt::<i32>()?;
+    let values = map.values().as_string_opt::<i32>()?;
+    let offsets = map.value_offsets();
+    let (start, end) = (offsets[i] as usize, offsets[i + 1] as usize);
+    (start..end)
+        .find(|&k| keys.value(k) == name)
+        .filter(|&k| values.is_valid(k))
+        .map(|k| values.value(k))
 }
 
 /// The year and month of a day counted from 1970-01-01 (the proleptic Gregorian calendar;
