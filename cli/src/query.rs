@@ -197,7 +197,7 @@ fn large_pattern_warning(w: u8, h: u8) -> Option<String> {
 /// The note for a FEN without its castling field (a board, and perhaps the side to move),
 /// given as `flag` says; `None` for a FEN that has it (a left-out en passant field changes
 /// nothing a user means: `-`).
-fn short_fen_note(flag: &str, fen: &str) -> Option<String> {
+pub fn short_fen_note(flag: &str, fen: &str) -> Option<String> {
     let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
     let (&[board] | &[board, _]) = fields.as_slice() else {
         return None;

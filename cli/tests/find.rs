@@ -196,6 +196,22 @@ fn filter_reaches_is_find_fen() {
             .unwrap();
         assert_eq!(filter, find_count(&["--fen", fen]), "{fen}");
     }
+    // a FEN without its castling field: read as python-chess reads it, said on stderr
+    let o = kifu(
+        &[
+            "filter",
+            "-c",
+            "--reaches",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b",
+            "-",
+        ],
+        Some(&games()),
+    );
+    assert!(
+        err(&o).contains("note: --reaches") && err(&o).contains("KQkq -"),
+        "{}",
+        err(&o)
+    );
     let o = kifu(
         &["filter", "--reaches", "8/8/8 w", "-", "-q"],
         Some(&games()),

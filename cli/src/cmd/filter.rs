@@ -73,6 +73,11 @@ pub struct Args {
 pub fn run(args: Args) -> io::Result<ExitCode> {
     let reaches = match &args.reaches {
         Some(fen) => {
+            if !args.common.quiet
+                && let Some(note) = crate::query::short_fen_note("--reaches ", fen.trim())
+            {
+                eprintln!("kifu filter: {note}");
+            }
             let step = kifu_replay::chess::query::Step::fen(fen).map_err(|e| {
                 io::Error::new(io::ErrorKind::InvalidInput, format!("--reaches {e}"))
             })?;
