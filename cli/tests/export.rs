@@ -250,6 +250,18 @@ fn to_and_an_extension_that_disagree_are_refused() {
         );
         assert!(!out.exists(), "{name}");
     }
+    // a compressed file's name: kifu writes none (it wrote plain CSV as `x.csv.gz`)
+    for (name, to) in [("x.csv.gz", "csv"), ("x.parquet.zst", "parquet")] {
+        let out = tmp.path().join(name);
+        let o = export(std::slice::from_ref(&seed), &out, &["--to", to]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("writes no `."),
+            "{}",
+            text(&o.stderr)
+        );
+        assert!(!out.exists(), "{name}");
+    }
     for (name, to) in [("x.csv", "csv"), ("x.out", "csv"), ("x.jsonl", "jsonl")] {
         let out = tmp.path().join(name);
         let o = export(std::slice::from_ref(&seed), &out, &["--to", to]);

@@ -279,6 +279,29 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             ),
         ));
     }
+    // a compressed file's name (`x.csv.gz`): kifu writes none, so never plain text under it
+    let compressed = args
+        .out
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .filter(|e| {
+            matches!(
+                e.as_str(),
+                "gz" | "zst" | "zstd" | "bz2" | "xz" | "lz4" | "zip"
+            )
+        });
+    if let Some(ext) = compressed.filter(|_| !dataset) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{}: kifu export writes no `.{ext}` file ({} is written as it is; Parquet \
+                 compresses its columns itself): name it without `.{ext}` and compress it after",
+                args.out.display(),
+                to.extension(),
+            ),
+        ));
+    }
     if args.symmetries && args.table != TableName::Positions {
         // only Go positions turn; which format the inputs hold is known only once read
         return Err(io::Error::new(
