@@ -748,7 +748,7 @@ impl Date {
             ));
         }
         let names = ["year", "month", "day"];
-        let ranges = [(1, u32::MAX), (1, 12), (1, 31)];
+        let ranges = [(1, 9999), (1, 12), (1, 31)];
         let mut got = [None; 3];
         let mut unknown: Option<&str> = None;
         for (k, part) in parts.iter().enumerate() {
@@ -766,7 +766,7 @@ impl Date {
                 .filter(|n| (lo..=hi).contains(n) && !part.is_empty());
             let Some(n) = n else {
                 let want = match k {
-                    0 => "digits, or `????`".to_string(),
+                    0 => "1 to 9999 as YYYY, or `????`; a date is YYYY.MM.DD".to_string(),
                     _ => format!("01 to {hi}, or `??`"),
                 };
                 return Err(format!(
@@ -1027,7 +1027,14 @@ impl std::str::FromStr for Test {
             && !searched
             && value.starts_with(|c: char| c.is_ascii_digit())
         {
-            Date::given(value).map_err(|e| format!("`{s}`: {e}"))?
+            let date = Date::given(value).map_err(|e| format!("`{s}`: {e}"))?;
+            // `month` is a year and a month: a day would match nothing
+            if key.name() == "month" && date.is_some_and(|d| d.day.is_some()) {
+                return Err(format!(
+                    "`{s}`: month is a year and a month (YYYY-MM); `{value}` gives a day too"
+                ));
+            }
+            date
         } else {
             Date::parse(value)
         };
@@ -1311,6 +1318,8 @@ mod tests {
             ("WhiteElo=inf", "`inf` is none"),
             ("WhiteElo<-infinity", "`-infinity` is none"),
             ("year>=1e999", "`1e999` is none"),
+            ("Date<20150601", "`20150601` is no year"),
+            ("month=2012-06-03", "gives a day too"),
         ] {
             let e = test.parse::<Test>().unwrap_err();
             assert!(e.contains(part), "{test}: {e}");
