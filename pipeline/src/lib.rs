@@ -68,7 +68,9 @@ mod text;
 
 pub use dom::{Dom, DomScope, DomWork, PerGame, PieceWork};
 pub use problems::{Listed, MAX_PROBLEMS_PER_GAME, More, Origin, Problem, Problems};
-pub use scan::{GameCount, InputError, Note, Scan, ScanOptions, Scanned, WalkCounts};
+pub use scan::{
+    GameCount, InputError, MAX_CUT_NAMED, Note, Scan, ScanOptions, Scanned, WalkCounts,
+};
 pub use source::{Formats, Input, Source};
 pub use stats::{StatsSummary, StatsWork};
 pub use text::shown;
