@@ -643,6 +643,13 @@ fn output_error(e: std::io::Error) -> PyErr {
 /// else Parquet for a name without an extension or a dataset directory; an extension that
 /// names no format of these is refused (a `.csv` name never holds Parquet).
 fn out_format(path: &std::path::Path, to: Option<&str>, dataset_dir: bool) -> PyResult<OutFormat> {
+    // a compressed file's name (`x.csv.gz`): kifu writes none, so never plain text under it
+    if let (Some(ext), false) = (OutFormat::compressed_name(path), dataset_dir) {
+        return Err(PyValueError::new_err(format!(
+            "{}: kifu writes no .{ext} file: name it without .{ext} and compress it after",
+            path.display()
+        )));
+    }
     if let Some(to) = to {
         let format = OutFormat::by_name(to).ok_or_else(|| {
             PyValueError::new_err(format!(

@@ -314,3 +314,8 @@ def test_to_parquet_format_from_the_extension(pgn_file, tmp_path):
         with pytest.raises(ValueError, match="extension says"):
             kifu.to_parquet(pgn_file, tmp_path / name, to=to)
         assert not (tmp_path / name).exists()
+    # a compressed file's name: kifu writes none (plain CSV went under `x.csv.gz`)
+    for name, to in (("x.csv.gz", "csv"), ("x.parquet.zst", None)):
+        with pytest.raises(ValueError, match="writes no"):
+            kifu.to_parquet(pgn_file, tmp_path / name, to=to)
+        assert not (tmp_path / name).exists()

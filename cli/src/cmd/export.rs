@@ -280,17 +280,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         ));
     }
     // a compressed file's name (`x.csv.gz`): kifu writes none, so never plain text under it
-    let compressed = args
-        .out
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .filter(|e| {
-            matches!(
-                e.as_str(),
-                "gz" | "zst" | "zstd" | "bz2" | "xz" | "lz4" | "zip"
-            )
-        });
+    let compressed = OutFormat::compressed_name(&args.out);
     if let Some(ext) = compressed.filter(|_| !dataset) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,

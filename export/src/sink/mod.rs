@@ -144,6 +144,25 @@ impl OutFormat {
         OutFormat::by_extension(path).filter(|&f| f != self)
     }
 
+    /// The compression suffix of a file's name (`gz` of `x.csv.gz`; also `zst`, `zstd`,
+    /// `bz2`, `xz`, `lz4`, `zip`), lowercase: kifu writes no compressed file, so such a name is
+    /// refused rather than given plain text (the CLI and Python alike).
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use kifu_export::OutFormat;
+    /// assert_eq!(OutFormat::compressed_name(Path::new("x.csv.GZ")).as_deref(), Some("gz"));
+    /// assert_eq!(OutFormat::compressed_name(Path::new("x.csv")), None);
+    /// ```
+    pub fn compressed_name(path: &Path) -> Option<String> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        matches!(
+            ext.as_str(),
+            "gz" | "zst" | "zstd" | "bz2" | "xz" | "lz4" | "zip"
+        )
+        .then_some(ext)
+    }
+
     /// Whether the format writes NumPy arrays (`npz`, `npy`).
     pub fn is_array(self) -> bool {
         matches!(self, OutFormat::Npz | OutFormat::Npy)
