@@ -874,6 +874,7 @@ fn sgf_json_sequences_follow_single_children_and_values_are_decoded() {
     // text after a game tree's `)` belongs to that game tree
     let errors = games[0].get("errors").arr();
     assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].get("kind").str(), "text_outside_game");
     assert_eq!(errors[0].get("code").str(), "W06");
     assert_eq!(errors[0].get("text").str(), "garbage");
     assert_eq!(errors[0].get("line").num(), 1.0);

@@ -635,6 +635,41 @@ fn check_json_is_one_object_per_problem_and_a_summary() {
     assert_eq!(empty.status.code(), Some(1), "{}", text(&empty.stderr));
 }
 
+/// Every problem has a `kind`, a word; SGF's keep SGFC's `code` right after it, PGN's have
+/// none: the keys and order of `kifu json`'s errors.
+#[test]
+fn check_json_kind_is_a_word_and_sgf_keeps_its_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sgf = tmp.file("g.sgf", b"(;SZ[9];B[zz])");
+    let pgn = tmp.file("g.pgn", b"1. e4 oh? e5 *\n");
+    let o = kifu(&[
+        OsString::from("check"),
+        "--json".into(),
+        sgf.into(),
+        pgn.into(),
+    ]);
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].contains(r#""severity":"error","kind":"illegal_point","code":"E14","message":"#),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains(r#""kind":"unexpected_text","message":"#)
+            && !lines[1].contains(r#""code""#),
+        "{}",
+        lines[1]
+    );
+    let json = kifu(&[OsString::from("json"), tmp.path().join("g.sgf").into()]);
+    assert!(
+        text(&json.stdout)
+            .contains(r#""errors":[{"kind":"illegal_point","code":"E14","severity":"error","#),
+        "{}",
+        text(&json.stdout)
+    );
+}
+
 const GAMES: &str = "[Event \"A\"]\n[White \"Carlsen, Magnus\"]\n[WhiteElo \"2850\"]\n[Date \"2021.05.01\"]\n[Result \"1-0\"]\n\n1. e4 {good} e5 2. Nf3 1-0\n\n\
 [Event \"B\"]\n[White \"Tal\"]\n[WhiteElo \"2700\"]\n[Date \"1960.??.??\"]\n[Result \"0-1\"]\n\n1. d4 (1. e4) d5 2. c4 0-1\n\n\
 [Event \"A\"]\n[White \"Other\"]\n[WhiteElo \"?\"]\n[Date \"2022.01.02\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3+ 1-0\n";

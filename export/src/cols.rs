@@ -180,9 +180,10 @@ pub(crate) fn pgn_error_fields() -> Fields {
 }
 
 /// The struct fields of an error of the SGF tables, named as those of the PGN tables
-/// ([`pgn_error_fields`]).
+/// ([`pgn_error_fields`]), SGFC's `code` after the `kind` word.
 pub(crate) fn sgf_error_fields() -> Fields {
     Fields::from(vec![
+        Field::new("kind", DataType::Utf8, false),
         Field::new("code", DataType::Utf8, false),
         Field::new("severity", DataType::Utf8, false),
         Field::new("message", DataType::Utf8, false),
@@ -197,7 +198,10 @@ pub(crate) fn sgf_error_fields() -> Fields {
 
 /// One problem as the errors column takes it.
 pub(crate) struct ErrorRow<'a> {
+    /// The kind, a word (`unexpected_text`, `illegal_point`).
     pub(crate) kind: &'a str,
+    /// SGF: SGFC's code (`E14`); unused for PGN.
+    pub(crate) code: Option<&'a str>,
     pub(crate) severity: &'a str,
     pub(crate) message: &'a str,
     pub(crate) text: &'a str,
@@ -214,6 +218,7 @@ pub(crate) struct Errors {
     sgf: bool,
     lists: Lists,
     kind: StringBuilder,
+    code: StringBuilder,
     severity: StringBuilder,
     message: StringBuilder,
     text: StringBuilder,
@@ -232,6 +237,7 @@ impl Errors {
             sgf,
             lists: Lists::new(),
             kind: StringBuilder::with_capacity(0, 0),
+            code: StringBuilder::with_capacity(0, 0),
             severity: StringBuilder::with_capacity(0, 0),
             message: StringBuilder::with_capacity(0, 0),
             text: StringBuilder::with_capacity(0, 0),
@@ -260,6 +266,9 @@ impl Errors {
 
     pub(crate) fn push(&mut self, e: ErrorRow<'_>) {
         self.kind.append_value(e.kind);
+        if self.sgf {
+            self.code.append_value(e.code.unwrap_or_default());
+        }
         self.severity.append_value(e.severity);
         self.message.append_value(e.message);
         self.text.append_value(e.text);
@@ -292,15 +301,18 @@ impl Errors {
         let DataType::Struct(fields) = item.data_type() else {
             unreachable!()
         };
-        let mut arrays: Vec<ArrayRef> = vec![
-            Arc::new(self.kind.finish()),
-            Arc::new(self.severity.finish()),
+        let mut arrays: Vec<ArrayRef> = vec![Arc::new(self.kind.finish())];
+        if self.sgf {
+            arrays.push(Arc::new(self.code.finish()));
+        }
+        arrays.extend([
+            Arc::new(self.severity.finish()) as ArrayRef,
             Arc::new(self.message.finish()),
             Arc::new(self.text.finish()),
             Arc::new(self.offset.finish()),
             Arc::new(self.line.finish()),
             Arc::new(self.column.finish()),
-        ];
+        ]);
         if self.sgf {
             arrays.push(Arc::new(self.node.finish()));
             arrays.push(Arc::new(self.depth.finish()));

@@ -618,6 +618,7 @@ impl GamesBuilder {
             }
             c.errors.push(ErrorRow {
                 kind: e.kind.code(),
+                code: None,
                 severity: e.severity.as_str(),
                 message: &self.message,
                 text: &e.text,

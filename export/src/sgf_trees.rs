@@ -134,7 +134,8 @@ enum PropCol {
 pub(crate) fn push_errors(errors: &mut Errors, tree: &sgf::GameTree) {
     for e in tree.errors() {
         errors.push(ErrorRow {
-            kind: e.code(),
+            kind: e.kind.name(),
+            code: Some(e.code()),
             severity: e.severity.as_str(),
             message: &e.message(),
             text: &String::from_utf8_lossy(&e.text),

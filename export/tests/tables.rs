@@ -690,6 +690,36 @@ fn sgf_pass_is_null_and_moves_rows() {
 }
 
 #[test]
+fn sgf_trees_errors_have_kind_and_code() {
+    let b = sgf_batch(
+        Table::SgfTrees,
+        &TableOptions::default(),
+        "g",
+        b"(;SZ[9];B[zz])",
+    );
+    assert_eq!(i32s(&b, "error_count"), [Some(1)]);
+    let errors = b.column_by_name("errors").unwrap().as_list::<i32>();
+    let e0 = errors.value(0);
+    let e0 = e0.as_struct();
+    let col = |n: &str| {
+        e0.column_by_name(n)
+            .unwrap()
+            .as_string::<i32>()
+            .value(0)
+            .to_string()
+    };
+    assert_eq!(
+        (col("kind"), col("code"), col("severity"), col("text")),
+        (
+            "illegal_point".into(),
+            "E14".into(),
+            "error".into(),
+            "zz".into()
+        )
+    );
+}
+
+#[test]
 fn sgf_charset_from_ca_and_fixed() {
     let mut sgf = b"(;CA[GB2312]PB[".to_vec();
     sgf.extend_from_slice(b"\xb9\xc5\xc1\xa6");
@@ -982,7 +1012,23 @@ fn one_name_one_type_in_every_table() {
         fields.clone()
     };
     let (pgn, sgf) = (errors(Table::PgnGames), errors(Table::SgfTrees));
-    for name in ["severity", "message", "text", "byte_offset", "line", "col"] {
+    // one vocabulary, in one order: `kind` (a word) first, SGF's `code` (SGFC's) after it
+    let names = |f: &arrow_schema::Fields| f.iter().map(|f| f.name().clone()).collect::<Vec<_>>();
+    let common = ["severity", "message", "text", "byte_offset", "line", "col"];
+    assert_eq!(names(&pgn), [&["kind"][..], &common, &["move"]].concat());
+    assert_eq!(
+        names(&sgf),
+        [&["kind", "code"][..], &common, &["node", "depth"]].concat()
+    );
+    for name in [
+        "kind",
+        "severity",
+        "message",
+        "text",
+        "byte_offset",
+        "line",
+        "col",
+    ] {
         let (a, b) = (pgn.find(name).unwrap().1, sgf.find(name).unwrap().1);
         assert_eq!(a.data_type(), b.data_type(), "errors.{name}");
     }

@@ -157,14 +157,24 @@ impl Problem {
         }
     }
 
-    /// Its stable name: PGN and replays a kind (`unexpected_text`, `illegal_move`,
-    /// `occupied_point`), the SGF parser an SGFC-style code (`E14`, `W35`).
+    /// Its kind, a stable snake_case word, for every problem: `unexpected_text`,
+    /// `illegal_point` (the SGF parser's [`sgf::ErrorKind::name`]), `illegal_move`,
+    /// `occupied_point`.
     pub fn kind(&self) -> &'static str {
         match &self.what {
             What::Pgn(e) => e.kind.code(),
-            What::Sgf(e) => e.kind.code(),
+            What::Sgf(e) => e.kind.name(),
             What::Chess(e) => e.kind.code(),
             What::Go(e) => e.kind.code(),
+        }
+    }
+
+    /// The SGF parser's problems: the SGFC-style code of the kind (`E14`, `W35`,
+    /// [`sgf::ErrorKind::code`]); `None` for the others (PGN, replays).
+    pub fn code(&self) -> Option<&'static str> {
+        match &self.what {
+            What::Sgf(e) => Some(e.kind.code()),
+            What::Pgn(_) | What::Chess(_) | What::Go(_) => None,
         }
     }
 
@@ -282,9 +292,9 @@ impl std::fmt::Display for Problem {
 }
 
 /// The object `kifu check --json` writes: `type` (`problem`), `file`, `line`, `column`,
-/// `offset`, `severity`, `kind` (PGN, replays) or `code` (the SGF parser), `message`, `text`,
-/// `game` (1-based, as in the lines), then `move` (PGN) or `node` and `depth` (SGF); null
-/// where none.
+/// `offset`, `severity`, `kind` (a word), `code` (SGF only: the parser's SGFC-style code, null
+/// for a replay's problem), `message`, `text`, `game` (1-based, as in the lines), then `move`
+/// (PGN) or `node` and `depth` (SGF); null where none.
 impl Serialize for Problem {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let pos = self.pos().unwrap_or_default();
@@ -295,11 +305,10 @@ impl Serialize for Problem {
         m.serialize_entry("column", &pos.column)?;
         m.serialize_entry("offset", &pos.offset)?;
         m.serialize_entry("severity", self.severity().as_str())?;
-        let key = match self.what {
-            What::Sgf(_) | What::Go(_) => "code",
-            What::Pgn(_) | What::Chess(_) => "kind",
-        };
-        m.serialize_entry(key, self.kind())?;
+        m.serialize_entry("kind", self.kind())?;
+        if self.format() == Format::Sgf {
+            m.serialize_entry("code", &self.code())?;
+        }
         m.serialize_entry("message", &self.message())?;
         m.serialize_entry("text", &self.text())?;
         m.serialize_entry("game", &(self.game + 1))?;

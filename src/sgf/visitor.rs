@@ -165,9 +165,10 @@ pub struct Comment<'a> {
 
 /// What went wrong, for [`Visitor::on_error`].
 ///
-/// Every kind has a stable [`code`](ErrorKind::code): a letter for its severity (`W`arning,
-/// `E`rror) and the number of the SGFC message it corresponds to (SGFC V2.0's numbering), or a
-/// number from 100 up for kifu's own.
+/// Every kind has a stable [`name`](ErrorKind::name), a snake_case word (`illegal_point`), and
+/// a stable [`code`](ErrorKind::code): a letter for its severity (`W`arning, `E`rror) and the
+/// number of the SGFC message it corresponds to (SGFC V2.0's numbering), or a number from 100
+/// up for kifu's own.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum ErrorKind {
@@ -333,6 +334,58 @@ impl ErrorKind {
         ErrorKind::TooDeep,
         ErrorKind::GameTooLarge,
     ];
+
+    /// The kind's stable name, a snake_case word (`text_outside_game`, `duplicate_property`):
+    /// the `kind` of every frontend (`kifu json`, `kifu check`, the export tables' `errors`,
+    /// Python's `Diagnostic`), next to the [`code`](ErrorKind::code). It is the variant's name
+    /// in snake_case, and it never changes once published.
+    ///
+    /// ```
+    /// use kifu::sgf::ErrorKind;
+    /// assert_eq!(ErrorKind::DuplicateProperty.name(), "duplicate_property");
+    /// assert_eq!(ErrorKind::TextOutsideGame.name(), "text_outside_game");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::TextOutsideGame => "text_outside_game",
+            ErrorKind::IllegalChars => "illegal_chars",
+            ErrorKind::UnclosedTree => "unclosed_tree",
+            ErrorKind::UnterminatedValue => "unterminated_value",
+            ErrorKind::IdentTooLong => "ident_too_long",
+            ErrorKind::EmptyTree => "empty_tree",
+            ErrorKind::TooManyValues => "too_many_values",
+            ErrorKind::IllegalPoint => "illegal_point",
+            ErrorKind::IllegalValue => "illegal_value",
+            ErrorKind::LowercaseIdent => "lowercase_ident",
+            ErrorKind::OldStyleIdent => "old_style_ident",
+            ErrorKind::EmptyValue => "empty_value",
+            ErrorKind::IllegalRootValue => "illegal_root_value",
+            ErrorKind::NotGo => "not_go",
+            ErrorKind::PropertyWithoutValue => "property_without_value",
+            ErrorKind::VariationWithoutNode => "variation_without_node",
+            ErrorKind::NulByte => "nul_byte",
+            ErrorKind::ComposeExpected => "compose_expected",
+            ErrorKind::MoveInRoot => "move_in_root",
+            ErrorKind::DuplicateProperty => "duplicate_property",
+            ErrorKind::MixedSetupMove => "mixed_setup_move",
+            ErrorKind::LongIdent => "long_ident",
+            ErrorKind::RootPropertyOutsideRoot => "root_property_outside_root",
+            ErrorKind::UnknownProperty => "unknown_property",
+            ErrorKind::MissingSemicolon => "missing_semicolon",
+            ErrorKind::TwoMoves => "two_moves",
+            ErrorKind::ObsoleteProperty => "obsolete_property",
+            ErrorKind::ConflictingAnnotations => "conflicting_annotations",
+            ErrorKind::AnnotationWithoutMove => "annotation_without_move",
+            ErrorKind::GameInfoOutsideGameInfoNode => "game_info_outside_game_info_node",
+            ErrorKind::ValueWithoutIdent => "value_without_ident",
+            ErrorKind::PassInOldFormat => "pass_in_old_format",
+            ErrorKind::NodeOutsideVariation => "node_outside_variation",
+            ErrorKind::ValueTooLong => "value_too_long",
+            ErrorKind::StrayParen => "stray_paren",
+            ErrorKind::TooDeep => "too_deep",
+            ErrorKind::GameTooLarge => "game_too_large",
+        }
+    }
 
     /// A stable code: `W` (warning) or `E` (error) and the SGFC message number (kifu's own
     /// from 100 up), as printed by `kifu check`.

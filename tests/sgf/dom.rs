@@ -220,7 +220,7 @@ fn serde_shape() {
     assert_eq!(
         v["errors"],
         serde_json::json!([{
-            "code": "E14", "severity": "error", "message": "illegal point", "text": "zz",
+            "kind": "illegal_point", "code": "E14", "severity": "error", "message": "illegal point", "text": "zz",
             "offset": 9, "line": 1, "column": 10, "node": 1, "depth": 0
         }])
     );

@@ -307,3 +307,73 @@ fn a_skipped_variation_raises_no_node_events() {
     );
     assert_eq!((node.trees, node.tree_ends), (4, 4));
 }
+
+/// Every kind's name (the `kind` of `kifu json`, `kifu check`, the export tables and Python) is
+/// its variant's name in snake_case, unique, and stable: the published words are pinned here,
+/// with their codes, so that renaming a variant cannot change a user's data.
+#[test]
+fn kind_names_unique_and_stable() {
+    let published = [
+        ("W06", "text_outside_game"),
+        ("E08", "illegal_chars"),
+        ("E09", "unclosed_tree"),
+        ("E10", "unterminated_value"),
+        ("E11", "ident_too_long"),
+        ("E12", "empty_tree"),
+        ("E13", "too_many_values"),
+        ("E14", "illegal_point"),
+        ("E15", "illegal_value"),
+        ("E16", "lowercase_ident"),
+        ("W16", "old_style_ident"),
+        ("W17", "empty_value"),
+        ("E18", "illegal_root_value"),
+        ("W19", "not_go"),
+        ("E20", "property_without_value"),
+        ("E21", "variation_without_node"),
+        ("W22", "nul_byte"),
+        ("E23", "compose_expected"),
+        ("W24", "move_in_root"),
+        ("E28", "duplicate_property"),
+        ("E30", "mixed_setup_move"),
+        ("W31", "long_ident"),
+        ("E32", "root_property_outside_root"),
+        ("W35", "unknown_property"),
+        ("E36", "missing_semicolon"),
+        ("E37", "two_moves"),
+        ("W40", "obsolete_property"),
+        ("E41", "conflicting_annotations"),
+        ("E43", "annotation_without_move"),
+        ("E44", "game_info_outside_game_info_node"),
+        ("E54", "value_without_ident"),
+        ("W65", "pass_in_old_format"),
+        ("E66", "node_outside_variation"),
+        ("E100", "value_too_long"),
+        ("W101", "stray_paren"),
+        ("E102", "too_deep"),
+        ("E103", "game_too_large"),
+    ];
+    let got: Vec<(&str, &str)> = ErrorKind::ALL
+        .iter()
+        .map(|k| (k.code(), k.name()))
+        .collect();
+    assert_eq!(got, published);
+    let mut names: Vec<&str> = got.iter().map(|p| p.1).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), ErrorKind::ALL.len(), "two kinds share a name");
+    for k in ErrorKind::ALL {
+        let mut snake = String::new();
+        for (i, c) in format!("{k:?}").chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                snake.push('_');
+            }
+            snake.push(c.to_ascii_lowercase());
+        }
+        assert_eq!(k.name(), snake, "{k:?}");
+        assert!(
+            k.name()
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b == b'_' || b.is_ascii_digit())
+        );
+    }
+}

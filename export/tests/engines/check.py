@@ -43,7 +43,7 @@ PGN_ERRORS = (
     "byte_offset: int64, line: int64, col: int32, move: string>>"
 )
 SGF_ERRORS = (
-    "list<item: struct<code: string, severity: string, message: string, text: string, "
+    "list<item: struct<kind: string, code: string, severity: string, message: string, text: string, "
     "byte_offset: int64, line: int64, col: int32, node: int64, depth: int64>>"
 )
 GAMES_TYPES = {

@@ -122,19 +122,20 @@ impl Serialize for Message {
     }
 }
 
-/// `{"column", "kind", "line", "message", "move", "offset", "severity", "text"}`: the keys
-/// in the (alphabetical) order `kifu json` writes them.
+/// `{"kind", "severity", "message", "text", "offset", "line", "column", "move"}`: the keys in
+/// the order `kifu json` writes them, the order of every frontend (an SGF error has the same
+/// keys, `code` after `kind`, and `node`, `depth` in place of `move`).
 impl Serialize for GameError {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut st = s.serialize_struct("Error", 8)?;
-        st.serialize_field("column", &self.pos.column)?;
         st.serialize_field("kind", self.kind.code())?;
-        st.serialize_field("line", &self.pos.line)?;
-        st.serialize_field("message", &Message(self.kind))?;
-        st.serialize_field("move", &MoveRefSer(self.at))?;
-        st.serialize_field("offset", &self.pos.offset)?;
         st.serialize_field("severity", self.severity.as_str())?;
+        st.serialize_field("message", &Message(self.kind))?;
         st.serialize_field("text", &self.text)?;
+        st.serialize_field("offset", &self.pos.offset)?;
+        st.serialize_field("line", &self.pos.line)?;
+        st.serialize_field("column", &self.pos.column)?;
+        st.serialize_field("move", &MoveRefSer(self.at))?;
         st.end()
     }
 }

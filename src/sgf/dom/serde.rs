@@ -244,9 +244,13 @@ impl Serialize for Props<'_> {
     }
 }
 
+/// `{"kind", "code", "severity", "message", "text", "offset", "line", "column", "node",
+/// "depth"}`: the keys in the order `kifu json` writes them (a PGN error's order, `code` after
+/// `kind`).
 impl Serialize for TreeError {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(9))?;
+        let mut m = s.serialize_map(Some(10))?;
+        m.serialize_entry("kind", self.kind.name())?;
         m.serialize_entry("code", self.kind.code())?;
         m.serialize_entry("severity", self.severity.as_str())?;
         m.serialize_entry("message", &self.kind.to_string())?;
