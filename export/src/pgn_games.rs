@@ -90,6 +90,19 @@ const NTAGS: usize = PGN_TAG_COLUMNS.len();
 /// The index of `TimeControl` in [`PGN_TAG_COLUMNS`] (kept so by a test).
 const TIME_CONTROL: usize = 18;
 
+/// The indexes in [`PGN_TAG_COLUMNS`] of [`values::PGN_DATE_TAGS`], in its order (kept so by
+/// a test): `UTCDate`, `Date`, `EventDate`.
+const DATE_TAGS: [usize; 3] = [13, 2, 23];
+
+/// The `winner` of an outcome, in the words of the SGF `trees` table and the game keys.
+fn winner(outcome: pgn::Outcome) -> Option<&'static str> {
+    match outcome {
+        pgn::Outcome::WhiteWins => Some("white"),
+        pgn::Outcome::BlackWins => Some("black"),
+        _ => None,
+    }
+}
+
 /// The columns of the PGN `games` table read from the `TimeControl` tag
 /// ([`kifu::pgn::TimeControl`]), right after the tag columns: `tc_base` and `tc_increment`
 /// (`Int32`, seconds: the `S` and `I` of an `S` or `S+I` control, when whole seconds; null for
@@ -103,12 +116,14 @@ pub const PGN_TIME_CONTROL_COLUMNS: [&str; 3] = ["tc_base", "tc_increment", "spe
 ///
 /// ```
 /// use kifu_export::pgn_games_column_from_tags as from_tags;
-/// assert!(from_tags("WhiteElo") && from_tags("speed") && from_tags("file"));
-/// assert!(!from_tags("moves") && !from_tags("plies") && !from_tags("outcome"));
+/// assert!(from_tags("WhiteElo") && from_tags("speed") && from_tags("file") && from_tags("year"));
+/// assert!(!from_tags("moves") && !from_tags("plies") && !from_tags("outcome") && !from_tags("winner"));
 /// ```
 pub fn pgn_games_column_from_tags(name: &str) -> bool {
-    matches!(name, "file" | "game_index" | "byte_offset" | "tags")
-        || tag_column(name).is_some()
+    matches!(
+        name,
+        "file" | "game_index" | "byte_offset" | "tags" | "year" | "month"
+    ) || tag_column(name).is_some()
         || PGN_TIME_CONTROL_COLUMNS.contains(&name)
 }
 
@@ -201,6 +216,8 @@ pub(crate) fn fields() -> Vec<Field> {
     f.push(Field::new("tc_base", DataType::Int32, true));
     f.push(Field::new("tc_increment", DataType::Int32, true));
     f.push(Field::new("speed", DataType::Utf8, true));
+    f.push(Field::new("year", DataType::Int32, true));
+    f.push(Field::new("month", DataType::Utf8, true));
     f.push(Field::new("tags", StrMap::data_type(), false));
     f.push(Field::new("movetext", DataType::Utf8, false));
     f.push(Field::new("moves", moves_type(), false));
@@ -208,6 +225,7 @@ pub(crate) fn fields() -> Vec<Field> {
     f.push(Field::new("evals", evals_type(), true));
     f.push(Field::new("plies", DataType::Int32, false));
     f.push(Field::new("outcome", DataType::Utf8, false));
+    f.push(Field::new("winner", DataType::Utf8, true));
     f.extend(opening_fields());
     f.extend(Errors::fields(false));
     f
@@ -340,6 +358,8 @@ pub(crate) struct GameColumns {
     tc_base: Int32Builder,
     tc_increment: Int32Builder,
     speed: StringBuilder,
+    year: Int32Builder,
+    month: StringBuilder,
     opening_eco: StringBuilder,
     opening_name: StringBuilder,
     opening_ply: Int32Builder,
@@ -355,6 +375,7 @@ pub(crate) struct GameColumns {
     eval_nulls: NullBufferBuilder,
     plies: Int32Builder,
     outcome: StringBuilder,
+    winner: StringBuilder,
     pub(crate) errors: Errors,
     rows: usize,
     bytes: usize,
@@ -375,6 +396,8 @@ impl GameColumns {
             tc_base: Int32Builder::with_capacity(0),
             tc_increment: Int32Builder::with_capacity(0),
             speed: StringBuilder::with_capacity(0, 0),
+            year: Int32Builder::with_capacity(0),
+            month: StringBuilder::with_capacity(0, 0),
             opening_eco: StringBuilder::with_capacity(0, 0),
             opening_name: StringBuilder::with_capacity(0, 0),
             opening_ply: Int32Builder::with_capacity(0),
@@ -390,6 +413,7 @@ impl GameColumns {
             eval_nulls: NullBufferBuilder::new(0),
             plies: Int32Builder::with_capacity(0),
             outcome: StringBuilder::with_capacity(0, 0),
+            winner: StringBuilder::with_capacity(0, 0),
             errors: Errors::new(false),
             rows: 0,
             bytes: 0,
@@ -445,6 +469,14 @@ impl GameColumns {
             .append_option(tc.and_then(|t| t.increment()).and_then(whole_seconds));
         self.speed
             .append_option(tc.and_then(|t| t.speed()).map(pgn::Speed::as_str));
+        // the game keys' `year` and `month` (kifu-pipeline's `keys`): the first date tag of
+        // `PGN_DATE_TAGS` giving the parts, as written (`2015.??.??` gives a year)
+        let dates = DATE_TAGS.map(|c| first[c].map(|k| tag(k).1));
+        let year = values::Date::of_game(dates, false).and_then(|d| d.year);
+        self.year
+            .append_option(year.and_then(|y| i32::try_from(y).ok()));
+        let month = values::Date::of_game(dates, true);
+        self.month.append_option(month.and_then(|d| d.month_text()));
     }
 
     /// The row's opening (`None`: not named, or not asked for).
@@ -494,11 +526,12 @@ impl GameColumns {
         }
     }
 
-    /// The row's `plies` and `outcome`.
+    /// The row's `plies`, `outcome` and `winner`.
     pub(crate) fn plies_outcome(&mut self, plies: usize, outcome: pgn::Outcome) {
         self.plies
             .append_value(i32::try_from(plies).unwrap_or(i32::MAX));
         self.outcome.append_value(outcome.as_str());
+        self.winner.append_option(winner(outcome));
     }
 
     pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
@@ -511,6 +544,8 @@ impl GameColumns {
         out.push(Arc::new(self.tc_base.finish()));
         out.push(Arc::new(self.tc_increment.finish()));
         out.push(Arc::new(self.speed.finish()));
+        out.push(Arc::new(self.year.finish()));
+        out.push(Arc::new(self.month.finish()));
         out.push(self.other.finish());
         out.push(Arc::new(self.movetext.finish()));
         let san = Arc::new(self.moves_san.finish());
@@ -528,6 +563,7 @@ impl GameColumns {
         out.push(self.evals.finish_list(&evals_type(), Arc::new(evals)));
         out.push(Arc::new(self.plies.finish()));
         out.push(Arc::new(self.outcome.finish()));
+        out.push(Arc::new(self.winner.finish()));
         out.push(Arc::new(self.opening_eco.finish()));
         out.push(Arc::new(self.opening_name.finish()));
         out.push(Arc::new(self.opening_ply.finish()));
@@ -608,7 +644,7 @@ impl GamesBuilder {
         } else {
             c.moves(std::iter::empty(), &self.data);
         }
-        c.plies_outcome(game.moves.len(), game.termination());
+        c.plies_outcome(game.moves.len(), game.outcome());
         for e in &game.errors {
             self.message.clear();
             let _ = write!(self.message, "{}", e.kind);
@@ -648,6 +684,9 @@ mod tests {
         assert_eq!(tag_column("Eco"), None);
         assert_eq!(tag_column("white"), None);
         assert_eq!(PGN_TAG_COLUMNS[TIME_CONTROL].0, "TimeControl");
+        for (i, name) in DATE_TAGS.iter().zip(values::PGN_DATE_TAGS) {
+            assert_eq!(PGN_TAG_COLUMNS[*i].0, name);
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ pub(crate) fn fields() -> Vec<Field> {
     vec![
         Field::new("file", DataType::Utf8, false),
         Field::new("game_index", DataType::Int64, false),
-        Field::new("move_number", DataType::Int32, false),
+        Field::new("ply", DataType::Int32, false),
         Field::new("node", DataType::Int32, false),
         Field::new("color", DataType::Utf8, false),
         Field::new("point", DataType::Utf8, true),
@@ -30,7 +30,7 @@ pub(crate) struct MovesBuilder {
     charset: Charset,
     file: StringBuilder,
     index: Int64Builder,
-    move_number: Int32Builder,
+    ply: Int32Builder,
     node: Int32Builder,
     color: StringBuilder,
     point: StringBuilder,
@@ -47,7 +47,7 @@ impl MovesBuilder {
             charset: opts.charset,
             file: StringBuilder::with_capacity(0, 0),
             index: Int64Builder::with_capacity(0),
-            move_number: Int32Builder::with_capacity(0),
+            ply: Int32Builder::with_capacity(0),
             node: Int32Builder::with_capacity(0),
             color: StringBuilder::with_capacity(0, 0),
             point: StringBuilder::with_capacity(0, 0),
@@ -83,7 +83,7 @@ impl MovesBuilder {
             ids.push(node.id());
             self.file.append_value(file);
             self.index.append_value(index);
-            self.move_number.append_value(ids.len() as i32);
+            self.ply.append_value(ids.len() as i32);
             self.node
                 .append_value(i32::try_from(depth).unwrap_or(i32::MAX));
             self.color.append_value(if color == Color::Black {
@@ -128,7 +128,7 @@ impl MovesBuilder {
         let out: Vec<ArrayRef> = vec![
             Arc::new(self.file.finish()),
             Arc::new(self.index.finish()),
-            Arc::new(self.move_number.finish()),
+            Arc::new(self.ply.finish()),
             Arc::new(self.node.finish()),
             Arc::new(self.color.finish()),
             Arc::new(self.point.finish()),

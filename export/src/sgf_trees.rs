@@ -74,12 +74,24 @@ pub(crate) fn root_column_name(id: &str) -> &str {
 
 /// The columns of the SGF `trees` table read from the game information, right after
 /// `board_cols` and `board_rows`: `black_rank` and `white_rank` (`Int16`: `BR`, `WR` as
-/// [`kifu::sgf::Rank::value`], kyu N −N, dan N N, professional dan N 9 + N), `winner` (`Utf8`:
-/// `black` or `white`), `win_by` (`Utf8`: `points`, `resign`, `time`, `forfeit`, `draw`, `void`) and
-/// `margin` (`Float64`: the points of a win on the count), from `RE`
-/// ([`kifu::sgf::GoResult`]). Null where the property is missing or does not read.
-pub const SGF_GAME_INFO_COLUMNS: [&str; 5] =
-    ["black_rank", "white_rank", "winner", "win_by", "margin"];
+/// [`kifu::sgf::Rank::value`], kyu N −N, dan N N, professional dan N 9 + N), `year`
+/// (`Int32`) and `month` (`Utf8`, `YYYY-MM`) of `DT` (the game keys' reading,
+/// [`values::Date::of_game`]), `outcome` (`Utf8`, never null: the game keys' `result`, `1-0`
+/// a White win, `0-1` a Black win, `1/2-1/2` a draw, else `*`, as the PGN `games` table
+/// writes it), `winner` (`Utf8`: `black` or `white`), `win_by` (`Utf8`: `points`, `resign`,
+/// `time`, `forfeit`, `draw`, `void`) and `margin` (`Float64`: the points of a win on the
+/// count), from `RE` ([`kifu::sgf::GoResult`]). Null where the property is missing or does
+/// not read.
+pub const SGF_GAME_INFO_COLUMNS: [&str; 8] = [
+    "black_rank",
+    "white_rank",
+    "year",
+    "month",
+    "outcome",
+    "winner",
+    "win_by",
+    "margin",
+];
 
 fn prop_column(name: &[u8]) -> Option<usize> {
     SGF_ROOT_COLUMNS
@@ -109,13 +121,16 @@ pub(crate) fn fields() -> Vec<Field> {
     f.push(Field::new("board_rows", DataType::Int32, false));
     f.push(Field::new("black_rank", DataType::Int16, true));
     f.push(Field::new("white_rank", DataType::Int16, true));
+    f.push(Field::new("year", DataType::Int32, true));
+    f.push(Field::new("month", DataType::Utf8, true));
+    f.push(Field::new("outcome", DataType::Utf8, false));
     f.push(Field::new("winner", DataType::Utf8, true));
     f.push(Field::new("win_by", DataType::Utf8, true));
     f.push(Field::new("margin", DataType::Float64, true));
     f.push(Field::new("props", props_type(), false));
     f.push(Field::new("moves", moves_type(), false));
     f.push(Field::new("colors", DataType::Utf8, false));
-    f.push(Field::new("move_count", DataType::Int32, false));
+    f.push(Field::new("plies", DataType::Int32, false));
     f.push(Field::new("nodes", DataType::Int64, false));
     f.push(Field::new("variations", DataType::Int64, false));
     f.push(Field::new("charset", DataType::Utf8, false));
@@ -166,6 +181,9 @@ pub(crate) struct TreesBuilder {
     board_rows: Int32Builder,
     black_rank: Int16Builder,
     white_rank: Int16Builder,
+    year: Int32Builder,
+    month: StringBuilder,
+    outcome: StringBuilder,
     winner: StringBuilder,
     win_by: StringBuilder,
     margin: Float64Builder,
@@ -176,7 +194,7 @@ pub(crate) struct TreesBuilder {
     moves: Lists,
     points: StringBuilder,
     colors: StringBuilder,
-    move_count: Int32Builder,
+    plies: Int32Builder,
     nodes: Int64Builder,
     variations: Int64Builder,
     charset_col: StringBuilder,
@@ -206,6 +224,9 @@ impl TreesBuilder {
             board_rows: Int32Builder::with_capacity(0),
             black_rank: Int16Builder::with_capacity(0),
             white_rank: Int16Builder::with_capacity(0),
+            year: Int32Builder::with_capacity(0),
+            month: StringBuilder::with_capacity(0, 0),
+            outcome: StringBuilder::with_capacity(0, 0),
             winner: StringBuilder::with_capacity(0, 0),
             win_by: StringBuilder::with_capacity(0, 0),
             margin: Float64Builder::with_capacity(0),
@@ -216,7 +237,7 @@ impl TreesBuilder {
             moves: Lists::new(),
             points: StringBuilder::with_capacity(0, 0),
             colors: StringBuilder::with_capacity(0, 0),
-            move_count: Int32Builder::with_capacity(0),
+            plies: Int32Builder::with_capacity(0),
             nodes: Int64Builder::with_capacity(0),
             variations: Int64Builder::with_capacity(0),
             charset_col: StringBuilder::with_capacity(0, 0),
@@ -253,6 +274,7 @@ impl TreesBuilder {
         // root properties: the first value of the first of each typed one to its column
         let mut set = [false; NPROPS];
         let (mut black_rank, mut white_rank, mut result) = (None, None, None);
+        let (mut year, mut month) = (None, None);
         if !tree.is_empty() {
             for prop in tree.root().properties() {
                 let name_bytes = prop.name();
@@ -285,6 +307,10 @@ impl TreesBuilder {
                         b"BR" => black_rank = Rank::parse(first.as_bytes()),
                         b"WR" => white_rank = Rank::parse(first.as_bytes()),
                         b"RE" => result = GoResult::parse(first.as_bytes()),
+                        b"DT" => {
+                            year = values::Date::of_game([Some(&*first)], false);
+                            month = values::Date::of_game([Some(&*first)], true);
+                        }
                         _ => {}
                     }
                     self.bytes += first.len();
@@ -312,6 +338,14 @@ impl TreesBuilder {
         self.board_rows.append_value(i32::from(size.rows));
         self.black_rank.append_option(black_rank.map(Rank::value));
         self.white_rank.append_option(white_rank.map(Rank::value));
+        // the game keys' `year`, `month` and `result` (kifu-pipeline's `keys`)
+        self.year.append_option(
+            year.and_then(|d| d.year)
+                .and_then(|y| i32::try_from(y).ok()),
+        );
+        self.month.append_option(month.and_then(|d| d.month_text()));
+        self.outcome
+            .append_value(values::go_outcome(result.as_ref()).as_str());
         self.winner
             .append_option(result.and_then(GoResult::winner).map(|c| match c {
                 Color::Black => "black",
@@ -346,7 +380,7 @@ impl TreesBuilder {
         self.moves.close(self.points.len());
         self.bytes += colors.len() * 4 + 64;
         self.colors.append_value(&colors);
-        self.move_count.append_value(n);
+        self.plies.append_value(n);
         self.nodes.append_value(tree.len() as i64);
         self.variations.append_value(clamp_i64(variations(tree)));
         self.charset_col.append_value(enc.name());
@@ -370,6 +404,9 @@ impl TreesBuilder {
         out.push(Arc::new(self.board_rows.finish()));
         out.push(Arc::new(self.black_rank.finish()));
         out.push(Arc::new(self.white_rank.finish()));
+        out.push(Arc::new(self.year.finish()));
+        out.push(Arc::new(self.month.finish()));
+        out.push(Arc::new(self.outcome.finish()));
         out.push(Arc::new(self.winner.finish()));
         out.push(Arc::new(self.win_by.finish()));
         out.push(Arc::new(self.margin.finish()));
@@ -382,7 +419,7 @@ impl TreesBuilder {
         let points = Arc::new(self.points.finish());
         out.push(self.moves.finish_list(&moves_type(), points));
         out.push(Arc::new(self.colors.finish()));
-        out.push(Arc::new(self.move_count.finish()));
+        out.push(Arc::new(self.plies.finish()));
         out.push(Arc::new(self.nodes.finish()));
         out.push(Arc::new(self.variations.finish()));
         out.push(Arc::new(self.charset_col.finish()));

@@ -1,7 +1,10 @@
-//! Tag and property values read into typed cells: integers, dates, times.
+//! Tag and property values read into typed cells: integers, dates (whole, or with unknown
+//! parts: [`Date`]), times.
 //!
 //! Each reader is strict: it answers `None` for anything but a complete, valid value, and the
 //! table then keeps the raw text elsewhere (the `tags` / `props` map), so that nothing is lost.
+
+use core::cmp::Ordering;
 
 /// An integer written in decimal, with an optional sign; white space around it is ignored.
 ///
@@ -43,6 +46,226 @@ pub fn real(s: &str) -> Option<f64> {
         return None;
     }
     s.parse().ok()
+}
+
+/// A date whose parts may be unknown (`2015.??.??`: the year only).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Date {
+    /// The year.
+    pub year: Option<u32>,
+    /// The month, 1 to 12.
+    pub month: Option<u32>,
+    /// The day, 1 to 31.
+    pub day: Option<u32>,
+}
+
+impl Date {
+    /// `YYYY[.MM[.DD]]`, also with `-` or `/` (SGF `DT` may list several dates: the first
+    /// counts); a part of `?`, `0` or anything but digits is unknown. `None` when no part is
+    /// known.
+    ///
+    /// ```
+    /// use kifu_export::values::Date;
+    /// let d = Date::parse("2015.??.??").unwrap();
+    /// assert_eq!((d.year, d.month, d.day), (Some(2015), None, None));
+    /// assert_eq!(Date::parse("1996-05-02,03").unwrap().day, Some(2));
+    /// assert_eq!(Date::parse("????.??.??"), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<Date> {
+        // one pass over the bytes, no allocation: a scan reads a date a game
+        let mut parts = [None; 3];
+        let mut k = 0;
+        let (mut n, mut digits, mut other) = (0u32, 0u32, false);
+        for &b in text.as_bytes() {
+            match b {
+                b'0'..=b'9' => {
+                    if digits < 9 {
+                        n = n * 10 + u32::from(b - b'0');
+                    }
+                    digits += 1;
+                }
+                b' ' | b'\t' => {}
+                b'.' | b'-' | b'/' | b',' => {
+                    parts[k] = (digits > 0 && !other && n > 0).then_some(n);
+                    k += 1;
+                    (n, digits, other) = (0, 0, false);
+                    if k == 3 || b == b',' {
+                        break;
+                    }
+                }
+                _ => other = true,
+            }
+        }
+        if k < 3 && digits > 0 && !other && n > 0 {
+            parts[k] = Some(n);
+        }
+        let d = Date {
+            year: parts[0],
+            month: parts[1].filter(|&m| m <= 12),
+            day: parts[2].filter(|&d| d <= 31),
+        };
+        (d != Date::default()).then_some(d)
+    }
+
+    /// A date a test gives (`-w Date>=2015.06`): `YYYY[.MM[.DD]]` (also with `-` or `/`), a
+    /// part of `?` not given; `None` when no part is. Stricter than [`parse`](Self::parse),
+    /// which reads what games hold: a part that is no month or day, or a part given after one
+    /// that is not, is an error naming it, never a date of fewer parts.
+    ///
+    /// ```
+    /// use kifu_export::values::Date;
+    /// assert_eq!(Date::given("2015.06").unwrap().unwrap().month, Some(6));
+    /// assert_eq!(Date::given("2015.??.??").unwrap().unwrap().month, None);
+    /// assert!(Date::given("2015.13").unwrap_err().contains("`13` is no month"));
+    /// assert!(Date::given("2015.06.45").unwrap_err().contains("`45` is no day"));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The part that is wrong, and why.
+    pub fn given(text: &str) -> Result<Option<Date>, String> {
+        let text = text.trim();
+        let parts: Vec<&str> = text.split(['.', '-', '/']).collect();
+        if parts.len() > 3 {
+            return Err(format!(
+                "`{text}` is no date: a date is YYYY, YYYY.MM or YYYY.MM.DD"
+            ));
+        }
+        let names = ["year", "month", "day"];
+        let ranges = [(1, 9999), (1, 12), (1, 31)];
+        let mut got = [None; 3];
+        let mut unknown: Option<&str> = None;
+        for (k, part) in parts.iter().enumerate() {
+            let name = names[k];
+            if !part.is_empty() && part.bytes().all(|b| b == b'?') {
+                unknown.get_or_insert(name);
+                continue;
+            }
+            let (lo, hi) = ranges[k];
+            let n = part
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| part.parse::<u32>().ok())
+                .flatten()
+                .filter(|n| (lo..=hi).contains(n) && !part.is_empty());
+            let Some(n) = n else {
+                let want = match k {
+                    0 => "1 to 9999 as YYYY, or `????`; a date is YYYY.MM.DD".to_string(),
+                    _ => format!("01 to {hi}, or `??`"),
+                };
+                return Err(format!(
+                    "`{part}` is no {name} ({want}) in the date `{text}`"
+                ));
+            };
+            if let Some(before) = unknown {
+                return Err(format!(
+                    "the date `{text}` gives a {name} after no {before}: write `?` for it too"
+                ));
+            }
+            got[k] = Some(n);
+        }
+        let d = Date {
+            year: got[0],
+            month: got[1],
+            day: got[2],
+        };
+        Ok((d != Date::default()).then_some(d))
+    }
+
+    /// The year, month and day.
+    pub fn parts(&self) -> [Option<u32>; 3] {
+        [self.year, self.month, self.day]
+    }
+
+    /// Compared on the parts `test` gives, in order; `None` when this date lacks one of them
+    /// before they differ (`2021.??.??` against `2021.05`: unknown). How `-w Date=2021`
+    /// matches every date of 2021.
+    ///
+    /// ```
+    /// use kifu_export::values::Date;
+    /// use std::cmp::Ordering;
+    /// let d = Date::parse("2021.05.??").unwrap();
+    /// assert_eq!(d.against(&Date::given("2021").unwrap().unwrap()), Some(Ordering::Equal));
+    /// assert_eq!(d.against(&Date::given("2021.05.03").unwrap().unwrap()), None);
+    /// ```
+    pub fn against(&self, test: &Date) -> Option<Ordering> {
+        for (have, want) in self.parts().into_iter().zip(test.parts()) {
+            let Some(want) = want else { break };
+            match have?.cmp(&want) {
+                Ordering::Equal => continue,
+                o => return Some(o),
+            }
+        }
+        Some(Ordering::Equal)
+    }
+
+    /// A total order, unknown parts first (for rows).
+    pub fn order(&self, other: &Date) -> Ordering {
+        self.parts().cmp(&other.parts())
+    }
+}
+
+/// The tags a PGN game's date is read from, in this order, for the game keys `year` and `month`
+/// and the columns of the same name: `UTCDate` (lichess's), `Date`, `EventDate`.
+pub const PGN_DATE_TAGS: [&str; 3] = ["UTCDate", "Date", "EventDate"];
+
+/// The root property an SGF game's date is read from: `DT`.
+pub const SGF_DATE_PROPS: [&str; 1] = ["DT"];
+
+impl Date {
+    /// The date of a game's `year` (`month == false`) or `month` key: the first of `dates`
+    /// (the values of its date tags, in the order of [`PGN_DATE_TAGS`] or [`SGF_DATE_PROPS`],
+    /// `None` for a tag it lacks) that gives a year, and a month for `month`; a month's day is
+    /// dropped. One reading for `kifu filter -w year=…`, `--by month`, `--partition-by` and
+    /// the `year` and `month` columns.
+    ///
+    /// ```
+    /// use kifu_export::values::Date;
+    /// let tags = [None, Some("2015.??.??"), Some("2015.06.01")]; // UTCDate, Date, EventDate
+    /// assert_eq!(Date::of_game(tags, false).unwrap().year, Some(2015));
+    /// let m = Date::of_game(tags, true).unwrap();
+    /// assert_eq!((m.year, m.month, m.day), (Some(2015), Some(6), None));
+    /// assert_eq!(m.month_text().as_deref(), Some("2015-06"));
+    /// ```
+    pub fn of_game<S: AsRef<str>>(
+        dates: impl IntoIterator<Item = Option<S>>,
+        month: bool,
+    ) -> Option<Date> {
+        let d = dates
+            .into_iter()
+            .filter_map(|t| Date::parse(t?.as_ref()))
+            .find(|d| d.year.is_some() && (!month || d.month.is_some()))?;
+        Some(if month { Date { day: None, ..d } } else { d })
+    }
+
+    /// `YYYY-MM`, as the `month` key and column show it; `None` without a year and a month.
+    pub fn month_text(&self) -> Option<String> {
+        Some(format!("{:04}-{:02}", self.year?, self.month?))
+    }
+}
+
+/// The result of a Go game's `RE` in the words of a chess result, as the game keys' `result`
+/// and the `outcome` columns give it: `1-0` a White win, `0-1` a Black win, `1/2-1/2` a draw,
+/// `*` anything else (a void game, `?`, no `RE`).
+///
+/// ```
+/// use kifu::sgf::GoResult;
+/// use kifu_export::values::go_outcome;
+/// assert_eq!(go_outcome(GoResult::parse(b"B+R").as_ref()).as_str(), "0-1");
+/// assert_eq!(go_outcome(GoResult::parse(b"0").as_ref()).as_str(), "1/2-1/2");
+/// assert_eq!(go_outcome(None).as_str(), "*");
+/// ```
+pub fn go_outcome(result: Option<&kifu::sgf::GoResult>) -> kifu::pgn::Outcome {
+    use kifu::pgn::Outcome;
+    use kifu::sgf::{Color, GoResult};
+    match result {
+        Some(GoResult::Win { winner, .. }) => match winner {
+            Color::White => Outcome::WhiteWins,
+            Color::Black => Outcome::BlackWins,
+        },
+        Some(GoResult::Draw) => Outcome::Draw,
+        _ => Outcome::Unknown,
+    }
 }
 
 /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Arrow's `Date32`).

@@ -96,7 +96,7 @@ fn sgf_corpus_every_tree_a_row() {
         assert_eq!(t.num_rows() as u64, n, "{name}");
         assert_eq!(
             moves.finish().num_rows() as i64,
-            sum_i32(&t, "move_count"),
+            sum_i32(&t, "plies"),
             "{name}"
         );
         assert_eq!(json.finish().num_rows() as u64 + not_json, n, "{name}");

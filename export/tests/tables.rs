@@ -184,8 +184,10 @@ fn games_time_controls_and_speeds() {
     let at = |n: &str| names.iter().position(|x| x == n).unwrap();
     assert_eq!(
         (at("tc_base"), at("tc_increment"), at("speed")),
-        (at("BlackTeam") + 1, at("BlackTeam") + 2, at("tags") - 1)
+        (at("BlackTeam") + 1, at("BlackTeam") + 2, at("tags") - 3)
     );
+    // the game keys `year` and `month` follow, read from the tags too
+    assert_eq!((at("year"), at("month")), (at("speed") + 1, at("tags") - 1));
     let n = None;
     assert_eq!(
         i32s(&b, "tc_base"),
@@ -549,7 +551,7 @@ fn sgf_trees_root_properties() {
         [Some("pd".into()), None, Some("dd".into())]
     );
     assert_eq!(strs(&b, "colors")[0].as_deref(), Some("BWW"));
-    assert_eq!(i32s(&b, "move_count"), [Some(3), Some(1)]);
+    assert_eq!(i32s(&b, "plies"), [Some(3), Some(1)]);
     assert_eq!(i64s(&b, "nodes"), [6, 2]);
     assert_eq!(i64s(&b, "variations"), [1, 0]);
     assert_eq!(strs(&b, "charset")[0].as_deref(), Some("UTF-8"));
@@ -588,7 +590,7 @@ fn sgf_trees_ranks_and_results() {
         .iter()
         .skip_while(|n| *n != "board_rows")
         .skip(1)
-        .take(6)
+        .take(9)
         .map(String::as_str)
         .collect();
     assert_eq!(
@@ -596,6 +598,9 @@ fn sgf_trees_ranks_and_results() {
         [
             "black_rank",
             "white_rank",
+            "year",
+            "month",
+            "outcome",
             "winner",
             "win_by",
             "margin",
@@ -603,7 +608,7 @@ fn sgf_trees_ranks_and_results() {
         ]
     );
     assert_eq!(
-        after_board[..5],
+        after_board[..8],
         kifu_export::SGF_GAME_INFO_COLUMNS,
         "the constant names the columns"
     );
@@ -679,7 +684,7 @@ fn sgf_pass_is_null_and_moves_rows() {
             Some("black".into())
         ]
     );
-    assert_eq!(i32s(&b, "move_number"), [Some(1), Some(2), Some(3)]);
+    assert_eq!(i32s(&b, "ply"), [Some(1), Some(2), Some(3)]);
     assert_eq!(i32s(&b, "node"), [Some(1), Some(2), Some(3)]);
     let x = b.column_by_name("x").unwrap().as_primitive::<Int16Type>();
     assert_eq!((x.value(0), x.is_null(1)), (15, true));

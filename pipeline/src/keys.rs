@@ -42,9 +42,11 @@ use std::fmt::Write as _;
 
 use kifu::Format;
 use kifu::pgn::{self, Outcome, TimeControl};
-use kifu::sgf::{self, Color, GoResult, Rank};
+use kifu::sgf::{self, GoResult, Rank};
 use kifu_replay::chess::openings::Opening;
 
+pub use kifu_export::values::Date;
+use kifu_export::values::{PGN_DATE_TAGS, SGF_DATE_PROPS};
 pub use kifu_output::bounded::{Bounded, BoundedBuilder, KEPT_BYTES, close_matches, cut, fnv1a};
 
 /// What a key's values are, which says how they compare and how they are ordered.
@@ -455,8 +457,8 @@ impl Key {
         match self {
             Key::Tag(_) | Key::Player => &[],
             Key::Derived(d) => match d {
-                Derived::Year | Derived::Month if pgn => &["UTCDate", "Date", "EventDate"],
-                Derived::Year | Derived::Month => &["DT"],
+                Derived::Year | Derived::Month if pgn => &PGN_DATE_TAGS,
+                Derived::Year | Derived::Month => &SGF_DATE_PROPS,
                 Derived::Speed | Derived::TcBase | Derived::TcIncrement if pgn => &["TimeControl"],
                 Derived::Result | Derived::Winner if pgn => &["Result"],
                 Derived::Result | Derived::Winner | Derived::WinBy | Derived::Margin if !pgn => {
@@ -532,13 +534,10 @@ impl Derived {
         Some(match self {
             Derived::Year | Derived::Month => {
                 let month = self == Derived::Month;
-                let date = self
-                    .sources(pgn)
-                    .iter()
-                    .filter_map(|t| Date::parse(&game.tag(t)?))
-                    .find(|d| d.year.is_some() && (!month || d.month.is_some()))?;
+                let dates = self.sources(pgn).iter().map(|t| game.tag(t));
+                let date = Date::of_game(dates, month)?;
                 if month {
-                    Value::Date(Date { day: None, ..date })
+                    Value::Date(date)
                 } else {
                     Value::Int(i64::from(date.year?))
                 }
@@ -664,153 +663,6 @@ fn push_int(out: &mut String, n: i64) {
     out.extend(buf[at..].iter().map(|&b| b as char));
 }
 
-/// A date whose parts may be unknown (`2015.??.??`: the year only).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Date {
-    /// The year.
-    pub year: Option<u32>,
-    /// The month, 1 to 12.
-    pub month: Option<u32>,
-    /// The day, 1 to 31.
-    pub day: Option<u32>,
-}
-
-impl Date {
-    /// `YYYY[.MM[.DD]]`, also with `-` or `/` (SGF `DT` may list several dates: the first
-    /// counts); a part of `?`, `0` or anything but digits is unknown. `None` when no part is
-    /// known.
-    ///
-    /// ```
-    /// use kifu_pipeline::keys::Date;
-    /// let d = Date::parse("2015.??.??").unwrap();
-    /// assert_eq!((d.year, d.month, d.day), (Some(2015), None, None));
-    /// assert_eq!(Date::parse("1996-05-02,03").unwrap().day, Some(2));
-    /// assert_eq!(Date::parse("????.??.??"), None);
-    /// ```
-    pub fn parse(text: &str) -> Option<Date> {
-        // one pass over the bytes, no allocation: a scan reads a date a game
-        let mut parts = [None; 3];
-        let mut k = 0;
-        let (mut n, mut digits, mut other) = (0u32, 0u32, false);
-        for &b in text.as_bytes() {
-            match b {
-                b'0'..=b'9' => {
-                    if digits < 9 {
-                        n = n * 10 + u32::from(b - b'0');
-                    }
-                    digits += 1;
-                }
-                b' ' | b'\t' => {}
-                b'.' | b'-' | b'/' | b',' => {
-                    parts[k] = (digits > 0 && !other && n > 0).then_some(n);
-                    k += 1;
-                    (n, digits, other) = (0, 0, false);
-                    if k == 3 || b == b',' {
-                        break;
-                    }
-                }
-                _ => other = true,
-            }
-        }
-        if k < 3 && digits > 0 && !other && n > 0 {
-            parts[k] = Some(n);
-        }
-        let d = Date {
-            year: parts[0],
-            month: parts[1].filter(|&m| m <= 12),
-            day: parts[2].filter(|&d| d <= 31),
-        };
-        (d != Date::default()).then_some(d)
-    }
-
-    /// A date a test gives (`-w Date>=2015.06`): `YYYY[.MM[.DD]]` (also with `-` or `/`), a
-    /// part of `?` not given; `None` when no part is. Stricter than [`parse`](Self::parse),
-    /// which reads what games hold: a part that is no month or day, or a part given after one
-    /// that is not, is an error naming it, never a date of fewer parts.
-    ///
-    /// ```
-    /// use kifu_pipeline::keys::Date;
-    /// assert_eq!(Date::given("2015.06").unwrap().unwrap().month, Some(6));
-    /// assert_eq!(Date::given("2015.??.??").unwrap().unwrap().month, None);
-    /// assert!(Date::given("2015.13").unwrap_err().contains("`13` is no month"));
-    /// assert!(Date::given("2015.06.45").unwrap_err().contains("`45` is no day"));
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// The part that is wrong, and why.
-    pub fn given(text: &str) -> Result<Option<Date>, String> {
-        let text = text.trim();
-        let parts: Vec<&str> = text.split(['.', '-', '/']).collect();
-        if parts.len() > 3 {
-            return Err(format!(
-                "`{text}` is no date: a date is YYYY, YYYY.MM or YYYY.MM.DD"
-            ));
-        }
-        let names = ["year", "month", "day"];
-        let ranges = [(1, 9999), (1, 12), (1, 31)];
-        let mut got = [None; 3];
-        let mut unknown: Option<&str> = None;
-        for (k, part) in parts.iter().enumerate() {
-            let name = names[k];
-            if !part.is_empty() && part.bytes().all(|b| b == b'?') {
-                unknown.get_or_insert(name);
-                continue;
-            }
-            let (lo, hi) = ranges[k];
-            let n = part
-                .bytes()
-                .all(|b| b.is_ascii_digit())
-                .then(|| part.parse::<u32>().ok())
-                .flatten()
-                .filter(|n| (lo..=hi).contains(n) && !part.is_empty());
-            let Some(n) = n else {
-                let want = match k {
-                    0 => "1 to 9999 as YYYY, or `????`; a date is YYYY.MM.DD".to_string(),
-                    _ => format!("01 to {hi}, or `??`"),
-                };
-                return Err(format!(
-                    "`{part}` is no {name} ({want}) in the date `{text}`"
-                ));
-            };
-            if let Some(before) = unknown {
-                return Err(format!(
-                    "the date `{text}` gives a {name} after no {before}: write `?` for it too"
-                ));
-            }
-            got[k] = Some(n);
-        }
-        let d = Date {
-            year: got[0],
-            month: got[1],
-            day: got[2],
-        };
-        Ok((d != Date::default()).then_some(d))
-    }
-
-    fn parts(&self) -> [Option<u32>; 3] {
-        [self.year, self.month, self.day]
-    }
-
-    /// Compared on the parts `test` gives, in order; `None` when this date lacks one of them
-    /// before they differ (`2021.??.??` against `2021.05`: unknown).
-    fn against(&self, test: &Date) -> Option<Ordering> {
-        for (have, want) in self.parts().into_iter().zip(test.parts()) {
-            let Some(want) = want else { break };
-            match have?.cmp(&want) {
-                Ordering::Equal => continue,
-                o => return Some(o),
-            }
-        }
-        Some(Ordering::Equal)
-    }
-
-    /// A total order, unknown parts first (for rows).
-    fn order(&self, other: &Date) -> Ordering {
-        self.parts().cmp(&other.parts())
-    }
-}
-
 /// A rank's number, from its text (`7d`, `3 kyu`, `9p`).
 fn rank_of(text: &str) -> Option<i16> {
     Rank::parse(text.as_bytes()).map(Rank::value)
@@ -889,14 +741,7 @@ impl Game for sgf::GameTree {
 
 /// The outcome an SGF `RE` says.
 pub fn sgf_outcome(re: &[u8]) -> Outcome {
-    match GoResult::parse(re) {
-        Some(GoResult::Win { winner, .. }) => match winner {
-            Color::White => Outcome::WhiteWins,
-            Color::Black => Outcome::BlackWins,
-        },
-        Some(GoResult::Draw) => Outcome::Draw,
-        _ => Outcome::Unknown,
-    }
+    kifu_export::values::go_outcome(GoResult::parse(re).as_ref())
 }
 
 /// The operator of a [`Test`].

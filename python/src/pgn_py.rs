@@ -169,10 +169,11 @@ impl Game {
         self.game.result.map(|o| o.as_str())
     }
 
-    /// How the game ended: the marker, else the `Result` tag when it holds one, else `"*"`.
+    /// The game's result as the game keys (`result`) and the tables' `outcome` read it: the
+    /// `Result` tag when it holds one of the four results, else the marker, else `"*"`.
     #[getter]
     fn outcome(&self) -> &'static str {
-        self.game.termination().as_str()
+        self.game.outcome().as_str()
     }
 
     /// Per main-line ply, the first `[%clk]` of its comments in seconds (`None` without one).

@@ -8,12 +8,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::Date32Type;
-use arrow_array::{Array, ArrayRef, RecordBatch, UInt32Array};
+use arrow_array::{RecordBatch, UInt32Array};
 use arrow_schema::{DataType, SchemaRef};
 
-use kifu::sgf::{Color, GoResult};
 use kifu_output::bounded::{Bounded, close_matches, fnv1a};
 
 use super::cell::csv_value;
@@ -30,29 +27,10 @@ const MAX_VALUE: usize = 100;
 
 /// How one level of the partitioning is computed.
 enum Key {
-    /// `year` or `month` of the date in these columns (the first one with a value).
-    Date {
-        month: bool,
-        /// The date columns, first first, with their tag names.
-        columns: Vec<(usize, &'static str)>,
-        /// The PGN `tags` map, where a date tag that is not a whole date is kept as written
-        /// (`2015.??.??`, `2012-07-01`): read when its column is null.
-        tags: Option<usize>,
-    },
-    /// The value of a column, named `name` in the folder.
+    /// The value of a column, named `name` in the folder. The game keys that are columns of
+    /// the `games` and `trees` tables are read there, as kifu-pipeline's `keys` reads them:
+    /// `year`, `month`, `winner`, and `result` (the column `outcome`).
     Column { name: String, column: usize },
-    /// `result` (or `winner`, when `winner`) of a PGN table: the `Result` tag's column when it
-    /// holds one of the four results, else the `outcome` column (the termination marker), as
-    /// [`kifu::pgn::Game::outcome`] reads a game; `winner` in the words of the SGF `trees`
-    /// table's column (`1-0`: `white`, `0-1`: `black`; a draw or no result: no value).
-    PgnResult {
-        tag: Option<usize>,
-        outcome: usize,
-        winner: bool,
-    },
-    /// `result` of an SGF table: its `RE` column read as the game keys read it (a White win
-    /// `1-0`, a Black win `0-1`, a draw `1/2-1/2`, anything else `*`).
-    SgfResult { column: usize },
     /// The board size of a Go table, rows × columns (`board=19x19`).
     BoardSize { rows: usize, cols: usize },
 }
@@ -114,76 +92,12 @@ impl Partitioned {
                 out.push('/');
             }
             match key {
-                Key::Date {
-                    month,
-                    columns,
-                    tags,
-                } => {
-                    // the first date that has the parts the key shows, as the game keys read
-                    // it (kifu-pipeline's `keys`): `year` a year, `month` a year and a month;
-                    // a date column's null read from the tag as written
-                    let date = columns
-                        .iter()
-                        .filter_map(|&(c, name)| {
-                            date_of(batch.column(c), i).or_else(|| {
-                                let text = tag_text(batch.column((*tags)?), i, name)?;
-                                date_text(text.as_bytes())
-                            })
-                        })
-                        .find(|(_, m)| !*month || m.is_some());
-                    out.push_str(if *month { "month=" } else { "year=" });
-                    match date {
-                        Some((y, Some(m))) if *month => out.push_str(&format!("{y:04}-{m:02}")),
-                        Some((y, _)) => out.push_str(&format!("{y:04}")),
-                        None => out.push_str(DEFAULT),
-                    }
-                }
                 Key::Column { name, column } => {
                     out.push_str(name);
                     out.push('=');
                     cell.clear();
                     csv_value(cell, batch.column(*column).as_ref(), i);
                     push_value(out, &String::from_utf8_lossy(cell));
-                }
-                Key::PgnResult {
-                    tag,
-                    outcome,
-                    winner,
-                } => {
-                    out.push_str(if *winner { "winner=" } else { "result=" });
-                    cell.clear();
-                    if let Some(tag) = tag {
-                        csv_value(cell, batch.column(*tag).as_ref(), i);
-                    }
-                    let result = match kifu::pgn::Outcome::parse(cell.trim_ascii()) {
-                        Some(o) => o,
-                        None => {
-                            cell.clear();
-                            csv_value(cell, batch.column(*outcome).as_ref(), i);
-                            kifu::pgn::Outcome::parse(cell).unwrap_or(kifu::pgn::Outcome::Unknown)
-                        }
-                    };
-                    let value = match (winner, result) {
-                        (false, o) => o.as_str(),
-                        (true, kifu::pgn::Outcome::WhiteWins) => "white",
-                        (true, kifu::pgn::Outcome::BlackWins) => "black",
-                        (true, _) => "",
-                    };
-                    push_value(out, value);
-                }
-                Key::SgfResult { column } => {
-                    out.push_str("result=");
-                    cell.clear();
-                    csv_value(cell, batch.column(*column).as_ref(), i);
-                    let value = match GoResult::parse(cell) {
-                        Some(GoResult::Win { winner, .. }) => match winner {
-                            Color::White => "1-0",
-                            Color::Black => "0-1",
-                        },
-                        Some(GoResult::Draw) => "1/2-1/2",
-                        _ => "*",
-                    };
-                    push_value(out, value);
                 }
                 Key::BoardSize { rows, cols } => {
                     out.push_str("board=");
@@ -294,52 +208,10 @@ impl Sink for Partitioned {
 
 /// How `name` partitions rows of `schema`.
 fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
-    if name == "year" || name == "month" {
-        let columns: Vec<(usize, &'static str)> = ["UTCDate", "Date", "DT", "EventDate"]
-            .iter()
-            .filter_map(|&c| schema.index_of(c).ok().map(|i| (i, c)))
-            .collect();
-        if columns.is_empty() {
-            return Err(Error::Partition(
-                name.into(),
-                "the table has no date column (UTCDate, Date, DT, EventDate)".into(),
-            ));
-        }
-        let tags = schema
-            .index_of("tags")
-            .ok()
-            .filter(|&t| matches!(schema.field(t).data_type(), DataType::Map(..)));
-        return Ok(Key::Date {
-            month: name == "month",
-            columns,
-            tags,
-        });
-    }
-    // the game keys of `-w` that are not columns of their table, read from the column that
-    // holds them (pipeline/src/keys.rs): a PGN game's `result` and `winner` from `outcome`,
-    // an SGF tree's `result` from `RE`
-    if schema.index_of(name).is_err() {
-        let pgn = schema.index_of("outcome").ok();
-        match (name, pgn) {
-            ("winner" | "result", Some(outcome)) => {
-                return Ok(Key::PgnResult {
-                    tag: schema.index_of("Result").ok(),
-                    outcome,
-                    winner: name == "winner",
-                });
-            }
-            ("result", None) => {
-                if let Ok(column) = schema.index_of("RE") {
-                    return Ok(Key::SgfResult { column });
-                }
-            }
-            _ => {}
-        }
-    }
-    let column = schema.index_of(name).map_err(|_| {
-        let names = ["year", "month"]
-            .into_iter()
-            .chain(schema.fields().iter().map(|f| f.name().as_str()));
+    // the game key `result` is the column `outcome` (`Result` is the PGN tag's, as written)
+    let column_name = if name == "result" { "outcome" } else { name };
+    let column = schema.index_of(column_name).map_err(|_| {
+        let names = schema.fields().iter().map(|f| f.name().as_str());
         let meant: Vec<String> = close_matches(name, names)
             .iter()
             .map(|m| format!("`{m}`"))
@@ -351,7 +223,7 @@ fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
         };
         Error::Partition(
             name.into(),
-            format!("no such column{hint} (year, month, result, winner, or a column of the table)"),
+            format!("no such column{hint} (a column of the table, or `result`: its `outcome`)"),
         )
     })?;
     if matches!(
@@ -367,65 +239,6 @@ fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
         name: name.into(),
         column,
     })
-}
-
-/// The year and month (when known) of row `i` of a date column (date32, or text
-/// `YYYY.MM.DD` / `YYYY-MM-DD`, a part of `?` unknown).
-fn date_of(col: &ArrayRef, i: usize) -> Option<(i32, Option<u32>)> {
-    if col.is_null(i) {
-        return None;
-    }
-    match col.data_type() {
-        DataType::Date32 => {
-            let (y, m) = civil(col.as_primitive::<Date32Type>().value(i));
-            Some((y, Some(m)))
-        }
-        DataType::Utf8 => date_text(col.as_string::<i32>().value(i).as_bytes()),
-        _ => None,
-    }
-}
-
-/// The year and month (when known) of a date as written: `YYYY.MM.DD`, `YYYY-MM-DD`,
-/// `YYYY/MM`, a part of `?` unknown, a month outside 1–12 unknown.
-fn date_text(t: &[u8]) -> Option<(i32, Option<u32>)> {
-    let digits = |r: std::ops::Range<usize>| {
-        t.get(r)
-            .filter(|b| b.iter().all(u8::is_ascii_digit))
-            .map(|b| b.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0')))
-    };
-    let y = digits(0..4).filter(|&y| y > 0)?;
-    let m = digits(5..7).filter(|m| (1..=12).contains(m));
-    Some((y as i32, m))
-}
-
-/// The value of tag `name` in row `i` of a `tags` map column (string keys and values).
-fn tag_text<'a>(col: &'a ArrayRef, i: usize, name: &str) -> Option<&'a str> {
-    let map = col.as_map_opt()?;
-    if map.is_null(i) {
-        return None;
-    }
-    let keys = map.keys().as_string_opt::<i32>()?;
-    let values = map.values().as_string_opt::<i32>()?;
-    let offsets = map.value_offsets();
-    let (start, end) = (offsets[i] as usize, offsets[i + 1] as usize);
-    (start..end)
-        .find(|&k| keys.value(k) == name)
-        .filter(|&k| values.is_valid(k))
-        .map(|k| values.value(k))
-}
-
-/// The year and month of a day counted from 1970-01-01 (the proleptic Gregorian calendar;
-/// Howard Hinnant's `civil_from_days`).
-fn civil(days: i32) -> (i32, u32) {
-    let z = i64::from(days) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year as i32, month as u32)
 }
 
 /// `value` as a folder name's value: `%XX` for `/`, `\`, `=`, `%`, `:`, control characters and
@@ -480,29 +293,6 @@ fn escape(out: &mut String, value: &str, max: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn days_to_year_and_month() {
-        assert_eq!(civil(0), (1970, 1));
-        assert_eq!(civil(-1), (1969, 12));
-        assert_eq!(civil(19_753), (2024, 1)); // 2024-01-31
-        assert_eq!(civil(19_754), (2024, 2));
-        assert_eq!(civil(11_016), (2000, 2)); // 2000-02-29
-    }
-
-    #[test]
-    fn text_dates_give_the_parts_they_know() {
-        let col: ArrayRef = std::sync::Arc::new(arrow_array::StringArray::from(vec![
-            Some("2012.06.01"),
-            Some("2015.??.??"),
-            Some("????.??.??"),
-            None,
-        ]));
-        assert_eq!(date_of(&col, 0), Some((2012, Some(6))));
-        assert_eq!(date_of(&col, 1), Some((2015, None)));
-        assert_eq!(date_of(&col, 2), None);
-        assert_eq!(date_of(&col, 3), None);
-    }
 
     #[test]
     fn values_make_safe_folder_names() {

@@ -58,10 +58,11 @@ GAMES_TYPES = {
     "EventDate": "date32[day]", "WhiteFideId": "int64", "BlackFideId": "int64",
     "PlyCount": "int32", "Annotator": "string", "WhiteTeam": "string", "BlackTeam": "string",
     "tc_base": "int32", "tc_increment": "int32", "speed": "string",
+    "year": "int32", "month": "string",
     "tags": "map<string, string>", "movetext": "string",
     "moves": "list<item: string>", "clocks": "list<item: double>",
     "evals": "list<item: struct<cp: int32, mate: int32>>",
-    "plies": "int32", "outcome": "string",
+    "plies": "int32", "outcome": "string", "winner": "string",
     "opening_eco": "string", "opening_name": "string", "opening_ply": "int32",
     "error_count": "int32", "errors": PGN_ERRORS,
 }
@@ -78,14 +79,15 @@ TREES_TYPES = {
     "GM": "int32", "FF": "int32", "SZ": "int32", "KM": "double", "HA": "int32", "TM": "double",
     **{p: "string" for p in SGF_TEXT},
     "board_cols": "int32", "board_rows": "int32",
-    "black_rank": "int16", "white_rank": "int16", "winner": "string", "win_by": "string",
+    "black_rank": "int16", "white_rank": "int16", "year": "int32", "month": "string",
+    "outcome": "string", "winner": "string", "win_by": "string",
     "margin": "double",
     "props": "map<string, list<item: string>>", "moves": "list<item: string>",
-    "colors": "string", "move_count": "int32", "nodes": "int64", "variations": "int64",
+    "colors": "string", "plies": "int32", "nodes": "int64", "variations": "int64",
     "charset": "string", "error_count": "int32", "errors": SGF_ERRORS,
 }
 SGF_MOVES_TYPES = {
-    "file": "string", "game_index": "int64", "move_number": "int32", "node": "int32",
+    "file": "string", "game_index": "int64", "ply": "int32", "node": "int32",
     "color": "string", "point": "string", "x": "int16", "y": "int16", "comment": "string",
 }
 # The same columns as DuckDB types them.
@@ -244,12 +246,14 @@ def expected_game(obj):
         clocks.append(found)
     row["clocks"] = clocks if any(c is not None for c in clocks) else None
     result_tag = next((v for n, v in obj["tags"] if n == "Result"), None)
-    if obj["result"] is not None:
+    # the game keys' `result`: the Result tag when it holds one of the four, else the marker
+    if result_tag is not None and result_tag.strip() in ("1-0", "0-1", "1/2-1/2", "*"):
+        row["outcome"] = result_tag.strip()
+    elif obj["result"] is not None:
         row["outcome"] = obj["result"]
-    elif result_tag in ("1-0", "0-1", "1/2-1/2", "*"):
-        row["outcome"] = result_tag
     else:
         row["outcome"] = None  # another spelling of the tag: not compared
+    row["winner"] = {"1-0": "white", "0-1": "black"}.get(row["outcome"])
     row["error_count"] = len(obj["errors"]) + obj.get("errors_dropped", 0)
     row["errors"] = [
         # kifu json's `offset` and `column` are reserved words of SQL: `byte_offset`, `col`
@@ -289,13 +293,13 @@ def check_pgn(group, con):
     objs = read_jsonl(f["json"])
     check(len(objs) == games, f"{name}: json lines {len(objs)} != {games}")
     cols = ["file", "game_index", "byte_offset", *TAG_TYPES, "moves", "plies", "clocks", "outcome",
-            "error_count", "errors"]
+            "winner", "error_count", "errors"]
     rows = t.select(cols).to_pylist()
     for i in sample(games):
         exp, got = expected_game(objs[i]), rows[i]
         got_tags = dict(t.column("tags")[i].as_py())
         for k in cols:
-            if k == "outcome" and exp[k] is None:
+            if k in ("outcome", "winner") and exp["outcome"] is None:
                 continue
             check(same(got[k], exp[k]), f"{name} game {i}: {k}: {got[k]!r} != {exp[k]!r}")
         check(got_tags == exp["tags"], f"{name} game {i}: tags {got_tags} != {exp['tags']}")
