@@ -343,6 +343,31 @@ impl Position {
     /// [`play`](Self::play), the moving piece known.
     #[inline]
     pub(crate) fn play_piece(&mut self, mv: Move, moved: Piece) {
+        self.play_piece_as::<true>(mv, moved);
+    }
+
+    /// [`play_piece`](Self::play_piece), the key kept up to date only when `KEY`. Without it
+    /// the board and the clocks are played, and the key is left as it was: no longer the
+    /// position's, so [`key`](Self::key) and [`epd_key`](Self::epd_key) mean nothing until
+    /// the position is made again (from a FEN, [`startpos`](Self::startpos)) — for a replay
+    /// that never looks at the key (a piece pattern, a material signature: `LineSearch`).
+    #[inline(always)]
+    pub(crate) fn play_piece_as<const KEY: bool>(&mut self, mv: Move, moved: Piece) {
+        if !KEY {
+            let zeroing =
+                moved == Piece::Pawn || self.board.colors(!self.side_to_move()).has(mv.to);
+            let us = self.side_to_move();
+            self.board.play_unchecked(mv);
+            self.halfmove = if zeroing {
+                0
+            } else {
+                self.halfmove.saturating_add(1)
+            };
+            if us == Color::Black {
+                self.fullmove = self.fullmove.saturating_add(1);
+            }
+            return;
+        }
         let b = &self.board;
         let us = b.side_to_move();
         debug_assert_eq!(b.piece_on(mv.from), Some(moved));
@@ -923,6 +948,30 @@ mod tests {
                 assert_eq!(p.key(), key, "after {uci}");
             }
         }
+    }
+
+    /// Played without the key, a position is the same but for its key: board, clocks, FEN
+    /// (castling both ways, a right lost to a capture, en passant, promotions, checks).
+    #[test]
+    fn keyless_play_is_the_same_position() {
+        let moves = "e2e4 d7d5 e4d5 c7c5 d5c6 g8f6 c6b7 e7e6 b7a8q f8e7 g1f3 e8g8 f1c4 d8c7 \
+                     e1g1 c7h2 g1h2 f6g4 h2g1 e7c5 a8b8 c5f2 f1f2 g4f2 g1f2 e6e5 d2d4 e5d4";
+        let mut keyed = Position::startpos();
+        let mut keyless = Position::startpos();
+        for uci in moves.split_whitespace() {
+            let mv = keyed.parse_uci(uci).unwrap_or_else(|| panic!("{uci}"));
+            let piece = keyed.board().piece_on(mv.from).unwrap();
+            keyed.play_piece(mv, piece);
+            keyless.play_piece_as::<false>(mv, piece);
+            assert_eq!(keyless.board(), keyed.board(), "{uci}");
+            assert_eq!(keyless.fen().to_string(), keyed.fen().to_string(), "{uci}");
+            assert_eq!(
+                (keyless.halfmove_clock(), keyless.fullmove_number()),
+                (keyed.halfmove_clock(), keyed.fullmove_number())
+            );
+        }
+        assert_eq!(keyed.halfmove_clock(), 0);
+        assert_ne!(keyless.key(), keyed.key(), "the key is not kept");
     }
 
     #[test]

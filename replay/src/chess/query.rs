@@ -832,6 +832,8 @@ pub struct Query {
     pub max_ply: u32,
     /// Search the variations too (default: the main line only).
     pub variations: bool,
+    /// Whether a step is an exact position, the one part that reads the position's key.
+    keyed: bool,
 }
 
 /// The most steps of a sequence.
@@ -848,6 +850,7 @@ impl Query {
         }
         steps.truncate(MAX_STEPS);
         Query {
+            keyed: steps.iter().any(|s| s.exact.is_some()),
             steps,
             within: None,
             min_ply: 0,
@@ -1140,7 +1143,10 @@ impl LineSearch {
         }
         // as the engine plays it (lines.rs): a null move is illegal in check
         match self.pos.find(san) {
-            Ok((Resolved::Move(mv), piece)) => self.pos.play_piece(mv, piece),
+            // the key only for a query that looks at it (an exact position): without, `pos`'s
+            // key is stale past the start (`Position::play_piece_as`), and nothing reads it
+            Ok((Resolved::Move(mv), piece)) if query.keyed => self.pos.play_piece(mv, piece),
+            Ok((Resolved::Move(mv), piece)) => self.pos.play_piece_as::<false>(mv, piece),
             Ok((Resolved::Null, _)) if !self.pos.is_check() => {
                 self.pos.play_null();
             }
