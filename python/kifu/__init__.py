@@ -153,6 +153,7 @@ class DiagnosticDict(TypedDict):
     offset: int | None
     severity: Literal["warning", "error", "fatal"]
     kind: str
+    code: str | None
     message: str
     text: str
     truncated: bool

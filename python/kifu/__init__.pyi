@@ -104,6 +104,9 @@ class Diagnostic:
     offset: int | None
     severity: Literal["warning", "error", "fatal"]
     kind: str
+    """The kind, a snake_case word for both formats (``unexpected_text``, ``illegal_point``)."""
+    code: str | None
+    """SGF: SGFC's code of the parser's problem (``E14``, ``W35``); ``None`` for PGN and replays."""
     message: str
     text: str
     truncated: bool
@@ -125,6 +128,7 @@ class DiagnosticDict(TypedDict):
     offset: int | None
     severity: Literal["warning", "error", "fatal"]
     kind: str
+    code: str | None
     message: str
     text: str
     truncated: bool

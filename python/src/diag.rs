@@ -28,10 +28,14 @@ pub struct Diagnostic {
     /// `"warning"`, `"error"` or `"fatal"`.
     #[pyo3(get)]
     pub severity: &'static str,
-    /// PGN: the kind (`unexpected_text`, `illegal_move`, ...); SGF: the SGFC-style code (`E14`,
-    /// `W35`), or the Go replay's kind (`occupied_point`, ...).
+    /// The kind, a stable snake_case word for both formats (`unexpected_text`, `illegal_move`,
+    /// `illegal_point`, `occupied_point`, ...).
     #[pyo3(get)]
     pub kind: &'static str,
+    /// SGF: SGFC's code of the parser's problem (`E14`, `W35`); `None` for PGN and for a
+    /// replay's problem.
+    #[pyo3(get)]
+    pub code: Option<&'static str>,
     /// The message in words.
     #[pyo3(get)]
     pub message: String,
@@ -77,6 +81,7 @@ impl From<Problem> for Diagnostic {
             offset: pos.map(|p| p.offset),
             severity: p.severity().as_str(),
             kind: p.kind(),
+            code: p.code(),
             message: p.message(),
             text: p.text().into_owned(),
             truncated: p.truncated(),
@@ -105,6 +110,7 @@ impl From<More> for Diagnostic {
             offset: None,
             severity: m.severity().as_str(),
             kind: "more_problems",
+            code: None,
             message: m.message(),
             text: String::new(),
             truncated: false,
@@ -157,6 +163,7 @@ impl Diagnostic {
         d.set_item("offset", self.offset)?;
         d.set_item("severity", self.severity)?;
         d.set_item("kind", self.kind)?;
+        d.set_item("code", self.code)?;
         d.set_item("message", &self.message)?;
         d.set_item("text", &self.text)?;
         d.set_item("truncated", self.truncated)?;

@@ -11,11 +11,14 @@ from conftest import ILLEGAL, corpus
 
 def test_check_fields(pgn_file, sgf_file):
     (d,) = kifu.check(pgn_file)
-    assert (d.file, d.kind, d.game, d.move, d.severity, d.source) == (str(pgn_file), "unexpected_text", 2, "2b", "error", "parser")
+    assert (d.file, d.kind, d.code, d.game, d.move, d.severity, d.source) == (
+        str(pgn_file), "unexpected_text", None, 2, "2b", "error", "parser")
     assert d.line and d.column == 19 and d.offset > 0
     assert kifu.check(sgf_file) == []
     ds = kifu.check(b"(;GM[1]SZ[3]QQ[x];B[zz])")
-    assert {d.kind for d in ds} >= {"W35"}
+    assert {(d.kind, d.code) for d in ds} >= {("unknown_property", "W35"), ("illegal_point", "E14")}
+    # one vocabulary: the keys and values of `kifu check --json` and `kifu json`
+    assert [(k, ds[0].to_dict()[k]) for k in ("kind", "code")] == [("kind", ds[0].kind), ("code", ds[0].code)]
     assert all(d.format == "sgf" and d.node is not None for d in ds)
 
 
@@ -34,8 +37,8 @@ def test_check_equals_the_cli(pgn_file, kifu_bin, tmp_path):
         assert len(mine) == len(problems) == 2000
         for m, c in zip(mine, problems):
             # one numbering: the game as `kifu check` counts it, attribute and dict alike
-            assert (m.line, m.column, m.offset, m.kind, m.game, m.move, m.text) == (
-                c["line"], c["column"], c["offset"], c["kind"], c["game"], c["move"], c["text"])
+            assert (m.line, m.column, m.offset, m.kind, m.code, m.game, m.move, m.text) == (
+                c["line"], c["column"], c["offset"], c["kind"], c.get("code"), c["game"], c["move"], c["text"])
             assert {k: m.to_dict()[k] for k in ("line", "column", "game", "move")} == {
                 k: c[k] for k in ("line", "column", "game", "move")}
     assert [m.game for m in mine[:3]] == [2, 4, 6]
@@ -53,7 +56,7 @@ def test_check_legal_equals_the_cli(kifu_bin, tmp_path):
         cli = cli_check(kifu_bin, "--legal", source)
         assert len(mine) == len(cli) > 0, source
         for m, c in zip(mine, cli):
-            assert (m.kind, m.game, m.source) == (c.get("kind", c.get("code")), c["game"], "replay")
+            assert (m.kind, m.code, m.game, m.source) == (c["kind"], c.get("code"), c["game"], "replay")
             assert m.line == c["line"] and str(m).startswith(str(source))
     illegal = kifu.check(pgn, legal=True)
     assert [(d.kind, d.game, d.move) for d in illegal] == [("illegal_move", 2, "2w"), ("illegal_move", 3, "3w")]

@@ -34,8 +34,8 @@ def test_tree_root_main_line(sgf_file):
 def test_errors_and_replay():
     text = b"(;GM[1]SZ[3]QQ[x];B[ba];W[aa];B[ab];W[ba])"
     (t,) = kifu.read_sgf(text, replay=True)
-    assert ("W35", "parser") in [(e.kind, e.source) for e in t.errors]
-    assert any(e.kind == "occupied_point" and e.source == "replay" for e in t.errors)
+    assert ("unknown_property", "W35", "parser") in [(e.kind, e.code, e.source) for e in t.errors]
+    assert any(e.kind == "occupied_point" and e.code is None and e.source == "replay" for e in t.errors)
     e = [e for e in t.errors if e.source == "parser"][0]
     assert e.line == 1 and e.node is not None and e.format == "sgf"
     assert t.replayed

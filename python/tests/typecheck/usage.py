@@ -50,6 +50,9 @@ def counts(path: pathlib.Path) -> None:
     problems = kifu.check(path, legal=True)
     assert_type(problems[0].to_dict()["game"], int)
     assert_type(problems[0].to_dict()["line"], int | None)
+    assert_type(problems[0].kind, str)
+    assert_type(problems[0].code, str | None)
+    assert_type(problems[0].to_dict()["code"], str | None)
 
 
 def tables(path: pathlib.Path) -> None:
