@@ -5,7 +5,6 @@
 
 use kifu::pgn;
 use kifu_compare::pgn_visitors::{Counts, KifuAll, KifuHeaders, ReaderAll, ReaderHeaders};
-use kifu_testkit as support;
 
 fn kifu_counts<V: pgn::Visitor + Default + Into<Counts>>(data: &[u8]) -> Counts {
     let mut v = V::default();
@@ -40,7 +39,7 @@ fn same_work(name: &str, data: &[u8]) {
 /// agree on its structure, not on every NAG and byte of what they make of the odd parts.
 #[test]
 fn the_pgn_visitors_see_the_same_structure_in_the_seed() {
-    let data = support::data_file("seed-kasparov-kramnik-2001.pgn");
+    let data = kifu_testkit::data_file("seed-kasparov-kramnik-2001.pgn");
     let (k, r) = (
         kifu_counts::<KifuAll>(&data),
         reader_counts::<ReaderAll>(&data),
@@ -65,10 +64,10 @@ fn the_pgn_visitors_see_the_same_structure_in_the_seed() {
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn the_pgn_visitors_count_the_same_on_the_bench_collections() {
-    let root = support::shared().join("corpus/pgn/large");
+    let root = kifu_testkit::shared().join("corpus/pgn/large");
     for name in ["stockfish-books", "notnil-chess-history", "tcec"] {
         let mut data = Vec::new();
-        for f in support::files_with_ext(&root.join(name), "pgn") {
+        for f in kifu_testkit::files_with_ext(&root.join(name), "pgn") {
             data.extend(std::fs::read(f).unwrap());
             data.push(b'\n');
         }

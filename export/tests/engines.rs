@@ -12,7 +12,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{TempDir, data_path, files, shared};
+use common::{data_path, files, shared};
 use kifu_export::{Builder, OutFormat, SinkOptions, Table, TableOptions, create};
 
 /// The venv's python: `KIFU_EXPORT_PYTHON`, else the one `scripts/python_env.sh --check`
@@ -196,16 +196,16 @@ fn corpus_groups() -> Vec<Group> {
 // their names say (cargo cannot list a test as ignored at run time).
 #[test]
 fn engines_read_what_kifu_writes_or_skip_without_the_export_venv() {
-    engines_read_what_kifu_writes_of("engines", seed_groups);
+    engines_read_what_kifu_writes_of(seed_groups);
 }
 
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn engines_read_what_kifu_writes_on_the_corpus_or_skip_without_the_export_venv() {
-    engines_read_what_kifu_writes_of("engines-corpus", corpus_groups);
+    engines_read_what_kifu_writes_of(corpus_groups);
 }
 
-fn engines_read_what_kifu_writes_of(test: &str, groups: fn() -> Vec<Group>) {
+fn engines_read_what_kifu_writes_of(groups: fn() -> Vec<Group>) {
     let Some(python) = python() else {
         eprintln!(
             "SKIPPED: no Python environment with pyarrow and DuckDB: run scripts/python_env.sh --no-build \
@@ -213,9 +213,12 @@ fn engines_read_what_kifu_writes_of(test: &str, groups: fn() -> Vec<Group>) {
         );
         return;
     };
-    let tmp = TempDir::new(test);
-    let entries: Vec<serde_json::Value> = groups().iter().map(|g| write_group(&tmp.0, g)).collect();
-    let manifest = tmp.path("manifest.json");
+    let tmp = tempfile::tempdir().unwrap();
+    let entries: Vec<serde_json::Value> = groups()
+        .iter()
+        .map(|g| write_group(tmp.path(), g))
+        .collect();
+    let manifest = tmp.path().join("manifest.json");
     std::fs::write(
         &manifest,
         serde_json::json!({ "groups": entries }).to_string(),

@@ -5,7 +5,7 @@ mod common;
 use std::fs::{self, File};
 
 use arrow_array::RecordBatch;
-use common::{TempDir, data_path, pgn_batch, sgf_batch};
+use common::{data_path, pgn_batch, sgf_batch};
 use kifu_export::{Error, OutFormat, Sink, SinkOptions, Table, TableOptions, create};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
@@ -45,9 +45,9 @@ fn names(dir: &std::path::Path) -> Vec<String> {
 
 #[test]
 fn parquet_file_reads_back_equal() {
-    let tmp = TempDir::new("pq-file");
+    let tmp = tempfile::tempdir().unwrap();
     let batch = seed_games();
-    let out = tmp.path("games.parquet");
+    let out = tmp.path().join("games.parquet");
     let mut sink = create(
         &out,
         OutFormat::Parquet,
@@ -61,7 +61,11 @@ fn parquet_file_reads_back_equal() {
     assert_eq!(summary.rows, 25);
     assert_eq!(summary.files, std::slice::from_ref(&out));
     assert_eq!(summary.bytes, fs::metadata(&out).unwrap().len());
-    assert_eq!(names(&tmp.0), ["games.parquet"], "no temporary file left");
+    assert_eq!(
+        names(tmp.path()),
+        ["games.parquet"],
+        "no temporary file left"
+    );
     let back = read_parquet(&out);
     let all = arrow_select_concat(&back);
     assert_eq!(all.num_rows(), 25);
@@ -77,9 +81,9 @@ fn arrow_select_concat(batches: &[RecordBatch]) -> RecordBatch {
 
 #[test]
 fn row_groups_are_bounded() {
-    let tmp = TempDir::new("pq-groups");
+    let tmp = tempfile::tempdir().unwrap();
     let batch = seed_games();
-    let out = tmp.path("g.parquet");
+    let out = tmp.path().join("g.parquet");
     let opts = SinkOptions {
         row_group_rows: 10,
         ..SinkOptions::default()
@@ -102,9 +106,9 @@ fn row_groups_are_bounded() {
 
 #[test]
 fn dataset_split_into_parts() {
-    let tmp = TempDir::new("pq-dataset");
+    let tmp = tempfile::tempdir().unwrap();
     let batch = seed_games();
-    let out = tmp.path("games");
+    let out = tmp.path().join("games");
     let opts = SinkOptions {
         max_rows_per_file: Some(10),
         ..SinkOptions::default()
@@ -144,7 +148,7 @@ fn dataset_split_into_parts() {
     sink.finish().unwrap();
     assert_eq!(names(&out), ["_SUCCESS", "part-00000.parquet"]);
     assert_eq!(
-        names(&tmp.0),
+        names(tmp.path()),
         ["games"],
         "no temporary or old directory left"
     );
@@ -159,9 +163,9 @@ fn dataset_split_into_parts() {
 
 #[test]
 fn temporary_files_are_hidden_and_removed() {
-    let tmp = TempDir::new("pq-tmp");
+    let tmp = tempfile::tempdir().unwrap();
     let batch = seed_games();
-    let out = tmp.path("ds");
+    let out = tmp.path().join("ds");
     let opts = SinkOptions {
         max_rows_per_file: Some(20),
         ..SinkOptions::default()
@@ -170,19 +174,19 @@ fn temporary_files_are_hidden_and_removed() {
     sink.write(&batch).unwrap();
     // the dataset is built in a hidden directory beside its place, which stays empty
     assert!(!out.exists());
-    let during = names(&tmp.0);
+    let during = names(tmp.path());
     assert_eq!(during.len(), 1, "{during:?}");
     assert!(
         during[0].starts_with(".ds.") && during[0].ends_with(".kifu-tmp"),
         "{during:?}"
     );
-    let parts = names(&tmp.0.join(&during[0]));
+    let parts = names(&tmp.path().join(&during[0]));
     assert_eq!(parts, ["part-00000.parquet", "part-00001.parquet"]);
     // an interrupted export (the sink dropped): nothing remains
     drop(sink);
-    assert_eq!(names(&tmp.0), Vec::<String>::new());
+    assert_eq!(names(tmp.path()), Vec::<String>::new());
 
-    let single = tmp.path("one.csv");
+    let single = tmp.path().join("one.csv");
     let mut sink = create(
         &single,
         OutFormat::Csv,
@@ -192,20 +196,20 @@ fn temporary_files_are_hidden_and_removed() {
     .unwrap();
     sink.write(&batch).unwrap();
     assert!(!single.exists());
-    let during = names(&tmp.0);
+    let during = names(tmp.path());
     assert!(
         during.len() == 1 && during[0].starts_with(".one.csv.") && during[0].ends_with(".kifu-tmp"),
         "{during:?}"
     );
     drop(sink);
     assert!(!single.exists());
-    assert_eq!(names(&tmp.0), Vec::<String>::new());
+    assert_eq!(names(tmp.path()), Vec::<String>::new());
 }
 
 #[test]
 fn outputs_refused() {
-    let tmp = TempDir::new("refuse");
-    let input = tmp.path("in.pgn");
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in.pgn");
     fs::write(&input, "1. e4 *").unwrap();
     let batch = seed_games();
     let schema = batch.schema();
@@ -215,14 +219,14 @@ fn outputs_refused() {
         ..SinkOptions::default()
     };
     // the same file by another path
-    let other = tmp.0.join(".").join("in.pgn");
+    let other = tmp.path().join(".").join("in.pgn");
     assert!(matches!(
         create(&other, OutFormat::Csv, schema.clone(), &opts),
         Err(Error::Input(_))
     ));
     #[cfg(unix)]
     {
-        let link = tmp.path("link.pgn");
+        let link = tmp.path().join("link.pgn");
         std::os::unix::fs::symlink(&input, &link).unwrap();
         assert!(matches!(
             create(&link, OutFormat::Csv, schema.clone(), &opts),
@@ -230,11 +234,11 @@ fn outputs_refused() {
         ));
     }
     assert!(matches!(
-        create(&tmp.0, OutFormat::Csv, schema.clone(), &force()),
+        create(tmp.path(), OutFormat::Csv, schema.clone(), &force()),
         Err(Error::IsDirectory(_))
     ));
     // a part file that is an input is never replaced
-    let ds = tmp.path("ds");
+    let ds = tmp.path().join("ds");
     fs::create_dir(&ds).unwrap();
     let part = ds.join("part-00000.csv");
     fs::write(&part, "x").unwrap();
@@ -250,7 +254,7 @@ fn outputs_refused() {
     ));
     assert_eq!(fs::read_to_string(&part).unwrap(), "x");
     // a batch of another table
-    let out = tmp.path("x.parquet");
+    let out = tmp.path().join("x.parquet");
     let mut sink = create(&out, OutFormat::Parquet, schema, &force()).unwrap();
     let moves = pgn_batch(Table::PgnMoves, &TableOptions::default(), "f", b"1. e4 *");
     assert!(matches!(sink.write(&moves), Err(Error::Schema)));
@@ -258,8 +262,8 @@ fn outputs_refused() {
 
 #[test]
 fn forced_file_is_replaced_when_complete() {
-    let tmp = TempDir::new("replace");
-    let out = tmp.path("g.csv");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("g.csv");
     fs::write(&out, "old").unwrap();
     let batch = seed_games();
     let mut sink = create(&out, OutFormat::Csv, batch.schema(), &force()).unwrap();
@@ -279,9 +283,9 @@ fn forced_file_is_replaced_when_complete() {
 
 #[test]
 fn csv_cells() {
-    let tmp = TempDir::new("csv");
+    let tmp = tempfile::tempdir().unwrap();
     let batch = seed_games();
-    let out = tmp.path("g.csv");
+    let out = tmp.path().join("g.csv");
     let mut sink = create(
         &out,
         OutFormat::Csv,
@@ -320,7 +324,7 @@ fn csv_cells() {
 
 #[test]
 fn jsonl_json_table_is_kifu_json() {
-    let tmp = TempDir::new("jsonl");
+    let tmp = tempfile::tempdir().unwrap();
     let pgn = fs::read(data_path("seed-kasparov-kramnik-2001.pgn")).unwrap();
     let batch = pgn_batch(
         Table::PgnJson,
@@ -328,7 +332,7 @@ fn jsonl_json_table_is_kifu_json() {
         "dir/seed.pgn",
         &pgn,
     );
-    let out = tmp.path("g.jsonl");
+    let out = tmp.path().join("g.jsonl");
     let mut sink = create(
         &out,
         OutFormat::Jsonl,
@@ -352,7 +356,7 @@ fn jsonl_json_table_is_kifu_json() {
 
     let sgf = fs::read(data_path("seed-takemiya-cho-meijin-1996.sgf")).unwrap();
     let batch = sgf_batch(Table::SgfJson, &TableOptions::default(), "t.sgf", &sgf);
-    let out = tmp.path("t.jsonl");
+    let out = tmp.path().join("t.jsonl");
     let mut sink = create(
         &out,
         OutFormat::Jsonl,
@@ -370,14 +374,14 @@ fn jsonl_json_table_is_kifu_json() {
 
 #[test]
 fn jsonl_of_a_table_is_one_object_per_row() {
-    let tmp = TempDir::new("jsonl-rows");
+    let tmp = tempfile::tempdir().unwrap();
     let batch = pgn_batch(
         Table::PgnMoves,
         &TableOptions::default(),
         "f",
         b"1. e4 {[%clk 0:01:00]} e5 *",
     );
-    let out = tmp.path("m.jsonl");
+    let out = tmp.path().join("m.jsonl");
     let mut sink = create(
         &out,
         OutFormat::Jsonl,
@@ -401,10 +405,10 @@ fn jsonl_of_a_table_is_one_object_per_row() {
 
 #[test]
 fn empty_exports_still_have_their_schema() {
-    let tmp = TempDir::new("empty");
+    let tmp = tempfile::tempdir().unwrap();
     let schema = kifu_export::schema(Table::SgfTrees, &TableOptions::default());
     for format in [OutFormat::Parquet, OutFormat::Csv, OutFormat::Jsonl] {
-        let out = tmp.path(&format!("ds-{}", format.extension()));
+        let out = tmp.path().join(format!("ds-{}", format.extension()));
         let opts = SinkOptions {
             dataset: true,
             ..SinkOptions::default()
@@ -415,19 +419,19 @@ fn empty_exports_still_have_their_schema() {
         assert_eq!(summary.files.len(), 1);
         assert!(out.join("_SUCCESS").exists());
     }
-    let pq = tmp.path("ds-parquet").join("part-00000.parquet");
+    let pq = tmp.path().join("ds-parquet").join("part-00000.parquet");
     let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(pq).unwrap()).unwrap();
     assert_eq!(builder.schema().fields(), schema.fields());
-    let csv = fs::read_to_string(tmp.path("ds-csv").join("part-00000.csv")).unwrap();
+    let csv = fs::read_to_string(tmp.path().join("ds-csv").join("part-00000.csv")).unwrap();
     assert!(csv.starts_with("file,game_index,byte_offset,GM,"));
 }
 
 /// A sink is a `Send` trait object: the writer thread of a pipeline owns it.
 #[test]
 fn sinks_move_to_threads() {
-    let tmp = TempDir::new("thread");
+    let tmp = tempfile::tempdir().unwrap();
     let batch = seed_games();
-    let out = tmp.path("t.parquet");
+    let out = tmp.path().join("t.parquet");
     let mut sink: Box<dyn Sink> = create(
         &out,
         OutFormat::Parquet,
@@ -446,11 +450,11 @@ fn sinks_move_to_threads() {
 
 #[test]
 fn parquet_is_the_same_bytes_at_every_encoding_thread_count() {
-    let tmp = TempDir::new("pq-threads");
+    let tmp = tempfile::tempdir().unwrap();
     let batch = seed_games();
     let mut files = Vec::new();
     for (threads, step) in [(0, 25), (1, 7), (3, 3), (2, 11)] {
-        let out = tmp.path(&format!("t{threads}.parquet"));
+        let out = tmp.path().join(format!("t{threads}.parquet"));
         let opts = SinkOptions {
             threads,
             row_group_rows: 4,
@@ -473,19 +477,21 @@ fn parquet_is_the_same_bytes_at_every_encoding_thread_count() {
         files.push(fs::read(&out).unwrap());
     }
     assert!(files.windows(2).all(|w| w[0] == w[1]));
-    let back = read_parquet(&tmp.path("t3.parquet"));
+    let back = read_parquet(&tmp.path().join("t3.parquet"));
     let rows: usize = back.iter().map(RecordBatch::num_rows).sum();
     assert_eq!(rows, 25);
 }
 
 #[test]
 fn text_is_the_same_bytes_at_every_encoding_thread_count() {
-    let tmp = TempDir::new("text-threads");
+    let tmp = tempfile::tempdir().unwrap();
     let batch = seed_games();
     for format in [OutFormat::Csv, OutFormat::Jsonl] {
         let mut files = Vec::new();
         for (threads, step) in [(0, 25), (1, 7), (3, 3), (2, 1)] {
-            let out = tmp.path(&format!("t{threads}.{}", format.extension()));
+            let out = tmp
+                .path()
+                .join(format!("t{threads}.{}", format.extension()));
             let opts = SinkOptions { threads, ..force() };
             let mut sink = create(&out, format, batch.schema(), &opts).unwrap();
             // batches of any size, more of them than threads and their queues hold
@@ -514,7 +520,7 @@ fn a_large_text_batch_is_encoded_in_parts_as_the_same_bytes() {
     use arrow_array::{Int64Array, StringArray};
     use arrow_schema::{DataType, Field, Schema};
 
-    let tmp = TempDir::new("text-parts");
+    let tmp = tempfile::tempdir().unwrap();
     let rows = 40_000_i64;
     let text: Vec<String> = (0..rows).map(|i| format!("{i:0>300}")).collect();
     let schema = Arc::new(Schema::new(vec![
@@ -532,7 +538,9 @@ fn a_large_text_batch_is_encoded_in_parts_as_the_same_bytes() {
     for format in [OutFormat::Csv, OutFormat::Jsonl] {
         let mut files = Vec::new();
         for threads in [0, 1, 2] {
-            let out = tmp.path(&format!("p{threads}.{}", format.extension()));
+            let out = tmp
+                .path()
+                .join(format!("p{threads}.{}", format.extension()));
             let opts = SinkOptions { threads, ..force() };
             let mut sink = create(&out, format, schema.clone(), &opts).unwrap();
             sink.write(&batch).unwrap();
@@ -554,9 +562,9 @@ fn a_large_text_batch_is_encoded_in_parts_as_the_same_bytes() {
 
 #[test]
 fn parquet_row_groups_end_at_their_arrow_bytes() {
-    let tmp = TempDir::new("pq-bytes");
+    let tmp = tempfile::tempdir().unwrap();
     let batch = seed_games();
-    let out = tmp.path("g.parquet");
+    let out = tmp.path().join("g.parquet");
     let opts = SinkOptions {
         threads: 2,
         row_group_bytes: 1,
@@ -581,7 +589,7 @@ fn parquet_row_groups_end_at_their_arrow_bytes() {
     // thread count encodes them
     let two = super_rows_bytes(&batch.slice(0, 5)) / 5 * 2;
     let groups = |threads: usize| {
-        let out = tmp.path(&format!("g{threads}.parquet"));
+        let out = tmp.path().join(format!("g{threads}.parquet"));
         let opts = SinkOptions {
             threads,
             row_group_bytes: two,
@@ -614,9 +622,9 @@ fn super_rows_bytes(batch: &arrow_array::RecordBatch) -> usize {
 
 #[test]
 fn partitioned_datasets_are_hive_folders_replaced_whole() {
-    let tmp = TempDir::new("partitions");
+    let tmp = tempfile::tempdir().unwrap();
     let batch = seed_games();
-    let out = tmp.path("ds");
+    let out = tmp.path().join("ds");
     let opts = SinkOptions {
         partition_by: vec!["year".into(), "Result".into()],
         max_rows_per_file: Some(10),
@@ -666,7 +674,12 @@ fn partitioned_datasets_are_hive_folders_replaced_whole() {
         ..force()
     };
     assert!(matches!(
-        create(&tmp.path("x"), OutFormat::Csv, batch.schema(), &moves),
+        create(
+            &tmp.path().join("x"),
+            OutFormat::Csv,
+            batch.schema(),
+            &moves
+        ),
         Err(Error::Partition(..))
     ));
 }

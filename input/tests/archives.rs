@@ -1,10 +1,10 @@
 //! Bundles: tar (plain and compressed, recognised by bytes), zip (central directory and
 //! streaming), truncated archives, directories.
 
-mod support;
+mod common;
 
+use common::*;
 use kifu_input::{Compression, Format};
-use support::*;
 
 /// Members of every kind: PGN, SGF, text, nested directories, compressed members.
 fn members() -> Vec<(String, Vec<u8>)> {
@@ -104,18 +104,19 @@ fn tar_in_every_compression_of(m: &[(String, Vec<u8>)]) {
 
 #[test]
 fn zip_by_central_directory_and_streaming() {
-    zip_by_central_directory_and_streaming_of("zip", &members());
+    zip_by_central_directory_and_streaming_of(&members());
 }
 
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn zip_by_central_directory_and_streaming_with_corpus_files() {
-    zip_by_central_directory_and_streaming_of("zip-corpus", &members_and_corpus());
+    zip_by_central_directory_and_streaming_of(&members_and_corpus());
 }
 
-fn zip_by_central_directory_and_streaming_of(test: &str, m: &[(String, Vec<u8>)]) {
+fn zip_by_central_directory_and_streaming_of(m: &[(String, Vec<u8>)]) {
     let z = zip(&refs(m));
-    let dir = tmp(test);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let p = dir.join("bundle.zip");
     std::fs::write(&p, &z).unwrap();
     for threads in [1, 2] {
@@ -132,7 +133,6 @@ fn zip_by_central_directory_and_streaming_of(test: &str, m: &[(String, Vec<u8>)]
     let empty = zip(&[]);
     let (got, r) = read("empty.zip", empty, 1);
     assert!(got.is_empty() && r.is_clean(), "{:?}", errors(&r));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -205,7 +205,8 @@ fn broken_members_and_archives() {
     // a cut zip on disk: its central directory is gone; the members are read from their local
     // headers, then the archive's error
     let z = zip(&refs(&m));
-    let dir = tmp("brokenzip");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let p = dir.join("cut.zip");
     std::fs::write(&p, &z[..z.len() - 30]).unwrap();
     let (got, r) = walk(std::slice::from_ref(&p), 2);
@@ -245,12 +246,12 @@ fn broken_members_and_archives() {
                 || e.starts_with("cut.zip: broken zip archive")),
         "{e:?}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn directories_are_walked_in_order() {
-    let dir = tmp("walk");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let sub = dir.join("sub");
     std::fs::create_dir_all(sub.join("deeper")).unwrap();
     std::fs::write(dir.join("b.pgn"), seed_pgn()).unwrap();
@@ -294,7 +295,6 @@ fn directories_are_walked_in_order() {
         assert_eq!(got[2].bytes, seed_pgn());
         assert_eq!(r.inputs as usize, if cfg!(unix) { 6 } else { 5 });
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -1,13 +1,13 @@
 //! Property: whatever the thread count, buffer size, frame or member size and read size, the
 //! bytes handed over are the original bytes.
 
-mod support;
+mod common;
 
 use std::sync::OnceLock;
 
+use common::*;
 use kifu_input::{Options, Progress, for_each_in_reader};
 use proptest::prelude::*;
-use support::*;
 
 fn data() -> &'static [u8] {
     static D: OnceLock<Vec<u8>> = OnceLock::new();

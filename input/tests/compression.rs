@@ -1,10 +1,10 @@
 //! Compressed streams: every compression, multi-member and multi-frame forms, truncated,
 //! corrupt and misnamed inputs, readers that trickle.
 
-mod support;
+mod common;
 
+use common::*;
 use kifu_input::{Compression, Format, Options, Progress, for_each_in_reader, for_each_input};
-use support::*;
 
 fn samples() -> Vec<(String, Vec<u8>)> {
     vec![
@@ -350,7 +350,8 @@ fn readers_that_trickle() {
 
 #[test]
 fn files_progress_and_errors_in_order() {
-    let dir = tmp("files");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let data = big_pgn(100_000);
     let a = dir.join("a.pgn.zst");
     let b = dir.join("b.sgf.gz");
@@ -409,12 +410,12 @@ fn files_progress_and_errors_in_order() {
         assert_eq!(progress.total_bytes(), Some(total));
         assert_eq!(progress.inputs_done(), 5);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_functions_own_error_stops_the_walk() {
-    let dir = tmp("abort");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let a = dir.join("a.pgn");
     let b = dir.join("b.pgn");
     std::fs::write(&a, seed_pgn()).unwrap();
@@ -433,7 +434,6 @@ fn the_functions_own_error_stops_the_walk() {
         r.aborted.unwrap().to_string(),
         format!("{}: output closed", a.display())
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

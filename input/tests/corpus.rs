@@ -2,11 +2,11 @@
 //! tar) and walked as a directory: every file comes back byte for byte, named as it should be.
 //! Ignored without ../shared.
 
-mod support;
+mod common;
 
 use std::path::{Path, PathBuf};
 
-use support::*;
+use common::*;
 
 fn files(root: &Path) -> Vec<PathBuf> {
     let mut stack = vec![root.to_path_buf()];

@@ -316,13 +316,12 @@ fn a_zip_member_whose_crc_does_not_match() {
     let z = w.finish().unwrap().into_inner();
     let at = z.windows(100).position(|x| x == &d[5_000..5_100]).unwrap();
     let bad = flip(&z, at);
-    let dir = std::env::temp_dir().join(format!("kifu-input-damaged-crc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let p = dir.join("crc.zip");
     std::fs::write(&p, &bad).unwrap();
     let by_file = walk(&p);
     let by_stream = same_at_every_thread_count("crc.zip", &bad);
-    std::fs::remove_dir_all(&dir).unwrap();
     for (o, name) in [
         (by_file, p.display().to_string()),
         (by_stream, "crc.zip".into()),
@@ -427,12 +426,11 @@ fn a_cut_archive_is_an_error_after_the_members_before_the_cut() {
     assert_eq!(o.entries[0].1, m[0].1);
     assert!(o.entries[1].2.is_some());
     assert!(!o.errors.is_empty());
-    let dir = std::env::temp_dir().join(format!("kifu-input-damaged-cut-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let p = dir.join("cut.zip");
     std::fs::write(&p, cut).unwrap();
     let o = walk(&p);
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(o.entries.len(), 2, "{:?}", summary(&o));
     assert_eq!(o.entries[0].1, m[0].1);
     let name = p.display().to_string();
@@ -793,12 +791,11 @@ fn a_zip_written_to_a_pipe_reads_from_a_file_and_says_why_not_from_a_stream() {
         w.write_all(d).unwrap();
     }
     let z = w.finish().unwrap().into_inner();
-    let dir = std::env::temp_dir().join(format!("kifu-input-damaged-dd-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let p = dir.join("piped.zip");
     std::fs::write(&p, &z).unwrap();
     let by_file = walk(&p);
-    std::fs::remove_dir_all(&dir).unwrap();
     assert!(by_file.errors.is_empty(), "{:?}", by_file.errors);
     assert_eq!(by_file.entries.len(), 2);
     assert!(by_file.entries.iter().all(|e| e.1 == d));

@@ -1,10 +1,10 @@
 //! A build without a decoder says so, for every input that needs it
 //! (`cargo test -p kifu-input --no-default-features --test features`).
 
-mod support;
+mod common;
 
+use common::*;
 use kifu_input::Compression;
-use support::*;
 
 #[test]
 fn an_input_this_build_cannot_decode_is_a_clear_error() {

@@ -1,12 +1,12 @@
 //! The progress counters: `bytes_consumed` follows what the caller has taken, whatever the
 //! decoders read ahead, at every point of every kind of input, and ends at the input's size.
 
-mod support;
+mod common;
 
 use std::path::Path;
 
+use common::*;
 use kifu_input::{Options, Progress, for_each_in_reader, for_each_input};
-use support::*;
 
 /// Text that compresses about 2:1, the same all along (a counter and a xorshift as moves).
 fn text(len: usize) -> Vec<u8> {
@@ -162,7 +162,8 @@ fn small(threads: usize) -> Options {
 
 #[test]
 fn pzstd_frames_consumed_as_the_caller_reads_them() {
-    let dir = tmp("progress-pzstd");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let data = text(3 << 20);
     // 48 frames of 64 KiB
     let (bytes, units) = pzstd_units(&data, 64 << 10);
@@ -192,12 +193,12 @@ fn pzstd_frames_consumed_as_the_caller_reads_them() {
             );
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn bzip2_streams_consumed_as_the_caller_reads_them() {
-    let dir = tmp("progress-bzip2");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let data = text(3 << 20);
     // 64 streams of 48 KiB (jobs of at least 4 KiB raw: one stream each)
     let (bytes, units) = bzip2_units(&data, 48 << 10);
@@ -226,12 +227,12 @@ fn bzip2_streams_consumed_as_the_caller_reads_them() {
             );
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn every_kind_of_input_is_consumed_as_read() {
-    let dir = tmp("progress-kinds");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let data = text(1 << 20);
     let mut files = vec![("plain.pgn".to_string(), data.clone())];
     for c in ALL {
@@ -257,7 +258,6 @@ fn every_kind_of_input_is_consumed_as_read() {
             bounded(&points, lag, &format!("{name} -j{threads}"));
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -1,7 +1,5 @@
 //! The chunking property: whatever the chunk boundaries, the events are the same.
 
-use kifu_testkit as support;
-
 use kifu::Status;
 use kifu::pgn::{self, Config, EventLog, Parser};
 use proptest::prelude::*;
@@ -69,7 +67,7 @@ fn every_two_way_split_equals_whole() {
 
 #[test]
 fn seed_fixture_any_split() {
-    let input = support::data_file("seed-kasparov-kramnik-2001.pgn");
+    let input = kifu_testkit::data_file("seed-kasparov-kramnik-2001.pgn");
     for config in [Config::default(), small_config()] {
         let whole = log_of(&input, &[], config);
         for cut in 0..=input.len() {

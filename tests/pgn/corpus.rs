@@ -4,8 +4,6 @@
 //! [`MISMATCHES`], each with its reason). Also prints a table of every error kind kifu reports
 //! over the corpus, with examples.
 
-use kifu_testkit as support;
-
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -425,8 +423,8 @@ fn naive_counter_on_small_inputs() {
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn every_corpus_file() {
-    let root = support::shared().join("corpus").join("pgn");
-    let files = support::files_with_ext(&root, "pgn");
+    let root = kifu_testkit::shared().join("corpus").join("pgn");
+    let files = kifu_testkit::files_with_ext(&root, "pgn");
     assert!(!files.is_empty(), "no .pgn file below {}", root.display());
 
     let mut total_games = 0u64;

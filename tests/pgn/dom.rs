@@ -1,8 +1,6 @@
 //! The PGN DOM: the seed as a [`Game`], and the round trip read → write → read over the whole
 //! shared corpus (`../shared/corpus/pgn`, when present).
 
-use kifu_testkit as support;
-
 use std::time::Instant;
 
 use kifu::Control;
@@ -13,7 +11,7 @@ use kifu::pgn::{
 
 #[test]
 fn seed_as_a_game() {
-    let input = support::data_file("seed-kasparov-kramnik-2001.pgn");
+    let input = kifu_testkit::data_file("seed-kasparov-kramnik-2001.pgn");
     let games: Vec<Game> = Games::new(&input).collect();
     assert_eq!(games.len(), 1);
     let g = &games[0];
@@ -130,9 +128,9 @@ impl Visitor for CountGames {
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn corpus_round_trip() {
-    let root = support::shared().join("corpus").join("pgn");
+    let root = kifu_testkit::shared().join("corpus").join("pgn");
     let started = Instant::now();
-    let files = support::files_with_ext(&root, "pgn");
+    let files = kifu_testkit::files_with_ext(&root, "pgn");
     let exact = Writer::new().wrap_comments(false);
     let (mut games, mut tripped, mut failures) = (0u64, 0u64, Vec::new());
     for path in &files {
@@ -221,7 +219,7 @@ fn corpus_round_trip() {
 /// cuts the first (`game_too_large`), the parser skips the rest of it, and the seed is read whole.
 #[test]
 fn an_endless_game_stays_within_the_limit() {
-    let seed = support::data_file("seed-kasparov-kramnik-2001.pgn");
+    let seed = kifu_testkit::data_file("seed-kasparov-kramnik-2001.pgn");
     let mut input = Vec::new();
     for i in 0..50_000 {
         input.extend_from_slice(format!("{i}. Nf3 {{wait}} Nf6 $1 (Nc6) 2. Ng1 Ng8 ").as_bytes());

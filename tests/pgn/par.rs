@@ -3,8 +3,6 @@
 //! count; on adversarial input (cuts that look like game starts and are not), on random input
 //! and on the corpus.
 
-use kifu_testkit as support;
-
 use bytes::Bytes;
 use kifu::par::Options;
 use kifu::{Control, pgn};
@@ -239,9 +237,9 @@ const CORPUS_PREFIX: usize = 1 << 20;
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn pgn_corpus_reads_as_alone() {
-    let shared = support::shared();
+    let shared = kifu_testkit::shared();
     let mut all = Vec::new();
-    for path in support::files_with_ext(&shared.join("corpus/pgn"), "pgn") {
+    for path in kifu_testkit::files_with_ext(&shared.join("corpus/pgn"), "pgn") {
         let bytes = std::fs::read(&path).unwrap();
         all.extend_from_slice(&bytes[..bytes.len().min(CORPUS_PREFIX)]);
         all.extend_from_slice(b"\n");

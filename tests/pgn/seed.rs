@@ -1,8 +1,6 @@
 //! The first acceptance test: `tests/data/seed-kasparov-kramnik-2001.pgn` (a copy of the
 //! shared fixture, so that it runs in any clone).
 
-use kifu_testkit as support;
-
 use kifu::pgn::{self, CommentKind, ErrorKind, Event, EventLog, MoveRef};
 
 fn mref(s: &str) -> MoveRef {
@@ -15,7 +13,7 @@ fn mref(s: &str) -> MoveRef {
 
 #[test]
 fn kasparov_kramnik_2001() {
-    let input = support::data_file("seed-kasparov-kramnik-2001.pgn");
+    let input = kifu_testkit::data_file("seed-kasparov-kramnik-2001.pgn");
     let mut log = EventLog::default();
     pgn::parse(&input, &mut log);
 

@@ -2,8 +2,6 @@
 //! no text panics, and over the shared corpus every value of the standard's forms reads (a
 //! table of the values that do not is printed).
 
-use kifu_testkit as support;
-
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -88,11 +86,11 @@ fn standard_looking(s: &str) -> bool {
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn corpus_time_controls() {
-    let dir = support::shared().join("corpus").join("pgn");
+    let dir = kifu_testkit::shared().join("corpus").join("pgn");
     let (mut ok, mut all) = (0u64, 0u64);
     let mut speeds = BTreeMap::<Option<Speed>, u64>::new();
     let mut unread = BTreeMap::<String, u64>::new();
-    for path in support::files_with_ext(&dir, "pgn") {
+    for path in kifu_testkit::files_with_ext(&dir, "pgn") {
         let data = std::fs::read(&path).unwrap();
         let mut c = Controls::default();
         pgn::parse(&data, &mut c);

@@ -1,7 +1,5 @@
 //! SGF: the chunking property. Whatever the chunk boundaries, the events are the same.
 
-use kifu_testkit as support;
-
 use kifu::Status;
 use kifu::sgf::{self, Config, EventLog, Parser};
 use proptest::prelude::*;
@@ -83,14 +81,14 @@ fn any_split(rel: &str, input: &[u8]) {
 #[test]
 fn fixtures_any_split() {
     let rel = "seed-takemiya-cho-meijin-1996.sgf";
-    any_split(&format!("tests/data/{rel}"), &support::data_file(rel));
+    any_split(&format!("tests/data/{rel}"), &kifu_testkit::data_file(rel));
 }
 
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn sgfc_test_sgf_any_split() {
     let rel = "corpus/sgf/small/sgfc/test.sgf";
-    any_split(rel, &support::shared_file(rel));
+    any_split(rel, &kifu_testkit::shared_file(rel));
 }
 
 fn arb_sgfish() -> impl Strategy<Value = Vec<u8>> {

@@ -3,8 +3,6 @@
 //! every file holding `(;` yields at least one game tree. Prints the game-tree count and a
 //! table of the diagnostics kifu reports over the corpus.
 
-use kifu_testkit as support;
-
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -61,8 +59,8 @@ impl Visitor for Summary {
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn whole_corpus() {
-    let dir = support::shared().join("corpus").join("sgf");
-    let files = support::files_with_ext(&dir, "sgf");
+    let dir = kifu_testkit::shared().join("corpus").join("sgf");
+    let files = kifu_testkit::files_with_ext(&dir, "sgf");
     let mut total = Summary::default();
     let mut bytes = 0u64;
     for (i, path) in files.iter().enumerate() {

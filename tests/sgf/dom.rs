@@ -2,8 +2,6 @@
 //! without recursion), the iterators against the streaming parser, and read → write → read
 //! round trips over the shared corpus.
 
-use kifu_testkit as support;
-
 use std::time::Instant;
 
 use kifu::Control;
@@ -33,7 +31,7 @@ fn one(input: &[u8]) -> GameTree {
 
 #[test]
 fn seed_as_a_tree() {
-    let input = support::data_file("seed-takemiya-cho-meijin-1996.sgf");
+    let input = kifu_testkit::data_file("seed-takemiya-cho-meijin-1996.sgf");
     let t = one(&input);
     assert!(t.errors().is_empty(), "{:?}", t.errors());
     assert_eq!(t.len(), 142);
@@ -263,9 +261,9 @@ fn branch_depth(t: &GameTree) -> u32 {
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn corpus_round_trip() {
-    let dir = support::shared().join("corpus").join("sgf");
+    let dir = kifu_testkit::shared().join("corpus").join("sgf");
     let start = Instant::now();
-    let files = support::files_with_ext(&dir, "sgf");
+    let files = kifu_testkit::files_with_ext(&dir, "sgf");
     let (mut trees, mut checked, mut bytes, mut deepest) = (0u64, 0u64, 0u64, 0u32);
     let mut repaired = [0u64; 2];
     for (i, path) in files.iter().enumerate() {
@@ -364,7 +362,7 @@ impl std::io::Read for Stream<'_> {
 /// skipped to the end of input, `E09`).
 #[test]
 fn an_unclosed_tree_before_many_games_stays_within_the_limit() {
-    let seed = support::data_file("seed-takemiya-cho-meijin-1996.sgf");
+    let seed = kifu_testkit::data_file("seed-takemiya-cho-meijin-1996.sgf");
     let times = 3_000; // about 4.5 MB
     let stream = |times| Stream {
         head: b"(;GM[1]FF[4]SZ[19]PB[broken]PW[file];B[pd];W[dp]\n",

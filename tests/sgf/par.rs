@@ -3,8 +3,6 @@
 //! count; on adversarial input (cuts that look like game trees and are not), on random input
 //! and on the corpus.
 
-use kifu_testkit as support;
-
 use bytes::Bytes;
 use kifu::par::Options;
 use kifu::sgf;
@@ -148,10 +146,10 @@ const CORPUS_PREFIX: usize = 1 << 20;
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn sgf_corpus_reads_as_alone() {
-    let shared = support::shared();
+    let shared = kifu_testkit::shared();
     let mut all = Vec::new();
     // every 10th file of the corpus, one after the other as in a collection
-    for path in support::files_with_ext(&shared.join("corpus/sgf"), "sgf")
+    for path in kifu_testkit::files_with_ext(&shared.join("corpus/sgf"), "sgf")
         .iter()
         .step_by(10)
     {

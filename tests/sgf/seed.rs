@@ -1,7 +1,5 @@
 //! SGF acceptance: the seed fixture, SGFC's test inputs, and very deep nesting.
 
-use kifu_testkit as support;
-
 use std::collections::BTreeMap;
 
 use kifu::sgf::{self, Config, ErrorKind, Event, EventLog, Parser};
@@ -15,7 +13,7 @@ fn log(input: &[u8]) -> EventLog {
 
 #[test]
 fn seed_takemiya_cho() {
-    let input = support::data_file("seed-takemiya-cho-meijin-1996.sgf");
+    let input = kifu_testkit::data_file("seed-takemiya-cho-meijin-1996.sgf");
     let log = log(&input);
     assert_eq!(
         log.errors().count(),
@@ -204,7 +202,7 @@ const NOT_REPORTED: &[(u64, &str)] = &[
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn sgfc_test_sgf_line_by_line() {
-    let input = support::shared_file("corpus/sgf/small/sgfc/test.sgf");
+    let input = kifu_testkit::shared_file("corpus/sgf/small/sgfc/test.sgf");
     let mut found: BTreeMap<u64, Vec<&'static str>> = BTreeMap::new();
     for e in log(&input).errors() {
         if let Event::Error { kind, pos, .. } = e {
@@ -230,9 +228,9 @@ fn sgfc_test_sgf_line_by_line() {
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn sgfc_results_read_without_errors() {
-    let dir = support::shared().join("corpus/sgf/small/sgfc");
+    let dir = kifu_testkit::shared().join("corpus/sgf/small/sgfc");
     let mut n = 0;
-    for path in support::files_with_ext(&dir, "sgf") {
+    for path in kifu_testkit::files_with_ext(&dir, "sgf") {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         if !name.ends_with("-result.sgf") {
             continue;

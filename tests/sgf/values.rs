@@ -2,8 +2,6 @@
 //! written in its short form reads back as itself; no text panics; and over the shared corpus
 //! every value written in a form of `FF[4]` reads (a table of those that do not is printed).
 
-use kifu_testkit as support;
-
 use std::collections::BTreeMap;
 
 use kifu::Control;
@@ -118,10 +116,10 @@ fn ff4_result(s: &str) -> bool {
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn corpus_values() {
-    let dir = support::shared().join("corpus").join("sgf");
+    let dir = kifu_testkit::shared().join("corpus").join("sgf");
     let mut read = BTreeMap::<&str, (u64, u64)>::new();
     let mut unread = BTreeMap::<(&str, String), u64>::new();
-    for path in support::files_with_ext(&dir, "sgf") {
+    for path in kifu_testkit::files_with_ext(&dir, "sgf") {
         let data = std::fs::read(&path).unwrap();
         let mut info = Info::default();
         sgf::parse(&data, &mut info);

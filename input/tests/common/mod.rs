@@ -1,5 +1,5 @@
 //! Builders of every input variant (with the crates themselves) and a collecting walk.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)] // each test binary uses some of it
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -8,31 +8,14 @@ use kifu_input::{Compression, Entry, Format, Options, Progress, Report};
 
 /// The repository's own seed files (always there).
 pub fn seed_pgn() -> Vec<u8> {
-    data("seed-kasparov-kramnik-2001.pgn")
+    kifu_testkit::data_file("seed-kasparov-kramnik-2001.pgn")
 }
 pub fn seed_sgf() -> Vec<u8> {
-    data("seed-takemiya-cho-meijin-1996.sgf")
+    kifu_testkit::data_file("seed-takemiya-cho-meijin-1996.sgf")
 }
 
-fn data(name: &str) -> Vec<u8> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data");
-    std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("tests/data/{name}: {e}"))
-}
-
-/// The shared folder (`../shared` beside the project, or where `KIFU_SHARED` points) as the
-/// crate's `build.rs` found it; the build script then sets `cfg(kifu_shared)`, and every test
-/// that calls this carries `#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]`.
-/// Run anyway without it (`--ignored`), it panics saying so.
-pub fn shared() -> PathBuf {
-    match option_env!("KIFU_SHARED_DIR") {
-        Some(dir) if cfg!(kifu_shared) => PathBuf::from(dir),
-        _ => panic!(
-            "this test needs the shared corpus: ../shared beside the project root (or \
-             KIFU_SHARED naming it), present when the tests were built (touch build.rs after \
-             adding it)"
-        ),
-    }
-}
+/// The shared folder (`../shared`, found at build time; see `kifu_testkit::shared`).
+pub use kifu_testkit::shared;
 
 /// A few corpus files of ../shared (name, bytes).
 pub fn corpus() -> Vec<(String, Vec<u8>)> {
@@ -277,14 +260,6 @@ pub fn read(name: &str, bytes: Vec<u8>, threads: usize) -> (Vec<Got>, Report) {
         |e| take(e, 8192, &mut got),
     );
     (got, r)
-}
-
-/// A fresh temporary directory for one test.
-pub fn tmp(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kifu-input-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 /// The messages of a report's errors.
