@@ -674,11 +674,12 @@ impl Material {
     /// The pieces of `kinds` of `color`.
     #[inline]
     fn bits(b: &Board, color: usize, kinds: u8) -> u64 {
+        // the kinds named (usually one), not all six looked at
         let mut bits = 0u64;
-        for (k, piece) in KINDS.into_iter().enumerate() {
-            if kinds & (1 << k) != 0 {
-                bits |= b.pieces(piece).0;
-            }
+        let mut rest = kinds;
+        while rest != 0 {
+            bits |= b.pieces(KINDS[rest.trailing_zeros() as usize % 6]).0;
+            rest &= rest - 1;
         }
         bits & b.colors(Color::ALL[color]).0
     }
@@ -834,6 +835,37 @@ pub struct Query {
     pub variations: bool,
     /// Whether a step is an exact position, the one part that reads the position's key.
     keyed: bool,
+    /// What a move must change for the query's one step to match after a position that did
+    /// not ([`LineSearch`]).
+    unchanged: Unchanged,
+}
+
+/// When a position cannot match a one-step query because the position before it did not and
+/// the move between changed nothing the step looks at ([`LineSearch::play`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unchanged {
+    /// Always tested: an exact position, a pattern, a step of several parts, a sequence. (A
+    /// pattern without a side to move could be skipped unless a piece lands on one of its
+    /// squares: measured, it did not pay, its test being a few ANDs.)
+    Never,
+    /// A material signature alone: only a capture or a promotion changes the counts, and a
+    /// move that zeroes no halfmove clock (no capture, no pawn move) is neither.
+    Material,
+}
+
+impl Unchanged {
+    fn of(steps: &[Step]) -> Unchanged {
+        match steps {
+            [
+                Step {
+                    exact: None,
+                    sub: None,
+                    material: Some(_),
+                },
+            ] => Unchanged::Material,
+            _ => Unchanged::Never,
+        }
+    }
 }
 
 /// The most steps of a sequence.
@@ -851,6 +883,7 @@ impl Query {
         steps.truncate(MAX_STEPS);
         Query {
             keyed: steps.iter().any(|s| s.exact.is_some()),
+            unchanged: Unchanged::of(&steps),
             steps,
             within: None,
             min_ply: 0,
@@ -1094,6 +1127,8 @@ pub struct LineSearch {
     setup: Setup,
     chain: Vec<u32>,
     ply: u32,
+    /// The last position was tested (its ply in the query's range) and did not match.
+    missed: bool,
     /// Positions replayed, over the search's life.
     pub positions: u64,
 }
@@ -1132,7 +1167,8 @@ impl LineSearch {
         self.chain.resize(query.steps.len(), NONE);
         self.ply = 0;
         self.positions += 1;
-        verdict(query, &mut self.chain, &self.pos, 0)
+        self.missed = false;
+        self.verdict(query, false)
     }
 
     /// The next main-line move, played and tested.
@@ -1142,29 +1178,48 @@ impl LineSearch {
             return Verdict::Over;
         }
         // as the engine plays it (lines.rs): a null move is illegal in check
-        match self.pos.find(san) {
+        let unchanged = match self.pos.find(san) {
             // the key only for a query that looks at it (an exact position): without, `pos`'s
             // key is stale past the start (`Position::play_piece_as`), and nothing reads it
-            Ok((Resolved::Move(mv), piece)) if query.keyed => self.pos.play_piece(mv, piece),
-            Ok((Resolved::Move(mv), piece)) => self.pos.play_piece_as::<false>(mv, piece),
+            Ok((Resolved::Move(mv), piece)) if query.keyed => {
+                self.pos.play_piece(mv, piece);
+                false
+            }
+            Ok((Resolved::Move(mv), piece)) => {
+                self.pos.play_piece_as::<false>(mv, piece);
+                query.unchanged == Unchanged::Material && self.pos.halfmove_clock() != 0
+            }
             Ok((Resolved::Null, _)) if !self.pos.is_check() => {
                 self.pos.play_null();
+                query.unchanged != Unchanged::Never
             }
             _ => {
                 self.over = true;
                 return Verdict::Over;
             }
-        }
+        };
         self.positions += 1;
-        verdict(query, &mut self.chain, &self.pos, self.ply)
+        // a position the move left as the one before it, which was tested and did not match
+        self.verdict(query, unchanged && self.missed)
+    }
+
+    /// `verdict` of the position after the last move; `miss`: it cannot match (the move
+    /// changed nothing the query's one step looks at since a miss).
+    #[inline]
+    fn verdict(&mut self, query: &Query, miss: bool) -> Verdict {
+        let ply = self.ply;
+        let v = verdict(query, &mut self.chain, &self.pos, ply, miss);
+        self.missed = v != Verdict::Matched && ply >= query.min_ply && ply <= query.max_ply;
+        v
     }
 }
 
+/// `miss`: the position certainly does not match the query's one step (see [`Unchanged`]).
 #[inline]
-fn verdict(query: &Query, chain: &mut [u32], pos: &Position, ply: u32) -> Verdict {
+fn verdict(query: &Query, chain: &mut [u32], pos: &Position, ply: u32, miss: bool) -> Verdict {
     // one step (the usual query): `advance` and `alive` without a sequence to follow
     if let [step] = &query.steps[..] {
-        if ply >= query.min_ply && ply <= query.max_ply && step.matches(pos) {
+        if ply >= query.min_ply && ply <= query.max_ply && !miss && step.matches(pos) {
             chain[0] = ply;
             return Verdict::Matched;
         }
@@ -1613,6 +1668,63 @@ mod tests {
         // an illegal move ends the line
         let ill = game("1. e4 e5 2. Ke3 Nc6 *");
         assert_eq!(plies(&ill, &Query::new(vec![Step::default()])).len(), 3);
+    }
+
+    /// The main line searched on its moves (`LineSearch`, which skips the test of a material
+    /// signature after a move that took nothing and moved no pawn, and keeps no key for a
+    /// pattern) gives the first ply the DOM's `Searcher` gives.
+    #[test]
+    fn the_line_search_finds_what_the_searcher_finds() {
+        let games = [
+            RUY,
+            "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qxd2+ 4. Qxd2 Nf6 5. Nf3 Nc6 6. Bb5 Bd7 7. Bxc6 Bxc6 \
+             8. Qd8+ Rxd8 9. O-O e5 10. Nxe5 Bd6 11. Nxc6 bxc6 12. Re1+ Kd7 *",
+            "[FEN \"4k3/P7/8/8/8/8/p7/4K3 w - - 0 1\"]\n\n1. a8=Q+ Kd7 2. -- a1=R+ 3. Ke2 Ra2+ \
+             4. Kf3 Rxa8 5. Kg4 Rg8+ 6. Kf5 *",
+            "1. d4 d5 2. c4 dxc4 3. e4 b5 4. a4 c6 5. axb5 cxb5 6. b3 cxb3 7. Bxb5+ Bd7 *",
+        ];
+        let steps = [
+            "material:Q q",
+            "material:KQRRBBNNPPPPPPPkqrrbbnnpppppppp",
+            "material:P7- p7+",
+            "material:Q=0 q=0",
+            "material:R r",
+            "material:R Q=0",
+            "material:K k",
+            "subfen:8/8/8/1B6/8/8/8/8",
+            "subfen:8/8/8/8/8/8/8/5RK1",
+            "subfen:8/8/8/8/8/8/8/8 b",
+            "fen:rnbqkb1r/p1p1pppp/5n2/1P6/8/8/1P1P1PPP/RNBQKBNR b KQkq - 0 5",
+        ];
+        let mut found = 0;
+        for text in games {
+            let g = game(text);
+            for step in steps {
+                for (min, max) in [(0, u32::MAX), (3, u32::MAX), (0, 6), (9, 11)] {
+                    let mut q = Query::new(vec![Step::parse(step).unwrap()]);
+                    (q.min_ply, q.max_ply) = (min, max);
+                    let want = plies(&g, &q).first().map(|h| h.0);
+                    let mut s = LineSearch::default();
+                    s.begin();
+                    for (name, value) in &g.tags {
+                        s.tag(name.as_bytes(), value);
+                    }
+                    let mut v = s.start(&q);
+                    let mut ply = 0;
+                    for node in &g.moves {
+                        if v != Verdict::Continue {
+                            break;
+                        }
+                        ply += 1;
+                        v = s.play(&q, node.san);
+                    }
+                    let got = (v == Verdict::Matched).then_some(ply);
+                    assert_eq!(got, want, "{step} {min}..{max} in {text}");
+                    found += usize::from(got.is_some());
+                }
+            }
+        }
+        assert!(found >= 40, "{found}");
     }
 
     #[test]
