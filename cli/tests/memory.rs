@@ -334,3 +334,51 @@ fn rows_of_a_mebibyte_export_in_bounded_memory() {
     let csv = fs::read(dir.path().join("all.csv")).unwrap();
     assert_eq!(csv.iter().filter(|&&b| b == b'\n').count(), 201);
 }
+
+/// One game of 16 MiB of moves, with no place to cut: the pieces after the first are cut
+/// anyway, where no game starts. They were read ahead on the other threads as if a game
+/// started there, each building a DOM of its moves (about 25 times its bytes) that the reading
+/// before it then dropped: with pieces of 256 KiB, `-j2` peaked 60 to 80 MiB above `-j1`
+/// (`kifu json -j2` 184–267 MiB on such a game of 200 MB, with the default pieces). Now such a
+/// piece is left to the reading before it, and `-j2` stays within 12 MiB of `-j1`.
+#[test]
+fn a_huge_game_is_not_read_ahead_at_every_cut() {
+    if !have_time() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = b"[Event \"huge\"]\n[Result \"*\"]\n\n".to_vec();
+    let moves = b"1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(1000);
+    while game.len() < 16 << 20 {
+        game.extend_from_slice(&moves);
+    }
+    game.extend_from_slice(b"*\n");
+    fs::write(dir.path().join("huge.pgn"), &game).unwrap();
+    let commands: &[&[&str]] = &[
+        &["json"],
+        &["fmt"],
+        &["check"],
+        &["filter", "-w", "Result=*"],
+        &["export", "-o", "huge.parquet", "--force"],
+    ];
+    let mut grown = Vec::new();
+    for command in commands {
+        let run = |threads: &str| {
+            let mut args: Vec<&str> = command.to_vec();
+            // pieces of 256 KiB: a piece cut without a game start holds 512 KiB of moves
+            args.extend(["-j", threads, "--piece-size", "256K", "huge.pgn"]);
+            peak(&args, dir.path(), Stdin::None)
+        };
+        let (one, two) = (run("1"), run("2"));
+        let line = format!("kifu {}: -j1 {one} KiB, -j2 {two} KiB\n", command.join(" "));
+        print!("{line}");
+        if two > one + (12 << 10) {
+            grown.push(line);
+        }
+    }
+    assert!(
+        grown.is_empty(),
+        "-j2 read ahead what -j1 does not:\n{}",
+        grown.concat()
+    );
+}

@@ -129,6 +129,11 @@ pub(crate) struct Cut {
     pub offset: u64,
     /// The line counter at its first byte, worked out by the thread that reads it.
     pub start: Start,
+    /// Cut without a candidate: the piece before found no place to cut for [`MAX_PIECES`]
+    /// piece sizes (a huge game, a huge comment, junk). A game rarely starts exactly here, so
+    /// the piece is not read ahead as if one did: the parser before it reads it (see
+    /// `super::scan`).
+    pub forced: bool,
 }
 
 /// The bytes a cutter holds: read into a buffer, or an input held whole.
@@ -210,6 +215,8 @@ pub(crate) struct Cutter<R> {
     /// they are in the cache, up to where the next cut may fall.
     lines: Lines,
     counted: usize,
+    /// The next piece starts where the last one was cut without a candidate.
+    forced: bool,
     eof: bool,
     /// The read error that ended the input, handed out after the bytes read before it.
     error: Option<io::Error>,
@@ -249,6 +256,7 @@ impl<R: Read> Cutter<R> {
             start: Lines::default(),
             lines: Lines::default(),
             counted: 0,
+            forced: false,
             eof: false,
             error: None,
             scratch: Vec::new(),
@@ -308,6 +316,7 @@ impl<R: Read> Cutter<R> {
                 };
             }
             let from = self.searched.max(self.size);
+            let mut forced = false;
             let cut = match self.format.candidate(self.buf.as_slice(), from, self.eof) {
                 Ok(Some(c)) => c,
                 // a place that needs more bytes to be told: read on, or take it as it is when
@@ -320,14 +329,19 @@ impl<R: Read> Cutter<R> {
                 }
                 Ok(None) if self.eof => self.buf.len(),
                 // no candidate for long: cut anyway (the parser that reads on decides)
-                Ok(None) if self.buf.len() >= MAX_PIECES * self.size => self.buf.len(),
+                Ok(None) if self.buf.len() >= MAX_PIECES * self.size => {
+                    forced = true;
+                    self.buf.len()
+                }
                 Ok(None) => {
                     self.searched = self.buf.len();
                     self.fill();
                     continue;
                 }
             };
-            return Ok(Some(self.take(cut)));
+            let piece = self.take(cut);
+            self.forced = forced;
+            return Ok(Some(piece));
         }
     }
 
@@ -361,6 +375,7 @@ impl<R: Read> Cutter<R> {
             offset: self.offset,
             start,
             bytes,
+            forced: self.forced,
         };
         self.offset += n as u64;
         self.searched = 0;

@@ -26,7 +26,11 @@
 //!    cutter touches no byte it does not look at and no thread waits for another for them;
 //!    on two threads, where the total work is the bound rather than the cutter's rate, the
 //!    cutter counts a reader's bytes itself, right after each read, while they are in the
-//!    cache.
+//!    cache. A piece cut where the cutter found no place at all (after two piece sizes
+//!    without one: inside a huge game, a huge comment, junk) is not read ahead: a game hardly
+//!    ever starts at such a cut, and what its visitor built there (a DOM of a piece's moves,
+//!    25 times its bytes) was dropped. The parser before it reads it (step 3), or, if a game
+//!    does start there, the thread that hands the pieces on does.
 //! 3. **Check**: after its piece, each parser reads on into the next piece (a copy of it, with
 //!    the events muted) until the next game starts. If that is exactly at the cut, the parser
 //!    that read everything before the cut agrees that a game starts there, so the next piece's

@@ -1,12 +1,13 @@
 //! Reading one piece, and deciding whether the next one really starts with a game.
 //!
 //! A piece is parsed by a fresh parser placed at the piece's first byte
-//! ([`start_at`](crate::pgn::Parser::start_at)), as if a game started there. After the piece,
-//! a copy of the parser reads on into the next piece with its events muted (`Probe`), until
-//! the first game starts: if it starts exactly at the boundary, the cut was right, and the real
-//! parser reads on to that point (`Until`), so that its visitor gets what the sequential
-//! parse would give it before the next game (the last game's end, a run of junk reported
-//! there), then `on_end`. If the first game starts anywhere else, the piece stays open
+//! ([`start_at`](crate::pgn::Parser::start_at)), as if a game started there (a piece cut
+//! where no game seemed to start is read only after the reading before it: `super::scan`).
+//! After the piece, a copy of the parser reads on into the next piece with its events muted
+//! (`Probe`), until the first game starts: if it starts exactly at the boundary, the cut was
+//! right, and the real parser reads on to that point (`Until`), so that its visitor gets what
+//! the sequential parse would give it before the next game (the last game's end, a run of junk
+//! reported there), then `on_end`. If the first game starts anywhere else, the piece stays open
 //! ([`Ended::Open`]) and its parser reads the next piece too.
 
 use crate::control::{Control, Status};

@@ -139,7 +139,7 @@ impl<W: Work, E> Serial<'_, W, E> {
             },
             task => run_task(self.work, task),
         };
-        match self.merge.take(done, self.sink) {
+        match self.merge.take(self.work, done, self.sink) {
             Ok(()) => true,
             Err(halt) => {
                 *self.failed = Some(halt);
@@ -275,6 +275,10 @@ enum Reading<W: Work> {
     Sgf(W::Sgf, Ended<sgf::Parser>),
     /// Not read: the open piece before it reads it (one thread only).
     Open,
+    /// Not read ahead, as it starts where the cutter found no place to cut ([`Cut::forced`]):
+    /// the open piece before it reads it, or, if a game does start there, the sink's thread
+    /// does (with the parser's syntax and the line counter at the piece's start).
+    Deferred(Syntax, Lines),
 }
 
 impl<W: Work, E> Feeder<'_, W, E> {
@@ -386,6 +390,7 @@ fn cut_all<W: Work, R: Read>(
         bytes: Bytes::new(),
         offset: 0,
         start: Start::Known(Lines::default()),
+        forced: false,
     });
     let end = Task::End {
         input: Arc::clone(input),
@@ -424,28 +429,14 @@ fn run_task<W: Work>(w: &W, task: Task<W>) -> Done<W> {
             cut,
             next,
         } => {
-            let end = cut.offset + cut.bytes.len() as u64;
-            let read = match syntax {
-                Syntax::Pgn(cfg) => {
-                    let mut v = w.pgn(&input);
-                    let parser = <pgn::Parser as Drive<W::Pgn>>::fresh(
-                        &cfg,
-                        cut.start.resolve(&cut.bytes),
-                        cut.offset,
-                    );
-                    let ended = read_on(parser, &cut.bytes, end, next.as_deref(), &mut v);
-                    Reading::Pgn(v, ended)
-                }
-                Syntax::Sgf(cfg) => {
-                    let mut v = w.sgf(&input);
-                    let parser = <sgf::Parser as Drive<W::Sgf>>::fresh(
-                        &cfg,
-                        cut.start.resolve(&cut.bytes),
-                        cut.offset,
-                    );
-                    let ended = read_on(parser, &cut.bytes, end, next.as_deref(), &mut v);
-                    Reading::Sgf(v, ended)
-                }
+            let lines = cut.start.resolve(&cut.bytes);
+            // a piece cut where no game seemed to start (inside a huge game, say) is not read
+            // ahead: what a visitor would build of it (a DOM of a piece's moves: 25 times its
+            // bytes) is nearly always dropped, as the piece before reads on into it
+            let read = if cut.forced {
+                Reading::Deferred(syntax, lines)
+            } else {
+                read_piece(w, &input, syntax, lines, &cut, next.as_deref())
             };
             Done::Piece {
                 input,
@@ -466,6 +457,33 @@ fn run_task<W: Work>(w: &W, task: Task<W>) -> Done<W> {
     }
 }
 
+/// `cut` read by a fresh parser placed at its start (whose line counter is `lines`), then its
+/// end decided with `next`.
+fn read_piece<W: Work>(
+    w: &W,
+    input: &W::Input,
+    syntax: Syntax,
+    lines: Lines,
+    cut: &Cut,
+    next: Option<&[u8]>,
+) -> Reading<W> {
+    let end = cut.offset + cut.bytes.len() as u64;
+    match syntax {
+        Syntax::Pgn(cfg) => {
+            let mut v = w.pgn(input);
+            let parser = <pgn::Parser as Drive<W::Pgn>>::fresh(&cfg, lines, cut.offset);
+            let ended = read_on(parser, &cut.bytes, end, next, &mut v);
+            Reading::Pgn(v, ended)
+        }
+        Syntax::Sgf(cfg) => {
+            let mut v = w.sgf(input);
+            let parser = <sgf::Parser as Drive<W::Sgf>>::fresh(&cfg, lines, cut.offset);
+            let ended = read_on(parser, &cut.bytes, end, next, &mut v);
+            Reading::Sgf(v, ended)
+        }
+    }
+}
+
 /// A piece whose end was no game boundary, reading on into the pieces after it.
 enum Open<W: Work> {
     Pgn(Box<pgn::Parser>, W::Pgn, PieceInfo),
@@ -481,15 +499,18 @@ struct Merge<W: Work> {
 }
 
 impl<W: Work> Merge<W> {
+    /// Hands on `done` (a piece read, an input's end), reading here what no worker read
+    /// (`work` makes its visitor).
     fn take<E>(
         &mut self,
+        work: &W,
         done: Done<W>,
         sink: &mut dyn FnMut(Event<'_, W>) -> Result<(), E>,
     ) -> Result<(), Halt<E>> {
         let (input, cut, next, read) = match done {
             Done::Batch(done) => {
                 for d in done {
-                    self.take(d, sink)?;
+                    self.take(work, d, sink)?;
                 }
                 return Ok(());
             }
@@ -537,10 +558,19 @@ impl<W: Work> Merge<W> {
                     first_game: self.first_game,
                     last: next.is_none(),
                 };
+                // a game starts where the cutter found none: read here, as a worker would have
+                let read = match read {
+                    Reading::Deferred(syntax, lines) => {
+                        read_piece(work, &input, syntax, lines, &cut, next)
+                    }
+                    read => read,
+                };
                 match read {
                     Reading::Pgn(v, ended) => (Visited::Pgn(v), info, ended.map(OpenParser::Pgn)),
                     Reading::Sgf(v, ended) => (Visited::Sgf(v), info, ended.map(OpenParser::Sgf)),
-                    Reading::Open => unreachable!("a piece is left unread only when one is open"),
+                    Reading::Open | Reading::Deferred(..) => {
+                        unreachable!("a piece is left unread only when one is open")
+                    }
                 }
             }
         };
@@ -657,14 +687,15 @@ where
         first_game: 0,
         open: None,
     };
+    let worker = Arc::clone(&work);
     let job: Arc<dyn Fn(Task<W>) -> Done<W> + Send + Sync> =
-        Arc::new(move |task| run_task(&*work, task));
+        Arc::new(move |task| run_task(&*worker, task));
     let result = ordered::run_on(
         2 * options.threads + 2,
         |tx: &mut ordered::Sender<Task<W>>| feed_pool(tx, options, produce),
         job,
         executor,
-        |done| merge.take(done, &mut sink),
+        |done| merge.take(&*work, done, &mut sink),
     );
     match result {
         Err(Halt::Sink(e)) => Err(e),
@@ -730,10 +761,133 @@ where
         2 * options.threads + 2,
         |tx: &mut ordered::Sender<Task<W>>| feed_pool(tx, options, produce),
         |task| run_task(work, task),
-        |done| merge.take(done, &mut sink),
+        |done| merge.take(work, done, &mut sink),
     );
     match result {
         Err(Halt::Sink(e)) => Err(e),
         Err(Halt::Stopped) | Ok(()) => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use super::*;
+    use crate::Control;
+
+    /// Counts the moves of each game it sees, and every move any visitor of the scan sees
+    /// (`seen`, shared: what was read, kept or dropped).
+    struct Moves {
+        games: Vec<u64>,
+        seen: Arc<AtomicU64>,
+    }
+
+    impl pgn::Visitor for Moves {
+        fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
+            if ctx.depth == 0 {
+                self.games.push(0);
+            }
+            Control::Continue
+        }
+        fn on_move(&mut self, _: &pgn::Context, _: &pgn::Move<'_>) -> Control {
+            self.seen.fetch_add(1, Ordering::Relaxed);
+            if let Some(n) = self.games.last_mut() {
+                *n += 1;
+            }
+            Control::Continue
+        }
+    }
+
+    struct CountMoves(Arc<AtomicU64>);
+
+    impl Work for CountMoves {
+        type Input = ();
+        type Pgn = Moves;
+        type Sgf = super::super::Never;
+        fn pgn(&self, _: &()) -> Moves {
+            Moves {
+                games: Vec::new(),
+                seen: Arc::clone(&self.0),
+            }
+        }
+        fn sgf(&self, _: &()) -> super::super::Never {
+            super::super::Never
+        }
+    }
+
+    /// The moves of each game, read from `input` `read` bytes at a time in pieces of `size`,
+    /// and the moves all the scan's visitors saw, with the pieces handed on.
+    fn scan_moves(
+        input: &[u8],
+        threads: usize,
+        size: usize,
+        read: usize,
+    ) -> (Vec<u64>, u64, usize) {
+        let options = Options {
+            threads,
+            piece_size: size,
+            read_size: read,
+        };
+        let work = CountMoves(Arc::default());
+        let (mut games, mut pieces) = (Vec::new(), 0);
+        let config = pgn::Config::default();
+        let _ = scan::<_, (), _, _>(
+            &options,
+            &work,
+            |f| {
+                f.pgn((), config, input);
+            },
+            |event| {
+                if let Event::Piece {
+                    visited: Visited::Pgn(v),
+                    ..
+                } = event
+                {
+                    games.extend(v.games);
+                    pieces += 1;
+                }
+                Ok(())
+            },
+        );
+        (games, work.0.load(Ordering::Relaxed), pieces)
+    }
+
+    /// One game of 40,000 moves, with no place to cut: every piece after the first is cut
+    /// where the cutter found none. None of them is read ahead as if a game started there
+    /// (each built a DOM of its moves, then dropped it: 184 to 267 MiB for `kifu json -j2` on
+    /// a game of 200 MB), so the scan's visitors see each move once.
+    #[test]
+    fn a_piece_cut_without_a_candidate_is_not_read_ahead() {
+        let mut game = b"[Event \"huge\"]\n\n".to_vec();
+        for _ in 0..10_000 {
+            game.extend_from_slice(b"1. Nf3 Nf6 2. Ng1 Ng8 ");
+        }
+        game.extend_from_slice(b"*\n");
+        for threads in [1, 2, 3] {
+            let (games, seen, pieces) = scan_moves(&game, threads, 1024, 256);
+            assert_eq!(games, [40_000], "threads {threads}");
+            assert_eq!(
+                seen, 40_000,
+                "threads {threads}: moves read ahead and dropped"
+            );
+            assert_eq!(pieces, 1, "threads {threads}");
+        }
+    }
+
+    /// Games without tags, each 8 bytes, read 8 bytes at a time: a piece without a candidate
+    /// is cut at a read's end, so exactly where a game starts. The piece is not read ahead,
+    /// and read after the piece before it closes there: every game in its piece, read once.
+    #[test]
+    fn a_game_at_a_cut_without_a_candidate_is_read_once() {
+        let input = b"1. e4 *\n".repeat(1000);
+        let (alone, _, _) = scan_moves(&input, 1, 1 << 20, 1 << 16);
+        assert_eq!(alone, vec![1; 1000]);
+        for threads in [1, 2, 3] {
+            let (games, seen, pieces) = scan_moves(&input, threads, 4, 8);
+            assert_eq!(games, alone, "threads {threads}");
+            assert_eq!(seen, 1000, "threads {threads}");
+            assert!(pieces > 10, "threads {threads}: {pieces} pieces");
+        }
     }
 }
