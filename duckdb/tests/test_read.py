@@ -402,6 +402,20 @@ def test_no_column_needs_quotes(con, duckdb, sample):
     assert len(got) == 2
 
 
+def test_errors_kind_is_a_word_and_sgf_keeps_its_code(con, tmp_path):
+    """Every problem has a `kind` (a word), SGF's also SGFC's `code` right after it."""
+    sgf = tmp_path / "bad.sgf"
+    sgf.write_text("(;SZ[9];B[zz])")
+    pgn = tmp_path / "bad.pgn"
+    pgn.write_text("1. e4 oh? e5 *\n")
+    got = rows(con, f"SELECT e.kind, e.code, e.severity FROM (SELECT unnest(errors) AS e FROM read_sgf('{sgf}'))")
+    assert got == [("illegal_point", "E14", "error")]
+    got = rows(con, f"SELECT e.kind, e.severity FROM (SELECT unnest(errors) AS e FROM read_pgn('{pgn}'))")
+    assert got == [("unexpected_text", "error")]
+    (sgf_type,) = [t for n, t, *_ in rows(con, f"DESCRIBE SELECT errors FROM read_sgf('{sgf}')")]
+    assert sgf_type.startswith("STRUCT(kind VARCHAR, code VARCHAR, severity VARCHAR"), sgf_type
+
+
 def test_one_name_and_type_for_one_thing(con, sample):
     pos = f"read_sgf('{sample}/go.sgf', rows := 'positions')"
     trees = f"read_sgf('{sample}/go.sgf')"
