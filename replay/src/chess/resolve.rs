@@ -141,6 +141,27 @@ impl Position {
         if let Some(r) = fr {
             from &= Rank::index(usize::from(r)).bitboard();
         }
+        // a king's step (the king is the one candidate, `to` is not ours): legal when no piece
+        // of theirs attacks `to` with the king gone from its square, the test cozy-chess's
+        // `is_legal` makes, with the sliders found through the small tables of lines and
+        // squares between (a slider's magic lookup costs a cache miss)
+        if piece == Piece::King {
+            let Some(sq) = from.next_square() else {
+                return Err(Unplayable::Illegal);
+            };
+            let mv = Move {
+                from: sq,
+                to,
+                promotion,
+            };
+            let ok = promotion.is_none() && king_safe_on(board, us, sq, to);
+            debug_assert_eq!(ok, board.is_legal(mv), "{mv} in {}", self.fen());
+            return if ok {
+                Ok((Resolved::Move(mv), piece))
+            } else {
+                Err(Unplayable::Illegal)
+            };
+        }
         // the common case: one piece that is not pinned, out of check. A knight, bishop, rook
         // or queen then moves legally (its candidates come from its attacks with the
         // blockers); a pawn too, when it pushes to an empty square or takes a piece (not en
@@ -195,6 +216,28 @@ impl Position {
             .map(|m| (Resolved::Move(m), piece))
             .ok_or(Unplayable::Illegal)
     }
+}
+
+/// Whether the king of `us` on `king` may step to `to` (next to it, not ours): no piece of
+/// theirs attacks `to` once the king has left `king` (a piece on `to` is taken, and attacks
+/// nothing there).
+#[inline]
+fn king_safe_on(board: &cozy_chess::Board, us: Color, king: Square, to: Square) -> bool {
+    let theirs = board.colors(!us);
+    let near = (get_knight_moves(to) & board.pieces(Piece::Knight))
+        | (get_king_moves(to) & board.pieces(Piece::King))
+        | (get_pawn_attacks(to, us) & board.pieces(Piece::Pawn));
+    if !(near & theirs).is_empty() {
+        return false;
+    }
+    let queens = board.pieces(Piece::Queen);
+    let sliders = theirs
+        & ((get_bishop_rays(to) & (board.pieces(Piece::Bishop) | queens))
+            | (get_rook_rays(to) & (board.pieces(Piece::Rook) | queens)));
+    let occ = board.occupied() ^ king.bitboard();
+    sliders
+        .into_iter()
+        .all(|sq| !(get_between_rays(sq, to) & occ).is_empty())
 }
 
 /// The squares of `pieces` (each on a line through `to`) with no piece between them and `to`.
