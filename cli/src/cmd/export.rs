@@ -59,8 +59,9 @@ pub struct Args {
     /// Write a dataset directory (part-00000.parquet, …), even with one file.
     #[arg(long)]
     pub dataset: bool,
-    /// Hive partitions of a dataset directory (`OUT/year=2024/month=01/part-00000.parquet`, as
-    /// the lichess dataset is published): `year`, `month` (of UTCDate, else Date), or columns.
+    /// Hive partitions of a dataset directory (`OUT/year=2024/month=2024-01/part-00000.parquet`):
+    /// any game key of `-w` (`year`, `month`, `speed`, `result`, `winner`, a tag or property)
+    /// of the `games` and `trees` tables, or a column of the table.
     #[arg(
         long,
         value_name = "KEYS",
@@ -321,13 +322,13 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     if to.is_array() && spec.columns.is_none() {
         // arrays of numbers (the text columns, and their work, left out): those of the table
         // of either format
-        // of either format, and those --partition-by names (`year` and `month`: the dates)
+        // of either format, and those --partition-by names (the key `result`: `outcome`)
         let mut names: Vec<String> = Vec::new();
         for table in [spec.pgn, spec.sgf].into_iter().flatten() {
             let schema = spec.schema(table);
-            let keys = args.partition_by.iter().flat_map(|k| match k.as_str() {
-                "year" | "month" => vec!["UTCDate", "Date", "DT", "EventDate"],
-                other => vec![other],
+            let keys = args.partition_by.iter().map(|k| match k.as_str() {
+                "result" => "outcome",
+                other => other,
             });
             let keys = keys
                 .filter(|k| schema.field_with_name(k).is_ok())

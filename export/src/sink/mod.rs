@@ -209,9 +209,11 @@ pub struct SinkOptions {
     /// `npz`: the bytes of arrays an archive holds in memory until it closes; past them its
     /// columns wait in unnamed temporary files beside it.
     pub row_group_bytes: usize,
-    /// Hive partitions (`OUT/year=2024/month=2024-01/part-00000.parquet`): `year` and `month` of
-    /// the game's date (`UTCDate`, else `Date`, `DT` or `EventDate`), or any column of the
-    /// table with scalar values; a dataset directory, each partition's files of at most
+    /// Hive partitions (`OUT/year=2024/month=2024-01/part-00000.parquet`): any column of the
+    /// table with scalar values, so every game key of the `games` and `trees` tables (`year`,
+    /// `month`, `speed`, `winner`, …; the key `result` is the column `outcome`), and a tag or
+    /// root property that is no column, from the `tags` / `props` map (a name with a capital
+    /// letter first); a dataset directory, each partition's files of at most
     /// [`max_rows_per_file`](Self::max_rows_per_file) rows. A missing value is
     /// `__HIVE_DEFAULT_PARTITION__`, as Hive and Spark write it.
     pub partition_by: Vec<String>,
@@ -297,8 +299,8 @@ pub enum Error {
     /// A batch whose columns are not those of the sink's schema.
     #[error("a batch of another schema than the sink's")]
     Schema,
-    /// A partition the table cannot give (`year` without a date column, a column it does not
-    /// have or whose values are lists).
+    /// A partition the table cannot give (a column it does not have, or whose values are
+    /// lists).
     #[error("--partition-by {0}: {1}")]
     Partition(String, String),
     /// Reading or writing a file.

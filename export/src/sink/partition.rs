@@ -8,7 +8,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use arrow_array::{RecordBatch, UInt32Array};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef, RecordBatch, UInt32Array};
 use arrow_schema::{DataType, SchemaRef};
 
 use kifu_output::bounded::{Bounded, close_matches, fnv1a};
@@ -29,8 +30,18 @@ const MAX_VALUE: usize = 100;
 enum Key {
     /// The value of a column, named `name` in the folder. The game keys that are columns of
     /// the `games` and `trees` tables are read there, as kifu-pipeline's `keys` reads them:
-    /// `year`, `month`, `winner`, and `result` (the column `outcome`).
-    Column { name: String, column: usize },
+    /// `year`, `month`, `winner`, and `result` (the column `outcome`). Where the column is
+    /// null and `raw` names the table's map of other tags or properties, the value kept there
+    /// under `name` (a typed tag whose value does not read as the column's type: `WhiteElo
+    /// "?"`), as the key reads the tag.
+    Column {
+        name: String,
+        column: usize,
+        raw: Option<usize>,
+    },
+    /// A tag (PGN) or root property (SGF) that is no column: its first value in the table's
+    /// map of the others (`tags`, `props`), as the game key of that name reads it.
+    Entry { name: String, map: usize },
     /// The board size of a Go table, rows × columns (`board=19x19`).
     BoardSize { rows: usize, cols: usize },
 }
@@ -86,32 +97,7 @@ impl Partitioned {
 
     /// The folder of row `i`: `year=2024/month=2024-01` (a key's value as the game keys show it).
     fn folder(&self, batch: &RecordBatch, i: usize, out: &mut String, cell: &mut Vec<u8>) {
-        out.clear();
-        for (k, key) in self.keys.iter().enumerate() {
-            if k > 0 {
-                out.push('/');
-            }
-            match key {
-                Key::Column { name, column } => {
-                    out.push_str(name);
-                    out.push('=');
-                    cell.clear();
-                    csv_value(cell, batch.column(*column).as_ref(), i);
-                    push_value(out, &String::from_utf8_lossy(cell));
-                }
-                Key::BoardSize { rows, cols } => {
-                    out.push_str("board=");
-                    for (k, &c) in [rows, cols].into_iter().enumerate() {
-                        if k > 0 {
-                            out.push('x');
-                        }
-                        cell.clear();
-                        csv_value(cell, batch.column(c).as_ref(), i);
-                        push_value(out, &String::from_utf8_lossy(cell));
-                    }
-                }
-            }
-        }
+        folder(&self.keys, batch, i, out, cell);
     }
 
     /// The sink of `folder`, opened (and another closed if too many are open).
@@ -206,10 +192,68 @@ impl Sink for Partitioned {
     }
 }
 
+/// The folder of row `i` under `keys`: `year=2024/month=2024-01` (a key's value as the game keys
+/// show it).
+fn folder(keys: &[Key], batch: &RecordBatch, i: usize, out: &mut String, cell: &mut Vec<u8>) {
+    out.clear();
+    for (k, key) in keys.iter().enumerate() {
+        if k > 0 {
+            out.push('/');
+        }
+        match key {
+            Key::Column { name, column, raw } => {
+                out.push_str(name);
+                out.push('=');
+                let col = batch.column(*column);
+                match raw.filter(|_| col.is_null(i)) {
+                    Some(map) => push_value(out, entry(batch.column(map), i, name).unwrap_or("")),
+                    None => {
+                        cell.clear();
+                        csv_value(cell, col.as_ref(), i);
+                        push_value(out, &String::from_utf8_lossy(cell));
+                    }
+                }
+            }
+            Key::Entry { name, map } => {
+                out.push_str(name);
+                out.push('=');
+                push_value(out, entry(batch.column(*map), i, name).unwrap_or(""));
+            }
+            Key::BoardSize { rows, cols } => {
+                out.push_str("board=");
+                for (k, &c) in [rows, cols].into_iter().enumerate() {
+                    if k > 0 {
+                        out.push('x');
+                    }
+                    cell.clear();
+                    csv_value(cell, batch.column(c).as_ref(), i);
+                    push_value(out, &String::from_utf8_lossy(cell));
+                }
+            }
+        }
+    }
+}
+
 /// How `name` partitions rows of `schema`.
 fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
     // the game key `result` is the column `outcome` (`Result` is the PGN tag's, as written)
     let column_name = if name == "result" { "outcome" } else { name };
+    // the map of the tags (PGN `games`) or root properties (SGF `trees`) that are no column
+    let map = ["tags", "props"].into_iter().find_map(|m| {
+        let i = schema.index_of(m).ok()?;
+        matches!(schema.field(i).data_type(), DataType::Map(..)).then_some(i)
+    });
+    // a tag or property is named as it is written: a capital letter first (the derived keys
+    // and the other columns are in small letters)
+    let tag = name.starts_with(|c: char| c.is_ascii_uppercase());
+    if schema.index_of(column_name).is_err()
+        && let Some(map) = map.filter(|_| tag)
+    {
+        return Ok(Key::Entry {
+            name: name.into(),
+            map,
+        });
+    }
     let column = schema.index_of(column_name).map_err(|_| {
         let names = schema.fields().iter().map(|f| f.name().as_str());
         let meant: Vec<String> = close_matches(name, names)
@@ -238,7 +282,36 @@ fn key(schema: &SchemaRef, name: &str) -> Result<Key, Error> {
     Ok(Key::Column {
         name: name.into(),
         column,
+        raw: map.filter(|_| tag),
     })
+}
+
+/// The first value of `name` in row `i` of a map column of other tags (`Map<Utf8, Utf8>`, a
+/// repeated tag's values joined by a line break) or properties (`Map<Utf8, List<Utf8>>`).
+fn entry<'a>(col: &'a ArrayRef, i: usize, name: &str) -> Option<&'a str> {
+    let map = col.as_map_opt()?;
+    if map.is_null(i) {
+        return None;
+    }
+    let keys = map.keys().as_string_opt::<i32>()?;
+    let offsets = map.value_offsets();
+    let (start, end) = (offsets[i] as usize, offsets[i + 1] as usize);
+    let k = (start..end).find(|&k| keys.value(k) == name)?;
+    let values = map.values();
+    if let Some(text) = values.as_string_opt::<i32>() {
+        let v = text.is_valid(k).then(|| text.value(k))?;
+        return Some(v.split('\n').next().unwrap_or(v));
+    }
+    let lists = values.as_list_opt::<i32>()?;
+    if lists.is_null(k) {
+        return None;
+    }
+    let (from, to) = (
+        lists.value_offsets()[k] as usize,
+        lists.value_offsets()[k + 1] as usize,
+    );
+    let items = lists.values().as_string_opt::<i32>()?;
+    (from < to && items.is_valid(from)).then(|| items.value(from))
 }
 
 /// `value` as a folder name's value: `%XX` for `/`, `\`, `=`, `%`, `:`, control characters and
@@ -293,6 +366,67 @@ fn escape(out: &mut String, value: &str, max: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The folders of every row of a table built from `text`, under `names`.
+    fn folders(table: crate::Table, text: &[u8], names: &[&str]) -> Vec<String> {
+        let mut b = crate::Builder::new(table, &crate::TableOptions::default());
+        if table == crate::Table::SgfTrees {
+            for t in kifu::sgf::GameTrees::new(text) {
+                b.push_sgf("t", &t).unwrap();
+            }
+        } else {
+            for g in kifu::pgn::Games::new(text) {
+                b.push_pgn("g", &g).unwrap();
+            }
+        }
+        let batch = b.finish();
+        let keys: Vec<Key> = names
+            .iter()
+            .map(|n| key(&batch.schema(), n).unwrap_or_else(|e| panic!("{n}: {e}")))
+            .collect();
+        let (mut out, mut cell) = (String::new(), Vec::new());
+        (0..batch.num_rows())
+            .map(|i| {
+                folder(&keys, &batch, i, &mut out, &mut cell);
+                out.clone()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_game_key_partitions_tags_and_properties_that_are_no_columns_too() {
+        let pgn = b"[Date \"2015.??.??\"]\n[LichessId \"abc\"]\n[WhiteElo \"?\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n\
+                    [UTCDate \"2021.03.04\"]\n[LichessId \"x\"]\n[LichessId \"y\"]\n[WhiteElo \"2500\"]\n\n1. d4 *\n\n\
+                    [White \"w\"]\n\n1. c4 0-1\n";
+        assert_eq!(
+            folders(
+                crate::Table::PgnGames,
+                pgn,
+                &["year", "month", "result", "winner", "LichessId", "WhiteElo"]
+            ),
+            [
+                "year=2015/month=__HIVE_DEFAULT_PARTITION__/result=1-0/winner=white/LichessId=abc/WhiteElo=?",
+                "year=2021/month=2021-03/result=*/winner=__HIVE_DEFAULT_PARTITION__/LichessId=x/WhiteElo=2500",
+                "year=__HIVE_DEFAULT_PARTITION__/month=__HIVE_DEFAULT_PARTITION__/result=0-1/winner=black/LichessId=__HIVE_DEFAULT_PARTITION__/WhiteElo=__HIVE_DEFAULT_PARTITION__",
+            ]
+        );
+        let sgf = b"(;GM[1]DT[2004-05-06]RE[W+3.5]XX[one][two]HA[x];B[dd])(;GM[1]RE[B+R]HA[2])";
+        assert_eq!(
+            folders(
+                crate::Table::SgfTrees,
+                sgf,
+                &["month", "result", "XX", "HA"]
+            ),
+            [
+                "month=2004-05/result=1-0/XX=one/HA=x",
+                "month=__HIVE_DEFAULT_PARTITION__/result=0-1/XX=__HIVE_DEFAULT_PARTITION__/HA=2",
+            ]
+        );
+        // a small letter first is a column or a derived key, never a tag
+        let b = crate::Builder::new(crate::Table::PgnGames, &crate::TableOptions::default());
+        let schema = b.schema();
+        assert!(key(&schema, "lichessId").is_err());
+    }
 
     #[test]
     fn values_make_safe_folder_names() {
