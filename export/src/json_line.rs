@@ -113,6 +113,26 @@ impl JsonObject {
     pub fn rest(&self) -> &[u8] {
         &self.body[self.rest..]
     }
+    /// The whole object as `kifu json` writes it for a game of input `file`, its own `index`
+    /// kept: `{"index":N,"offset":M,"file":NAME,…}` (a frontend's one game, where no writer
+    /// numbers the games of a whole input).
+    ///
+    /// ```
+    /// use kifu_export::{JsonObject, JsonOptions};
+    /// let game = kifu::pgn::Games::new(b"1. e4 *").next().unwrap();
+    /// let mut object = JsonObject::default();
+    /// object.pgn(&game, JsonOptions::default()).unwrap();
+    /// let line = String::from_utf8(object.with_file("a.pgn")).unwrap();
+    /// assert!(line.starts_with(r#"{"index":0,"offset":0,"file":"a.pgn","tags":[]"#), "{line}");
+    /// ```
+    pub fn with_file(&self, file: &str) -> Vec<u8> {
+        let member = file_member(file);
+        let mut out = Vec::with_capacity(self.body.len() + member.len());
+        out.extend_from_slice(&self.body[..self.rest]);
+        out.extend_from_slice(&member);
+        out.extend_from_slice(self.rest());
+        out
+    }
 }
 
 /// `"file":NAME,`: the member each object of input `name` holds after `"offset"`.

@@ -66,26 +66,6 @@ fn eval_of(comments: &[String]) -> Option<(Option<i32>, Option<i32>)> {
     })
 }
 
-/// `"FILE"` spliced into a `kifu json` object after `"offset"` (the schema's first two keys
-/// are numbers, so the second comma ends them).
-pub fn json_with_file(body: &[u8], file: &str) -> String {
-    let mut commas = body.iter().enumerate().filter(|&(_, &b)| b == b',');
-    let (Some(_), Some((second, _))) = (commas.next(), commas.next()) else {
-        return String::from_utf8_lossy(body).into_owned();
-    };
-    let mut out = Vec::with_capacity(body.len() + file.len() + 12);
-    out.extend_from_slice(&body[..second + 1]);
-    out.extend_from_slice(b"\"file\":");
-    out.extend_from_slice(
-        serde_json::to_string(file)
-            .unwrap_or_else(|_| "\"\"".into())
-            .as_bytes(),
-    );
-    out.push(b',');
-    out.extend_from_slice(&body[second + 1..]);
-    String::from_utf8(out).unwrap_or_default()
-}
-
 #[pymethods]
 impl Game {
     /// The input's name (`ARCHIVE:MEMBER` inside an archive).
@@ -284,9 +264,11 @@ impl Game {
 
     /// The object `kifu json` writes for this game, as JSON text.
     fn to_json(&self) -> PyResult<String> {
-        let body = serde_json::to_vec(&self.game)
-            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        Ok(json_with_file(&body, &self.file))
+        let mut object = kifu_export::JsonObject::default();
+        object
+            .pgn(&self.game, kifu_export::JsonOptions::default())
+            .map_err(pyo3::exceptions::PyValueError::new_err)?;
+        Ok(String::from_utf8_lossy(&object.with_file(&self.file)).into_owned())
     }
 
     fn __len__(&self) -> usize {

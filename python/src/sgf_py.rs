@@ -10,7 +10,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use crate::diag::Diagnostic;
-use crate::pgn_py::json_with_file;
 use crate::strings::Strings;
 use kifu_pipeline::Problem;
 
@@ -276,11 +275,11 @@ impl GameTree {
 
     /// The object `kifu json` writes for this tree, as JSON text.
     fn to_json(&self) -> PyResult<String> {
-        let encoding = self.encoding();
-        let decode = |b: &[u8]| kifu::encoding::decode(b, encoding).into_owned();
-        let body = serde_json::to_vec(&self.tree.with_decoder(&decode))
-            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        Ok(json_with_file(&body, &self.file))
+        let mut object = kifu_export::JsonObject::default();
+        object
+            .sgf(&self.tree, kifu_export::Charset::Fixed(self.encoding()))
+            .map_err(pyo3::exceptions::PyValueError::new_err)?;
+        Ok(String::from_utf8_lossy(&object.with_file(&self.file)).into_owned())
     }
 
     fn __len__(&self) -> usize {
