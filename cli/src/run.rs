@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use kifu::par::{Event, Work};
 use kifu_input::Progress;
+use kifu_pipeline::keys;
 use kifu_pipeline::{Formats, GameCount, Input, Note, Scan, ScanOptions, Scanned};
 
 use crate::{Common, source};
@@ -97,6 +98,22 @@ fn scan_in_pieces_of(common: &Common, verb: &str, piece_size: usize) -> io::Resu
         only: None,
     };
     Ok(Scan::new(source, formats).with_options(options))
+}
+
+/// Warns on stderr, unless `quiet`, of each key named that is a tag kifu does not know but
+/// close to one it does (`-w WhitElo>=2500`: did you mean `WhiteElo`?): such a test is kept,
+/// as PGN allows any tag, but may match nothing.
+pub fn warn_near_misses<'a>(quiet: bool, keys: impl IntoIterator<Item = &'a keys::Key>) {
+    if quiet {
+        return;
+    }
+    let mut said: Vec<String> = Vec::new();
+    for w in keys.into_iter().filter_map(keys::Key::near_miss) {
+        if !said.contains(&w) {
+            eprintln!("kifu: warning: {w}");
+            said.push(w);
+        }
+    }
 }
 
 /// Says a scan's note on stderr.

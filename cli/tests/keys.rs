@@ -105,6 +105,33 @@ fn misspelt_keys_and_impossible_values_are_usage_errors_naming_close_matches() {
     // an arbitrary capitalised name is a tag, as PGN allows
     let o = kifu(&["filter", "-", "-c", "-w", "LichessId=x"], Some(&games()));
     assert_eq!((code(&o), out(&o).trim()), (1, "0"), "{}", err(&o));
+    assert!(!err(&o).contains("warning"), "{}", err(&o));
+    // one close to a tag kifu knows is a tag too, with a warning naming it (not with -q)
+    for args in [
+        &["filter", "-", "-c", "-w", "WhitElo>=2500"][..],
+        &["stats", "-", "--by", "WhitElo"],
+        &[
+            "export",
+            "-",
+            "-o",
+            "-",
+            "--to",
+            "csv",
+            "-w",
+            "WhitElo>=2500",
+        ],
+    ] {
+        let o = kifu(args, Some(&games()));
+        assert_ne!(code(&o), 2, "{args:?}: {}", err(&o));
+        let warned = err(&o)
+            .matches("kifu: warning: `WhitElo` is no tag")
+            .count();
+        assert_eq!(warned, 1, "{args:?}: {}", err(&o));
+        assert!(err(&o).contains("`WhiteElo`"), "{}", err(&o));
+        let mut quiet = args.to_vec();
+        quiet.push("-q");
+        assert!(!err(&kifu(&quiet, Some(&games()))).contains("warning"));
+    }
 }
 
 /// A value that is no date or number is refused, naming the bad part, never read as a date of
@@ -242,7 +269,22 @@ fn long_values_are_never_merged() {
         .collect();
     assert_eq!(folders.len(), 2, "{folders:?}");
     assert!(folders.iter().all(|f| f.len() <= "White=".len() + 100));
-    // a misspelt partition key names the column it may have meant
+    // a misspelt partition key: a small letter first is refused naming the column it may
+    // have meant; a capital first is a tag (as in -w and --by), with a warning naming it
+    let ds = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let o = kifu(
+        &[
+            "export",
+            input.to_str().unwrap(),
+            "--partition-by",
+            "yaer",
+            "-o",
+            &ds("ds2"),
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    assert!(err(&o).contains("`year`"), "{}", err(&o));
     let o = kifu(
         &[
             "export",
@@ -250,12 +292,16 @@ fn long_values_are_never_merged() {
             "--partition-by",
             "Whte",
             "-o",
-            dir.path().join("ds2").to_str().unwrap(),
+            &ds("ds3"),
         ],
         None,
     );
-    assert_eq!(code(&o), 2, "{}", err(&o));
-    assert!(err(&o).contains("`White`"), "{}", err(&o));
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(err(&o).contains("did you mean `White`?"), "{}", err(&o));
+    assert_eq!(
+        entries(&dir.path().join("ds3")),
+        ["Whte=__HIVE_DEFAULT_PARTITION__", "_SUCCESS"]
+    );
 }
 
 /// `--partition-by month` names its folders with the value `stats --by month` shows

@@ -419,6 +419,38 @@ impl Key {
         Some(s)
     }
 
+    /// A word for a tag or property name kifu does not know that is close to one it does
+    /// (`WhitElo`: `WhiteElo`): it is read as a tag of that name, as PGN allows any tag, so
+    /// a test of it may match nothing where a typo was meant; the frontends say this as a
+    /// warning. `None` for every other key.
+    ///
+    /// ```
+    /// use kifu_pipeline::keys::Key;
+    /// let w = Key::parse("WhitElo").unwrap().near_miss().unwrap();
+    /// assert!(w.contains("did you mean `WhiteElo`?"), "{w}");
+    /// assert_eq!(Key::parse("WhiteElo").unwrap().near_miss(), None);
+    /// assert_eq!(Key::parse("LichessId").unwrap().near_miss(), None);
+    /// ```
+    pub fn near_miss(&self) -> Option<String> {
+        let Key::Tag(name) = self else { return None };
+        if known_names().any(|k| k == name) {
+            return None;
+        }
+        let meant = close_matches(name, known_names());
+        if meant.is_empty() {
+            return None;
+        }
+        let list: Vec<String> = meant.iter().map(|m| format!("`{m}`")).collect();
+        Some(format!(
+            "`{name}` is no tag or property kifu knows: it is read as a tag of that name, which \
+             games may not have; did you mean {}?",
+            match list.as_slice() {
+                [one] => one.clone(),
+                many => format!("one of {}", many.join(", ")),
+            }
+        ))
+    }
+
     /// The key for grouping (`--by`, `--partition-by`): every key but `Player`.
     ///
     /// # Errors
@@ -1041,6 +1073,13 @@ fn compare(kind: Kind, v: &Value<'_>, t: &Operand) -> Option<Ordering> {
 /// must all hold: `or` binds within one `-w`, and the `-w`s are joined by "and".
 #[derive(Clone, Debug, PartialEq)]
 pub struct AnyOf(pub Vec<Test>);
+
+impl AnyOf {
+    /// The keys its tests name.
+    pub fn keys(&self) -> impl Iterator<Item = &Key> {
+        self.0.iter().map(Test::key)
+    }
+}
 
 impl std::str::FromStr for AnyOf {
     type Err = String;

@@ -52,6 +52,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             eprintln!("kifu explore: {note}");
         }
     }
+    crate::run::warn_near_misses(args.common.quiet, args.tests.iter().flat_map(|t| t.keys()));
     if let Query::Go(pattern) = query {
         return run_go(args, pattern);
     }

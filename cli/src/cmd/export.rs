@@ -239,6 +239,11 @@ pub enum ExportFormat {
 /// status 2 when an input could not be read or the output was refused.
 pub fn run(args: Args) -> io::Result<ExitCode> {
     crate::alloc::for_tables(args.table.id() == "positions");
+    let partition_keys: Vec<_> = (args.partition_by.iter())
+        .filter_map(|name| kifu_pipeline::keys::Key::parse(name).ok())
+        .collect();
+    let keys = args.positions.tests.iter().flat_map(|t| t.keys());
+    crate::run::warn_near_misses(args.common.quiet, keys.chain(&partition_keys));
     // a dataset directory's name tells no format: Parquet, unless --to says otherwise
     let dataset = args.dataset || args.max_rows_per_file.is_some() || !args.partition_by.is_empty();
     let to = args

@@ -71,6 +71,7 @@ pub struct Args {
 
 /// `kifu filter`.
 pub fn run(args: Args) -> io::Result<ExitCode> {
+    crate::run::warn_near_misses(args.common.quiet, args.tests.iter().flat_map(|t| t.keys()));
     let reaches = match &args.reaches {
         Some(fen) => {
             if !args.common.quiet

@@ -230,6 +230,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             eprintln!("kifu find: {note}");
         }
     }
+    crate::run::warn_near_misses(args.common.quiet, args.tests.iter().flat_map(|t| t.keys()));
     let common = &args.common;
     if args.count
         && !args.query.dom_search

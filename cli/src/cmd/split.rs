@@ -63,6 +63,7 @@ pub struct Args {
 
 /// `kifu split`.
 pub fn run(args: Args) -> io::Result<ExitCode> {
+    crate::run::warn_near_misses(args.common.quiet, args.by.as_ref().map(|b| b.key()));
     let by = match (args.games, args.by) {
         (Some(n), _) => By::Count(n),
         (_, Some(name)) => By::Value(name),

@@ -49,6 +49,7 @@ pub enum SortBy {
 
 /// `kifu stats`.
 pub fn run(args: Args) -> io::Result<ExitCode> {
+    crate::run::warn_near_misses(args.common.quiet, args.by.as_ref().map(|b| b.key()));
     match args.by {
         Some(by) => {
             let grouping = Grouping {
