@@ -380,13 +380,52 @@ enum State {
 /// [`Held::bytes`]).
 #[derive(Clone, Copy, Debug)]
 enum Event {
-    Tag(pgn::Context, Span, Span),
-    TagsEnd(pgn::Context),
-    Move(pgn::Context, pgn::San, Span, Span),
-    Nag(pgn::Context, pgn::Nag, pgn::NagForm),
-    Comment(pgn::Context, pgn::CommentKind, Span, bool, bool),
-    Result(pgn::Context, pgn::Outcome),
-    Error(ErrorAt),
+    Tag(At, Span, Span),
+    TagsEnd(At),
+    Move(At, pgn::San, Span, Span),
+    Nag(At, pgn::Nag, pgn::NagForm),
+    Comment(At, pgn::CommentKind, Span, bool, bool),
+    Result(At, pgn::Outcome),
+    /// The problem in [`Held::errors_at`] at this index.
+    Error(u32),
+}
+
+const _: () = assert!(core::mem::size_of::<Event>() <= 48);
+
+/// An event's [`pgn::Context`] less its game and depth, which every event held shares (the
+/// main line of one game: [`Held::game`], depth 0): a held event is 48 bytes, not 80.
+#[derive(Clone, Copy, Debug)]
+struct At {
+    offset: u64,
+    line: u64,
+    column: u32,
+    ply: u32,
+}
+
+impl At {
+    #[inline]
+    fn of(ctx: &pgn::Context) -> At {
+        At {
+            offset: ctx.pos.offset,
+            line: ctx.pos.line,
+            column: ctx.pos.column,
+            ply: ctx.ply,
+        }
+    }
+
+    #[inline]
+    fn ctx(self, game: u64) -> pgn::Context {
+        pgn::Context {
+            pos: kifu::Position {
+                offset: self.offset,
+                line: self.line,
+                column: self.column,
+            },
+            game,
+            depth: 0,
+            ply: self.ply,
+        }
+    }
 }
 
 /// A problem held back: [`pgn::Error`] with its text in [`Held::bytes`].
@@ -401,15 +440,19 @@ struct ErrorAt {
     at: Option<pgn::MoveRef>,
 }
 
-/// A range of [`Held::bytes`].
+/// A range of [`Held::bytes`] (which [`Sieve::hold`] keeps within `u32::MAX` bytes).
 #[derive(Clone, Copy, Debug)]
-struct Span(usize, usize);
+struct Span(u32, u32);
 
 /// The events of the open game held back, reused from game to game.
 #[derive(Debug, Default)]
 struct Held {
     events: Vec<Event>,
     bytes: Vec<u8>,
+    /// The problems held, apart (rare, and larger than the other events).
+    errors_at: Vec<ErrorAt>,
+    /// The game of every event held.
+    game: u64,
     /// At least what the builder's estimate of the game would be after them
     /// ([`pgn::GameBuilder::with_max_game_bytes`]): while it stays within the limit, the builder
     /// answers every one of them with `Continue`.
@@ -424,19 +467,22 @@ impl Held {
     fn clear(&mut self) {
         self.events.clear();
         self.bytes.clear();
+        self.errors_at.clear();
         self.estimate = 0;
         self.errors = 0;
     }
 
     /// Keeps `b`.
+    /// Keeps `b` ([`Sieve::hold`] made room for it: its end is within `u32::MAX`).
+    #[inline]
     fn span(&mut self, b: &[u8]) -> Span {
         let start = self.bytes.len();
         self.bytes.extend_from_slice(b);
-        Span(start, self.bytes.len())
+        Span(start as u32, self.bytes.len() as u32)
     }
 
     fn get(&self, s: Span) -> &[u8] {
-        &self.bytes[s.0..s.1]
+        &self.bytes[s.0 as usize..s.1 as usize]
     }
 }
 
@@ -531,13 +577,20 @@ impl<T: PerGame> Sieve<T> {
     /// Holds an event back when the game's events are held and `extra` more bytes keep its
     /// estimate within the builder's limit; otherwise gives the builder what was held, and
     /// `false`: the event goes to the builder. `extra`: the event's fixed part and its texts
-    /// ([`text`]).
-    fn hold(&mut self, extra: usize) -> bool {
+    /// ([`text`]); `bytes`: the bytes it keeps; `ctx`: its context, if it has one (an event
+    /// of another game or off the main line, which never comes while the events are held, is
+    /// not held).
+    #[inline]
+    fn hold(&mut self, ctx: Option<&pgn::Context>, extra: usize, bytes: usize) -> bool {
         if !self.holding {
             return false;
         }
-        if self.held.estimate.saturating_add(extra) <= self.builder.max_game_bytes() {
-            self.held.estimate += extra;
+        let h = &mut self.held;
+        if h.estimate.saturating_add(extra) <= self.builder.max_game_bytes()
+            && h.bytes.len().saturating_add(bytes) <= u32::MAX as usize
+            && ctx.is_none_or(|c| c.depth == 0 && c.game == h.game)
+        {
+            h.estimate += extra;
             return true;
         }
         self.release();
@@ -555,25 +608,25 @@ impl<T: PerGame> Sieve<T> {
         for e in &h.events {
             use pgn::Visitor as _;
             let c = match *e {
-                Event::Tag(ctx, name, value) => b.on_property(
-                    &ctx,
+                Event::Tag(at, name, value) => b.on_property(
+                    &at.ctx(h.game),
                     &pgn::Tag {
                         name: h.get(name),
                         value: pgn::RawTag(h.get(value)),
                     },
                 ),
-                Event::TagsEnd(ctx) => b.on_tags_end(&ctx),
-                Event::Move(ctx, san, text, raw) => b.on_move(
-                    &ctx,
+                Event::TagsEnd(at) => b.on_tags_end(&at.ctx(h.game)),
+                Event::Move(at, san, text, raw) => b.on_move(
+                    &at.ctx(h.game),
                     &pgn::Move {
                         san,
                         text: h.get(text),
                         raw: h.get(raw),
                     },
                 ),
-                Event::Nag(ctx, nag, form) => b.on_nag(&ctx, nag, form),
-                Event::Comment(ctx, kind, text, first, last) => b.on_comment(
-                    &ctx,
+                Event::Nag(at, nag, form) => b.on_nag(&at.ctx(h.game), nag, form),
+                Event::Comment(at, kind, text, first, last) => b.on_comment(
+                    &at.ctx(h.game),
                     &pgn::Comment {
                         kind,
                         text: pgn::RawComment(h.get(text)),
@@ -581,16 +634,19 @@ impl<T: PerGame> Sieve<T> {
                         last,
                     },
                 ),
-                Event::Result(ctx, outcome) => b.on_result(&ctx, outcome),
-                Event::Error(e) => b.on_error(&pgn::Error {
-                    kind: e.kind,
-                    severity: e.severity,
-                    text: h.get(e.text),
-                    truncated: e.truncated,
-                    pos: e.pos,
-                    game: e.game,
-                    at: e.at,
-                }),
+                Event::Result(at, outcome) => b.on_result(&at.ctx(h.game), outcome),
+                Event::Error(i) => {
+                    let e = h.errors_at[i as usize];
+                    b.on_error(&pgn::Error {
+                        kind: e.kind,
+                        severity: e.severity,
+                        text: h.get(e.text),
+                        truncated: e.truncated,
+                        pos: e.pos,
+                        game: e.game,
+                        at: e.at,
+                    })
+                }
             };
             debug_assert_eq!(c, kifu::Control::Continue, "{e:?}");
         }
@@ -624,6 +680,7 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
     fn on_tree(&mut self, ctx: &pgn::Context) -> kifu::Control {
         if ctx.is_main_line() {
             self.held.clear();
+            self.held.game = ctx.game;
             (self.state, self.holding) = if self.query.is_some() {
                 self.search.begin();
                 (State::Tags, true)
@@ -666,18 +723,19 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         {
             self.search.tag(tag.name, &tag.value.decode_utf8_lossy());
         }
-        if self.hold(HELD_TAG + text(tag.name.len() + tag.value.as_bytes().len())) {
+        let len = tag.name.len() + tag.value.as_bytes().len();
+        if self.hold(Some(ctx), HELD_TAG + text(len), len) {
             let name = self.held.span(tag.name);
             let value = self.held.span(tag.value.as_bytes());
-            self.held.events.push(Event::Tag(*ctx, name, value));
+            self.held.events.push(Event::Tag(At::of(ctx), name, value));
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_property(ctx, tag);
         self.answer(c)
     }
     fn on_tags_end(&mut self, ctx: &pgn::Context) -> kifu::Control {
-        let c = if self.hold(0) {
-            self.held.events.push(Event::TagsEnd(*ctx));
+        let c = if self.hold(Some(ctx), 0, 0) {
+            self.held.events.push(Event::TagsEnd(At::of(ctx)));
             kifu::Control::Continue
         } else {
             self.builder.on_tags_end(ctx)
@@ -692,15 +750,18 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         self.answer(c)
     }
     fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
-        let c = if self.hold(HELD_MOVE + text(mv.text.len())) {
+        let len = mv.raw.len() + mv.text.len();
+        let c = if self.hold(Some(ctx), HELD_MOVE + text(mv.text.len()), len) {
             // the move as written is the start of its token (the usual): its bytes kept once
             let raw = self.held.span(mv.raw);
             let text = if mv.raw.starts_with(mv.text) {
-                Span(raw.0, raw.0 + mv.text.len())
+                Span(raw.0, raw.0 + mv.text.len() as u32)
             } else {
                 self.held.span(mv.text)
             };
-            self.held.events.push(Event::Move(*ctx, mv.san, text, raw));
+            self.held
+                .events
+                .push(Event::Move(At::of(ctx), mv.san, text, raw));
             kifu::Control::Continue
         } else {
             self.builder.on_move(ctx, mv)
@@ -722,18 +783,19 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         self.answer(c)
     }
     fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> kifu::Control {
-        if self.hold(HELD_NAG) {
-            self.held.events.push(Event::Nag(*ctx, nag, form));
+        if self.hold(Some(ctx), HELD_NAG, 0) {
+            self.held.events.push(Event::Nag(At::of(ctx), nag, form));
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_nag(ctx, nag, form);
         self.answer(c)
     }
     fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
-        if self.hold(HELD_STRING + text(comment.text.as_bytes().len())) {
+        let len = comment.text.as_bytes().len();
+        if self.hold(Some(ctx), HELD_STRING + text(len), len) {
             let text = self.held.span(comment.text.as_bytes());
             self.held.events.push(Event::Comment(
-                *ctx,
+                At::of(ctx),
                 comment.kind,
                 text,
                 comment.first,
@@ -745,8 +807,8 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         self.answer(c)
     }
     fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> kifu::Control {
-        if self.hold(0) {
-            self.held.events.push(Event::Result(*ctx, outcome));
+        if self.hold(Some(ctx), 0, 0) {
+            self.held.events.push(Event::Result(At::of(ctx), outcome));
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_result(ctx, outcome);
@@ -756,10 +818,12 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         if self.held.errors >= self.builder.max_game_errors() {
             self.release();
         }
-        if self.hold(HELD_ERROR + text(error.text.len())) {
+        if self.hold(None, HELD_ERROR + text(error.text.len()), error.text.len()) {
             self.held.errors += 1;
             let text = self.held.span(error.text);
-            self.held.events.push(Event::Error(ErrorAt {
+            let i = self.held.errors_at.len() as u32;
+            self.held.events.push(Event::Error(i));
+            self.held.errors_at.push(ErrorAt {
                 kind: error.kind,
                 severity: error.severity,
                 text,
@@ -767,7 +831,7 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
                 pos: error.pos,
                 game: error.game,
                 at: error.at,
-            }));
+            });
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_error(error);
