@@ -850,7 +850,7 @@ fn long_text_is_cut_to_256_bytes_said_and_the_same_at_every_core() {
     let mut sgf = format!("(;GM[1]SZ[9]RE[{long}];B[aa])");
     sgf.push_str(&"(;GM[1]SZ[9]RE[B+R];B[aa])".repeat(30));
     let input = tmp.file("amp.sgf", sgf.as_bytes());
-    let cols = ["--table", "positions", "--columns", "ply,result"];
+    let cols = ["--table", "positions", "--columns", "ply,RE"];
     let mut outs = Vec::new();
     for (to, j) in [
         ("npz", "-j1"),
@@ -870,9 +870,9 @@ fn long_text_is_cut_to_256_bytes_said_and_the_same_at_every_core() {
         );
         let result = if to == "npz" {
             let m = npz(&out);
-            member(&m, "result").texts()
+            member(&m, "RE").texts()
         } else {
-            Npy::parse(&fs::read(out.join("result.npy")).unwrap()).texts()
+            Npy::parse(&fs::read(out.join("RE.npy")).unwrap()).texts()
         };
         assert_eq!(result.len(), 31);
         assert_eq!(result[0], "x".repeat(255), "cut before the é");
@@ -880,7 +880,7 @@ fn long_text_is_cut_to_256_bytes_said_and_the_same_at_every_core() {
         outs.push(out);
     }
     let m = npz(&outs[0]);
-    assert_eq!(member(&m, "result").descr, "|S255");
+    assert_eq!(member(&m, "RE").descr, "|S255");
     assert!(fs::read(&outs[0]).unwrap() == fs::read(&outs[1]).unwrap());
     assert!(tree(&outs[2]) == tree(&outs[3]));
     // Parquet, CSV and JSON Lines keep the value whole
@@ -888,7 +888,7 @@ fn long_text_is_cut_to_256_bytes_said_and_the_same_at_every_core() {
     let mut args = cols.to_vec();
     args.extend(["--to", "jsonl"]);
     ok(&export(&[&input], &whole, &args));
-    assert_eq!(jsonl(&whole)[0]["result"].as_str(), Some(long.as_str()));
+    assert_eq!(jsonl(&whole)[0]["RE"].as_str(), Some(long.as_str()));
 }
 
 /// Standard base64, padded (what `base64.b64encode` gives).

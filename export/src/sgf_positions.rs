@@ -62,7 +62,7 @@ pub(crate) fn fields() -> Vec<Field> {
         Field::new("handicap_stones", DataType::Int32, true),
         Field::new("black_rank", DataType::Int16, true),
         Field::new("white_rank", DataType::Int16, true),
-        Field::new("result", DataType::Utf8, true),
+        Field::new("RE", DataType::Utf8, true),
         Field::new("score", DataType::Int8, true),
         Field::new("error", DataType::Utf8, true),
     ]
@@ -648,7 +648,7 @@ mod tests {
         ]),
         Some(&[
             "file",
-            "result",
+            "RE",
             "komi",
             "black_rank",
             "handicap_stones",

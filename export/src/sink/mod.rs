@@ -712,7 +712,7 @@ impl Sink for FileSink {
 /// Whether the files of an `npy` directory are synced each when their part closes: not on
 /// Linux, where [`sync_all_at_once`] syncs them all before the dataset is put in place (one
 /// `syncfs` against an `fsync` per column file of every part: 6,500 files for
-/// `--partition-by result` of 1 M Go positions).
+/// `--partition-by RE` of 1 M Go positions).
 pub(crate) const SYNC_EACH_ARRAY_FILE: bool =
     !cfg!(any(target_os = "linux", target_os = "android"));
 
