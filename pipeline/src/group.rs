@@ -1,4 +1,4 @@
-//! `kifu stats --by KEY` and `kifu.stats(by=…)`: the games counted per value of a key (a tag
+//! `kifu stats --by KEY` and `kifu.stats_by(source, by)`: the games counted per value of a key (a tag
 //! or root property, `year`, `month`, `speed`, `opening_eco`), every core, bounded memory.
 //!
 //! Each piece's visitor reads only what the key and the counts need (a tag or two, the

@@ -1,5 +1,5 @@
 //! The keys of a game a user can name, in one place: `kifu filter -w`, `kifu split --by`,
-//! `kifu stats --by`, `kifu export --partition-by` and Python's `stats(by=…)` all read them
+//! `kifu stats --by`, `kifu export --partition-by` and Python's `stats_by(source, by)` all read them
 //! here.
 //!
 //! A [`Key`] is a tag (PGN, any name) or a root property (SGF), by its exact name, or a value
