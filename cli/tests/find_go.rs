@@ -112,7 +112,7 @@ fn explore_next_moves() {
         (Some(1), Some(1))
     );
     assert_eq!(
-        (qf["game"].as_u64(), qf["move_number"].as_u64()),
+        (qf["game"].as_u64(), qf["ply"].as_u64()),
         (Some(1), Some(1))
     );
     // game 3: W qc (16, 2): the pattern's 3-3 point (2, 2) of the upper right corner, a draw

@@ -38,7 +38,7 @@ fn json_str(s: &str) -> String {
 }
 
 fn line(file: &str, game: u64, apps: &[Appearance]) -> String {
-    let moves: Vec<String> = apps.iter().map(|a| a.move_number.to_string()).collect();
+    let moves: Vec<String> = apps.iter().map(|a| a.ply.to_string()).collect();
     let next: Vec<String> = apps.iter().map(|a| json_str(&a.next.to_string())).collect();
     format!(
         "{{\"file\":{},\"game\":{game},\"moves\":[{}],\"next\":[{}]}}\n",

@@ -249,7 +249,7 @@ impl Finder {
                     .go_found
                     .iter()
                     .take(take)
-                    .map(|a| a.move_number)
+                    .map(|a| a.ply)
                     .collect();
                 (!plies.is_empty()).then(|| Matched {
                     plies,

@@ -8,7 +8,7 @@
 //!
 //! Every position of each game tree's main line: the start (after the root node's setup, `AB`
 //! `AW` `AE`), then the position after each move (passes included), numbered by the moves
-//! played before it ([`Appearance::move_number`]: 0 is the start). A node's setup is applied
+//! played before it ([`Appearance::ply`]: 0 is the start). A node's setup is applied
 //! with its move, as the replay does ([`kifu_replay::go`]); a node of setup alone is part of
 //! the position after the next move. Games replay as `kifu check --legal` replays them (an
 //! occupied point is not played, a ko retaken is). Variations are not searched; games that
@@ -181,7 +181,7 @@ impl core::fmt::Display for Next {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Appearance {
     /// Moves played before the position (0: the start, passes counted).
-    pub move_number: u32,
+    pub ply: u32,
     /// The place the next move is read at (the first that holds it, else the first).
     pub matched: Match,
     /// How many places the pattern stood at in the position.
@@ -366,13 +366,13 @@ impl GoFinder {
         self.hits
     }
 
-    /// Tests the position `move_number`.
-    fn test(&mut self, move_number: u32) {
+    /// Tests the position `ply`.
+    fn test(&mut self, ply: u32) {
         self.positions += 1;
         self.pending.clear();
         self.pending
             .extend(self.query.pattern.matches(&self.stones));
-        self.pending_move = move_number;
+        self.pending_move = ply;
     }
 
     /// The last position's appearance, with what came after it.
@@ -523,13 +523,13 @@ impl GameCount for GoReplayer<GoFinder> {
     }
 }
 
-/// The appearance of a position where the pattern stood (at `pending`, `move_number`), with
+/// The appearance of a position where the pattern stood (at `pending`, `ply`), with
 /// what was played after it (`None`: the end of the main line; a point at its
 /// [`canonical`](Pattern::canonical) place); `pending` emptied.
 fn close(
     pattern: &Pattern,
     pending: &mut Vec<Match>,
-    move_number: u32,
+    ply: u32,
     next: Option<(Color, Option<Point>)>,
     out: &mut Vec<Appearance>,
 ) {
@@ -566,7 +566,7 @@ fn close(
             )),
     };
     out.push(Appearance {
-        move_number,
+        ply,
         matched,
         places: pending.len() as u32,
         next,
@@ -590,9 +590,9 @@ fn close(
 /// assert!(search.search(&pattern, &tree, &mut found));
 /// // after B gg (the lower right corner's 3-3 point), and after W cc, far from it
 /// assert_eq!(found.len(), 2);
-/// assert_eq!(found[0].move_number, 1);
+/// assert_eq!(found[0].ply, 1);
 /// assert_eq!(found[0].next, Next::Tenuki { color: kifu::sgf::Color::White });
-/// assert_eq!((found[1].move_number, found[1].next), (2, Next::End));
+/// assert_eq!((found[1].ply, found[1].next), (2, Next::End));
 /// ```
 #[derive(Debug)]
 pub struct TreeSearch {
@@ -811,7 +811,7 @@ pub struct Example {
     /// The game's index in it, from 0.
     pub game: u64,
     /// The position's move number (moves played before it).
-    pub move_number: u32,
+    pub ply: u32,
 }
 
 /// One next move as [`GoExplorer`] counts it.
@@ -921,7 +921,7 @@ impl GoExplorer {
                         example: Example {
                             file: Arc::clone(&hit.file),
                             game: hit.game,
-                            move_number: a.move_number,
+                            ply: a.ply,
                         },
                     });
                     self.index.insert((group, a.next), self.rows.len() - 1);
@@ -992,7 +992,7 @@ mod tests {
     }
 
     fn moves(h: &GoHit) -> Vec<u32> {
-        h.appearances.iter().map(|a| a.move_number).collect()
+        h.appearances.iter().map(|a| a.ply).collect()
     }
 
     #[test]

@@ -454,7 +454,7 @@ def explore(
     ``kifu explore --go-pattern --json``: ``move``, ``kind`` (``point``, ``tenuki``, ``pass``,
     ``end``), ``color`` (the pattern's ``X``/``O``), ``x``, ``y`` (the pattern's coordinates),
     ``positions``, ``x_wins``, ``o_wins``, ``other``, ``file``, ``game`` (from 1),
-    ``move_number`` (and ``group`` first with ``by``: a key of the games, ``black_rank``,
+    ``ply`` (and ``group`` first with ``by``: a key of the games, ``black_rank``,
     ``KM``, ``year``…).
     """
 

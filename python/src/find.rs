@@ -680,7 +680,7 @@ fn go_table<'py>(
         ("other", int64.clone()),
         ("file", string.clone()),
         ("game", int64.clone()),
-        ("move_number", int64.clone()),
+        ("ply", int64.clone()),
     ]);
     let colour = |c: &sgf::Color| match c {
         sgf::Color::Black => "X",
@@ -712,6 +712,6 @@ fn go_table<'py>(
     col!("other", |r| r.other);
     col!("file", |r| r.example.file.to_string());
     col!("game", |r| r.example.game + 1);
-    col!("move_number", |r| r.example.move_number);
+    col!("ply", |r| r.example.ply);
     arrow_table(&pa, fields, &columns)
 }

@@ -179,7 +179,7 @@ def test_go_explore_is_the_cli_s_table(go_games, tmp_path, kifu_bin):
         assert t.to_pylist() == [json.loads(l) for l in out.splitlines()]
     t = kifu.explore(go_games, go_pattern=LONE_44, anchor="corner")
     assert t.column_names == ["move", "kind", "color", "x", "y", "positions", "x_wins", "o_wins",
-                              "other", "file", "game", "move_number"]
+                              "other", "file", "game", "ply"]
     assert sum(t.column("positions").to_pylist()) == 5
     empty = kifu.explore(go_games, go_pattern=LONE_44, where=["BR>=9d"])
     assert empty.num_rows == 0 and empty.column_names == t.column_names

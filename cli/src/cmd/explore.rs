@@ -239,7 +239,7 @@ fn go_json(r: &NextRow, grouped: bool) -> serde_json::Value {
         "other": r.other,
         "file": &*r.example.file,
         "game": r.example.game + 1,
-        "move_number": r.example.move_number,
+        "ply": r.example.ply,
     });
     with_group(row, grouped, r.group.as_deref())
 }
@@ -307,7 +307,7 @@ fn go_table(
             share(row.other),
             kifu_pipeline::shown(&row.example.file),
             row.example.game + 1,
-            row.example.move_number
+            row.example.ply
         )?;
     }
     Ok(())
