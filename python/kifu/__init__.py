@@ -210,10 +210,12 @@ def to_pandas(
     movetext_width: int | None = None,
     max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
     name: str | None = None,
+    where: Sequence[str] | None = None,
 ) -> Any:
     """The table ``to_arrow`` builds, as a ``pandas.DataFrame`` of Arrow dtypes
     (``pd.ArrowDtype``): ``WhiteElo`` stays an integer with nulls, dates stay dates, ``tags`` a
-    map. Needs pandas and pyarrow."""
+    map; ``where`` keeps the games that pass the key tests of ``kifu export -w``, as in
+    ``to_arrow``. Needs pandas and pyarrow."""
     pd = _require("pandas", "to_pandas", "pandas")
     _require("pyarrow", "to_pandas", "pandas")
     reader = to_arrow(
@@ -228,6 +230,7 @@ def to_pandas(
         movetext_width=movetext_width,
         max_game_bytes=max_game_bytes,
         name=name,
+        where=where,
     )
     return reader.read_all().to_pandas(types_mapper=pd.ArrowDtype)
 
@@ -245,6 +248,7 @@ def to_polars(
     movetext_width: int | None = None,
     max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
     name: str | None = None,
+    where: Sequence[str] | None = None,
 ) -> Any:
     """The table ``to_arrow`` builds, as a ``polars.DataFrame`` (the Arrow types kept: an
     integer column stays an integer column). Polars takes kifu's Arrow stream itself: pyarrow
@@ -263,6 +267,7 @@ def to_polars(
         max_game_bytes=max_game_bytes,
         name=name,
         raw=True,
+        where=where,
     )
     try:
         return pl.DataFrame(stream)
@@ -286,6 +291,7 @@ def scan_polars(
     movetext_width: int | None = None,
     max_game_bytes: int = DEFAULT_MAX_GAME_BYTES,
     name: str | None = None,
+    where: Sequence[str] | None = None,
 ) -> Any:
     """The table ``to_arrow`` builds, as a lazy ``polars.LazyFrame``: nothing is read until
     it is collected, and then only the columns the query uses are built (``columns=``), the
@@ -315,6 +321,7 @@ def scan_polars(
         movetext_width=movetext_width,
         max_game_bytes=max_game_bytes,
         name=name,
+        where=where,
     )
     known: list[Any] = []
 

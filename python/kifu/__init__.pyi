@@ -640,6 +640,7 @@ def to_pandas(
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
     name: str | None = None,
+    where: Sequence[str] | None = None,
 ) -> pandas.DataFrame:
     """The table of ``to_arrow`` as a ``pandas.DataFrame`` of Arrow dtypes (``pd.ArrowDtype``:
     ``WhiteElo`` stays an integer with nulls). Needs pandas and pyarrow."""
@@ -657,6 +658,7 @@ def to_polars(
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
     name: str | None = None,
+    where: Sequence[str] | None = None,
 ) -> polars.DataFrame:
     """The table of ``to_arrow`` as a ``polars.DataFrame`` (Arrow types kept). Needs polars."""
 
@@ -672,6 +674,7 @@ def scan_polars(
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
     name: str | None = None,
+    where: Sequence[str] | None = None,
 ) -> polars.LazyFrame:
     """The table of ``to_arrow`` as a lazy ``polars.LazyFrame``: read at each ``collect()``,
     only the columns the query uses built, its filter run batch by batch, ``head(n)`` stopping

@@ -23,6 +23,8 @@ def test_to_pandas_keeps_arrow_types(pgn_file, sgf_file):
     assert list(trees["PB"])[0] == "Honinbo Shusaku"
     moves = kifu.to_pandas(pgn_file, "moves", columns=["game_index", "san"])
     assert list(moves.columns) == ["game_index", "san"] and len(moves) == 39
+    # the key tests of kifu export -w, as to_arrow takes them
+    assert len(kifu.to_pandas(pgn_file, where=["WhiteElo>=2000"])) == 1
 
 
 def test_to_polars_keeps_arrow_types(pgn_file, sgf_file):
@@ -33,6 +35,7 @@ def test_to_polars_keeps_arrow_types(pgn_file, sgf_file):
     assert df.schema["Date"] == pl.Date
     assert kifu.to_polars(sgf_file, "positions").height == 7
     assert kifu.to_polars(pgn_file, columns=["White"]).columns == ["White"]
+    assert kifu.to_polars(pgn_file, where=["year<=1858"])["White"].to_list() == ["Morphy, Paul"]
 
 
 def test_to_polars_raises_kifus_exception(tmp_path, pgn_text):
