@@ -185,7 +185,7 @@ median_ratio() { # times of the slower, times of the faster
 }
 ratio() { # slower, faster
     [ -n "${times_of[$1]:-}" ] && [ -n "${times_of[$2]:-}" ] || return 0
-    printf '  %-40s / %-40s %6.1fx  %6.1fx CPU\n' "$1" "$2" \
+    printf '  %-40s / %-40s %6.2fx  %6.2fx CPU\n' "$1" "$2" \
         "$(median_ratio "${times_of[$1]}" "${times_of[$2]}")" "$(median_ratio "${cpu_of[$1]}" "${cpu_of[$2]}")"
 }
 echo
@@ -196,6 +196,10 @@ for j in 1 2; do
     ratio "pgn-extract FENPattern (subfen, games)" "find -c --subfen -j$j"
     ratio "pgn-extract FENPattern (subfen, games)" "find --subfen (games) -j$j"
 done
+ratio "pgn-extract -Tf (fen, games)" "find -c --fen -j1 (before)"
+ratio "pgn-extract -Tf (fen, games)" "find --fen (games) -j1 (before)"
+ratio "pgn-extract FENPattern (subfen, games)" "find -c --subfen -j1 (before)"
+ratio "pgn-extract FENPattern (subfen, games)" "find --subfen (games) -j1 (before)"
 for q in "-c --fen" "--fen (games)" "-c --subfen" "--subfen (games)"; do
     ratio "find $q -j1 (before)" "find $q -j1"
 done
