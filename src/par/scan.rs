@@ -23,7 +23,9 @@ use crate::{pgn, sgf};
 /// input. It gets [`on_end`](pgn::Visitor::on_end) when its piece is over, so a builder
 /// flushes there. A visitor may be made and dropped unseen when a cut turns out to be no
 /// game boundary (the piece before then reads this one too): keep results inside the visitor,
-/// not in side effects.
+/// not in side effects. A visitor is made on a thread that reads pieces, or on the thread that
+/// gets the results (a piece cut where no game seemed to start, which does start one, is read
+/// there).
 pub trait Work: Sync {
     /// What the caller knows of each input (its name, say); handed back with its results.
     type Input: Send + Sync;
