@@ -245,12 +245,7 @@ impl Finder {
                 self.go_found.clear();
                 self.go.search(pattern, tree, &mut self.go_found);
                 let take = if self.all { usize::MAX } else { 1 };
-                let plies: Vec<u32> = self
-                    .go_found
-                    .iter()
-                    .take(take)
-                    .map(|a| a.ply)
-                    .collect();
+                let plies: Vec<u32> = self.go_found.iter().take(take).map(|a| a.ply).collect();
                 (!plies.is_empty()).then(|| Matched {
                     plies,
                     variation_plies: Vec::new(),

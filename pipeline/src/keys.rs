@@ -427,7 +427,7 @@ impl Key {
     /// ```
     /// use kifu_pipeline::keys::Key;
     /// let w = Key::parse("WhitElo").unwrap().near_miss().unwrap();
-    /// assert!(w.contains("did you mean `WhiteElo`?"), "{w}");
+    /// assert!(w.contains("did you mean one of `WhiteElo`, `White`?"), "{w}");
     /// assert_eq!(Key::parse("WhiteElo").unwrap().near_miss(), None);
     /// assert_eq!(Key::parse("LichessId").unwrap().near_miss(), None);
     /// ```
