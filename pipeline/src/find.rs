@@ -847,6 +847,137 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
     }
 }
 
+/// A piece's visitor of `kifu find -c` on the main line without `-w`: the parser's events
+/// replayed straight, no game built, the games that match counted.
+#[derive(Debug)]
+pub struct Counting {
+    query: Arc<query::Query>,
+    search: query::LineSearch,
+    games: u64,
+    found: u64,
+}
+
+impl pgn::Visitor for Counting {
+    fn on_tree(&mut self, ctx: &pgn::Context) -> kifu::Control {
+        if !ctx.is_main_line() {
+            return kifu::Control::Skip;
+        }
+        self.games += 1;
+        self.search.begin();
+        kifu::Control::Continue
+    }
+    fn on_property(&mut self, ctx: &pgn::Context, tag: &pgn::Tag<'_>) -> kifu::Control {
+        if ctx.is_main_line() && (tag.name == b"FEN" || tag.name == b"Variant") {
+            let value = tag.value.decode();
+            self.search.tag(tag.name, &String::from_utf8_lossy(&value));
+        }
+        kifu::Control::Continue
+    }
+    fn on_tags_end(&mut self, _: &pgn::Context) -> kifu::Control {
+        let v = self.search.start(&self.query);
+        self.answer(v)
+    }
+    fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
+        if !ctx.is_main_line() {
+            return kifu::Control::Skip;
+        }
+        let v = self.search.play(&self.query, mv.san);
+        self.answer(v)
+    }
+}
+
+impl Counting {
+    /// The games of the piece that matched.
+    pub fn found(&self) -> u64 {
+        self.found
+    }
+
+    fn answer(&mut self, v: query::Verdict) -> kifu::Control {
+        match v {
+            query::Verdict::Continue => kifu::Control::Continue,
+            query::Verdict::Matched => {
+                self.found += 1;
+                kifu::Control::SkipGame
+            }
+            query::Verdict::Over => kifu::Control::SkipGame,
+        }
+    }
+}
+
+impl crate::GameCount for Counting {
+    fn games(&self) -> u64 {
+        self.games
+    }
+}
+
+/// SGF games in a count of chess matches: counted as read, never matched.
+#[derive(Debug, Default)]
+pub struct SgfGames(u64);
+
+impl sgf::Visitor for SgfGames {
+    fn on_tree(&mut self, ctx: &sgf::Context) -> kifu::Control {
+        self.0 += u64::from(ctx.is_game_level());
+        kifu::Control::Skip
+    }
+}
+
+impl crate::GameCount for SgfGames {
+    fn games(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The job of `kifu find -c` for a chess query on the main line without key tests: each
+/// piece's games counted as they match, from the parser's events, no game built (the pieces
+/// give [`Counting`]s; SGF pieces count their trees, never matched).
+///
+/// ```
+/// use std::sync::Arc;
+/// use kifu::par::{Event, Visited};
+/// use kifu_pipeline::find::CountWork;
+/// use kifu_pipeline::{Formats, Scan, Source};
+/// use kifu_replay::chess::query::{Query, Step};
+///
+/// let q = Query::new(vec![Step::subfen("8/8/8/8/4P3/8/8/8").unwrap()]);
+/// let source = Source::Bytes { name: "g.pgn".into(), data: b"1. e4 e5 *\n\n1. d4 d5 *\n".to_vec() };
+/// let mut found = 0;
+/// let work = CountWork::new(Arc::new(q));
+/// let sink = |event: Event<'_, CountWork>| {
+///     if let Event::Piece { visited: Visited::Pgn(c), .. } = event {
+///         found += c.found();
+///     }
+///     Ok::<(), ()>(())
+/// };
+/// Scan::new(source, Formats::ANY).run(&work, sink, |_| {}).unwrap();
+/// assert_eq!(found, 1);
+/// ```
+#[derive(Debug)]
+pub struct CountWork(Arc<query::Query>);
+
+impl CountWork {
+    /// The job for `query`.
+    pub fn new(query: Arc<query::Query>) -> CountWork {
+        CountWork(query)
+    }
+}
+
+impl kifu::par::Work for CountWork {
+    type Input = Input;
+    type Pgn = Counting;
+    type Sgf = SgfGames;
+    fn pgn(&self, _: &Input) -> Counting {
+        Counting {
+            query: Arc::clone(&self.0),
+            search: query::LineSearch::default(),
+            games: 0,
+            found: 0,
+        }
+    }
+    fn sgf(&self, _: &Input) -> SgfGames {
+        SgfGames::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

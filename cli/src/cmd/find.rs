@@ -7,9 +7,8 @@ use std::sync::Arc;
 
 use kifu::par::{Event, Visited};
 use kifu::{pgn, sgf};
-use kifu_pipeline::find::{FindWork, Finder, Matched, Query};
+use kifu_pipeline::find::{CountWork, FindWork, Finder, Matched, Query};
 use kifu_pipeline::{DomScope, Input, PerGame};
-use kifu_replay::chess::query::{LineSearch, Verdict};
 
 use crate::args::{Common, GameLimit, MaxCount, OutputArgs};
 use crate::out::{self, Guard};
@@ -98,106 +97,13 @@ impl PerGame for Found {
     }
 }
 
-/// `find -c` on the main line without `-w`: the parser's events replayed straight, no game
-/// built (a piece's visitor, counting the games that match).
-pub struct Counting {
-    query: Arc<kifu_replay::chess::query::Query>,
-    search: LineSearch,
-    games: u64,
-    found: u64,
-}
-
-impl pgn::Visitor for Counting {
-    fn on_tree(&mut self, ctx: &pgn::Context) -> kifu::Control {
-        if !ctx.is_main_line() {
-            return kifu::Control::Skip;
-        }
-        self.games += 1;
-        self.search.begin();
-        kifu::Control::Continue
-    }
-    fn on_property(&mut self, ctx: &pgn::Context, tag: &pgn::Tag<'_>) -> kifu::Control {
-        if ctx.is_main_line() && (tag.name == b"FEN" || tag.name == b"Variant") {
-            let value = tag.value.decode();
-            self.search.tag(tag.name, &String::from_utf8_lossy(&value));
-        }
-        kifu::Control::Continue
-    }
-    fn on_tags_end(&mut self, _: &pgn::Context) -> kifu::Control {
-        let v = self.search.start(&self.query);
-        self.answer(v)
-    }
-    fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
-        if !ctx.is_main_line() {
-            return kifu::Control::Skip;
-        }
-        let v = self.search.play(&self.query, mv.san);
-        self.answer(v)
-    }
-}
-
-impl Counting {
-    fn answer(&mut self, v: Verdict) -> kifu::Control {
-        match v {
-            Verdict::Continue => kifu::Control::Continue,
-            Verdict::Matched => {
-                self.found += 1;
-                kifu::Control::SkipGame
-            }
-            Verdict::Over => kifu::Control::SkipGame,
-        }
-    }
-}
-
-impl kifu_pipeline::GameCount for Counting {
-    fn games(&self) -> u64 {
-        self.games
-    }
-}
-
-/// SGF games in a count of chess matches: counted as read, never matched.
-#[derive(Default)]
-pub struct SgfGames(u64);
-
-impl sgf::Visitor for SgfGames {
-    fn on_tree(&mut self, ctx: &sgf::Context) -> kifu::Control {
-        self.0 += u64::from(ctx.is_game_level());
-        kifu::Control::Skip
-    }
-}
-
-impl kifu_pipeline::GameCount for SgfGames {
-    fn games(&self) -> u64 {
-        self.0
-    }
-}
-
-struct CountWork(Arc<kifu_replay::chess::query::Query>);
-
-impl kifu::par::Work for CountWork {
-    type Input = Input;
-    type Pgn = Counting;
-    type Sgf = SgfGames;
-    fn pgn(&self, _: &Input) -> Counting {
-        Counting {
-            query: Arc::clone(&self.0),
-            search: LineSearch::default(),
-            games: 0,
-            found: 0,
-        }
-    }
-    fn sgf(&self, _: &Input) -> SgfGames {
-        SgfGames::default()
-    }
-}
-
 /// `find -c` without `-w` on the main line: no game built.
 fn count_only(
     common: &Common,
     q: &kifu_replay::chess::query::Query,
     max: Option<u64>,
 ) -> io::Result<ExitCode> {
-    let work = CountWork(Arc::new(q.clone()));
+    let work = CountWork::new(Arc::new(q.clone()));
     let mut budget = Budget::new(max);
     let mut found = 0u64;
     let scanned = run::scan(common, "searching", &work, |event| {
@@ -206,7 +112,7 @@ fn count_only(
             ..
         } = event
         {
-            for _ in 0..c.found {
+            for _ in 0..c.found() {
                 if !budget.take() {
                     break;
                 }
