@@ -226,6 +226,16 @@ impl DomScope {
             ..self
         }
     }
+    /// A PGN game builder keeping what this scope says, cutting a game past its limit: the
+    /// builder of every job that builds PGN games ([`DomWork`], `find`'s sieve).
+    pub fn pgn_builder(&self) -> pgn::GameBuilder {
+        pgn::GameBuilder::with_scope(self.pgn).with_max_game_bytes(self.max_game_bytes)
+    }
+
+    /// The SGF game tree builder of this scope, as [`pgn_builder`](Self::pgn_builder).
+    pub fn sgf_builder(&self) -> sgf::TreeBuilder {
+        sgf::TreeBuilder::with_scope(self.sgf).with_max_game_bytes(self.max_game_bytes)
+    }
 }
 
 /// The work of a job on whole games: for each piece, a [`Dom`] of each format's builder (of
@@ -313,13 +323,9 @@ impl<F: PieceWork> kifu::par::Work for DomWork<F> {
     type Pgn = Dom<pgn::GameBuilder, F::Each>;
     type Sgf = Dom<sgf::TreeBuilder, F::Each>;
     fn pgn(&self, input: &Input) -> Self::Pgn {
-        let b = pgn::GameBuilder::with_scope(self.scope.pgn)
-            .with_max_game_bytes(self.scope.max_game_bytes);
-        Dom::new(&input.name, b, self.each.each(input))
+        Dom::new(&input.name, self.scope.pgn_builder(), self.each.each(input))
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
-        let b = sgf::TreeBuilder::with_scope(self.scope.sgf)
-            .with_max_game_bytes(self.scope.max_game_bytes);
-        Dom::new(&input.name, b, self.each.each(input))
+        Dom::new(&input.name, self.scope.sgf_builder(), self.each.each(input))
     }
 }

@@ -334,10 +334,8 @@ impl<F: PieceWork> kifu::par::Work for FindWork<F> {
     type Pgn = Sieve<F::Each>;
     type Sgf = Dom<sgf::TreeBuilder, F::Each>;
     fn pgn(&self, input: &Input) -> Self::Pgn {
-        let builder = pgn::GameBuilder::with_scope(self.scope.pgn)
-            .with_max_game_bytes(self.scope.max_game_bytes);
         Sieve {
-            builder,
+            builder: self.scope.pgn_builder(),
             query: self.query.clone(),
             search: query::LineSearch::default(),
             state: State::Keep,
@@ -352,9 +350,8 @@ impl<F: PieceWork> kifu::par::Work for FindWork<F> {
         }
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
-        let b = sgf::TreeBuilder::with_scope(self.scope.sgf)
-            .with_max_game_bytes(self.scope.max_game_bytes);
-        Dom::new(&input.name, b, self.each.each(input))
+        // an SGF tree is built and handed on as a DomWork does
+        Dom::new(&input.name, self.scope.sgf_builder(), self.each.each(input))
     }
 }
 
