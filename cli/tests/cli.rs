@@ -2,39 +2,13 @@
 //! and its exit status, buffer sizes, stdin, and directories.
 
 use std::ffi::OsStr;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 mod common;
-use common::Files;
+use common::{Files, kifu};
 
 // ----- running the binary --------------------------------------------------------------------
-
-/// Runs `kifu` with `args`; stdin is empty (`None`: `/dev/null`) or the given bytes (piped).
-fn kifu<S: AsRef<OsStr>>(args: &[S], stdin: Option<&[u8]>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kifu"));
-    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
-    match stdin {
-        None => {
-            cmd.stdin(Stdio::null());
-            cmd.output().expect("kifu runs")
-        }
-        Some(bytes) => {
-            cmd.stdin(Stdio::piped());
-            let mut child = cmd.spawn().expect("kifu runs");
-            let mut pipe = child.stdin.take().expect("stdin is piped");
-            let bytes = bytes.to_vec();
-            // write from another thread so that a full stdout pipe cannot block us both
-            let writer = std::thread::spawn(move || {
-                let _ = pipe.write_all(&bytes);
-            });
-            let out = child.wait_with_output().expect("kifu ends");
-            writer.join().unwrap();
-            out
-        }
-    }
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")

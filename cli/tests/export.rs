@@ -5,19 +5,10 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
-fn kifu<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("kifu runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{kifu, text};
 
 /// The inputs: the seed files (PGN, SGF).
 fn inputs() -> (Vec<PathBuf>, Vec<PathBuf>) {
@@ -62,7 +53,7 @@ fn export(inputs: &[PathBuf], out: &Path, extra: &[&str]) -> Output {
     args.extend(inputs.iter().map(OsString::from));
     args.extend(["-o".into(), out.into(), "-q".into()]);
     args.extend(extra.iter().map(OsString::from));
-    kifu(&args)
+    kifu(&args, None)
 }
 
 #[test]
@@ -342,11 +333,11 @@ fn duckdb_and_pyarrow_read_what_kifu_export_writes_or_skip_without_the_export_ve
         assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
         let mut args: Vec<OsString> = vec!["stats".into(), "--json".into(), "-q".into()];
         args.extend(inputs.iter().map(OsString::from));
-        let stats: serde_json::Value = serde_json::from_slice(&kifu(&args).stdout).unwrap();
+        let stats: serde_json::Value = serde_json::from_slice(&kifu(&args, None).stdout).unwrap();
         let mut args: Vec<OsString> = vec!["json".into(), "-q".into()];
         args.extend(inputs.iter().map(OsString::from));
         let json = tmp.path().join(format!("{table}.jsonl"));
-        std::fs::write(&json, kifu(&args).stdout).unwrap();
+        std::fs::write(&json, kifu(&args, None).stdout).unwrap();
         let o = Command::new(&python)
             .args(["-c", CHECK])
             .arg(&out)

@@ -6,19 +6,10 @@
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn kifu<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("kifu runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{kifu, text};
 
 /// The games of the test: `n` games, game `i` the pawns pushed file by file, White then Black,
 /// each one or two squares by the bits of `i` (many games share their first positions, and
@@ -69,7 +60,7 @@ fn export(input: &Path, out: &Path, extra: &[&str]) -> Output {
     let mut args: Vec<OsString> = vec!["export".into(), input.into(), "-o".into(), out.into()];
     args.extend(["--table", "positions", "--force"].map(OsString::from));
     args.extend(extra.iter().map(OsString::from));
-    kifu(&args)
+    kifu(&args, None)
 }
 
 /// The CSV of `extra` at -j1 and at -j2 with pieces of 2 KiB: the same bytes; the stderr of
@@ -303,7 +294,7 @@ fn position_flags_are_checked() {
             args.extend(["--table", "positions"].map(OsString::from));
         }
         args.extend(extra.iter().map(OsString::from));
-        let o = kifu(&args);
+        let o = kifu(&args, None);
         assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", text(&o.stderr));
         assert!(
             text(&o.stderr).contains(says),
@@ -317,17 +308,20 @@ fn position_flags_are_checked() {
         assert_eq!(o.status.code(), Some(2), "{extra:?}");
     }
     // -w on the games table: the games kept
-    let o = kifu(&[
-        OsString::from("export"),
-        input.into(),
-        "-o".into(),
-        out.clone().into(),
-        "--force".into(),
-        "--columns".into(),
-        "Event".into(),
-        "-w".into(),
-        "WhiteElo=1550".into(),
-    ]);
+    let o = kifu(
+        &[
+            OsString::from("export"),
+            input.into(),
+            "-o".into(),
+            out.clone().into(),
+            "--force".into(),
+            "--columns".into(),
+            "Event".into(),
+            "-w".into(),
+            "WhiteElo=1550".into(),
+        ],
+        None,
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "Event\ngame 1\n");
 }
@@ -343,18 +337,21 @@ fn a_game_that_is_not_replayed_is_named() {
         "[FEN \"bad fen\"]\n\n1. e4 *\n\n[Variant \"Atomic\"]\n\n1. e4 *\n\n[White \"ok\"]\n\n1. d4 *\n",
     )
     .unwrap();
-    let o = kifu(&[
-        "export".as_ref(),
-        input.as_os_str(),
-        "--table".as_ref(),
-        "positions".as_ref(),
-        "--to".as_ref(),
-        "csv".as_ref(),
-        "--columns".as_ref(),
-        "game_index,ply".as_ref(),
-        "-o".as_ref(),
-        "-".as_ref(),
-    ]);
+    let o = kifu(
+        &[
+            "export".as_ref(),
+            input.as_os_str(),
+            "--table".as_ref(),
+            "positions".as_ref(),
+            "--to".as_ref(),
+            "csv".as_ref(),
+            "--columns".as_ref(),
+            "game_index,ply".as_ref(),
+            "-o".as_ref(),
+            "-".as_ref(),
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(text(&o.stdout), "game_index,ply\n2,0\n2,1\n");
     let err = text(&o.stderr);

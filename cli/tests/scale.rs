@@ -7,24 +7,12 @@
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 mod common;
-use common::Files;
+use common::{Files, kifu, text};
 
 use proptest::prelude::*;
-
-fn kifu<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("kifu runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 // ----- inputs --------------------------------------------------------------------------------
 
@@ -292,7 +280,7 @@ fn run_with(cmd: &[&str], file: &Path, threads: usize, piece: usize) -> Output {
     args.push(threads.to_string().into());
     args.push("--piece-size".into());
     args.push(piece.to_string().into());
-    kifu(&args)
+    kifu(&args, None)
 }
 
 /// `cmd` on `file` with `threads` and `piece` gives what it gives with one thread.
@@ -454,13 +442,16 @@ fn zip_of(members: &[(&str, &[u8])]) -> Vec<u8> {
 
 /// `kifu json` on a plain file, with its name swapped for `name`.
 fn json_named(plain: &Path, name: &str, threads: usize) -> String {
-    let o = kifu(&[
-        OsString::from("json"),
-        plain.into(),
-        "-q".into(),
-        "-j".into(),
-        threads.to_string().into(),
-    ]);
+    let o = kifu(
+        &[
+            OsString::from("json"),
+            plain.into(),
+            "-q".into(),
+            "-j".into(),
+            threads.to_string().into(),
+        ],
+        None,
+    );
     let from = serde_json::to_string(&plain.display().to_string()).unwrap();
     let to = serde_json::to_string(name).unwrap();
     text(&o.stdout).replace(&format!("\"file\":{from}"), &format!("\"file\":{to}"))
@@ -484,13 +475,16 @@ fn compressed_input_reads_as_the_plain_file() {
         let p = tmp.file(name, &bytes);
         for threads in [1, 2] {
             let want = json_named(&plain, &p.display().to_string(), threads);
-            let o = kifu(&[
-                OsString::from("json"),
-                p.clone().into(),
-                "-q".into(),
-                "-j".into(),
-                threads.to_string().into(),
-            ]);
+            let o = kifu(
+                &[
+                    OsString::from("json"),
+                    p.clone().into(),
+                    "-q".into(),
+                    "-j".into(),
+                    threads.to_string().into(),
+                ],
+                None,
+            );
             assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o.stderr));
             assert!(
                 text(&o.stdout) == want,
@@ -526,13 +520,16 @@ fn archives_read_as_their_members() {
         let want = json_named(&plain_a, &format!("{arch}:games/a.pgn"), 1)
             + &json_named(&plain_b, &format!("{arch}:games/b.sgf"), 1);
         for threads in [1, 2] {
-            let o = kifu(&[
-                OsString::from("json"),
-                p.clone().into(),
-                "-q".into(),
-                "-j".into(),
-                threads.to_string().into(),
-            ]);
+            let o = kifu(
+                &[
+                    OsString::from("json"),
+                    p.clone().into(),
+                    "-q".into(),
+                    "-j".into(),
+                    threads.to_string().into(),
+                ],
+                None,
+            );
             assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o.stderr));
             assert!(
                 text(&o.stdout) == want,
@@ -540,27 +537,33 @@ fn archives_read_as_their_members() {
             );
         }
         // check names the member
-        let o = kifu(&[OsString::from("check"), p.clone().into()]);
+        let o = kifu(&[OsString::from("check"), p.clone().into()], None);
         assert!(
             text(&o.stdout).contains(&format!("{arch}:games/a.pgn:")),
             "{name}"
         );
     }
     // a directory walks into the archives it holds
-    let o = kifu(&[
-        OsString::from("stats"),
-        "--json".into(),
-        tmp.path().join("arch").into(),
-        "-q".into(),
-    ]);
+    let o = kifu(
+        &[
+            OsString::from("stats"),
+            "--json".into(),
+            tmp.path().join("arch").into(),
+            "-q".into(),
+        ],
+        None,
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let one = kifu(&[
-        OsString::from("stats"),
-        "--json".into(),
-        plain_a.into(),
-        plain_b.into(),
-        "-q".into(),
-    ]);
+    let one = kifu(
+        &[
+            OsString::from("stats"),
+            "--json".into(),
+            plain_a.into(),
+            plain_b.into(),
+            "-q".into(),
+        ],
+        None,
+    );
     let w: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
     assert_eq!(
         v["games"].as_u64().unwrap(),
@@ -579,16 +582,19 @@ fn a_cut_short_input_is_named_keeps_its_games_and_exits_2() {
     let good = tmp.file("good.pgn", b"[Event \"x\"]\n\n1. e4 *\n");
     let misnamed = tmp.file("plain.pgn.gz", b"1. d4 *\n");
     for threads in [1, 2] {
-        let o = kifu(&[
-            OsString::from("stats"),
-            "--json".into(),
-            cut.clone().into(),
-            misnamed.clone().into(),
-            good.clone().into(),
-            "-j".into(),
-            threads.to_string().into(),
-            "-q".into(),
-        ]);
+        let o = kifu(
+            &[
+                OsString::from("stats"),
+                "--json".into(),
+                cut.clone().into(),
+                misnamed.clone().into(),
+                good.clone().into(),
+                "-j".into(),
+                threads.to_string().into(),
+                "-q".into(),
+            ],
+            None,
+        );
         assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
         let err = text(&o.stderr);
         assert!(err.contains("cut.pgn.zst"), "{err}");
@@ -598,7 +604,7 @@ fn a_cut_short_input_is_named_keeps_its_games_and_exits_2() {
         let games = v["games"].as_u64().unwrap();
         assert!(games > 10 && games < 1500, "{v}");
     }
-    let missing = kifu(&["stats", "/no/such/file.pgn", "-q"]);
+    let missing = kifu(&["stats", "/no/such/file.pgn", "-q"], None);
     assert_eq!(missing.status.code(), Some(2));
     assert!(text(&missing.stderr).contains("/no/such/file.pgn"));
 }
@@ -608,7 +614,10 @@ fn a_cut_short_input_is_named_keeps_its_games_and_exits_2() {
 #[test]
 fn check_json_is_one_object_per_problem_and_a_summary() {
     let seed = kifu_testkit::data_path("seed-kasparov-kramnik-2001.pgn");
-    let o = kifu(&[OsString::from("check"), "--json".into(), seed.into()]);
+    let o = kifu(
+        &[OsString::from("check"), "--json".into(), seed.into()],
+        None,
+    );
     assert_eq!(o.status.code(), Some(1));
     let lines: Vec<serde_json::Value> = text(&o.stdout)
         .lines()
@@ -629,9 +638,12 @@ fn check_json_is_one_object_per_problem_and_a_summary() {
     // a clean input: exit 0 (an empty stdin is no game at all: exit 1)
     let tmp = tempfile::tempdir().unwrap();
     let clean = tmp.file("clean.pgn", b"[Event \"x\"]\n\n1. e4 e5 *\n");
-    let o = kifu(&[OsString::from("check"), "--json".into(), clean.into()]);
+    let o = kifu(
+        &[OsString::from("check"), "--json".into(), clean.into()],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    let empty = kifu(&["check", "--json", "-"]);
+    let empty = kifu(&["check", "--json", "-"], None);
     assert_eq!(empty.status.code(), Some(1), "{}", text(&empty.stderr));
 }
 
@@ -642,12 +654,15 @@ fn check_json_kind_is_a_word_and_sgf_keeps_its_code() {
     let tmp = tempfile::tempdir().unwrap();
     let sgf = tmp.file("g.sgf", b"(;SZ[9];B[zz])");
     let pgn = tmp.file("g.pgn", b"1. e4 oh? e5 *\n");
-    let o = kifu(&[
-        OsString::from("check"),
-        "--json".into(),
-        sgf.into(),
-        pgn.into(),
-    ]);
+    let o = kifu(
+        &[
+            OsString::from("check"),
+            "--json".into(),
+            sgf.into(),
+            pgn.into(),
+        ],
+        None,
+    );
     let out = text(&o.stdout);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
@@ -661,7 +676,10 @@ fn check_json_kind_is_a_word_and_sgf_keeps_its_code() {
         "{}",
         lines[1]
     );
-    let json = kifu(&[OsString::from("json"), tmp.path().join("g.sgf").into()]);
+    let json = kifu(
+        &[OsString::from("json"), tmp.path().join("g.sgf").into()],
+        None,
+    );
     assert!(
         text(&json.stdout)
             .contains(r#""errors":[{"kind":"illegal_point","code":"E14","severity":"error","#),
@@ -681,7 +699,7 @@ fn filter_keeps_what_passes_every_test() {
     let run = |args: &[&str]| {
         let mut a: Vec<OsString> = vec!["filter".into(), f.clone().into()];
         a.extend(args.iter().map(OsString::from));
-        kifu(&a)
+        kifu(&a, None)
     };
     let events = |o: &Output| -> Vec<String> {
         text(&o.stdout)
@@ -732,7 +750,7 @@ fn filter_on_time_controls_ranks_and_results() {
     let run = |file: &std::path::Path, args: &[&str], tag: &str| -> Vec<String> {
         let mut a: Vec<OsString> = vec!["filter".into(), file.into()];
         a.extend(args.iter().map(OsString::from));
-        let o = kifu(&a);
+        let o = kifu(&a, None);
         assert!(
             matches!(o.status.code(), Some(0 | 1)),
             "{args:?}: {}",
@@ -763,13 +781,16 @@ fn filter_on_time_controls_ranks_and_results() {
     assert_eq!(players(&["-w", "winner=B"]), ["a", "c"]);
     assert_eq!(players(&["-w", "win_by=time"]), ["c"]);
     assert_eq!(players(&["-w", "margin>=6"]), ["b"]);
-    let o = kifu(&[
-        OsString::from("filter"),
-        sgf.into(),
-        "-w".into(),
-        "BR>=7d".into(),
-        "-c".into(),
-    ]);
+    let o = kifu(
+        &[
+            OsString::from("filter"),
+            sgf.into(),
+            "-w".into(),
+            "BR>=7d".into(),
+            "-c".into(),
+        ],
+        None,
+    );
     assert_eq!(o.stdout, b"2\n");
 }
 
@@ -787,7 +808,7 @@ fn filter_on_openings_named_from_the_moves() {
     let events = |args: &[&str]| -> Vec<String> {
         let mut a: Vec<OsString> = vec!["filter".into(), pgn.clone().into()];
         a.extend(args.iter().map(OsString::from));
-        let o = kifu(&a);
+        let o = kifu(&a, None);
         assert!(
             matches!(o.status.code(), Some(0 | 1)),
             "{args:?}: {}",
@@ -828,15 +849,18 @@ fn split_by_opening_speed_and_month() {
     );
     let files = |by: &str| -> Vec<(String, usize)> {
         let out = tmp.path().join(format!("by-{by}"));
-        let o = kifu(&[
-            OsString::from("split"),
-            f.clone().into(),
-            "-o".into(),
-            out.clone().into(),
-            "--by".into(),
-            by.into(),
-            "-q".into(),
-        ]);
+        let o = kifu(
+            &[
+                OsString::from("split"),
+                f.clone().into(),
+                "-o".into(),
+                out.clone().into(),
+                "--by".into(),
+                by.into(),
+                "-q".into(),
+            ],
+            None,
+        );
         assert_eq!(o.status.code(), Some(0), "{by}: {}", text(&o.stderr));
         let mut v: Vec<(String, usize)> = std::fs::read_dir(&out)
             .unwrap()
@@ -876,15 +900,18 @@ fn split_makes_files_of_n_games_or_per_value() {
     let tmp = tempfile::tempdir().unwrap();
     let f = tmp.file("g.pgn", GAMES.as_bytes());
     let out = tmp.path().join("out");
-    let o = kifu(&[
-        OsString::from("split"),
-        f.clone().into(),
-        "-o".into(),
-        out.clone().into(),
-        "--games".into(),
-        "2".into(),
-        "-q".into(),
-    ]);
+    let o = kifu(
+        &[
+            OsString::from("split"),
+            f.clone().into(),
+            "-o".into(),
+            out.clone().into(),
+            "--games".into(),
+            "2".into(),
+            "-q".into(),
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let p1 = std::fs::read_to_string(out.join("part-0001.pgn")).unwrap();
     let p2 = std::fs::read_to_string(out.join("part-0002.pgn")).unwrap();
@@ -893,15 +920,18 @@ fn split_makes_files_of_n_games_or_per_value() {
         (2, 1)
     );
     // the files exist now: refused without --force, and nothing changed
-    let again = kifu(&[
-        OsString::from("split"),
-        f.clone().into(),
-        "-o".into(),
-        out.clone().into(),
-        "--games".into(),
-        "2".into(),
-        "-q".into(),
-    ]);
+    let again = kifu(
+        &[
+            OsString::from("split"),
+            f.clone().into(),
+            "-o".into(),
+            out.clone().into(),
+            "--games".into(),
+            "2".into(),
+            "-q".into(),
+        ],
+        None,
+    );
     assert_eq!(again.status.code(), Some(2));
     assert!(text(&again.stderr).contains("--force"));
     assert_eq!(
@@ -909,15 +939,18 @@ fn split_makes_files_of_n_games_or_per_value() {
         p1
     );
     let by = tmp.path().join("by");
-    let o = kifu(&[
-        OsString::from("split"),
-        f.clone().into(),
-        "-o".into(),
-        by.clone().into(),
-        "--by".into(),
-        "year".into(),
-        "-q".into(),
-    ]);
+    let o = kifu(
+        &[
+            OsString::from("split"),
+            f.clone().into(),
+            "-o".into(),
+            by.clone().into(),
+            "--by".into(),
+            "year".into(),
+            "-q".into(),
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0));
     let mut names: Vec<String> = std::fs::read_dir(&by)
         .unwrap()
@@ -926,16 +959,19 @@ fn split_makes_files_of_n_games_or_per_value() {
     names.sort();
     assert_eq!(names, ["1960.pgn", "2021.pgn", "2022.pgn"]);
     let ev = tmp.path().join("ev");
-    kifu(&[
-        OsString::from("split"),
-        f.into(),
-        "-o".into(),
-        ev.clone().into(),
-        "--by".into(),
-        "Event".into(),
-        "--name".into(),
-        "event-{value}.{ext}".into(),
-    ]);
+    kifu(
+        &[
+            OsString::from("split"),
+            f.into(),
+            "-o".into(),
+            ev.clone().into(),
+            "--by".into(),
+            "Event".into(),
+            "--name".into(),
+            "event-{value}.{ext}".into(),
+        ],
+        None,
+    );
     assert_eq!(
         std::fs::read_to_string(ev.join("event-A.pgn"))
             .unwrap()
@@ -950,7 +986,7 @@ fn dedup_judges_by_the_moves() {
     let tmp = tempfile::tempdir().unwrap();
     // game C repeats A's moves with other tags and a check mark; B differs
     let f = tmp.file("g.pgn", GAMES.as_bytes());
-    let o = kifu(&[OsString::from("dedup"), f.clone().into()]);
+    let o = kifu(&[OsString::from("dedup"), f.clone().into()], None);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(text(&o.stdout).matches("[Event ").count(), 2);
     assert!(
@@ -958,35 +994,44 @@ fn dedup_judges_by_the_moves() {
         "{}",
         text(&o.stderr)
     );
-    let list = kifu(&[
-        OsString::from("dedup"),
-        f.clone().into(),
-        "--list".into(),
-        "-q".into(),
-    ]);
+    let list = kifu(
+        &[
+            OsString::from("dedup"),
+            f.clone().into(),
+            "--list".into(),
+            "-q".into(),
+        ],
+        None,
+    );
     let name = f.display().to_string();
     assert_eq!(
         text(&list.stdout),
         format!("{name}:3: duplicate of {name}:1\n")
     );
     // safe output: an input is refused even with --force
-    let same = kifu(&[
-        OsString::from("dedup"),
-        f.clone().into(),
-        "-o".into(),
-        f.clone().into(),
-        "--force".into(),
-    ]);
+    let same = kifu(
+        &[
+            OsString::from("dedup"),
+            f.clone().into(),
+            "-o".into(),
+            f.clone().into(),
+            "--force".into(),
+        ],
+        None,
+    );
     assert_eq!(same.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&f).unwrap(), GAMES);
     let out = tmp.path().join("unique.pgn");
-    let o = kifu(&[
-        OsString::from("dedup"),
-        f.into(),
-        "-o".into(),
-        out.clone().into(),
-        "-q".into(),
-    ]);
+    let o = kifu(
+        &[
+            OsString::from("dedup"),
+            f.into(),
+            "-o".into(),
+            out.clone().into(),
+            "-q".into(),
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         std::fs::read_to_string(out)
@@ -1014,7 +1059,7 @@ fn replay_reaches_the_commands() {
         if args[0] != "check" {
             a.push("-q".into());
         }
-        kifu(&a)
+        kifu(&a, None)
     };
     let o = run(&["check", "--legal"]);
     assert_eq!(o.status.code(), Some(1));
@@ -1059,18 +1104,21 @@ fn replay_reaches_the_commands() {
     );
 
     let csv = tmp.path().join("moves.csv");
-    let o = kifu(&[
-        OsString::from("export"),
-        f.clone().into(),
-        "--to".into(),
-        "csv".into(),
-        "--table".into(),
-        "moves".into(),
-        "--replay".into(),
-        "-o".into(),
-        csv.clone().into(),
-        "-q".into(),
-    ]);
+    let o = kifu(
+        &[
+            OsString::from("export"),
+            f.clone().into(),
+            "--to".into(),
+            "csv".into(),
+            "--table".into(),
+            "moves".into(),
+            "--replay".into(),
+            "-o".into(),
+            csv.clone().into(),
+            "-q".into(),
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     let rows = std::fs::read_to_string(&csv).unwrap();
     let header: Vec<&str> = rows.lines().next().unwrap().split(',').collect();

@@ -12,23 +12,35 @@ use std::process::{Command, Output, Stdio};
 pub const GAME: &[u8] =
     b"[Event \"e\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
 
+/// Runs `kifu` with `args`; stdin is empty (`None`: `/dev/null`) or the given bytes (piped,
+/// written from another thread so that a full stdout pipe cannot block both sides).
 pub fn kifu<S: AsRef<OsStr>>(args: &[S], stdin: Option<&[u8]>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_kifu"));
-    cmd.args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("the kifu binary");
-    if let Some(bytes) = stdin {
-        let mut w = child.stdin.take().unwrap();
-        // a command that fails early (a usage error) reads nothing: the pipe breaks
-        let _ = w.write_all(bytes);
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    match stdin {
+        None => {
+            cmd.stdin(Stdio::null());
+            cmd.output().expect("kifu runs")
+        }
+        Some(bytes) => {
+            cmd.stdin(Stdio::piped());
+            let mut child = cmd.spawn().expect("kifu runs");
+            let mut pipe = child.stdin.take().expect("stdin is piped");
+            let bytes = bytes.to_vec();
+            // a command that fails early (a usage error) reads nothing: the pipe breaks
+            let writer = std::thread::spawn(move || {
+                let _ = pipe.write_all(&bytes);
+            });
+            let out = child.wait_with_output().expect("kifu ends");
+            writer.join().unwrap();
+            out
+        }
     }
-    child.wait_with_output().unwrap()
+}
+
+/// Bytes a command wrote, as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
 }
 
 pub fn err(o: &Output) -> String {
