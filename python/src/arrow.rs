@@ -124,6 +124,7 @@ impl Filters {
                     .map_err(PyValueError::new_err)
             })
             .collect::<PyResult<Vec<_>>>()?;
+        crate::scan::warn_near_misses(spec.tests.iter().flat_map(|t| t.keys()))?;
         let any = self.min_ply.is_some()
             || self.max_ply.is_some()
             || self.legal_only

@@ -97,6 +97,7 @@ pub fn stats_by<'py>(
     let by: By = by
         .parse()
         .map_err(pyo3::exceptions::PyValueError::new_err)?;
+    crate::scan::warn_near_misses([by.key()])?;
     let sort = match sort {
         "key" => Sort::Key,
         "games" => Sort::Games,

@@ -144,6 +144,7 @@ fn query_of(
         .iter()
         .map(|t| t.parse::<AnyOf>().map_err(PyValueError::new_err))
         .collect::<PyResult<Vec<_>>>()?;
+    crate::scan::warn_near_misses(tests.iter().flat_map(|t| t.keys()))?;
     if let Some(pattern) = go.pattern()? {
         let chess = fen.is_some()
             || subfen.is_some()

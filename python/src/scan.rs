@@ -204,6 +204,25 @@ where
     })
 }
 
+/// Warns (a `UserWarning`) of each key named that is a tag kifu does not know but close to
+/// one it does (`WhitElo>=2500`: did you mean `WhiteElo`?), as the command line does: such a
+/// test is kept, as PGN allows any tag, but may match nothing.
+pub fn warn_near_misses<'a>(
+    keys: impl IntoIterator<Item = &'a kifu_pipeline::keys::Key>,
+) -> PyResult<()> {
+    let mut said: Vec<String> = Vec::new();
+    for w in keys
+        .into_iter()
+        .filter_map(kifu_pipeline::keys::Key::near_miss)
+    {
+        if !said.contains(&w) {
+            Python::attach(|py| warn(py, &w))?;
+            said.push(w);
+        }
+    }
+    Ok(())
+}
+
 /// Says `message` as a `UserWarning`.
 pub fn warn(py: Python<'_>, message: &str) -> PyResult<()> {
     let category = py.get_type::<PyUserWarning>();

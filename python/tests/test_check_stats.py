@@ -120,3 +120,18 @@ def test_check_lists_100_problems_of_a_game_and_counts_the_rest():
     # the game as a value keeps the same 100 and counts the rest
     game = next(iter(kifu.read_pgn(pgn)))
     assert (len(game.errors), game.errors_dropped) == (100, 2900)
+
+
+def test_a_key_close_to_a_known_tag_warns_as_the_cli(pgn_file):
+    # read as a tag of that name (PGN allows any tag), with a warning naming the close ones
+    with pytest.warns(UserWarning, match="did you mean one of `WhiteElo`, `White`"):
+        rows = kifu.stats_by(pgn_file, "WhitElo")
+    assert [r["games"] for r in rows] == [2]
+    with pytest.warns(UserWarning, match="`WhitElo` is no tag or property kifu knows"):
+        assert kifu.to_arrow(pgn_file, where=["WhitElo>=2000"]).read_all().num_rows == 0
+    # a tag kifu does not know and close to none: no warning
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert kifu.to_arrow(pgn_file, where=["LichessId=x"]).read_all().num_rows == 0
