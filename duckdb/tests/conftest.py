@@ -5,6 +5,7 @@ and the shared corpus (../shared, or $KIFU_SHARED; its tests skip, saying why, w
 The extension is $KIFU_DUCKDB_EXTENSION, else target/duckdb/kifu.duckdb_extension as
 scripts/duckdb/build.sh writes it; the tests skip when it is not built."""
 
+import importlib.util
 import json
 import os
 import pathlib
@@ -19,39 +20,18 @@ EXTENSION = pathlib.Path(
     os.environ.get("KIFU_DUCKDB_EXTENSION") or ROOT / "target" / "duckdb" / "kifu.duckdb_extension"
 )
 
-OPERA = """[Event "Paris"]
-[Site "Paris FRA"]
-[Date "1858.??.??"]
-[Round "?"]
-[White "Morphy, Paul"]
-[Black "Duke Karl / Count Isouard"]
-[Result "1-0"]
-[WhiteElo "2690"]
-[ECO "C41"]
-
-{The Opera Game.}
-1. e4 {[%clk 0:03:00] [%eval 0.31]} e5 2. Nf3 d6 3. d4 Bg4 $6 {Too early.} 4. dxe5
-Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 b5 $2 10. Nxb5! cxb5
-11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 (14... Qb4 15. Bxf6 gxf6
-16. Qxb4) 15. Bxd7+ Nxd7 16. Qb8+!! Nxb8 17. Rd8# 1-0
-
-"""
-
-SLOPPY = """[Event "A sloppy record"]
-[White "?"]
-[Black "?"]
-[Result "*"]
-[WhiteElo "1500"]
-
-1. d4 d5 2. c4 e6 ??? 3. Nc3 Nf6 *
-
-"""
-
-SGF = (
-    "(;GM[1]FF[4]CA[UTF-8]SZ[9]KM[6.5]PB[Honinbo Shusaku]PW[Gennan]BR[7d]RE[B+R]C[a root comment]\n"
-    ";B[ee];W[cc](;B[gc];W[]C[pass])(;B[gg]))\n"
-    "(;GM[1]SZ[3];B[ba];W[aa];B[ab])\n"
+# The package's sample records (python/tests/conftest.py), each with a tag more: the Opera
+# game's ECO, a rating in the sloppy record, Black's rank in the Go game.
+_spec = importlib.util.spec_from_file_location(
+    "kifu_python_samples", ROOT / "python" / "tests" / "conftest.py"
 )
+assert _spec is not None and _spec.loader is not None
+_samples = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_samples)
+OPERA = _samples.OPERA.replace('[WhiteElo "2690"]\n', '[WhiteElo "2690"]\n[ECO "C41"]\n')
+SLOPPY = _samples.SLOPPY.replace('[Result "*"]\n', '[Result "*"]\n[WhiteElo "1500"]\n')
+SGF = _samples.SGF.replace("PW[Gennan]RE", "PW[Gennan]BR[7d]RE")
+assert "C41" in OPERA and "1500" in SLOPPY and "BR[7d]" in SGF, "the samples changed"
 
 
 @pytest.fixture(scope="session")
@@ -79,15 +59,9 @@ def con(duckdb, extension):
     c.close()
 
 
-@pytest.fixture(scope="session")
-def kifu_bin():
-    """$KIFU_BIN, else the newer of target/release/kifu and target/debug/kifu, when built."""
-    if os.environ.get("KIFU_BIN"):
-        return pathlib.Path(os.environ["KIFU_BIN"])
-    built = [b for b in (ROOT / "target" / p / "kifu" for p in ("release", "debug")) if b.exists()]
-    if not built:
-        pytest.skip("the kifu binary is not built (cargo build -p kifu-cli)")
-    return max(built, key=lambda b: b.stat().st_mtime)
+# $KIFU_BIN, else the newer of target/release/kifu and target/debug/kifu, when built: the
+# package's fixture
+kifu_bin = _samples.kifu_bin
 
 
 class Kifu:
