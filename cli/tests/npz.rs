@@ -209,9 +209,9 @@ fn null_of(column: &str, a: &Npy) -> i64 {
         "x",
         "y",
         "ko_point",
-        "white_elo",
-        "black_elo",
-        "handicap",
+        "WhiteElo",
+        "BlackElo",
+        "HA",
         "handicap_stones",
     ];
     let bits = 8 * a.item() as u32;
@@ -254,7 +254,7 @@ fn same_as_jsonl(members: &[(String, Npy)], rows: &[serde_json::Map<String, Valu
                     .collect();
                 assert_eq!(a.ints(), want);
             }
-            "clock" | "komi" => {
+            "clock" | "KM" => {
                 assert_eq!(a.descr, "<f4");
                 for (got, v) in a.floats().iter().zip(&col) {
                     match v.as_f64() {
@@ -305,8 +305,8 @@ fn chess_arrays_are_the_table() {
         "clock",
         "eval_cp",
         "eval_mate",
-        "white_elo",
-        "black_elo",
+        "WhiteElo",
+        "BlackElo",
     ];
     let kept: Vec<&str> = names
         .iter()
@@ -330,7 +330,7 @@ fn chess_arrays_are_the_table() {
         ("ep_square", "|i1"),
         ("score", "|i1"),
         ("clock", "<f4"),
-        ("white_elo", "<i2"),
+        ("WhiteElo", "<i2"),
     ] {
         assert!(dtypes.contains(&(name, descr)), "{name}: {dtypes:?}");
     }
@@ -358,7 +358,7 @@ fn chess_arrays_are_the_table() {
     assert!(col("score").contains(&-128) && col("score").contains(&1));
     assert!(col("eval_mate").contains(&-3) && col("eval_cp").contains(&30));
     assert!(member(&m, "clock").floats().contains(&180.0));
-    assert!(col("white_elo").contains(&2100) && col("white_elo").contains(&-1));
+    assert!(col("WhiteElo").contains(&2100) && col("WhiteElo").contains(&-1));
 
     // text when asked: fixed-width bytes, null as empty
     let text = tmp.path().join("text.npz");
@@ -590,7 +590,7 @@ fn go_boards_one_size_an_array() {
         !m.iter()
             .any(|(name, _)| name == "to_play" || name == "move_number")
     );
-    let komi = member(&m, "komi").floats();
+    let komi = member(&m, "KM").floats();
     assert_eq!(komi[0], 6.5);
     assert!(komi[3].is_nan());
 

@@ -24,9 +24,9 @@ pub const NULL_AS_MINUS_ONE: [&str; 9] = [
     "x",
     "y",
     "ko_point",
-    "white_elo",
-    "black_elo",
-    "handicap",
+    "WhiteElo",
+    "BlackElo",
+    "HA",
     "handicap_stones",
 ];
 

@@ -183,8 +183,8 @@ pub(crate) fn fields() -> Vec<Field> {
         Field::new("clock", DataType::Float64, true),
         Field::new("eval_cp", DataType::Int32, true),
         Field::new("eval_mate", DataType::Int32, true),
-        Field::new("white_elo", DataType::Int16, true),
-        Field::new("black_elo", DataType::Int16, true),
+        Field::new("WhiteElo", DataType::Int16, true),
+        Field::new("BlackElo", DataType::Int16, true),
         Field::new("speed", DataType::Utf8, true),
         Field::new("error", DataType::Utf8, true),
     ]

@@ -57,8 +57,8 @@ pub(crate) fn fields() -> Vec<Field> {
         Field::new("ko_point", DataType::Int16, true),
         Field::new("captures_black", DataType::UInt32, false),
         Field::new("captures_white", DataType::UInt32, false),
-        Field::new("komi", DataType::Float64, true),
-        Field::new("handicap", DataType::Int32, true),
+        Field::new("KM", DataType::Float64, true),
+        Field::new("HA", DataType::Int32, true),
         Field::new("handicap_stones", DataType::Int32, true),
         Field::new("black_rank", DataType::Int16, true),
         Field::new("white_rank", DataType::Int16, true),
@@ -646,14 +646,7 @@ mod tests {
             "key",
             "symmetry",
         ]),
-        Some(&[
-            "file",
-            "RE",
-            "komi",
-            "black_rank",
-            "handicap_stones",
-            "score",
-        ]),
+        Some(&["file", "RE", "KM", "black_rank", "handicap_stones", "score"]),
     ];
 
     #[test]

@@ -118,7 +118,7 @@ fn a_row_per_position_the_final_one_without_a_move() {
     assert!(clock.is_null(2) && clock.is_null(3));
     assert_eq!(i32s(&b, "eval_cp")[..2], [None, Some(30)]);
     let elo = b
-        .column_by_name("white_elo")
+        .column_by_name("WhiteElo")
         .unwrap()
         .as_primitive::<Int16Type>();
     assert_eq!((elo.value(0), elo.is_null(4)), (2100, true));

@@ -148,7 +148,7 @@ fn results_and_handicap_stones() {
         ]
     );
     assert_eq!(
-        col::<Int32Type>(&p, "handicap"),
+        col::<Int32Type>(&p, "HA"),
         [Some(2), Some(2), Some(3), None, None, None, None]
     );
     // a move off the board: no x, y, policy

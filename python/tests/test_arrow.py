@@ -47,7 +47,7 @@ def test_moves_trees_positions(pgn_file, sgf_file):
     assert "to_play" not in p.schema.names and "move_number" not in p.schema.names
     assert rows[0]["board"] == bytes(81) and rows[0]["side_to_move"] == "black" and (rows[0]["x"], rows[0]["y"]) == (4, 4)
     assert rows[1]["board"][4 * 9 + 4] == 1 and rows[1]["side_to_move"] == "white" and rows[3]["x"] is None
-    assert rows[0]["komi"] == 6.5 and rows[0]["black_rank"] is None and rows[0]["RE"] == "B+R"
+    assert rows[0]["KM"] == 6.5 and rows[0]["black_rank"] is None and rows[0]["RE"] == "B+R"
     last = rows[-1]
     assert (last["game_index"], last["ply"], last["board_cols"], last["board"]) == (1, 2, 3, bytes([2, 1, 0, 0, 0, 0, 0, 0, 0]))
     np = pytest.importorskip("numpy")

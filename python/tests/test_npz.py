@@ -15,7 +15,7 @@ from conftest import corpus
 
 # the integer columns whose null is -1 (their values are never negative); any other signed
 # column's null is its type's smallest value, an unsigned one's its largest
-MINUS_ONE = {"policy", "ep_square", "x", "y", "ko_point", "white_elo", "black_elo", "handicap", "handicap_stones"}
+MINUS_ONE = {"policy", "ep_square", "x", "y", "ko_point", "WhiteElo", "BlackElo", "HA", "handicap_stones"}
 
 
 def export(kifu_bin, inputs, out, *args, check=True):

@@ -40,7 +40,7 @@ def games(tmp_path):
 
 
 # the columns whose nulls are -1, as `kifu export --to npz` writes them (else the type's smallest)
-MINUS_ONE = {"policy", "ep_square", "x", "y", "ko_point", "white_elo", "black_elo", "handicap", "handicap_stones"}
+MINUS_ONE = {"policy", "ep_square", "x", "y", "ko_point", "WhiteElo", "BlackElo", "HA", "handicap_stones"}
 
 
 def fill(name, dtype):
@@ -128,9 +128,9 @@ def test_shuffle_is_a_seeded_permutation(games):
 
 
 def test_where_and_columns(games):
-    b = concat(list(kifu.positions(games, where=["WhiteElo>=2100"], columns=["game_index", "white_elo"])))
-    assert list(b) == ["game_index", "white_elo"]
-    assert b["white_elo"].min() == 2100 and set(b["game_index"].tolist()) == set(range(100, 120))
+    b = concat(list(kifu.positions(games, where=["WhiteElo>=2100"], columns=["game_index", "WhiteElo"])))
+    assert list(b) == ["game_index", "WhiteElo"]
+    assert b["WhiteElo"].min() == 2100 and set(b["game_index"].tolist()) == set(range(100, 120))
     t = concat(list(kifu.positions(games, columns=["uci", "side_to_move"], batch_size=10_000)))
     assert t["uci"].dtype == object and t["uci"][0] == "e2e4" and t["uci"][33] is None
     assert t["side_to_move"][:2].tolist() == [0, 1]  # a number, as in kifu export --to npz
@@ -159,7 +159,7 @@ def test_go_boards(tmp_path):
     boards = t.column("board").to_pylist()
     assert all(b["board"][k].tobytes() == boards[i] for k, i in enumerate(nines))
     assert b["x"].tolist() == [-1 if t.column("x")[i].as_py() is None else t.column("x")[i].as_py() for i in nines]
-    assert np.isnan(b["komi"][-1]) and b["komi"][0] == 6.5
+    assert np.isnan(b["KM"][-1]) and b["KM"][0] == 6.5
     # the other size, chosen
     with pytest.warns(UserWarning, match="other than 3x3"):
         three = concat(list(kifu.positions(p, board_size=3)))

@@ -27,7 +27,7 @@ SELECT uci, any_value(san) AS san, count(*) AS games,
        round(100 * avg((score = 1)::int), 1) AS won,
        round(100 * avg((score = 0)::int), 1) AS drawn,
        round(100 * avg((score = -1)::int), 1) AS lost,
-       round(avg(CASE side_to_move WHEN 'white' THEN white_elo ELSE black_elo END)) AS rating,
+       round(avg(CASE side_to_move WHEN 'white' THEN WhiteElo ELSE BlackElo END)) AS rating,
        min(file || ':' || game_index) AS a_game
 FROM {source}
 WHERE key = {key}
@@ -35,7 +35,7 @@ GROUP BY uci ORDER BY games DESC
 """
 
 INDEX = """
-COPY (SELECT key, ply, uci, san, score, side_to_move, white_elo, black_elo, file, game_index
+COPY (SELECT key, ply, uci, san, score, side_to_move, WhiteElo, BlackElo, file, game_index
       FROM read_pgn('{pgn}', rows := 'positions') ORDER BY key)
 TO '{out}' (FORMAT parquet, ROW_GROUP_SIZE 100000)
 """
