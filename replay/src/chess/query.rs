@@ -838,6 +838,11 @@ pub struct Query {
     /// What a move must change for the query's one step to match after a position that did
     /// not ([`LineSearch`]).
     unchanged: Unchanged,
+    /// Per colour and kind (a1 = bit 0), the squares the first step's pattern needs a piece of
+    /// that kind on ([`LineSearch`] plays no move before a move has brought each of them
+    /// there, unless it stood there at the start); none for an exact position or a pattern
+    /// with a pawn on its starting square (see [`Query::new`]).
+    arrivals: [[u64; 6]; 2],
 }
 
 /// When a position cannot match a one-step query because the position before it did not and
@@ -881,9 +886,24 @@ impl Query {
             steps.push(Step::default());
         }
         steps.truncate(MAX_STEPS);
+        // Waiting for the pieces pays where the replay's own early end (`Need`) comes late: a
+        // pattern of pieces. An exact position, or a pattern with a pawn on its starting
+        // square, usually ends a game's replay within its first moves (the first other pawn
+        // move, the pawn's own), where the waiting would read the game to its end.
+        let mut arrivals = [[0; 6]; 2];
+        if let Step {
+            exact: None,
+            sub: Some(sub),
+            ..
+        } = &steps[0]
+            && sub.need.home == [0; 2]
+        {
+            arrivals = sub.masks;
+        }
         Query {
             keyed: steps.iter().any(|s| s.exact.is_some()),
             unchanged: Unchanged::of(&steps),
+            arrivals,
             steps,
             within: None,
             min_ply: 0,
@@ -1119,24 +1139,123 @@ pub enum Verdict {
 /// ```
 #[derive(Default)]
 pub struct LineSearch {
-    /// The position after the last move (the main line only: no position before it is kept,
-    /// no line hash, no UCI: what a [`Searcher`]'s engine keeps for variations and replay).
+    /// The position after the last move played (the main line only: no position before it is
+    /// kept, no line hash, no UCI: what a [`Searcher`]'s engine keeps for variations and
+    /// replay).
     pos: Position,
     /// A move could not be played, or the game not replayed: nothing more is.
     over: bool,
     setup: Setup,
     chain: Vec<u32>,
+    /// The moves played.
     ply: u32,
     /// The last position was tested (its ply in the query's range) and did not match.
     missed: bool,
+    /// The moves not played yet, after `ply` (see [`Waiting`]).
+    waiting: Waiting,
     /// Positions replayed, over the search's life.
     pub positions: u64,
+}
+
+/// The moves a [`LineSearch`] holds back while a piece its query's first step needs somewhere
+/// has not been brought there by any move: a piece that stands on a square either stood there
+/// at the start or came there with a move (its target square, the piece after a promotion, the
+/// king's and the rook's squares of a castling), so no position before such a move can match,
+/// and a game without one is never replayed. Most games of an archive lack one of a pattern's
+/// pieces (a bishop that never goes to b5): their replay, most of a search's time, is saved.
+/// The moves are read as written (their target and piece: no board); one whose piece is not
+/// written (a long-algebraic `f1b5`, a drop) ends the wait.
+#[derive(Default)]
+struct Waiting {
+    /// Whether moves are held back.
+    on: bool,
+    /// Per colour and kind, the squares still waiting for a piece.
+    pending: [[u64; 6]; 2],
+    /// The colour (0 White) of the next move held back.
+    mover: usize,
+    /// The moves held back, in order.
+    moves: Vec<kifu::pgn::San>,
+}
+
+/// The most moves a [`LineSearch`] holds back (16 KB): past them, it plays them all and goes
+/// on move by move (the same answers; a bound on its memory for a game of any length).
+const MAX_WAITING: usize = 4096;
+
+impl Waiting {
+    /// Starts waiting for the pieces of `arrivals` that `start` lacks; whether any is.
+    fn start(&mut self, arrivals: &[[u64; 6]; 2], start: &Board) -> bool {
+        let have = masks_of(start);
+        let mut any = 0;
+        for c in 0..2 {
+            for k in 0..6 {
+                self.pending[c][k] = arrivals[c][k] & !have[c][k];
+                any |= self.pending[c][k];
+            }
+        }
+        self.mover = usize::from(start.side_to_move() == Color::Black);
+        self.moves.clear();
+        self.on = any != 0;
+        self.on
+    }
+
+    /// Takes `san`, the next move, into account; whether a piece is still waited for after
+    /// it (the move then held back).
+    #[inline]
+    fn hold(&mut self, san: kifu::pgn::San) -> bool {
+        use kifu::pgn::{CastlingSide, Piece as P, SanKind};
+        let c = self.mover;
+        self.mover ^= 1;
+        let bit = |file: u8, rank: u8| 1u64 << (u32::from(rank & 7) * 8 + u32::from(file & 7));
+        match san.kind() {
+            SanKind::Normal => {
+                let Some(to) = san.to() else {
+                    return false;
+                };
+                if san.piece() == P::Pawn && san.from_file().is_some() && san.from_rank().is_some()
+                {
+                    // whatever piece stands on the square written (a castling too): unknown
+                    return false;
+                }
+                let kind = match san.promotion().unwrap_or(san.piece()) {
+                    P::Pawn => 0,
+                    P::Knight => 1,
+                    P::Bishop => 2,
+                    P::Rook => 3,
+                    P::Queen => 4,
+                    P::King => 5,
+                };
+                self.pending[c][kind] &= !bit(to.file, to.rank);
+            }
+            SanKind::Castle(side) => {
+                let rank = if c == 0 { 0 } else { 7 };
+                let (king, rook) = match side {
+                    CastlingSide::KingSide => (6, 5),
+                    CastlingSide::QueenSide => (2, 3),
+                };
+                self.pending[c][5] &= !bit(king, rank);
+                self.pending[c][3] &= !bit(rook, rank);
+            }
+            SanKind::Null => {}
+            SanKind::Drop => return false,
+        }
+        if self.pending[c]
+            .iter()
+            .chain(&self.pending[c ^ 1])
+            .all(|&p| p == 0)
+            || self.moves.len() >= MAX_WAITING
+        {
+            return false;
+        }
+        self.moves.push(san);
+        true
+    }
 }
 
 impl fmt::Debug for LineSearch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LineSearch")
             .field("ply", &self.ply)
+            .field("waiting", &self.waiting.moves.len())
             .field("positions", &self.positions)
             .finish_non_exhaustive()
     }
@@ -1157,6 +1276,7 @@ impl LineSearch {
 
     /// The tags are over: the start position, tested.
     pub fn start(&mut self, query: &Query) -> Verdict {
+        self.waiting.on = false;
         let Ok(start) = self.setup.start() else {
             self.over = true;
             return Verdict::Over;
@@ -1168,11 +1288,52 @@ impl LineSearch {
         self.ply = 0;
         self.positions += 1;
         self.missed = false;
-        self.verdict(query, false)
+        let v = self.verdict(query, false);
+        if v == Verdict::Continue {
+            self.waiting.start(&query.arrivals, self.pos.board());
+        }
+        v
+    }
+
+    /// The next main-line move, played and tested (or held back while no position can match:
+    /// see [`Waiting`]; the answers are the same).
+    #[inline]
+    pub fn play(&mut self, query: &Query, san: kifu::pgn::San) -> Verdict {
+        if !self.waiting.on {
+            return self.step(query, san);
+        }
+        if self.waiting.hold(san) {
+            // no position before the pieces are there matches: past the last ply looked at,
+            // none will
+            let ply = self.ply as usize + self.waiting.moves.len();
+            return if ply >= query.max_ply as usize {
+                self.waiting.on = false;
+                Verdict::Over
+            } else {
+                Verdict::Continue
+            };
+        }
+        // the last piece waited for came (or too many moves were held back): the moves
+        // held back played, then this one
+        self.waiting.on = false;
+        let mut moves = core::mem::take(&mut self.waiting.moves);
+        let mut v = Verdict::Continue;
+        for &m in &moves {
+            v = self.step(query, m);
+            if v != Verdict::Continue {
+                break;
+            }
+        }
+        moves.clear();
+        self.waiting.moves = moves;
+        if v == Verdict::Continue {
+            v = self.step(query, san);
+        }
+        v
     }
 
     /// The next main-line move, played and tested.
-    pub fn play(&mut self, query: &Query, san: kifu::pgn::San) -> Verdict {
+    fn step(&mut self, query: &Query, san: kifu::pgn::San) -> Verdict {
         self.ply += 1;
         if self.over {
             return Verdict::Over;
@@ -1682,8 +1843,22 @@ mod tests {
             "[FEN \"4k3/P7/8/8/8/8/p7/4K3 w - - 0 1\"]\n\n1. a8=Q+ Kd7 2. -- a1=R+ 3. Ke2 Ra2+ \
              4. Kf3 Rxa8 5. Kg4 Rg8+ 6. Kf5 *",
             "1. d4 d5 2. c4 dxc4 3. e4 b5 4. a4 c6 5. axb5 cxb5 6. b3 cxb3 7. Bxb5+ Bd7 *",
+            // an illegal move before the pieces a pattern waits for arrive
+            "1. e4 e5 2. Ke3 Nc6 3. Bb5 *",
+            // long algebraic: the piece is not written
+            "1. e2e4 e7e5 2. g1f3 b8c6 3. f1b5 a7a6 4. e1g1 g8f6 *",
+            // null moves, then the pieces
+            "1. e4 -- 2. Bb5 Nc6 3. -- Nf6 4. Nf3 *",
+            // a knight and a rook made by promotion, Black to move first
+            "[FEN \"4k3/1P6/8/8/8/8/6p1/4K3 b - - 0 1\"]\n\n1... g1=R+ 2. Ke2 Kd7 3. b8=N+ Kc7 4. Nd7 *",
         ];
         let steps = [
+            "subfen:8/8/2n5/1B6/8/8/8/8",
+            "subfen:8/8/2n5/1B6/8/8/8/8 b",
+            "subfen:1N6/8/8/8/8/8/8/6r1",
+            "subfen:8/3N4/8/8/8/8/8/8",
+            "subfen:8/8/8/8/8/5N2/8/8 & material:q",
+            "fen:r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
             "material:Q q",
             "material:KQRRBBNNPPPPPPPkqrrbbnnpppppppp",
             "material:P7- p7+",
@@ -1725,6 +1900,64 @@ mod tests {
             }
         }
         assert!(found >= 40, "{found}");
+    }
+
+    /// The first ply where `q` matches `g`'s main line, by `LineSearch`, and the positions it
+    /// replayed.
+    fn line_search(g: &Game, q: &Query) -> (Option<u32>, u64) {
+        let mut s = LineSearch::default();
+        s.begin();
+        for (name, value) in &g.tags {
+            s.tag(name.as_bytes(), value);
+        }
+        let mut v = s.start(q);
+        let mut ply = 0;
+        for node in &g.moves {
+            if v != Verdict::Continue {
+                break;
+            }
+            ply += 1;
+            v = s.play(q, node.san);
+        }
+        ((v == Verdict::Matched).then_some(ply), s.positions)
+    }
+
+    /// A game whose moves never bring a pattern's piece to its square is not replayed, and
+    /// the moves held back meanwhile are bounded: past `MAX_WAITING` they are played and the
+    /// search goes on move by move, with the same answer.
+    #[test]
+    fn the_line_search_replays_only_once_the_pieces_can_be_there() {
+        let b5 = Query::new(vec![Step::subfen("8/8/2n5/1B6/8/8/8/8").unwrap()]);
+        let g = game("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6 5. d4 exd4 *");
+        assert_eq!(line_search(&g, &b5), (None, 1));
+        assert!(plies(&g, &b5).is_empty());
+        let g = game(RUY);
+        assert_eq!(line_search(&g, &b5), (Some(5), 6));
+        // a sequence waits for its first step's pieces only
+        let q = Query::new(vec![
+            Step::subfen("8/8/2n5/1B6/8/8/8/8").unwrap(),
+            Step::subfen("8/8/8/8/B7/8/8/8").unwrap(),
+        ])
+        .within(Some(2));
+        assert_eq!(line_search(&g, &q).0, Some(7));
+        assert_eq!(plies(&g, &q).first().map(|h| h.0), Some(7));
+        // knights shuffled for longer than the moves held back, then the bishop: found
+        let mut long = String::new();
+        for i in 0..(MAX_WAITING / 4 + 8) {
+            long += &format!("{}. Nf3 Nf6 {}. Ng1 Ng8 ", 2 * i + 1, 2 * i + 2);
+        }
+        let n = 2 * (MAX_WAITING / 4 + 8) + 1;
+        long += &format!("{n}. e4 Nc6 {}. Bb5 *", n + 1);
+        let g = game(&long);
+        let want = plies(&g, &b5).first().map(|h| h.0);
+        assert_eq!(want, Some(g.moves.len() as u32));
+        let (got, replayed) = line_search(&g, &b5);
+        assert_eq!(got, want);
+        assert!(replayed > MAX_WAITING as u64, "{replayed}");
+        // a ply range that ends before the pieces came: over, nothing replayed
+        let mut q = b5.clone();
+        q.max_ply = 4;
+        assert_eq!(line_search(&game(RUY), &q), (None, 1));
     }
 
     #[test]
