@@ -62,7 +62,7 @@ use std::sync::Arc;
 
 use kifu::par::{Event, Visited, Work};
 use kifu::pgn::Outcome;
-use kifu::sgf::{self, Color, Context, Point, RawValue};
+use kifu::sgf::{self, BoardSize, Color, Context, Point, RawValue};
 use kifu::{Control, Format, pgn};
 use kifu_replay::go::{
     Board, GoGame, GoOptions, GoReplayVisitor, GoReplayer, Match, Pattern, PlayOutcome, Played,
@@ -326,10 +326,18 @@ pub struct GoFinder {
     /// A setup property met since the stones were last made from the board.
     dirty: bool,
     started: bool,
-    /// The places where the pattern stands on the last position (reused).
+    /// The places where the pattern stands on the last position tested (reused).
     pending: Vec<Match>,
     pending_move: u32,
     appearances: Vec<Appearance>,
+    /// The points that decide where the pattern stands on a board of `stones`' size
+    /// ([`Pattern::area`]), made for the size `area_of`.
+    area: [u64; kifu_replay::go::MAX_SIDE],
+    area_of: Option<BoardSize>,
+    /// The stones may have changed on `area` since `pending` was found (a new game, the
+    /// stones made again from a board, a setup, a stone played there): the position is
+    /// searched again; else `pending` holds for it too.
+    stale: bool,
 }
 
 impl GoFinder {
@@ -348,6 +356,9 @@ impl GoFinder {
             pending: Vec::new(),
             pending_move: 0,
             appearances: Vec::new(),
+            area: [0; kifu_replay::go::MAX_SIDE],
+            area_of: None,
+            stale: true,
         }
     }
 
@@ -366,20 +377,48 @@ impl GoFinder {
         self.hits
     }
 
-    /// Tests the position `ply`.
+    /// Tests the position `ply` (searched only when the stones changed where that matters).
     fn test(&mut self, ply: u32) {
         self.positions += 1;
+        self.pending_move = ply;
+        if !self.stale {
+            return;
+        }
+        self.stale = false;
         self.pending.clear();
         self.pending
             .extend(self.query.pattern.matches(&self.stones));
-        self.pending_move = ply;
+    }
+
+    /// The stones made again from `board`.
+    fn set_board(&mut self, board: &Board) {
+        self.stones.set_board(board);
+        self.stale = true;
+        let size = self.stones.size();
+        if self.area_of != Some(size) {
+            self.area = self.query.pattern.area(size);
+            self.area_of = Some(size);
+        }
+    }
+
+    /// `what` put on `p` (a setup, a stone played).
+    fn set(&mut self, p: Point, what: u8) {
+        self.stones.set(p, what);
+        // (a point off the board changes nothing; `area` is of the stones' size)
+        if self
+            .area
+            .get(usize::from(p.y))
+            .is_some_and(|r| r.checked_shr(u32::from(p.x)).is_some_and(|b| b & 1 != 0))
+        {
+            self.stale = true;
+        }
     }
 
     /// The last position's appearance, with what came after it.
     fn close(&mut self, next: Option<(Color, Option<Point>)>) {
         close(
             &self.query.pattern,
-            &mut self.pending,
+            &self.pending,
             self.pending_move,
             next,
             &mut self.appearances,
@@ -393,6 +432,7 @@ impl GoFinder {
         self.started = false;
         self.pending.clear();
         self.appearances.clear();
+        self.stale = true;
     }
 }
 
@@ -428,7 +468,7 @@ impl sgf::Visitor for GoFinder {
             self.dirty = true;
         } else if let Some(points) = value.raw.points(self.stones.size()) {
             for p in points {
-                self.stones.set(p, what);
+                self.set(p, what);
             }
         }
         Control::Continue
@@ -448,7 +488,7 @@ impl GoReplayVisitor for GoFinder {
             && !self.started
         {
             self.started = true;
-            self.stones.set_board(board);
+            self.set_board(board);
             self.dirty = false;
         }
         Control::Continue
@@ -463,10 +503,10 @@ impl GoReplayVisitor for GoFinder {
             // the root node's own move: the start is the root's setup alone, the board after
             // the move without its stone (unknown when it captured)
             self.started = true;
-            self.stones.set_board(played.board);
+            self.set_board(played.board);
             match played.point {
                 Some(p) if played.executed && played.captured == 0 => {
-                    self.stones.set(p, kifu_replay::go::EMPTY)
+                    self.set(p, kifu_replay::go::EMPTY)
                 }
                 Some(_) if played.executed => known = false,
                 _ => {}
@@ -478,11 +518,11 @@ impl GoReplayVisitor for GoFinder {
         }
         match played.point {
             Some(p) if played.executed && played.captured == 0 && !self.dirty => {
-                self.stones.set(p, kifu_replay::go::stone(played.color));
+                self.set(p, kifu_replay::go::stone(played.color));
             }
             None if !self.dirty => {}
             _ => {
-                self.stones.set_board(played.board);
+                self.set_board(played.board);
                 self.dirty = false;
             }
         }
@@ -494,7 +534,7 @@ impl GoReplayVisitor for GoFinder {
             return Control::Continue;
         };
         if self.dirty || !self.started {
-            self.stones.set_board(end);
+            self.set_board(end);
         }
         self.test(game.main_line_moves);
         self.close(None);
@@ -525,10 +565,10 @@ impl GameCount for GoReplayer<GoFinder> {
 
 /// The appearance of a position where the pattern stood (at `pending`, `ply`), with
 /// what was played after it (`None`: the end of the main line; a point at its
-/// [`canonical`](Pattern::canonical) place); `pending` emptied.
+/// [`canonical`](Pattern::canonical) place).
 fn close(
     pattern: &Pattern,
-    pending: &mut Vec<Match>,
+    pending: &[Match],
     ply: u32,
     next: Option<(Color, Option<Point>)>,
     out: &mut Vec<Appearance>,
@@ -571,7 +611,6 @@ fn close(
         places: pending.len() as u32,
         next,
     });
-    pending.clear();
 }
 
 /// The search of game trees held as DOMs, one after the other (its buffers reused): the same
@@ -685,7 +724,7 @@ impl TreeSearch {
             self.test(pattern);
             close(
                 pattern,
-                &mut self.pending,
+                &self.pending,
                 moves,
                 Some((c, point.flatten())),
                 out,
@@ -708,7 +747,7 @@ impl TreeSearch {
             self.stones.set_board(&self.board);
         }
         self.test(pattern);
-        close(pattern, &mut self.pending, moves, None, out);
+        close(pattern, &self.pending, moves, None, out);
         true
     }
 }

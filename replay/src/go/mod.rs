@@ -54,7 +54,9 @@ pub use board::{BLACK, Board, EMPTY, PlayOutcome, WHITE, stone, zobrist};
 pub use dom::{GameInfo, GoMove, TrainingRow, TrainingRows, TreeReplay, replay_tree};
 pub use error::{Error, ErrorKind, GoError, Line, line};
 pub use game::Rules;
-pub use pattern::{Anchor, Match, Matches, Pattern, PatternError, Stones, Symmetry, Want};
+pub use pattern::{
+    Anchor, MAX_SIDE, Match, Matches, Pattern, PatternError, Stones, Symmetry, Want,
+};
 
 #[cfg(test)]
 mod tests;

@@ -1029,6 +1029,41 @@ impl Pattern {
     pub fn is_found(&self, stones: &Stones) -> bool {
         self.matches(stones).next().is_some()
     }
+
+    /// The points of a board of `size` that decide whether and where the pattern stands:
+    /// those under a point other than `?` of some place of some symmetry (one `u64` per row,
+    /// bit `x` for column `x`; rows past the board empty). Two positions that differ only
+    /// off them have the same [`matches`](Self::matches), so a search may test again only
+    /// after a change on them: a corner pattern's points are the board's corners.
+    ///
+    /// ```
+    /// use kifu::sgf::BoardSize;
+    /// use kifu_replay::go::{Anchor, Pattern};
+    ///
+    /// // an empty 3-3 point, black stone on the 4-4, in any corner
+    /// let p = Pattern::parse("????\n?...\n?...\n?..X\n").unwrap().anchor(Anchor::Corner);
+    /// let area = p.area(BoardSize { cols: 19, rows: 19 });
+    /// assert_eq!(area[0], 0); // the first line: `?`
+    /// assert_eq!(area[1], 0b1110 | 0b1110 << 14);
+    /// assert_eq!(area[9], 0); // the middle of the board
+    /// ```
+    pub fn area(&self, size: BoardSize) -> [u64; MAX_SIDE] {
+        let mut rows = [0u64; MAX_SIDE];
+        for v in &self.variants {
+            let Some(((x0, x1), (y0, y1))) = v.places(size) else {
+                continue;
+            };
+            let xmask = (((1u128 << (x1 + 1)) - 1) as u64) & !((1u64 << x0) - 1);
+            for t in &v.tests {
+                for y in y0..=y1 {
+                    if let Some(r) = rows.get_mut(usize::from(y) + usize::from(t.dy)) {
+                        *r |= xmask << t.dx;
+                    }
+                }
+            }
+        }
+        rows
+    }
 }
 
 /// A position as bitboards: for each colour, one `u64` per row, bit `x` for column `x`.
@@ -1719,6 +1754,59 @@ mod tests {
             }
         }
         assert!(total > 1000, "{total}");
+    }
+
+    /// A point off a pattern's area changes none of its matches; the area is within the board.
+    #[test]
+    fn only_the_area_decides_the_matches() {
+        let mut seed = 11u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let patterns = [
+            ("?????\n?....\n?....\n?..X.\n?....\n", Anchor::Corner, true),
+            ("..X.\n.OX.\n....\n", Anchor::Edge, false),
+            ("xX\nO.\n", Anchor::Anywhere, true),
+        ];
+        for (text, anchor, swap) in patterns {
+            let pat = Pattern::parse(text)
+                .unwrap()
+                .anchor(anchor)
+                .swap_colors(swap);
+            for (cols, rows) in [(19u8, 19u8), (9, 9), (13, 7), (4, 4)] {
+                let size = BoardSize { cols, rows };
+                let area = pat.area(size);
+                for (y, r) in area.iter().enumerate() {
+                    assert_eq!(r >> cols.min(63), 0, "{text} row {y} past the columns");
+                    assert!(y < usize::from(rows) || *r == 0, "{text} row {y}");
+                }
+                for _ in 0..20 {
+                    let mut s = Stones::new(size);
+                    // sparse boards, so that the patterns stand somewhere
+                    for _ in 0..usize::from(cols) * usize::from(rows) / 4 {
+                        let at = p(
+                            (next() % usize::from(cols)) as u8,
+                            (next() % usize::from(rows)) as u8,
+                        );
+                        s.set(at, [BLACK, WHITE][next() % 2]);
+                    }
+                    let before = all(&pat, &s);
+                    for y in 0..rows {
+                        for x in 0..cols {
+                            if area[usize::from(y)] >> x & 1 != 0 {
+                                continue;
+                            }
+                            let mut t = s.clone();
+                            t.set(p(x, y), [EMPTY, BLACK, WHITE][next() % 3]);
+                            assert_eq!(all(&pat, &t), before, "{text} ({x}, {y})");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
