@@ -746,7 +746,10 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         let c = if self.hold(Some(ctx), HELD_MOVE + text(mv.text.len()), len) {
             // the move as written is the start of its token (the usual): its bytes kept once
             let raw = self.held.span(mv.raw);
-            let text = if mv.raw.starts_with(mv.text) {
+            // (the same bytes, as the parser gives them, need no compare)
+            let text = if (mv.text.as_ptr() == mv.raw.as_ptr() && mv.text.len() <= mv.raw.len())
+                || mv.raw.starts_with(mv.text)
+            {
                 Span(raw.0, raw.0 + mv.text.len() as u32)
             } else {
                 self.held.span(mv.text)
