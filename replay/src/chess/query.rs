@@ -1171,6 +1171,8 @@ struct Waiting {
     on: bool,
     /// Per colour and kind, the squares still waiting for a piece.
     pending: [[u64; 6]; 2],
+    /// How many squares of `pending` are left.
+    left: u32,
     /// The colour (0 White) of the next move held back.
     mover: usize,
     /// The moves held back, in order.
@@ -1185,16 +1187,16 @@ impl Waiting {
     /// Starts waiting for the pieces of `arrivals` that `start` lacks; whether any is.
     fn start(&mut self, arrivals: &[[u64; 6]; 2], start: &Board) -> bool {
         let have = masks_of(start);
-        let mut any = 0;
+        self.left = 0;
         for c in 0..2 {
             for k in 0..6 {
                 self.pending[c][k] = arrivals[c][k] & !have[c][k];
-                any |= self.pending[c][k];
+                self.left += self.pending[c][k].count_ones();
             }
         }
         self.mover = usize::from(start.side_to_move() == Color::Black);
         self.moves.clear();
-        self.on = any != 0;
+        self.on = self.left != 0;
         self.on
     }
 
@@ -1224,7 +1226,7 @@ impl Waiting {
                     P::Queen => 4,
                     P::King => 5,
                 };
-                self.pending[c][kind] &= !bit(to.file, to.rank);
+                self.arrive(c, kind, bit(to.file, to.rank));
             }
             SanKind::Castle(side) => {
                 let rank = if c == 0 { 0 } else { 7 };
@@ -1232,22 +1234,27 @@ impl Waiting {
                     CastlingSide::KingSide => (6, 5),
                     CastlingSide::QueenSide => (2, 3),
                 };
-                self.pending[c][5] &= !bit(king, rank);
-                self.pending[c][3] &= !bit(rook, rank);
+                self.arrive(c, 5, bit(king, rank));
+                self.arrive(c, 3, bit(rook, rank));
             }
             SanKind::Null => {}
             SanKind::Drop => return false,
         }
-        if self.pending[c]
-            .iter()
-            .chain(&self.pending[c ^ 1])
-            .all(|&p| p == 0)
-            || self.moves.len() >= MAX_WAITING
-        {
+        if self.left == 0 || self.moves.len() >= MAX_WAITING {
             return false;
         }
         self.moves.push(san);
         true
+    }
+
+    /// A piece of colour `c` and kind `kind` comes to the square `bit`.
+    #[inline]
+    fn arrive(&mut self, c: usize, kind: usize, bit: u64) {
+        let p = &mut self.pending[c][kind];
+        if *p & bit != 0 {
+            *p &= !bit;
+            self.left -= 1;
+        }
     }
 }
 
