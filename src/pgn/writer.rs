@@ -148,16 +148,21 @@ impl Writer {
             out.push('[');
             out.push_str(name);
             out.push_str(" \"");
-            for c in value.chars() {
-                match c {
-                    '"' | '\\' => {
-                        out.push('\\');
-                        out.push(c);
-                    }
-                    '\n' | '\r' | '\t' => out.push(' '),
-                    _ => out.push(c),
-                }
+            // the runs between the bytes to change go in whole (those bytes are ASCII, so the
+            // runs are whole characters)
+            let mut from = 0;
+            for (i, &c) in value.as_bytes().iter().enumerate() {
+                let escaped = match c {
+                    b'"' => "\\\"",
+                    b'\\' => "\\\\",
+                    b'\n' | b'\r' | b'\t' => " ",
+                    _ => continue,
+                };
+                out.push_str(&value[from..i]);
+                out.push_str(escaped);
+                from = i + 1;
             }
+            out.push_str(&value[from..]);
             out.push_str("\"]\n");
         }
         out.push('\n');
@@ -218,8 +223,16 @@ impl Writer {
 /// reader meeting it at the start of a line inside a comment takes the comment for unclosed), or
 /// may (the text ends too soon to say).
 fn tag_like(word: &str, next: &str) -> bool {
-    if !word.starts_with('[') {
+    let b = word.as_bytes();
+    if b.first() != Some(&b'[') {
         return false;
+    }
+    // the usual case, a command (`[%clk`): the byte after `[` is no blank (which the reader
+    // would skip) and no letter (which starts a name)
+    if let Some(&c) = b.get(1) {
+        if c != b' ' && c != b'\t' && !c.is_ascii_alphabetic() {
+            return false;
+        }
     }
     // the two words joined by a space, on the stack when they are short (they always are)
     let n = word.len() + 1 + next.len();
@@ -233,19 +246,136 @@ fn tag_like(word: &str, next: &str) -> bool {
     super::lexer::is_tag_start(alloc::format!("{word} {next}").as_bytes()) != Some(false)
 }
 
-/// `n` in decimal followed by `suffix`, at the end of `buf` (long enough).
-fn decimal<'b>(mut n: u32, suffix: &str, buf: &'b mut [u8]) -> &'b str {
-    let mut i = buf.len() - suffix.len();
-    buf[i..].copy_from_slice(suffix.as_bytes());
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+/// The decimal digits of `n`.
+#[derive(Clone, Copy)]
+struct Digits {
+    buf: [u8; 10],
+    /// Where the digits start in `buf`.
+    start: usize,
+}
+
+impl Digits {
+    fn new(mut n: u32) -> Digits {
+        let mut buf = [0u8; 10];
+        let mut start = buf.len();
+        loop {
+            start -= 1;
+            buf[start] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        Digits { buf, start }
+    }
+
+    /// How many digits (ASCII: characters too).
+    fn len(&self) -> usize {
+        self.buf.len() - self.start
+    }
+
+    /// Appends the digits to `out` (byte by byte, as characters: no UTF-8 check of the buffer).
+    fn push_to(&self, out: &mut String) {
+        for &d in &self.buf[self.start..] {
+            out.push(char::from(d));
         }
     }
-    core::str::from_utf8(&buf[i..]).unwrap_or("")
+}
+
+/// The characters of `s` (what a line's width counts): its length when it is ASCII, as PGN
+/// almost always is.
+fn chars(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
+/// What [`single_spaced`] needs to know of a byte: [`SPACE`], [`OTHER`] (ASCII white space but
+/// a space, and `}`), [`HIGH`] (not ASCII), or 0.
+const KIND: [u8; 256] = {
+    let mut k = [0u8; 256];
+    k[b' ' as usize] = SPACE;
+    k[b'\t' as usize] = OTHER;
+    k[b'\n' as usize] = OTHER;
+    k[0x0C] = OTHER;
+    k[b'\r' as usize] = OTHER;
+    k[b'}' as usize] = OTHER;
+    let mut i = 0x80;
+    while i < k.len() {
+        k[i] = HIGH;
+        i += 1;
+    }
+    k
+};
+const SPACE: u8 = 1;
+const OTHER: u8 = 2;
+const HIGH: u8 = 4;
+
+/// The characters of `text` if it is written the same in braces whether its words are laid out
+/// one by one or not: no `}`, no ASCII white space but single spaces between words (the ends of
+/// `text` trimmed already); `None` otherwise.
+fn single_spaced(text: &str) -> Option<usize> {
+    // one look at each byte, without a branch: two spaces in a row count as `OTHER`
+    let mut seen = 0;
+    let mut last = 0;
+    for &c in text.as_bytes() {
+        let k = KIND[usize::from(c)];
+        seen |= k | ((k & last & SPACE) << 1);
+        last = k;
+    }
+    if seen & OTHER != 0 {
+        None
+    } else if seen & HIGH == 0 {
+        Some(text.len())
+    } else {
+        Some(text.chars().count())
+    }
+}
+
+/// The next word of `text` from byte `at` on, as `split_ascii_whitespace` would give it (a
+/// maximal run of bytes that are not ASCII white space), as its byte range; `at` moves past it.
+fn next_word(text: &[u8], at: &mut usize) -> Option<(usize, usize)> {
+    let mut i = *at;
+    while i < text.len() && text[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    if i == text.len() {
+        *at = i;
+        return None;
+    }
+    let start = i;
+    while i < text.len() && !text[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    *at = i;
+    Some((start, i))
+}
+
+/// Whether a command (`[%…`) is still open after `word` of a comment, `open` being whether it
+/// was before: the word's last `[%` opens one, its last `]` closes it, whichever comes later.
+fn command_open(word: &[u8], open: bool) -> bool {
+    let mut i = word.len();
+    while i > 0 {
+        i -= 1;
+        match word[i] {
+            b']' => return false,
+            b'%' if i > 0 && word[i - 1] == b'[' => return true,
+            _ => {}
+        }
+    }
+    open
+}
+
+/// The number written before a move.
+#[derive(Clone, Copy)]
+enum Number {
+    None,
+    /// `N.`
+    White(u32),
+    /// `N...`
+    Black(u32),
 }
 
 /// One line of moves being written.
@@ -276,16 +406,28 @@ struct Movetext<'a> {
 impl Movetext<'_> {
     /// Appends a token (made of `parts`, holding no line break) after a space or a line break.
     fn token(&mut self, parts: &[&str]) {
-        self.token_at(parts, true);
+        let len = if self.width == usize::MAX {
+            0
+        } else {
+            parts.iter().map(|p| chars(p)).sum()
+        };
+        self.start(len, true);
+        for p in parts {
+            self.out.push_str(p);
+        }
     }
 
-    fn token_at(&mut self, parts: &[&str], may_break: bool) {
+    /// Starts a token of `len` characters (holding no line break), which the caller then
+    /// appends: writes the space or the line break before it (a line break only if `may_break`)
+    /// and the `(` waiting for it, and counts the token on the line. On one line `len` is not
+    /// looked at (it may be 0).
+    fn start(&mut self, len: usize, may_break: bool) {
         // on one line only whether the line is empty matters (a token never is): the characters
         // are not counted
         let len = if self.width == usize::MAX {
             1
         } else {
-            parts.iter().map(|p| p.chars().count()).sum::<usize>() + self.open
+            len + self.open
         };
         if self.line > 0 {
             if may_break && self.line + 1 + len > self.width {
@@ -300,10 +442,29 @@ impl Movetext<'_> {
             self.out.push('(');
         }
         self.open = 0;
-        for p in parts {
-            self.out.push_str(p);
-        }
         self.line += len;
+    }
+
+    /// A move: its number first if it has one (`N.` for White, `N...` for Black), then its
+    /// text.
+    fn move_token(&mut self, number: Number, text: &str) {
+        let len = chars(text);
+        match number {
+            Number::None => self.start(len, true),
+            Number::White(n) => {
+                let digits = Digits::new(n);
+                self.start(digits.len() + 2 + len, true);
+                digits.push_to(self.out);
+                self.out.push_str(". ");
+            }
+            Number::Black(n) => {
+                let digits = Digits::new(n);
+                self.start(digits.len() + 4 + len, true);
+                digits.push_to(self.out);
+                self.out.push_str("... ");
+            }
+        }
+        self.out.push_str(text);
     }
 
     fn close(&mut self) {
@@ -322,6 +483,23 @@ impl Movetext<'_> {
     }
 
     fn comment(&mut self, text: &str) {
+        if self.w.wrap_comments {
+            // the usual comment (`[%clk 0:03:00]`): without `}`, its words already one space
+            // apart, and all of it fits on the line, so that no word of it would start a line:
+            // it goes in whole, as `wrapped` would write it word by word
+            let t = text.trim_ascii();
+            if let Some(len) = single_spaced(t) {
+                let len = len + 2;
+                let room = if self.line > 0 { self.line + 1 } else { 0 };
+                if self.width == usize::MAX || room + self.open + len <= self.width {
+                    self.start(len, true);
+                    self.out.push('{');
+                    self.out.push_str(t);
+                    self.out.push('}');
+                    return;
+                }
+            }
+        }
         let b = text.as_bytes();
         let Some(p) = memchr::memchr3(b'}', b'\n', b'\r', b) else {
             // the usual comment: one line without `}`
@@ -361,35 +539,54 @@ impl Movetext<'_> {
                 self.out.push_str(&text[first..]);
                 self.out.push('}');
                 let last = memchr::memrchr2(b'\n', b'\r', b).unwrap_or(first);
-                self.line = text[last + 1..].chars().count() + 1;
+                self.line = chars(&text[last + 1..]) + 1;
             }
-            None => self.token(&["{", text, "}"]),
+            None => {
+                self.start(chars(text) + 2, true);
+                self.out.push('{');
+                self.out.push_str(text);
+                self.out.push('}');
+            }
         }
     }
 
     /// A comment laid out word by word over lines ([`Writer::wrap_comments`]).
     fn wrapped(&mut self, text: &str) {
-        let mut words = text.split_ascii_whitespace().peekable();
-        if words.peek().is_none() {
+        let b = text.as_bytes();
+        let mut at = 0;
+        let Some(mut word) = next_word(b, &mut at) else {
             self.token(&["{}"]);
             return;
-        }
+        };
+        // an ASCII comment's words are as many characters as bytes
+        let ascii = b.is_ascii();
         let mut first = true;
         let mut in_command = false;
-        while let Some(word) = words.next() {
-            let next = words.peek().copied();
-            let open = if first { "{" } else { "" };
-            let close = if next.is_none() { "}" } else { "" };
-            // a line starting with `[Name` inside a comment could read as the next game's tags
-            let starts_tag = tag_like(word, next.unwrap_or(""));
-            // a command (`[%clk 0:01:00]`) stays on one line
-            self.token_at(&[open, word, close], first || !(starts_tag || in_command));
-            if let Some(p) = word.rfind("[%") {
-                in_command = !word[p..].contains(']');
-            } else if word.contains(']') {
-                in_command = false;
+        loop {
+            let next = next_word(b, &mut at);
+            let this = &text[word.0..word.1];
+            let after = next.map_or("", |(s, e)| &text[s..e]);
+            // a command (`[%clk 0:01:00]`) stays on one line; a line starting with `[Name`
+            // inside a comment could read as the next game's tags
+            let may_break = first || !(in_command || tag_like(this, after));
+            let len = if ascii { this.len() } else { chars(this) };
+            self.start(
+                len + usize::from(first) + usize::from(next.is_none()),
+                may_break,
+            );
+            if first {
+                self.out.push('{');
             }
+            self.out.push_str(this);
+            if next.is_none() {
+                self.out.push('}');
+            }
+            in_command = command_open(this.as_bytes(), in_command);
             first = false;
+            match next {
+                Some(n) => word = n,
+                None => return,
+            }
         }
     }
 
@@ -404,8 +601,6 @@ impl Movetext<'_> {
             number: true,
         };
         let mut parents: SmallVec<[Frame<'_>; 16]> = SmallVec::new();
-        let mut number = [0u8; 16];
-        let mut nag = [0u8; 3];
         loop {
             if let Some(v) = top.var {
                 let node = &top.moves[top.i];
@@ -452,23 +647,26 @@ impl Movetext<'_> {
                 top.number = true;
             }
             let n = ply.div_ceil(2);
-            let prefix = if ply % 2 == 1 {
-                decimal(n, ". ", &mut number)
+            let number = if ply % 2 == 1 {
+                Number::White(n)
             } else if top.number {
-                decimal(n, "... ", &mut number)
+                Number::Black(n)
             } else {
-                ""
+                Number::None
             };
             let text = node.text.as_str();
             if text.is_empty() {
-                self.token(&[prefix, &san_text(node.san)]);
+                self.move_token(number, &san_text(node.san));
             } else {
-                self.token(&[prefix, text]);
+                self.move_token(number, text);
             }
             top.number = false;
             if self.w.nags {
                 for n in &node.nags {
-                    self.token(&["$", decimal(u32::from(n.0), "", &mut nag)]);
+                    let digits = Digits::new(u32::from(n.0));
+                    self.start(1 + digits.len(), true);
+                    self.out.push('$');
+                    digits.push_to(self.out);
                 }
             }
             if self.w.comments && !node.comments.is_empty() {
@@ -570,11 +768,13 @@ mod tests {
 
     #[test]
     fn decimals() {
-        let mut b = [0u8; 16];
-        assert_eq!(decimal(0, ". ", &mut b), "0. ");
-        assert_eq!(decimal(u32::MAX, "... ", &mut b), "4294967295... ");
-        let mut n = [0u8; 3];
-        assert_eq!(decimal(255, "", &mut n), "255");
+        for (n, s) in [(0, "0"), (7, "7"), (255, "255"), (u32::MAX, "4294967295")] {
+            let d = Digits::new(n);
+            let mut out = String::from("x");
+            d.push_to(&mut out);
+            assert_eq!(out, alloc::format!("x{s}"));
+            assert_eq!(d.len(), s.len());
+        }
     }
 
     #[test]
@@ -603,5 +803,177 @@ mod tests {
             );
             assert_eq!(w.to_string(&again[0]), s);
         }
+    }
+}
+
+#[cfg(test)]
+mod fast_paths {
+    //! The output of the shortcuts (a comment written whole, characters counted as bytes when
+    //! ASCII, tag values copied in runs, numbers pushed digit by digit), pinned.
+    use super::*;
+    use crate::pgn::{Games, Node, Outcome};
+    use alloc::vec::Vec;
+
+    fn body(w: Writer, pgn: &str) -> String {
+        let game = Games::new(pgn.as_bytes()).next().unwrap();
+        let mut out = String::new();
+        w.write_movetext(&game, &mut out);
+        out
+    }
+
+    #[test]
+    fn usual_comments_whole_or_word_by_word() {
+        let pgn = "1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:02:59] } 2. Nf3 { [%clk 0:02:58] } *";
+        assert_eq!(
+            body(Writer::new(), pgn),
+            "1. e4 {[%clk 0:03:00]} 1... e5 {[%clk 0:02:59]} 2. Nf3 {[%clk 0:02:58]} *"
+        );
+        // where the comment does not fit, its words are laid out one by one: never a line
+        // break inside the command (the line grows past the width), one before the comment
+        // where its first word does not fit
+        assert_eq!(
+            body(Writer::new().line_width(20), pgn),
+            "1. e4 {[%clk 0:03:00]}\n1... e5 {[%clk 0:02:59]}\n2. Nf3 {[%clk 0:02:58]}\n*"
+        );
+        assert_eq!(
+            body(Writer::new().line_width(28), pgn),
+            "1. e4 {[%clk 0:03:00]}\n1... e5 {[%clk 0:02:59]}\n2. Nf3 {[%clk 0:02:58]} *"
+        );
+        assert_eq!(
+            body(Writer::new().line_width(10), pgn),
+            "1. e4\n{[%clk 0:03:00]}\n1... e5\n{[%clk 0:02:59]}\n2. Nf3\n{[%clk 0:02:58]}\n*"
+        );
+        assert_eq!(
+            body(Writer::new().line_width(12), pgn),
+            "1. e4 {[%clk 0:03:00]}\n1... e5\n{[%clk 0:02:59]}\n2. Nf3\n{[%clk 0:02:58]}\n*"
+        );
+        assert_eq!(
+            body(Writer::new().compact(true), pgn),
+            "1. e4 {[%clk 0:03:00]} 1... e5 {[%clk 0:02:59]} 2. Nf3 {[%clk 0:02:58]} *"
+        );
+        // in a variation, the `(` counts on the line
+        let var = "1. e4 ({ab cd} 1. d4 {ef}) *";
+        assert_eq!(
+            body(Writer::new().line_width(14), var),
+            "1. e4 ({ab cd}\n1. d4 {ef}) *"
+        );
+        assert_eq!(
+            body(Writer::new().line_width(13), var),
+            "1. e4 ({ab\ncd} 1. d4\n{ef}) *"
+        );
+    }
+
+    #[test]
+    fn white_space_in_comments() {
+        // runs of white space become one space; the ends go
+        assert_eq!(
+            body(Writer::new(), "1. e4 {  a  b\tc\r\nd\x0Ce  } *"),
+            "1. e4 {a b c d e} *"
+        );
+        // U+000B is no ASCII white space: part of a word
+        assert_eq!(body(Writer::new(), "1. e4 {a\x0Bb} *"), "1. e4 {a\x0Bb} *");
+        assert_eq!(body(Writer::new(), "1. e4 {   } *"), "1. e4 {} *");
+        assert_eq!(
+            body(Writer::new().line_width(7), "1. e4 {} *"),
+            "1. e4\n{} *"
+        );
+    }
+
+    #[test]
+    fn characters_not_bytes() {
+        // 16 characters, 18 bytes: the line fits in 16
+        assert_eq!(
+            body(Writer::new().line_width(16), "1. e4 {été très} *"),
+            "1. e4 {été très}\n*"
+        );
+        assert_eq!(
+            body(Writer::new().line_width(15), "1. e4 {été très} *"),
+            "1. e4 {été\ntrès} *"
+        );
+        // written exactly, the last line of a comment counts its characters
+        let exact = Writer::new().wrap_comments(false).line_width(13);
+        assert_eq!(
+            body(exact, "1. e4 {x\nété} e5 *"),
+            "1. e4 {x\nété} 1... e5\n*"
+        );
+        assert_eq!(
+            body(exact, "1. e4 {éééééééééééé} *"),
+            "1. e4\n{éééééééééééé}\n*"
+        );
+    }
+
+    #[test]
+    fn braces_in_comments() {
+        let mut game = Game::new();
+        let mut e4 = Node::parse("e4").unwrap();
+        e4.comments.push("a } b".into());
+        e4.comments.push("c }\nd".into());
+        e4.comments.push("x}".into());
+        game.moves.push(e4);
+        game.moves.push(Node::parse("e5").unwrap());
+        game.result = Some(Outcome::Draw);
+        let mut out = String::new();
+        Writer::new().write_movetext(&game, &mut out);
+        assert_eq!(out, "1. e4 ;a } b\n{c ) d} ;x}\n1... e5 1/2-1/2");
+        out.clear();
+        Writer::new()
+            .wrap_comments(false)
+            .write_movetext(&game, &mut out);
+        assert_eq!(out, "1. e4 ;a } b\n{c )\nd} ;x}\n1... e5 1/2-1/2");
+    }
+
+    #[test]
+    fn tag_values_escaped() {
+        let mut game = Game::new();
+        game.set_tag("White", "a\"b\\c\td\ne\rfé\"");
+        game.set_tag("Black", "plain");
+        let s = Writer::new().to_string(&game);
+        assert!(
+            s.contains("[White \"a\\\"b\\\\c d e fé\\\"\"]\n[Black \"plain\"]\n"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn numbers_and_nags() {
+        assert_eq!(
+            body(
+                Writer::new(),
+                "[FEN \"8/8/8/8/8/8/8/k6K b - - 0 99\"] 99... Ka2 $255 100. Kh2 $1 $0 Kb1 *"
+            ),
+            "99... Ka2 $255 100. Kh2 $1 $0 Kb1 *"
+        );
+        assert_eq!(
+            body(
+                Writer::new().line_width(10),
+                "[FEN \"8/8/8/8/8/8/8/k6K w - - 0 1009\"] 1009. Kh2 Ka2 *"
+            ),
+            "1009. Kh2\nKa2 *"
+        );
+    }
+
+    #[test]
+    fn helpers() {
+        assert!(command_open(b"[%clk", false));
+        assert!(!command_open(b"0:01:00]", true));
+        assert!(command_open(b"x", true));
+        assert!(!command_open(b"x", false));
+        assert!(!command_open(b"[%a]", true));
+        assert!(command_open(b"a][%b", false));
+        assert!(command_open(b"[%", false));
+        assert!(!command_open(b"%[", false));
+        assert_eq!(single_spaced("[%clk 0:03:00]"), Some(14));
+        assert_eq!(single_spaced(""), Some(0));
+        assert_eq!(single_spaced("été x"), Some(5));
+        assert_eq!(single_spaced("a  b"), None);
+        assert_eq!(single_spaced("a\tb"), None);
+        assert_eq!(single_spaced("a}"), None);
+        assert_eq!(single_spaced("a\u{b}b"), Some(3));
+        assert_eq!(chars("Nf3"), 3);
+        assert_eq!(chars("é"), 1);
+        let mut at = 0;
+        let words: Vec<_> = core::iter::from_fn(|| next_word(b" a\t bc \x0C", &mut at)).collect();
+        assert_eq!(words, [(1, 2), (4, 6)]);
+        assert_eq!(at, 8);
     }
 }
