@@ -479,11 +479,11 @@ impl Held {
 }
 
 /// What a held event adds at most to the builder's estimate, besides its text.
-const HELD_TAG: usize = core::mem::size_of::<(String, String)>();
-const HELD_MOVE: usize = core::mem::size_of::<pgn::Node>();
-const HELD_NAG: usize = core::mem::size_of::<pgn::Nag>();
-const HELD_STRING: usize = core::mem::size_of::<String>();
-const HELD_ERROR: usize = core::mem::size_of::<pgn::GameError>();
+const HELD_TAG: usize = pgn::Game::TAG_BYTES;
+const HELD_MOVE: usize = pgn::Game::MOVE_BYTES;
+const HELD_NAG: usize = pgn::Game::NAG_BYTES;
+const HELD_STRING: usize = pgn::Game::COMMENT_BYTES;
+const HELD_ERROR: usize = pgn::Game::ERROR_BYTES;
 
 /// What a text of `len` bytes adds at most to the builder's estimate: 3 bytes a byte (what is
 /// not UTF-8 becomes U+FFFD).

@@ -191,11 +191,12 @@ struct Budget {
     errors: usize,
 }
 
-const TAG_BYTES: usize = core::mem::size_of::<(String, String)>();
-const STRING_BYTES: usize = core::mem::size_of::<String>();
-const NODE_BYTES: usize = core::mem::size_of::<pgn::Node>();
-const NAG_BYTES: usize = core::mem::size_of::<pgn::Nag>();
-const ERROR_BYTES: usize = core::mem::size_of::<pgn::GameError>();
+// what the game builder counts for each item (`pgn::Game::estimated_bytes`)
+const TAG_BYTES: usize = pgn::Game::TAG_BYTES;
+const STRING_BYTES: usize = pgn::Game::COMMENT_BYTES;
+const NODE_BYTES: usize = pgn::Game::MOVE_BYTES;
+const NAG_BYTES: usize = pgn::Game::NAG_BYTES;
+const ERROR_BYTES: usize = pgn::Game::ERROR_BYTES;
 
 /// The length of `bytes` decoded as the game builder decodes text (U+FFFD for what is not
 /// UTF-8).

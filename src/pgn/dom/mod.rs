@@ -490,8 +490,10 @@ impl Game {
     }
 
     /// An estimate of the bytes the game owns: every tag, move, NAG, variation, comment and
-    /// error at its size, plus the bytes of its texts. Lengths are counted, not capacities, so
-    /// the allocation can be up to about twice as much. This is what the builder's limit
+    /// error at what it costs ([`Game::TAG_BYTES`] and the others: its size, and for a text or
+    /// a list that may hold one item, the allocation it takes), plus the bytes of its texts.
+    /// Lengths are counted, not capacities, so the allocation can be up to about twice as
+    /// much (a line's moves grow by doubling). This is what the builder's limit
     /// ([`GameBuilder::with_max_game_bytes`]) is checked against. Walks the tree (without
     /// recursion).
     ///
@@ -527,13 +529,42 @@ impl Game {
     }
 }
 
-/// What [`Game::estimated_bytes`] counts per item.
-const TAG_BYTES: usize = core::mem::size_of::<(String, String)>();
-const STRING_BYTES: usize = core::mem::size_of::<String>();
-const NODE_BYTES: usize = core::mem::size_of::<Node>();
-const NAG_BYTES: usize = core::mem::size_of::<Nag>();
-const VARIATION_BYTES: usize = core::mem::size_of::<Variation>();
-const ERROR_BYTES: usize = core::mem::size_of::<GameError>();
+/// The most a heap allocation costs besides the bytes asked for: the allocator's header and
+/// its rounding (glibc's: 8 bytes of header, chunks of 16, 32 at least).
+const ALLOC: usize = 16;
+/// The fewest items a `Vec` makes room for at its first push (Rust's, for items of up to
+/// 1 KiB).
+const MIN_CAP: usize = 4;
+
+/// What [`Game::estimated_bytes`] counts for each item besides its texts' bytes: the one
+/// measure of a game's size, which the builder's limit and the visitors that keep to it
+/// without building the game (`kifu-pipeline`'s) read.
+impl Game {
+    /// A tag: the pair, and its two strings' allocations.
+    pub const TAG_BYTES: usize = core::mem::size_of::<(String, String)>() + 2 * ALLOC;
+    /// A comment: its string in a list that may hold only it (a node's first comment makes
+    /// room for four), and the allocation of its text.
+    pub const COMMENT_BYTES: usize = MIN_CAP * core::mem::size_of::<String>() + 2 * ALLOC;
+    /// A move: its node.
+    pub const MOVE_BYTES: usize = core::mem::size_of::<Node>();
+    /// A NAG (up to 16 a move are kept in the node itself).
+    pub const NAG_BYTES: usize = core::mem::size_of::<Nag>();
+    /// A variation: its place in a list that may hold only it (a move's first variation makes
+    /// room for four), and its line's room for four moves besides the first one, counted as a
+    /// move.
+    pub const VARIATION_BYTES: usize = MIN_CAP * core::mem::size_of::<Variation>()
+        + (MIN_CAP - 1) * core::mem::size_of::<Node>()
+        + 2 * ALLOC;
+    /// A problem, and the allocation of its text.
+    pub const ERROR_BYTES: usize = core::mem::size_of::<GameError>() + ALLOC;
+}
+
+const TAG_BYTES: usize = Game::TAG_BYTES;
+const STRING_BYTES: usize = Game::COMMENT_BYTES;
+const NODE_BYTES: usize = Game::MOVE_BYTES;
+const NAG_BYTES: usize = Game::NAG_BYTES;
+const VARIATION_BYTES: usize = Game::VARIATION_BYTES;
+const ERROR_BYTES: usize = Game::ERROR_BYTES;
 
 fn strings_bytes(v: &[String]) -> usize {
     v.iter().map(|s| STRING_BYTES + s.len()).sum()
