@@ -101,6 +101,73 @@ impl Lists {
     }
 }
 
+/// A column of numbers being built: its values in a `Vec` (a push a row, inlined, where Arrow's
+/// builder is a call) and the rows that are null, made into the array Arrow's
+/// [`PrimitiveBuilder`](arrow_array::builder::PrimitiveBuilder) makes of the same values: no
+/// validity unless a row is null, a null's value 0.
+#[derive(Debug)]
+pub(crate) struct Nums<T> {
+    values: Vec<T>,
+    /// The null rows (their index in `values`), in order.
+    nulls: Vec<usize>,
+}
+
+impl<T: Copy + Default> Nums<T> {
+    pub(crate) fn new() -> Nums<T> {
+        Nums {
+            values: Vec::new(),
+            nulls: Vec::new(),
+        }
+    }
+
+    /// Room for `n` more values (none: nothing done).
+    pub(crate) fn reserve(&mut self, n: usize) {
+        if n > 0 {
+            self.values.reserve(n);
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn push(&mut self, v: T) {
+        self.values.push(v);
+    }
+
+    #[inline(always)]
+    pub(crate) fn push_option(&mut self, v: Option<T>) {
+        match v {
+            Some(v) => self.values.push(v),
+            None => {
+                self.nulls.push(self.values.len());
+                self.values.push(T::default());
+            }
+        }
+    }
+
+    /// The values pushed, as an array of `A` (whose native type is `T`); the column starts
+    /// again empty, with room for `rows` values if it held any.
+    pub(crate) fn finish<A>(&mut self, rows: usize) -> ArrayRef
+    where
+        A: arrow_array::types::ArrowPrimitiveType<Native = T>,
+        T: arrow_buffer::ArrowNativeType,
+    {
+        let room = if self.values.is_empty() { 0 } else { rows };
+        let values = std::mem::replace(&mut self.values, Vec::with_capacity(room));
+        let nulls = (!self.nulls.is_empty()).then(|| {
+            let mut valid = arrow_buffer::BooleanBufferBuilder::new(values.len());
+            valid.append_n(values.len(), true);
+            for &k in &self.nulls {
+                valid.set_bit(k, false);
+            }
+            self.nulls.clear();
+            arrow_buffer::NullBuffer::new(valid.finish())
+        });
+        Arc::new(arrow_array::PrimitiveArray::<A>::new(
+            ScalarBuffer::from(values),
+            nulls,
+        ))
+    }
+}
+
 /// An offset of a list or string column. A batch holds at most `i32::MAX` children per
 /// column: the builders' users finish batches long before (see `Builder::estimated_bytes`).
 fn offset(n: usize) -> i32 {
@@ -342,4 +409,50 @@ pub(crate) fn key_fields() -> [Field; 3] {
         Field::new("game_index", DataType::Int64, false),
         Field::new("byte_offset", DataType::Int64, false),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow_array::Array;
+    use arrow_array::builder::Int16Builder;
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int16Type;
+
+    use super::*;
+
+    /// `Nums` makes the array Arrow's builder makes of the same values: the same values under
+    /// the nulls, a validity only when a row is null, batch after batch.
+    #[test]
+    fn nums_make_the_builders_array() {
+        let batches: [&[Option<i16>]; 5] = [
+            &[Some(1), None, Some(-3), None],
+            &[Some(7), Some(8)],
+            &[],
+            &[None],
+            &[Some(0); 70],
+        ];
+        let mut nums = Nums::new();
+        let mut builder = Int16Builder::new();
+        for rows in batches {
+            for &v in rows {
+                nums.push_option(v);
+                builder.append_option(v);
+            }
+            let (a, b) = (nums.finish::<Int16Type>(4), builder.finish());
+            assert_eq!(a.to_data(), b.to_data());
+            assert_eq!(a.nulls(), b.nulls());
+            assert_eq!(a.as_primitive::<Int16Type>().values(), b.values());
+        }
+        // at a batch of 70 values, the bits of a null past the first 64
+        let mut rows = vec![Some(5i16); 70];
+        rows[66] = None;
+        for &v in &rows {
+            nums.push_option(v);
+            builder.append_option(v);
+        }
+        assert_eq!(
+            nums.finish::<Int16Type>(0).to_data(),
+            builder.finish().to_data()
+        );
+    }
 }

@@ -23,20 +23,17 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use arrow_array::ArrayRef;
-use arrow_array::builder::ArrayBuilder;
-use arrow_array::builder::{
-    Float64Builder, Int8Builder, Int16Builder, Int32Builder, Int64Builder, PrimitiveBuilder,
-    StringBuilder,
-};
-use arrow_array::types::ArrowPrimitiveType;
+use arrow_array::builder::StringBuilder;
+use arrow_array::types::{Float64Type, Int8Type, Int16Type, Int32Type, Int64Type};
+use arrow_array::{ArrayRef, Int64Array, ListArray, StringArray};
+use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field};
 use kifu::pgn::{self, Outcome};
 use kifu_replay::chess::cozy::{Color, Piece};
 use kifu_replay::chess::{Position, Resolved, Uci, Unplayable, Variant};
 
 use crate::PushError;
-use crate::cols::{Lists, clamp_i64, list_of};
+use crate::cols::{Nums, clamp_i64, list_of};
 use crate::pgn_games::MoveData;
 use crate::positions_filter::{FNV_START, PlyFilter, fnv1a};
 use crate::values;
@@ -375,6 +372,30 @@ mod col {
     pub(super) const BLACK_ELO: u32 = 19;
     pub(super) const SPEED: u32 = 20;
     pub(super) const ERROR: u32 = 21;
+
+    const fn bits(columns: &[u32]) -> u32 {
+        let mut bits = 0;
+        let mut k = 0;
+        while k < columns.len() {
+            bits |= 1 << columns[k];
+            k += 1;
+        }
+        bits
+    }
+
+    /// The columns made from the twelve bitboards.
+    pub(super) const BOARDS: u32 = bits(&[BITBOARDS, EPD, MATERIAL]);
+    /// The text columns.
+    pub(super) const TEXT: u32 = bits(&[FILE, EPD, MATERIAL, SAN, UCI, SPEED, ERROR]);
+    /// The columns of numbers a row of the usual training columns leaves out.
+    pub(super) const OTHERS: u32 = bits(&[
+        HALFMOVE_CLOCK,
+        CLOCK,
+        EVAL_CP,
+        EVAL_MATE,
+        WHITE_ELO,
+        BLACK_ELO,
+    ]);
 }
 
 impl Wanted {
@@ -393,6 +414,11 @@ impl Wanted {
 
     fn has(self, column: u32) -> bool {
         self.0 >> column & 1 != 0
+    }
+
+    /// Whether any of the columns `bits` ([`col`]'s groups) is kept.
+    fn any(self, bits: u32) -> bool {
+        self.0 & bits != 0
     }
 
     /// Whether the move's comments are read (`clock`, `eval_cp`, `eval_mate`).
@@ -422,26 +448,28 @@ struct GameInfo {
 pub(crate) struct PositionsBuilder {
     pub(crate) wanted: Wanted,
     file: StringBuilder,
-    index: Int64Builder,
-    ply: Int32Builder,
-    key: Int64Builder,
+    index: Nums<i64>,
+    ply: Nums<i32>,
+    key: Nums<i64>,
     epd: StringBuilder,
-    side_to_move: StringBuilder,
+    /// The `side_to_move` column: White to move at each row (its text made per batch).
+    white_to_move: Vec<bool>,
     material: StringBuilder,
     san: StringBuilder,
     uci: StringBuilder,
-    policy: Int16Builder,
-    bitboards: Lists,
-    bitboard_values: Int64Builder,
-    castling: Int8Builder,
-    ep_square: Int8Builder,
-    halfmove_clock: Int32Builder,
-    score: Int8Builder,
-    clock: Float64Builder,
-    eval_cp: Int32Builder,
-    eval_mate: Int32Builder,
-    white_elo: Int16Builder,
-    black_elo: Int16Builder,
+    policy: Nums<i16>,
+    /// The `bitboards` column's values, twelve a row (every list twelve long, none null: the
+    /// offsets are made per batch).
+    bitboard_values: Vec<i64>,
+    castling: Nums<i8>,
+    ep_square: Nums<i8>,
+    halfmove_clock: Nums<i32>,
+    score: Nums<i8>,
+    clock: Nums<f64>,
+    eval_cp: Nums<i32>,
+    eval_mate: Nums<i32>,
+    white_elo: Nums<i16>,
+    black_elo: Nums<i16>,
     speed: StringBuilder,
     error: StringBuilder,
     rows: usize,
@@ -461,26 +489,25 @@ impl PositionsBuilder {
         PositionsBuilder {
             wanted: Wanted::ALL,
             file: StringBuilder::new(),
-            index: Int64Builder::new(),
-            ply: Int32Builder::new(),
-            key: Int64Builder::new(),
+            index: Nums::new(),
+            ply: Nums::new(),
+            key: Nums::new(),
             epd: StringBuilder::new(),
-            side_to_move: StringBuilder::new(),
+            white_to_move: Vec::new(),
             material: StringBuilder::new(),
             san: StringBuilder::new(),
             uci: StringBuilder::new(),
-            policy: Int16Builder::new(),
-            bitboards: Lists::new(),
-            bitboard_values: Int64Builder::new(),
-            castling: Int8Builder::new(),
-            ep_square: Int8Builder::new(),
-            halfmove_clock: Int32Builder::new(),
-            score: Int8Builder::new(),
-            clock: Float64Builder::new(),
-            eval_cp: Int32Builder::new(),
-            eval_mate: Int32Builder::new(),
-            white_elo: Int16Builder::new(),
-            black_elo: Int16Builder::new(),
+            policy: Nums::new(),
+            bitboard_values: Vec::new(),
+            castling: Nums::new(),
+            ep_square: Nums::new(),
+            halfmove_clock: Nums::new(),
+            score: Nums::new(),
+            clock: Nums::new(),
+            eval_cp: Nums::new(),
+            eval_mate: Nums::new(),
+            white_elo: Nums::new(),
+            black_elo: Nums::new(),
             speed: StringBuilder::new(),
             error: StringBuilder::new(),
             rows: 0,
@@ -494,18 +521,32 @@ impl PositionsBuilder {
     }
 }
 
-/// `b`, empty, made again with room for `n` values (none: left as it is).
-fn sized<T: ArrowPrimitiveType>(b: &mut PrimitiveBuilder<T>, n: usize) {
-    if n > 0 && b.is_empty() {
-        *b = PrimitiveBuilder::with_capacity(n);
+/// The `side_to_move` column of rows whose side to move is `white` (true: White), as a
+/// [`StringBuilder`] makes it of `white` and `black`; `white` starts again empty, with room for
+/// `rows` values if it held any.
+fn sides(white: &mut Vec<bool>, rows: usize) -> ArrayRef {
+    let room = if white.is_empty() { 0 } else { rows };
+    let white = std::mem::replace(white, Vec::with_capacity(room));
+    let mut bytes = Vec::with_capacity(5 * white.len());
+    for &w in &white {
+        bytes.extend_from_slice(if w { b"white" } else { b"black" });
     }
+    let offsets = OffsetBuffer::from_repeated_length(5, white.len());
+    Arc::new(StringArray::new(offsets, bytes.into(), None))
 }
 
-/// `b`'s array; `b` starts again with room for `rows` values.
-fn numbers<T: ArrowPrimitiveType>(b: &mut PrimitiveBuilder<T>, rows: usize) -> ArrayRef {
-    let array = b.finish();
-    *b = PrimitiveBuilder::with_capacity(rows);
-    Arc::new(array)
+/// The `bitboards` column of `values`, twelve a row (as [`crate::cols::Lists`] and an
+/// `Int64Builder` make it: no row null); `values` starts again empty, with room for `rows`
+/// rows if it held any.
+fn bitboard_lists(values: &mut Vec<i64>, rows: usize) -> ArrayRef {
+    let room = if values.is_empty() { 0 } else { 12 * rows };
+    let values = std::mem::replace(values, Vec::with_capacity(room));
+    let offsets = OffsetBuffer::from_repeated_length(12, values.len() / 12);
+    let DataType::List(item) = list_of(DataType::Int64, false) else {
+        unreachable!("a list type")
+    };
+    let values = Int64Array::new(ScalarBuffer::from(values), None);
+    Arc::new(ListArray::new(item, offsets, Arc::new(values), None))
 }
 
 /// `b`'s array; `b` starts again with room for `rows` values and as many bytes as it held.
@@ -639,7 +680,8 @@ impl PositionsBuilder {
     }
 
     /// One row: the position `pos`, `ply` half-moves after the start, and the move from it;
-    /// only the columns wanted are filled.
+    /// only the columns wanted are filled (the text columns, and the rarer ones, tested as a
+    /// group first: a row of numbers only tests its own).
     fn row(&mut self, g: &GameInfo, file: &str, ply: usize, pos: &Position, next: Next<'_>) {
         use col::*;
         if !self.reserved {
@@ -648,37 +690,13 @@ impl PositionsBuilder {
         let w = self.wanted;
         let board = pos.board();
         let white = pos.side_to_move() == Color::White;
-        let boards = bitboards(pos);
+        let boards = if w.any(BOARDS) {
+            bitboards(pos)
+        } else {
+            [0; 12]
+        };
         self.rows += 1;
         self.bytes += file.len() + 200;
-        if w.has(FILE) {
-            self.file.append_value(file);
-        }
-        if w.has(GAME_INDEX) {
-            self.index.append_value(g.index);
-        }
-        if w.has(PLY) {
-            self.ply
-                .append_value(i32::try_from(ply).unwrap_or(i32::MAX));
-        }
-        if w.has(KEY) {
-            self.key.append_value(pos.key() as i64);
-        }
-        if w.has(EPD) {
-            self.text.clear();
-            epd(pos, &boards, &mut self.text);
-            self.epd.append_value(&self.text);
-            self.bytes += self.text.len();
-        }
-        if w.has(SIDE_TO_MOVE) {
-            self.side_to_move
-                .append_value(if white { "white" } else { "black" });
-        }
-        if w.has(MATERIAL) {
-            self.text.clear();
-            material(&boards, &mut self.text);
-            self.material.append_value(&self.text);
-        }
 
         let (node, uci, error) = match next {
             Next::None => (None, None, None),
@@ -696,18 +714,24 @@ impl PositionsBuilder {
             Some((u, p)) => (w.has(UCI).then(|| u.as_str()), *p),
             None => (None, None),
         };
-        if w.has(SAN) {
-            self.san.append_option(node.as_ref().map(MoveOf::text));
+        if w.has(GAME_INDEX) {
+            self.index.push(g.index);
         }
-        if w.has(UCI) {
-            self.uci.append_option(uci);
+        if w.has(PLY) {
+            self.ply.push(i32::try_from(ply).unwrap_or(i32::MAX));
+        }
+        if w.has(KEY) {
+            self.key.push(pos.key() as i64);
+        }
+        if w.has(SIDE_TO_MOVE) {
+            self.white_to_move.push(white);
         }
         if w.has(POLICY) {
-            self.policy.append_option(policy.map(|i| i as i16));
+            self.policy.push_option(policy.map(|i| i as i16));
         }
         if w.has(BITBOARDS) {
-            self.bitboard_values.append_slice(&boards.map(|b| b as i64));
-            self.bitboards.close(self.bitboard_values.len());
+            self.bitboard_values
+                .extend_from_slice(&boards.map(|b| b as i64));
         }
         if w.has(CASTLING) {
             let mut castling = 0i8;
@@ -717,49 +741,73 @@ impl PositionsBuilder {
                     | (i8::from(rights.long.is_some()) << 1))
                     << (2 * c);
             }
-            self.castling.append_value(castling);
+            self.castling.push(castling);
         }
         if w.has(EP_SQUARE) {
-            self.ep_square.append_option(board.en_passant().map(|f| {
+            self.ep_square.push_option(board.en_passant().map(|f| {
                 let rank = if white { 5 } else { 2 };
                 (rank * 8 + f as usize) as i8
             }));
-        }
-        if w.has(HALFMOVE_CLOCK) {
-            self.halfmove_clock
-                .append_value(i32::try_from(pos.halfmove_clock()).unwrap_or(i32::MAX));
         }
         if w.has(SCORE) {
             if g.score_later {
                 self.stream.late_scores.push(white);
             } else {
                 self.score
-                    .append_option(g.white_score.map(|s| if white { s } else { -s }));
+                    .push_option(g.white_score.map(|s| if white { s } else { -s }));
             }
         }
-        if w.comments() {
-            if g.comments_later {
-                // the comments after the move come next: filled by `flush_comments`
-                self.stream.data = Some(MoveData::default());
-            } else {
-                let d = match node {
-                    Some(MoveOf::Node(n)) if !n.comments.is_empty() => MoveData::of(n),
-                    _ => MoveData::default(),
-                };
-                self.comment_columns(&d);
+        if w.any(TEXT) {
+            if w.has(FILE) {
+                self.file.append_value(file);
+            }
+            if w.has(EPD) {
+                self.text.clear();
+                epd(pos, &boards, &mut self.text);
+                self.epd.append_value(&self.text);
+                self.bytes += self.text.len();
+            }
+            if w.has(MATERIAL) {
+                self.text.clear();
+                material(&boards, &mut self.text);
+                self.material.append_value(&self.text);
+            }
+            if w.has(SAN) {
+                self.san.append_option(node.as_ref().map(MoveOf::text));
+            }
+            if w.has(UCI) {
+                self.uci.append_option(uci);
+            }
+            if w.has(SPEED) {
+                self.speed.append_option(g.speed);
+            }
+            if w.has(ERROR) {
+                self.error.append_option(error);
             }
         }
-        if w.has(WHITE_ELO) {
-            self.white_elo.append_option(g.white_elo);
-        }
-        if w.has(BLACK_ELO) {
-            self.black_elo.append_option(g.black_elo);
-        }
-        if w.has(SPEED) {
-            self.speed.append_option(g.speed);
-        }
-        if w.has(ERROR) {
-            self.error.append_option(error);
+        if w.any(OTHERS) {
+            if w.has(HALFMOVE_CLOCK) {
+                self.halfmove_clock
+                    .push(i32::try_from(pos.halfmove_clock()).unwrap_or(i32::MAX));
+            }
+            if w.comments() {
+                if g.comments_later {
+                    // the comments after the move come next: filled by `flush_comments`
+                    self.stream.data = Some(MoveData::default());
+                } else {
+                    let d = match node {
+                        Some(MoveOf::Node(n)) if !n.comments.is_empty() => MoveData::of(n),
+                        _ => MoveData::default(),
+                    };
+                    self.comment_columns(&d);
+                }
+            }
+            if w.has(WHITE_ELO) {
+                self.white_elo.push_option(g.white_elo);
+            }
+            if w.has(BLACK_ELO) {
+                self.black_elo.push_option(g.black_elo);
+            }
         }
     }
 
@@ -795,20 +843,21 @@ impl PositionsBuilder {
         self.reserved = true;
         let w = self.wanted;
         let room = |has: bool| if has { ROWS } else { 0 };
-        sized(&mut self.index, room(w.has(GAME_INDEX)));
-        sized(&mut self.ply, room(w.has(PLY)));
-        sized(&mut self.key, room(w.has(KEY)));
-        sized(&mut self.policy, room(w.has(POLICY)));
-        sized(&mut self.bitboard_values, 12 * room(w.has(BITBOARDS)));
-        sized(&mut self.castling, room(w.has(CASTLING)));
-        sized(&mut self.ep_square, room(w.has(EP_SQUARE)));
-        sized(&mut self.halfmove_clock, room(w.has(HALFMOVE_CLOCK)));
-        sized(&mut self.score, room(w.has(SCORE)));
-        sized(&mut self.clock, room(w.has(CLOCK)));
-        sized(&mut self.eval_cp, room(w.has(EVAL_CP)));
-        sized(&mut self.eval_mate, room(w.has(EVAL_MATE)));
-        sized(&mut self.white_elo, room(w.has(WHITE_ELO)));
-        sized(&mut self.black_elo, room(w.has(BLACK_ELO)));
+        self.index.reserve(room(w.has(GAME_INDEX)));
+        self.ply.reserve(room(w.has(PLY)));
+        self.key.reserve(room(w.has(KEY)));
+        self.white_to_move.reserve(room(w.has(SIDE_TO_MOVE)));
+        self.policy.reserve(room(w.has(POLICY)));
+        self.bitboard_values.reserve(12 * room(w.has(BITBOARDS)));
+        self.castling.reserve(room(w.has(CASTLING)));
+        self.ep_square.reserve(room(w.has(EP_SQUARE)));
+        self.halfmove_clock.reserve(room(w.has(HALFMOVE_CLOCK)));
+        self.score.reserve(room(w.has(SCORE)));
+        self.clock.reserve(room(w.has(CLOCK)));
+        self.eval_cp.reserve(room(w.has(EVAL_CP)));
+        self.eval_mate.reserve(room(w.has(EVAL_MATE)));
+        self.white_elo.reserve(room(w.has(WHITE_ELO)));
+        self.black_elo.reserve(room(w.has(BLACK_ELO)));
     }
 
     /// The `clock`, `eval_cp` and `eval_mate` of a row, from its move's comments.
@@ -817,13 +866,13 @@ impl PositionsBuilder {
         let w = self.wanted;
         let (cp, mate) = d.score();
         if w.has(CLOCK) {
-            self.clock.append_option(d.clock);
+            self.clock.push_option(d.clock);
         }
         if w.has(EVAL_CP) {
-            self.eval_cp.append_option(cp);
+            self.eval_cp.push_option(cp);
         }
         if w.has(EVAL_MATE) {
-            self.eval_mate.append_option(mate);
+            self.eval_mate.push_option(mate);
         }
     }
 
@@ -832,29 +881,27 @@ impl PositionsBuilder {
         // doubling from nothing, each step a copy; a batch is cut after the game that fills
         // it, so that one sized exactly would still grow once): at most 65,536 rows
         let n = (self.rows + self.rows / 4).min(1 << 16);
-        let values = numbers(&mut self.bitboard_values, 12 * n);
         let out: Vec<ArrayRef> = vec![
             strings(&mut self.file, n),
-            numbers(&mut self.index, n),
-            numbers(&mut self.ply, n),
-            numbers(&mut self.key, n),
+            self.index.finish::<Int64Type>(n),
+            self.ply.finish::<Int32Type>(n),
+            self.key.finish::<Int64Type>(n),
             strings(&mut self.epd, n),
-            strings(&mut self.side_to_move, n),
+            sides(&mut self.white_to_move, n),
             strings(&mut self.material, n),
             strings(&mut self.san, n),
             strings(&mut self.uci, n),
-            numbers(&mut self.policy, n),
-            self.bitboards
-                .finish_list(&list_of(DataType::Int64, false), values),
-            numbers(&mut self.castling, n),
-            numbers(&mut self.ep_square, n),
-            numbers(&mut self.halfmove_clock, n),
-            numbers(&mut self.score, n),
-            numbers(&mut self.clock, n),
-            numbers(&mut self.eval_cp, n),
-            numbers(&mut self.eval_mate, n),
-            numbers(&mut self.white_elo, n),
-            numbers(&mut self.black_elo, n),
+            self.policy.finish::<Int16Type>(n),
+            bitboard_lists(&mut self.bitboard_values, n),
+            self.castling.finish::<Int8Type>(n),
+            self.ep_square.finish::<Int8Type>(n),
+            self.halfmove_clock.finish::<Int32Type>(n),
+            self.score.finish::<Int8Type>(n),
+            self.clock.finish::<Float64Type>(n),
+            self.eval_cp.finish::<Int32Type>(n),
+            self.eval_mate.finish::<Int32Type>(n),
+            self.white_elo.finish::<Int16Type>(n),
+            self.black_elo.finish::<Int16Type>(n),
             strings(&mut self.speed, n),
             strings(&mut self.error, n),
         ];
@@ -1003,11 +1050,16 @@ impl PositionsBuilder {
     }
 
     /// The tags are over (or the first move came, or the game ended without either): the
-    /// start position, the game's columns.
+    /// start position, the game's columns (once: at every move after, a test).
+    #[inline]
     fn stream_start(&mut self) {
-        if self.stream.phase != Phase::Tags {
-            return;
+        if self.stream.phase == Phase::Tags {
+            self.stream_started();
         }
+    }
+
+    /// [`stream_start`](Self::stream_start), the tags over.
+    fn stream_started(&mut self) {
         let s = &mut self.stream;
         // as `start` reads a game's tags: the last FEN, the last Variant
         let variant = match s.variant.as_deref() {
@@ -1063,6 +1115,7 @@ impl PositionsBuilder {
     }
 
     /// The comment columns of the last row, its move's comments all read.
+    #[inline]
     fn flush_comments(&mut self) {
         if let Some(d) = self.stream.data.take() {
             self.comment_columns(&d);
@@ -1169,7 +1222,7 @@ impl PositionsBuilder {
             let score = white_score(outcome_of(s.result_tag.as_deref(), s.marker));
             for &white in &s.late_scores {
                 self.score
-                    .append_option(score.map(|v| if white { v } else { -v }));
+                    .push_option(score.map(|v| if white { v } else { -v }));
             }
             s.late_scores.clear();
         }
