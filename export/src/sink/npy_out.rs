@@ -467,7 +467,30 @@ where
         }
         return;
     }
-    let null = &null[..std::mem::size_of::<T::Native>()];
+    let width = std::mem::size_of::<T::Native>();
+    let null = &null[..width];
+    if cfg!(target_endian = "little")
+        && let Some(nulls) = a.nulls()
+    {
+        // the values as they are, then each null's over its value: a step per null, not a
+        // test per value
+        let start = out.len();
+        out.extend_from_slice(values.to_byte_slice());
+        let n = values.len();
+        for (c, chunk) in nulls.inner().bit_chunks().iter_padded().enumerate() {
+            let mut unset = !chunk;
+            while unset != 0 {
+                let i = c * 64 + unset.trailing_zeros() as usize;
+                if i >= n {
+                    break;
+                }
+                let at = start + i * width;
+                out[at..at + width].copy_from_slice(null);
+                unset &= unset - 1;
+            }
+        }
+        return;
+    }
     for (i, v) in values.iter().enumerate() {
         if a.is_null(i) {
             out.extend_from_slice(null);
@@ -606,7 +629,63 @@ fn put_text(a: &dyn Array, cap: usize, out: &mut Vec<u8>) -> (usize, u64) {
 
 /// The side to move as [`side_to_move_code`] gives it: `white` 0, `black` 1, else 255.
 fn put_side<O: OffsetSizeTrait>(a: &dyn Array, out: &mut Vec<u8>) {
-    out.extend(a.as_string::<O>().iter().map(side_to_move_code));
+    let sides = a.as_string::<O>();
+    if sides.null_count() > 0 {
+        out.extend(sides.iter().map(side_to_move_code));
+        return;
+    }
+    // each value's bytes straight from the offsets (no null to test)
+    let data = sides.value_data();
+    out.extend(sides.value_offsets().windows(2).map(|w| {
+        let v = &data[w[0].as_usize()..w[1].as_usize()];
+        match v {
+            b"white" | b"w" => 0,
+            b"black" | b"b" => 1,
+            _ => side_to_move_code(std::str::from_utf8(v).ok()),
+        }
+    }));
+}
+
+/// The bytes a column's values are written as, when they are the array's own (little-endian
+/// integers without a null, `bitboards` lists of twelve without a null): what
+/// [`put_ints`] and [`put_bitboards`] would copy, as they are.
+fn as_written(kind: Kind, a: &dyn Array) -> Option<&[u8]> {
+    if cfg!(target_endian = "big") || a.null_count() > 0 {
+        return None;
+    }
+    fn ints<T: ArrowPrimitiveType>(a: &dyn Array) -> &[u8] {
+        a.as_primitive::<T>().values().to_byte_slice()
+    }
+    Some(match kind {
+        Kind::Int(i) => match i {
+            Int::I8 => ints::<Int8Type>(a),
+            Int::I16 => ints::<Int16Type>(a),
+            Int::I32 => ints::<Int32Type>(a),
+            Int::I64 => ints::<Int64Type>(a),
+            Int::U8 => ints::<UInt8Type>(a),
+            Int::U16 => ints::<UInt16Type>(a),
+            Int::U32 => ints::<UInt32Type>(a),
+            Int::U64 => ints::<UInt64Type>(a),
+        },
+        Kind::Bitboards => match a.data_type() {
+            DataType::List(_) => whole_bitboards::<i32>(a)?,
+            _ => whole_bitboards::<i64>(a)?,
+        },
+        _ => return None,
+    })
+}
+
+/// The values of `bitboards` lists, when each is twelve long and none is null.
+fn whole_bitboards<O: OffsetSizeTrait>(a: &dyn Array) -> Option<&[u8]> {
+    let lists = a.as_list::<O>();
+    let values = lists.values().as_primitive::<Int64Type>();
+    let offsets = lists.value_offsets();
+    let whole = values.null_count() == 0
+        && offsets
+            .windows(2)
+            .all(|w| (w[1] - w[0]).as_usize() == BITBOARDS);
+    let (start, end) = (offsets[0].as_usize(), offsets[lists.len()].as_usize());
+    whole.then(|| values.values()[start..end].to_byte_slice())
 }
 
 /// The integer at row `i` of an integer column (`None` for null or another type).
@@ -782,6 +861,13 @@ impl ArrayOut {
         let mut in_memory = 0usize;
         for (k, col) in self.columns.iter_mut().enumerate() {
             let a = batch.column(k).as_ref();
+            if let Data::File(f) = &mut col.data
+                && let Some(bytes) = as_written(col.kind, a)
+            {
+                // the values' own bytes, written without a copy first
+                f.as_mut().expect("started").write_all(bytes)?;
+                continue;
+            }
             let out = match &mut col.data {
                 Data::Spill(s) => &mut s.mem,
                 Data::File(_) => {
