@@ -493,6 +493,8 @@ pub struct Collector<F, N> {
     distinct: Option<(DistinctKeys, [bool; 2])>,
     /// The `key` column is the workers' only (for `distinct`): dropped before the output.
     strip_key: bool,
+    /// The batches are cut again to `spec_rows` and `spec_bytes` (else handed on as they come).
+    recut: bool,
 }
 
 /// The batches waiting to make a batch of `batch_rows`, of one table.
@@ -639,6 +641,13 @@ where
             return true;
         }
         self.rows += batch.num_rows() as u64;
+        if !self.recut {
+            if batch.num_rows() > 0 && !(self.out)(table, batch) {
+                self.stopped = true;
+                return false;
+            }
+            return true;
+        }
         slot.pending_rows += batch.num_rows();
         slot.pending_bytes += row_bytes(&batch, 0, batch.num_rows());
         slot.pending.push(batch);
@@ -829,19 +838,29 @@ where
     F: FnMut(Table, RecordBatch) -> bool + Send,
     N: FnMut(Note) + Send,
 {
-    scan_tables(scan, spec, false, out, note)
+    scan_tables(scan, spec, false, true, out, note)
 }
 
 /// As [`scan_table`]; with `both`, the rows of each format go to that format's table of
 /// `spec` (both tables handed to `out`, each cut to `batch_rows` on its own), so that no input
-/// of a mixed archive is left out.
-fn scan_tables<F, N>(scan: Scan<'_>, spec: &TableSpec, both: bool, out: F, note: N) -> TableScanned
+/// of a mixed archive is left out. Without `recut`, the batches go to `out` as the workers
+/// made them (in order, rebased), not cut again to `batch_rows`: for a consumer whose output
+/// depends on the rows alone.
+fn scan_tables<F, N>(
+    scan: Scan<'_>,
+    spec: &TableSpec,
+    both: bool,
+    recut: bool,
+    out: F,
+    note: N,
+) -> TableScanned
 where
     F: FnMut(Table, RecordBatch) -> bool + Send,
     N: FnMut(Note) + Send,
 {
     let spec = &spec.narrowed();
     let collector = Collecting::new(spec, both, out, note);
+    collector.lock().recut = recut;
     let work = spec.work(scan.stop_flag());
     let result = scan.run(
         &work,
@@ -914,6 +933,7 @@ where
                 (DistinctKeys::new(d), applies)
             }),
             strip_key: spec.strips_key(),
+            recut: true,
         }))
     }
 
@@ -1066,12 +1086,18 @@ where
     // a mixed archive: each format's rows to its own table, the second beside the first
     // (`OUT.sgf.parquet`, say); partitions are by a table's own columns, so one table there
     let both = opts.partition_by.is_empty();
+    // one array file or directory (no parts): its bytes depend on the rows alone, not on how
+    // they come in batches (`kifu_export`'s array writer), so the workers' batches go to it
+    // as they are, not copied together again to `batch_rows`
+    let single = opts.partition_by.is_empty() && !opts.dataset && opts.max_rows_per_file.is_none();
+    let recut = !(format.is_array() && single);
     let mut writers: [Option<Written>; 2] = [None, None];
     let mut failed: Option<io::Error> = None;
     let scanned = scan_tables(
         scan,
         spec,
         both,
+        recut,
         |table, batch| {
             let at = match &writers[0] {
                 Some((t, _, _)) if *t != table => 1,
