@@ -73,10 +73,16 @@ impl<'a> Work for TableWork<'a> {
         if !self.events {
             return PgnPiece::Dom(self.dom.pgn(input));
         }
-        let each = self.dom.each().each(input);
+        let mut each = self.dom.each().each(input);
         let scope = self.dom.scope();
+        let comments = each
+            .builder
+            .as_mut()
+            .and_then(|b| b.pgn_position_events())
+            .is_some_and(|e| e.wants_comments());
         PgnPiece::Events(Events {
             each,
+            comments,
             budget: Budget {
                 max_bytes: scope.max_game_bytes,
                 max_errors: pgn::GameBuilder::DEFAULT_MAX_GAME_ERRORS,
@@ -251,6 +257,9 @@ fn go_on(kept: bool) -> Control {
 /// A PGN piece's visitor making the `positions` rows from the parser's events.
 pub struct Events<'a> {
     each: Rows<'a>,
+    /// The rows read the moves' comments (their clocks and evals): else a comment kept is
+    /// counted against the limit of bytes, and not read.
+    comments: bool,
     budget: Budget,
     /// Problems met before the first game, given to a game builder as a [`Dom`] gives them:
     /// they go to the first game (counted in its problems), or are the piece's unclaimed ones.
@@ -301,11 +310,9 @@ impl Events<'_> {
         self.passed
     }
 
-    /// A comment kept after a main-line move.
+    /// A comment kept after a main-line move (when the rows read comments).
     fn comment_text(&mut self, bytes: &[u8]) {
-        if let Some(mut e) = self.events()
-            && e.wants_comments()
-        {
+        if let Some(mut e) = self.events() {
             e.comment(&text(bytes));
         }
     }
@@ -461,7 +468,7 @@ impl Visitor for Events<'_> {
                 return self.answer(Control::SkipGame);
             }
             let kept = self.budget.fits(STRING_BYTES + lossy_len(piece));
-            if kept && ctx.is_main_line() && self.moves > 0 {
+            if kept && self.comments && ctx.is_main_line() && self.moves > 0 {
                 self.comment_text(piece);
             }
             return self.answer(go_on(kept));
@@ -481,7 +488,7 @@ impl Visitor for Events<'_> {
         }
         let comment = std::mem::take(&mut self.comment);
         let kept = self.budget.fits(STRING_BYTES + lossy_len(&comment));
-        if kept && ctx.is_main_line() && self.moves > 0 {
+        if kept && self.comments && ctx.is_main_line() && self.moves > 0 {
             self.comment_text(&comment);
         }
         self.comment = comment;
