@@ -208,14 +208,35 @@ impl Writer {
     }
 
     /// Writes the game in PGN to `out`, ending with an empty line (feature `std`). The game is
-    /// laid out in memory first, then written with one `write_all`.
+    /// laid out in memory first, then written with one `write_all`; the memory is the thread's,
+    /// kept from game to game (up to 256 KiB), so that writing game after game allocates
+    /// nothing once it has grown.
     ///
     /// # Errors
     ///
     /// The errors of `out`.
     #[cfg(feature = "std")]
     pub fn write<W: std::io::Write>(&self, game: &Game, out: &mut W) -> std::io::Result<()> {
-        out.write_all(self.to_string(game).as_bytes())
+        /// The most a thread keeps between games.
+        const KEEP: usize = 256 << 10;
+        std::thread_local! {
+            static LAYOUT: core::cell::RefCell<String> = const {
+                core::cell::RefCell::new(String::new())
+            };
+        }
+        LAYOUT.with(|layout| match layout.try_borrow_mut() {
+            Ok(mut s) => {
+                s.clear();
+                self.write_to_string(game, &mut s);
+                let written = out.write_all(s.as_bytes());
+                if s.capacity() > KEEP {
+                    *s = String::new();
+                }
+                written
+            }
+            // called again from inside `out` on this thread
+            Err(_) => out.write_all(self.to_string(game).as_bytes()),
+        })
     }
 }
 
@@ -949,6 +970,43 @@ mod fast_paths {
                 "[FEN \"8/8/8/8/8/8/8/k6K w - - 0 1009\"] 1009. Kh2 Ka2 *"
             ),
             "1009. Kh2\nKa2 *"
+        );
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn write_reuses_the_thread_layout() {
+        use std::io::Write;
+        let games: Vec<_> =
+            Games::new("1. e4 {a} e5 *\n\n[White \"x\"]\n\n1. d4 *\n\n".as_bytes()).collect();
+        let w = Writer::new();
+        let mut out = Vec::new();
+        for g in &games {
+            w.write(g, &mut out).unwrap();
+        }
+        let expected: String = games.iter().map(|g| w.to_string(g)).collect();
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+
+        // a sink that writes a game itself while it is given one (the layout is in use)
+        struct Nested<'g>(&'g Game, Vec<u8>);
+        impl Write for Nested<'_> {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                let mut inner = Vec::new();
+                Writer::new().compact(true).write(self.0, &mut inner)?;
+                self.1.extend_from_slice(&inner);
+                self.1.extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut nested = Nested(&games[1], Vec::new());
+        w.write(&games[0], &mut nested).unwrap();
+        let inner = Writer::new().compact(true).to_string(&games[1]);
+        assert_eq!(
+            String::from_utf8(nested.1).unwrap(),
+            inner + &w.to_string(&games[0])
         );
     }
 
