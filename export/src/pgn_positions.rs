@@ -206,14 +206,23 @@ fn bitboards(pos: &Position) -> [u64; 12] {
 /// (`KQRRBBNNPPPPPPPPkqrrbbnnpppppppp` at the start, `KRPkr` for king, rook and pawn against
 /// king and rook), written into `out`.
 fn material(boards: &[u64; 12], out: &mut String) {
+    // a letter per piece, eight written at a time (at most 64 pieces, a square each: 8 bytes
+    // of room past them)
+    let mut buf = [0u8; 72];
+    let mut n = 0;
     // (K Q R B N P: the bitboards' order backwards)
     for (side, letters) in [(0, b"PNBRQK"), (6, b"pnbrqk")] {
         for piece in (0..6).rev() {
-            for _ in 0..boards[side + piece].count_ones() {
-                out.push(char::from(letters[piece]));
+            let mut count = (boards[side + piece].count_ones() as usize).min(64 - n);
+            while count > 0 {
+                buf[n..n + 8].copy_from_slice(&[letters[piece]; 8]);
+                let k = count.min(8);
+                n += k;
+                count -= k;
             }
         }
     }
+    out.push_str(core::str::from_utf8(&buf[..n]).expect("ASCII"));
 }
 
 /// The FEN of `pos` without its two counters, written into `out`: as [`Position::fen`] writes
@@ -235,6 +244,7 @@ fn epd(pos: &Position, boards: &[u64; 12], out: &mut String) {
             bits &= bits - 1;
         }
     }
+    let occupied = boards.iter().fold(0, |all, &bb| all | bb);
     let mut buf = [0u8; 96];
     let mut n = 0;
     let mut put = |b: u8| {
@@ -242,20 +252,20 @@ fn epd(pos: &Position, boards: &[u64; 12], out: &mut String) {
         n += 1;
     };
     for rank in (0..8).rev() {
-        let mut empty = 0u8;
-        for &letter in &letters[rank * 8..rank * 8 + 8] {
-            if letter == 0 {
-                empty += 1;
-                continue;
+        // the rank's pieces, a step each (the empty squares between them counted at once)
+        let mut pieces = (occupied >> (rank * 8)) & 0xff;
+        let mut file = 0;
+        while pieces != 0 {
+            let f = pieces.trailing_zeros() as usize;
+            if f > file {
+                put(b'0' + (f - file) as u8);
             }
-            if empty > 0 {
-                put(b'0' + empty);
-                empty = 0;
-            }
-            put(letter);
+            put(letters[rank * 8 + f]);
+            file = f + 1;
+            pieces &= pieces - 1;
         }
-        if empty > 0 {
-            put(b'0' + empty);
+        if file < 8 {
+            put(b'0' + (8 - file) as u8);
         }
         put(if rank > 0 { b'/' } else { b' ' });
     }
