@@ -4,7 +4,9 @@
 //! count and every piece size gives the same batches. [`scan_table`] hands them to a consumer
 //! (Python's Arrow stream), [`scan_table_on`] too with the pieces read on threads a host lends
 //! (DuckDB's); [`export`] writes them safely to Parquet, CSV or JSON Lines (the `kifu export`
-//! command and `kifu.to_parquet` run this one function).
+//! command and `kifu.to_parquet` run this one function), or to NumPy arrays (one array file or
+//! directory takes the batches as the workers made them, in order: its bytes depend on the
+//! rows alone, not on the batches).
 //!
 //! With one thread, each input is read straight through by one visitor: its batches are handed
 //! on as they are made, so that memory stays bounded by a batch, not by the input.
