@@ -1126,8 +1126,9 @@ pub enum Verdict {
 }
 
 /// The search of one game's main line fed event by event (tags, then moves), for a visitor on
-/// the parser's events that builds no game: the same positions, rules and early exit as
-/// [`Searcher`] on the main line. Reuse it from game to game.
+/// the parser's events that builds no game: the same answers as [`Searcher`] on the main line
+/// (the same rules and early exit, a pattern's moves held back until its pieces can be there:
+/// [`play`](Self::play)). Reuse it from game to game.
 ///
 /// ```
 /// use kifu_replay::chess::query::{LineSearch, Query, Step, Verdict};
@@ -1184,8 +1185,8 @@ struct Waiting {
 const MAX_WAITING: usize = 4096;
 
 impl Waiting {
-    /// Starts waiting for the pieces of `arrivals` that `start` lacks; whether any is.
-    fn start(&mut self, arrivals: &[[u64; 6]; 2], start: &Board) -> bool {
+    /// Starts waiting for the pieces of `arrivals` that `start` lacks (none: no wait).
+    fn start(&mut self, arrivals: &[[u64; 6]; 2], start: &Board) {
         let have = masks_of(start);
         self.left = 0;
         for c in 0..2 {
@@ -1197,7 +1198,6 @@ impl Waiting {
         self.mover = usize::from(start.side_to_move() == Color::Black);
         self.moves.clear();
         self.on = self.left != 0;
-        self.on
     }
 
     /// Takes `san`, the next move, into account; whether a piece is still waited for after
@@ -1272,6 +1272,7 @@ impl LineSearch {
     /// A game begins: its tags come next.
     pub fn begin(&mut self) {
         self.setup.clear();
+        self.waiting.on = false;
     }
 
     /// A tag of the game (`FEN` and `Variant` matter).
@@ -1302,8 +1303,10 @@ impl LineSearch {
         v
     }
 
-    /// The next main-line move, played and tested (or held back while no position can match:
-    /// see [`Waiting`]; the answers are the same).
+    /// The next main-line move, played and tested; for a pattern, held back while no
+    /// position can match yet (until some move has brought each of its pieces to its square,
+    /// read from the SAN: no move is played for a game that never does; the answers are the
+    /// same).
     #[inline]
     pub fn play(&mut self, query: &Query, san: kifu::pgn::San) -> Verdict {
         if !self.waiting.on {
@@ -1314,7 +1317,10 @@ impl LineSearch {
             // none will
             let ply = self.ply as usize + self.waiting.moves.len();
             return if ply >= query.max_ply as usize {
+                // over, as a move played past the range ends the line
                 self.waiting.on = false;
+                self.waiting.moves.clear();
+                self.over = true;
                 Verdict::Over
             } else {
                 Verdict::Continue
@@ -1965,6 +1971,13 @@ mod tests {
         let mut q = b5.clone();
         q.max_ply = 4;
         assert_eq!(line_search(&game(RUY), &q), (None, 1));
+        // and stays over, whatever comes after
+        let mut s = LineSearch::default();
+        s.begin();
+        assert_eq!(s.start(&q), Verdict::Continue);
+        let g = game(RUY);
+        let verdicts: Vec<Verdict> = g.moves.iter().map(|n| s.play(&q, n.san)).collect();
+        assert_eq!(verdicts[3..], [Verdict::Over; 7]);
     }
 
     #[test]
