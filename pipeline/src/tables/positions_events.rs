@@ -199,8 +199,8 @@ struct Budget {
 
 // what the game builder counts for each item (`pgn::Game::estimated_bytes`)
 const TAG_BYTES: usize = pgn::Game::TAG_BYTES;
-const STRING_BYTES: usize = pgn::Game::COMMENT_BYTES;
-const NODE_BYTES: usize = pgn::Game::MOVE_BYTES;
+const COMMENT_BYTES: usize = pgn::Game::COMMENT_BYTES;
+const MOVE_BYTES: usize = pgn::Game::MOVE_BYTES;
 const NAG_BYTES: usize = pgn::Game::NAG_BYTES;
 const ERROR_BYTES: usize = pgn::Game::ERROR_BYTES;
 
@@ -430,7 +430,7 @@ impl Visitor for Events<'_> {
         if !ctx.is_main_line() {
             return self.answer(Control::Continue);
         }
-        if !self.budget.fits(NODE_BYTES + lossy_len(mv.text)) {
+        if !self.budget.fits(MOVE_BYTES + lossy_len(mv.text)) {
             return self.answer(Control::SkipGame);
         }
         self.moves += 1;
@@ -462,12 +462,12 @@ impl Visitor for Events<'_> {
         let piece = c.text.as_bytes();
         if c.first && c.last {
             // a comment in one piece (the usual)
-            let size = STRING_BYTES + piece.len();
+            let size = COMMENT_BYTES + piece.len();
             if self.budget.bytes.saturating_add(size) > self.budget.max_bytes {
                 self.budget.fits(size);
                 return self.answer(Control::SkipGame);
             }
-            let kept = self.budget.fits(STRING_BYTES + lossy_len(piece));
+            let kept = self.budget.fits(COMMENT_BYTES + lossy_len(piece));
             if kept && self.comments && ctx.is_main_line() && self.moves > 0 {
                 self.comment_text(piece);
             }
@@ -476,7 +476,7 @@ impl Visitor for Events<'_> {
         if c.first {
             self.comment.clear();
         }
-        let so_far = STRING_BYTES + self.comment.len() + piece.len();
+        let so_far = COMMENT_BYTES + self.comment.len() + piece.len();
         if self.budget.bytes.saturating_add(so_far) > self.budget.max_bytes {
             self.budget.fits(so_far);
             return self.answer(Control::SkipGame);
@@ -487,7 +487,7 @@ impl Visitor for Events<'_> {
             return self.answer(Control::Continue);
         }
         let comment = std::mem::take(&mut self.comment);
-        let kept = self.budget.fits(STRING_BYTES + lossy_len(&comment));
+        let kept = self.budget.fits(COMMENT_BYTES + lossy_len(&comment));
         if kept && self.comments && ctx.is_main_line() && self.moves > 0 {
             self.comment_text(&comment);
         }
