@@ -99,9 +99,14 @@ pub fn null_fill(name: &str, t: &DataType) -> Option<NullFill> {
 /// assert_eq!(side_to_move_code(None), 255);
 /// ```
 pub fn side_to_move_code(side: Option<&str>) -> u8 {
+    side.map_or(u8::MAX, |s| side_code(s.as_bytes()))
+}
+
+/// [`side_to_move_code`] of a value's bytes.
+pub(crate) fn side_code(side: &[u8]) -> u8 {
     match side {
-        Some("white" | "w") => 0,
-        Some("black" | "b") => 1,
+        b"white" | b"w" => 0,
+        b"black" | b"b" => 1,
         _ => u8::MAX,
     }
 }

@@ -64,7 +64,7 @@ use zip::{CompressionMethod, DateTime, ZipWriter};
 use super::SinkOptions;
 use super::Target;
 use super::encode::EncodeError;
-use crate::arrays::{NullFill, cut_utf8, null_fill, side_to_move_code};
+use crate::arrays::{NullFill, cut_utf8, null_fill, side_code, side_to_move_code};
 
 /// The number of bitboards of a chess position (the `bitboards` column's lists).
 const BITBOARDS: usize = 12;
@@ -530,14 +530,11 @@ fn put_bitboards<O: OffsetSizeTrait>(a: &dyn Array, out: &mut Vec<u8>) -> Result
     let offsets = lists.value_offsets();
     let vals: &[i64] = values.values();
     out.reserve(8 * BITBOARDS * lists.len());
-    let whole = lists.null_count() == 0
-        && values.null_count() == 0
-        && offsets
-            .windows(2)
-            .all(|w| (w[1] - w[0]).as_usize() == BITBOARDS);
-    if whole && cfg!(target_endian = "little") {
-        let (start, end) = (offsets[0].as_usize(), offsets[lists.len()].as_usize());
-        out.extend_from_slice(vals[start..end].to_byte_slice());
+    if lists.null_count() == 0
+        && cfg!(target_endian = "little")
+        && let Some(bytes) = whole_bitboards::<O>(a)
+    {
+        out.extend_from_slice(bytes);
         return Ok(());
     }
     for i in 0..lists.len() {
@@ -636,14 +633,12 @@ fn put_side<O: OffsetSizeTrait>(a: &dyn Array, out: &mut Vec<u8>) {
     }
     // each value's bytes straight from the offsets (no null to test)
     let data = sides.value_data();
-    out.extend(sides.value_offsets().windows(2).map(|w| {
-        let v = &data[w[0].as_usize()..w[1].as_usize()];
-        match v {
-            b"white" | b"w" => 0,
-            b"black" | b"b" => 1,
-            _ => side_to_move_code(std::str::from_utf8(v).ok()),
-        }
-    }));
+    out.extend(
+        sides
+            .value_offsets()
+            .windows(2)
+            .map(|w| side_code(&data[w[0].as_usize()..w[1].as_usize()])),
+    );
 }
 
 /// The bytes a column's values are written as, when they are the array's own (little-endian
