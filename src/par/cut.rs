@@ -320,8 +320,14 @@ impl<R: Read> Cutter<R> {
             let cut = match self.format.candidate(self.buf.as_slice(), from, self.eof) {
                 Ok(Some(c)) => c,
                 // a place that needs more bytes to be told: read on, or take it as it is when
-                // the piece is long already (the parser that reads on decides)
-                Err(c) if self.buf.len() >= MAX_PIECES * self.size + DECIDE => c,
+                // the piece is long already, untold, so forced: not read ahead as if a game
+                // started there (the parser that reads on decides). Inside a huge game every
+                // piece would otherwise end at the last place its buffer could not tell, and
+                // be read as games and dropped.
+                Err(c) if self.buf.len() >= MAX_PIECES * self.size + DECIDE => {
+                    forced = true;
+                    c
+                }
                 Err(c) => {
                     self.searched = c;
                     self.fill();
@@ -487,6 +493,27 @@ mod tests {
         let got = cuts(Format::Sgf, input, 1, 7);
         let starts: Vec<u64> = got.iter().map(|c| c.0).collect();
         assert_eq!(starts, [0, 33, 54]);
+    }
+
+    /// Inside one huge SGF game whose variations open after a `)` (places that look like a
+    /// game start until the bytes after them are read), the pieces cut at a place the buffer
+    /// could not tell are forced: none is read ahead as if a game started there.
+    #[test]
+    fn a_place_cut_untold_is_forced() {
+        let mut input = b"(;GM[1]SZ[19]".to_vec();
+        for _ in 0..4000 {
+            input.extend_from_slice(b";B[aa]C[c](;W[bb]C[x])(;W[cc])");
+        }
+        input.extend_from_slice(b")\n(;GM[1];B[aa])\n");
+        let mut c = Cutter::new(&input[..], Format::Sgf, 4096, 1000);
+        let mut pieces = Vec::new();
+        while let Some(cut) = c.next_cut().unwrap() {
+            pieces.push((cut.offset, cut.forced, cut.bytes.starts_with(b"(;GM")));
+        }
+        assert!(pieces.len() > 3, "{pieces:?}");
+        for &(offset, forced, game) in &pieces[1..] {
+            assert!(forced || game, "a piece at {offset} read ahead: {pieces:?}");
+        }
     }
 
     #[test]
