@@ -56,7 +56,7 @@
 
 use core::fmt;
 
-use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
+use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
 use kifu::pgn::{Game, Node};
 
 use super::lines::{Engine, Step as Played};
@@ -1204,10 +1204,10 @@ impl Waiting {
     /// it (the move then held back).
     #[inline]
     fn hold(&mut self, san: kifu::pgn::San) -> bool {
+        use super::resolve::{piece_of, square};
         use kifu::pgn::{CastlingSide, Piece as P, SanKind};
         let c = self.mover;
         self.mover ^= 1;
-        let bit = |file: u8, rank: u8| 1u64 << (u32::from(rank & 7) * 8 + u32::from(file & 7));
         match san.kind() {
             SanKind::Normal => {
                 let Some(to) = san.to() else {
@@ -1218,24 +1218,18 @@ impl Waiting {
                     // whatever piece stands on the square written (a castling too): unknown
                     return false;
                 }
-                let kind = match san.promotion().unwrap_or(san.piece()) {
-                    P::Pawn => 0,
-                    P::Knight => 1,
-                    P::Bishop => 2,
-                    P::Rook => 3,
-                    P::Queen => 4,
-                    P::King => 5,
-                };
-                self.arrive(c, kind, bit(to.file, to.rank));
+                // (cozy-chess's pieces in the order of `KINDS`)
+                let kind = piece_of(san.promotion().unwrap_or(san.piece())) as usize;
+                self.arrive(c, kind, square(to).bitboard().0);
             }
             SanKind::Castle(side) => {
-                let rank = if c == 0 { 0 } else { 7 };
+                let rank = Rank::First.relative_to(Color::ALL[c]);
                 let (king, rook) = match side {
-                    CastlingSide::KingSide => (6, 5),
-                    CastlingSide::QueenSide => (2, 3),
+                    CastlingSide::KingSide => (File::G, File::F),
+                    CastlingSide::QueenSide => (File::C, File::D),
                 };
-                self.arrive(c, 5, bit(king, rank));
-                self.arrive(c, 3, bit(rook, rank));
+                self.arrive(c, 5, Square::new(king, rank).bitboard().0);
+                self.arrive(c, 3, Square::new(rook, rank).bitboard().0);
             }
             SanKind::Null => {}
             SanKind::Drop => return false,
@@ -1940,6 +1934,8 @@ mod tests {
     /// search goes on move by move, with the same answer.
     #[test]
     fn the_line_search_replays_only_once_the_pieces_can_be_there() {
+        // (the wait reads a piece's kind from cozy-chess's order, which is `KINDS`')
+        assert!(KINDS.iter().enumerate().all(|(i, &p)| p as usize == i));
         let b5 = Query::new(vec![Step::subfen("8/8/2n5/1B6/8/8/8/8").unwrap()]);
         let g = game("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6 5. d4 exd4 *");
         assert_eq!(line_search(&g, &b5), (None, 1));

@@ -36,7 +36,7 @@ pub enum Resolved {
 }
 
 #[inline]
-fn piece_of(p: pgn::Piece) -> Piece {
+pub(crate) fn piece_of(p: pgn::Piece) -> Piece {
     match p {
         pgn::Piece::Pawn => Piece::Pawn,
         pgn::Piece::Knight => Piece::Knight,
@@ -48,7 +48,7 @@ fn piece_of(p: pgn::Piece) -> Piece {
 }
 
 #[inline]
-fn square(s: pgn::Square) -> Square {
+pub(crate) fn square(s: pgn::Square) -> Square {
     Square::index(usize::from(s.rank & 7) * 8 + usize::from(s.file & 7))
 }
 
