@@ -10,6 +10,8 @@
 //! reported there), then `on_end`. If the first game starts anywhere else, the piece stays open
 //! ([`Ended::Open`]) and its parser reads the next piece too.
 
+use bytes::Bytes;
+
 use crate::control::{Control, Status};
 use crate::position::Lines;
 use crate::{pgn, sgf};
@@ -32,6 +34,8 @@ pub(crate) enum Ended<P> {
 pub(crate) trait Drive<V>: Clone + Sized {
     /// The parser's limits.
     type Config: Copy;
+    /// The limits it reads with.
+    fn config(&self) -> &Self::Config;
     /// A parser whose next byte is at `offset`, with the line counter `lines`, game 0 next.
     fn fresh(config: &Self::Config, lines: Lines, offset: u64) -> Self;
     /// Feeds `bytes`; whether a visitor stopped.
@@ -46,15 +50,19 @@ pub(crate) trait Drive<V>: Clone + Sized {
     fn close_at(&mut self, next: &[u8], boundary: u64, game: u64, v: &mut V);
 }
 
-/// Reads `bytes` on with `parser`, then decides the boundary after them with `next` (the next
-/// piece of the same input; `None`: the input ends here).
+/// Reads `bytes` (which end at stream offset `end`) on with `parser`, then decides the
+/// boundary after them with `next` (the next piece of the same input; `None`: the input ends
+/// here). `ahead` hands the visitor each run of bytes before its parser reads it
+/// ([`Work::pgn_ahead`](super::Work::pgn_ahead)).
 pub(crate) fn read_on<P: Drive<V>, V>(
     mut parser: P,
-    bytes: &[u8],
+    bytes: &Bytes,
     end: u64,
-    next: Option<&[u8]>,
+    next: Option<&Bytes>,
     v: &mut V,
+    mut ahead: impl FnMut(&mut V, &P::Config, u64, &Bytes),
 ) -> Ended<P> {
+    ahead(v, parser.config(), end - bytes.len() as u64, bytes);
     if parser.feed_all(bytes, v) {
         return Ended::Stopped;
     }
@@ -66,6 +74,7 @@ pub(crate) fn read_on<P: Drive<V>, V>(
         // (a piece that saw no game start of its own, only text before an input's first game,
         // reads on: what comes before the first game belongs to it, as in one reading)
         Some((at, game)) if at == end && game > 0 => {
+            ahead(v, parser.config(), end, next);
             parser.close_at(next, end, game, v);
             Ended::Closed { game }
         }
@@ -129,6 +138,10 @@ impl sgf::Visitor for Probe {
 impl<V: pgn::Visitor> Drive<V> for pgn::Parser {
     type Config = pgn::Config;
 
+    fn config(&self) -> &pgn::Config {
+        pgn::Parser::config(self)
+    }
+
     fn fresh(config: &pgn::Config, lines: Lines, offset: u64) -> Self {
         let mut p = pgn::Parser::with_config(*config);
         p.resume(lines, offset, 0);
@@ -163,6 +176,10 @@ impl<V: pgn::Visitor> Drive<V> for pgn::Parser {
 
 impl<V: sgf::Visitor> Drive<V> for sgf::Parser {
     type Config = sgf::Config;
+
+    fn config(&self) -> &sgf::Config {
+        sgf::Parser::config(self)
+    }
 
     fn fresh(config: &sgf::Config, lines: Lines, offset: u64) -> Self {
         let mut p = sgf::Parser::with_config(*config);

@@ -37,6 +37,63 @@ pub trait Work: Sync {
     fn pgn(&self, input: &Self::Input) -> Self::Pgn;
     /// A visitor for an SGF piece of `input`.
     fn sgf(&self, input: &Self::Input) -> Self::Sgf;
+    /// Hands a PGN piece's visitor the bytes its parser reads next, before it reads them:
+    /// `bytes` starts at stream offset `offset`, and the parser reads with `config`. They are
+    /// its piece, then, if its parser reads on past the piece's end, the next piece (of which
+    /// it may read only the start). A visitor that may read a game again from its bytes keeps
+    /// them (`Bytes` are shared, not copied): a fresh [`pgn::Parser`] placed at the game's
+    /// start ([`start_at`](pgn::Parser::start_at)) and fed them raises the events the piece's
+    /// parser raised. Default: nothing.
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use kifu::par::{Event, Visited, Work};
+    /// use kifu::{pgn, sgf};
+    ///
+    /// /// Each piece's runs of bytes, with their stream offsets.
+    /// #[derive(Default)]
+    /// struct Runs(Vec<(u64, Bytes)>);
+    /// impl pgn::Visitor for Runs {}
+    /// impl sgf::Visitor for Runs {}
+    ///
+    /// struct Keep;
+    /// impl Work for Keep {
+    ///     type Input = ();
+    ///     type Pgn = Runs;
+    ///     type Sgf = Runs;
+    ///     fn pgn(&self, _: &()) -> Runs { Runs::default() }
+    ///     fn sgf(&self, _: &()) -> Runs { Runs::default() }
+    ///     fn pgn_ahead(&self, v: &mut Runs, _: &pgn::Config, offset: u64, bytes: &Bytes) {
+    ///         v.0.push((offset, bytes.clone()));
+    ///     }
+    /// }
+    ///
+    /// let input = "[Event \"x\"]\n\n1. e4 e5 *\n\n".repeat(100);
+    /// let options = kifu::par::Options { threads: 1, piece_size: 256, ..Default::default() };
+    /// let mut read = Vec::new();
+    /// kifu::par::scan::<_, (), _, _>(
+    ///     &options,
+    ///     &Keep,
+    ///     |f| { f.pgn((), pgn::Config::default(), input.as_bytes()); },
+    ///     |event| {
+    ///         if let Event::Piece { visited: Visited::Pgn(runs), info, .. } = event {
+    ///             // the piece's own bytes first, at its offset
+    ///             assert_eq!(runs.0[0].0, info.offset);
+    ///             read.extend_from_slice(&runs.0[0].1);
+    ///         }
+    ///         Ok(())
+    ///     },
+    /// )
+    /// .unwrap();
+    /// assert_eq!(read, input.as_bytes());
+    /// ```
+    fn pgn_ahead(&self, visitor: &mut Self::Pgn, config: &pgn::Config, offset: u64, bytes: &Bytes) {
+        let _ = (visitor, config, offset, bytes);
+    }
+    /// [`pgn_ahead`](Work::pgn_ahead) for an SGF piece's visitor. Default: nothing.
+    fn sgf_ahead(&self, visitor: &mut Self::Sgf, config: &sgf::Config, offset: u64, bytes: &Bytes) {
+        let _ = (visitor, config, offset, bytes);
+    }
 }
 
 /// A piece's visitor, of the piece's format.
@@ -438,7 +495,7 @@ fn run_task<W: Work>(w: &W, task: Task<W>) -> Done<W> {
             let read = if cut.forced {
                 Reading::Deferred(syntax, lines)
             } else {
-                read_piece(w, &input, syntax, lines, &cut, next.as_deref())
+                read_piece(w, &input, syntax, lines, &cut, next.as_ref())
             };
             Done::Piece {
                 input,
@@ -467,20 +524,24 @@ fn read_piece<W: Work>(
     syntax: Syntax,
     lines: Lines,
     cut: &Cut,
-    next: Option<&[u8]>,
+    next: Option<&Bytes>,
 ) -> Reading<W> {
     let end = cut.offset + cut.bytes.len() as u64;
     match syntax {
         Syntax::Pgn(cfg) => {
             let mut v = w.pgn(input);
             let parser = <pgn::Parser as Drive<W::Pgn>>::fresh(&cfg, lines, cut.offset);
-            let ended = read_on(parser, &cut.bytes, end, next, &mut v);
+            let ended = read_on(parser, &cut.bytes, end, next, &mut v, |v, c, o, b| {
+                w.pgn_ahead(v, c, o, b)
+            });
             Reading::Pgn(v, ended)
         }
         Syntax::Sgf(cfg) => {
             let mut v = w.sgf(input);
             let parser = <sgf::Parser as Drive<W::Sgf>>::fresh(&cfg, lines, cut.offset);
-            let ended = read_on(parser, &cut.bytes, end, next, &mut v);
+            let ended = read_on(parser, &cut.bytes, end, next, &mut v, |v, c, o, b| {
+                w.sgf_ahead(v, c, o, b)
+            });
             Reading::Sgf(v, ended)
         }
     }
@@ -539,18 +600,22 @@ impl<W: Work> Merge<W> {
         };
         let len = cut.bytes.len() as u64;
         let end = cut.offset + len;
-        let next = next.as_deref();
+        let next = next.as_ref();
         // a piece whose start was no game boundary: the open one reads it instead, and the
         // speculative reading is dropped
         let (visited, info, ended) = match (self.open.take(), read) {
             (Some(Open::Pgn(parser, mut v, mut info)), _) => {
                 info.len += len;
-                let ended = read_on(*parser, &cut.bytes, end, next, &mut v);
+                let ended = read_on(*parser, &cut.bytes, end, next, &mut v, |v, c, o, b| {
+                    work.pgn_ahead(v, c, o, b)
+                });
                 (Visited::Pgn(v), info, ended.map(OpenParser::Pgn))
             }
             (Some(Open::Sgf(parser, mut v, mut info)), _) => {
                 info.len += len;
-                let ended = read_on(*parser, &cut.bytes, end, next, &mut v);
+                let ended = read_on(*parser, &cut.bytes, end, next, &mut v, |v, c, o, b| {
+                    work.sgf_ahead(v, c, o, b)
+                });
                 (Visited::Sgf(v), info, ended.map(OpenParser::Sgf))
             }
             (None, read) => {
@@ -890,6 +955,151 @@ mod tests {
             assert_eq!(games, alone, "threads {threads}");
             assert_eq!(seen, 1000, "threads {threads}");
             assert!(pieces > 10, "threads {threads}: {pieces} pieces");
+        }
+    }
+
+    /// Keeps what its parser reads (the runs [`Work::pgn_ahead`] hands it) and the events.
+    #[derive(Default)]
+    struct Kept {
+        runs: Vec<(u64, Bytes)>,
+        log: pgn::EventLog,
+    }
+
+    impl pgn::Visitor for Kept {
+        fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
+            self.log.on_tree(ctx)
+        }
+        fn on_tree_end(&mut self, ctx: &pgn::Context) -> Control {
+            self.log.on_tree_end(ctx)
+        }
+        fn on_property(&mut self, ctx: &pgn::Context, tag: &pgn::Tag<'_>) -> Control {
+            self.log.on_property(ctx, tag)
+        }
+        fn on_tags_end(&mut self, ctx: &pgn::Context) -> Control {
+            self.log.on_tags_end(ctx)
+        }
+        fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> Control {
+            self.log.on_move(ctx, mv)
+        }
+        fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> Control {
+            self.log.on_nag(ctx, nag, form)
+        }
+        fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> Control {
+            self.log.on_comment(ctx, comment)
+        }
+        fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> Control {
+            self.log.on_result(ctx, outcome)
+        }
+        fn on_error(&mut self, error: &pgn::Error<'_>) -> Control {
+            self.log.on_error(error)
+        }
+    }
+
+    struct KeepRuns;
+
+    impl Work for KeepRuns {
+        type Input = ();
+        type Pgn = Kept;
+        type Sgf = super::super::Never;
+        fn pgn(&self, _: &()) -> Kept {
+            Kept::default()
+        }
+        fn sgf(&self, _: &()) -> super::super::Never {
+            super::super::Never
+        }
+        fn pgn_ahead(&self, v: &mut Kept, _: &pgn::Config, offset: u64, bytes: &Bytes) {
+            v.runs.push((offset, bytes.clone()));
+        }
+    }
+
+    /// The events of the game that starts at `events[0]` (an `on_tree` of the main line), up
+    /// to the next game's start.
+    fn one_game(events: &[pgn::Event]) -> &[pgn::Event] {
+        let end = events[1..]
+            .iter()
+            .position(|e| matches!(e, pgn::Event::Tree(c) if c.depth == 0))
+            .map_or(events.len(), |i| i + 1);
+        &events[..end]
+    }
+
+    /// What `Work::pgn_ahead` hands a piece's visitor is what its parser reads, in order, from
+    /// the piece's first byte on; and a fresh parser placed at any of its games' start and fed
+    /// those bytes raises that game's events as the piece's parser did (what `kifu find`
+    /// relies on to read a game again instead of holding its events), at every piece size
+    /// and thread count, on damaged input.
+    #[test]
+    fn the_bytes_handed_ahead_read_again_give_the_same_games() {
+        let mut input = Vec::new();
+        for i in 0..60 {
+            input.extend_from_slice(b"[Event \"e\"]\r\n[Site \"s\"]\n\n1. e4 {c} e5 ");
+            if i % 3 == 0 {
+                input.extend_from_slice(b"(1... c5 2. Nf3) junk ) 2. Nf3 $1 {a\n[Event \"x\"]}");
+            }
+            if i % 7 == 0 {
+                input.extend_from_slice(b"\n%escaped\n; line\n");
+            }
+            input.extend_from_slice(if i % 5 == 0 { b" 1-0\n\n" } else { b" Nc6\n" });
+        }
+        input.extend_from_slice(b"1. d4 d5 2. c4");
+        for (threads, size) in [(1, 1 << 20), (1, 50), (2, 33), (3, 7)] {
+            let options = Options {
+                threads,
+                piece_size: size,
+                read_size: 16,
+            };
+            let mut games = 0;
+            let _ = scan::<_, (), _, _>(
+                &options,
+                &KeepRuns,
+                |f| {
+                    f.pgn((), pgn::Config::default(), &input[..]);
+                },
+                |event| {
+                    let Event::Piece {
+                        visited: Visited::Pgn(v),
+                        info,
+                        ..
+                    } = event
+                    else {
+                        return Ok(());
+                    };
+                    let mut at = info.offset;
+                    for (offset, bytes) in &v.runs {
+                        assert_eq!(*offset, at, "runs in order, end to end");
+                        let o = *offset as usize;
+                        assert_eq!(&bytes[..], &input[o..o + bytes.len()]);
+                        at = offset + bytes.len() as u64;
+                    }
+                    assert_eq!(v.runs[0].0, info.offset);
+                    let events = &v.log.events;
+                    for (i, e) in events.iter().enumerate() {
+                        let pgn::Event::Tree(ctx) = e else { continue };
+                        if ctx.depth > 0 {
+                            continue;
+                        }
+                        games += 1;
+                        let mut again = pgn::EventLog::default();
+                        let mut parser = pgn::Parser::new();
+                        parser.start_at(ctx.pos, ctx.game);
+                        for (offset, bytes) in &v.runs {
+                            let from = ctx.pos.offset.saturating_sub(*offset) as usize;
+                            if from < bytes.len() {
+                                let _ = parser.feed(&bytes[from..], &mut again);
+                            }
+                        }
+                        if info.last {
+                            parser.finish(&mut again);
+                        }
+                        let live = one_game(&events[i..]);
+                        let read = one_game(&again.events);
+                        // (the last game of a piece that is not the input's last: up to
+                        // where the piece's parser stopped)
+                        assert_eq!(read[..live.len()], *live, "-j{threads} {size}");
+                    }
+                    Ok(())
+                },
+            );
+            assert_eq!(games, 60, "-j{threads} {size}");
         }
     }
 }
