@@ -341,6 +341,8 @@ impl<F: PieceWork> kifu::par::Work for FindWork<F> {
             state: State::Keep,
             holding: false,
             held: Held::default(),
+            config: None,
+            chunks: Vec::new(),
             file: Arc::from(&*input.name),
             each: self.each.each(input),
             unclaimed: Vec::new(),
@@ -352,6 +354,17 @@ impl<F: PieceWork> kifu::par::Work for FindWork<F> {
     fn sgf(&self, input: &Input) -> Self::Sgf {
         // an SGF tree is built and handed on as a DomWork does
         Dom::new(&input.name, self.scope.sgf_builder(), self.each.each(input))
+    }
+    fn pgn_ahead(
+        &self,
+        visitor: &mut Self::Pgn,
+        config: &pgn::Config,
+        offset: u64,
+        bytes: &bytes::Bytes,
+    ) {
+        if self.query.is_some() {
+            visitor.ahead(config, offset, bytes);
+        }
     }
 }
 
@@ -368,83 +381,17 @@ enum State {
     Out,
 }
 
-/// An event of the open game held back from the builder while the search decides (its bytes in
-/// [`Held::bytes`]).
-#[derive(Clone, Copy, Debug)]
-enum Event {
-    Tag(At, Span, Span),
-    TagsEnd(At),
-    Move(At, pgn::San, Span, Span),
-    Nag(At, pgn::Nag, pgn::NagForm),
-    Comment(At, pgn::CommentKind, Span, bool, bool),
-    Result(At, pgn::Outcome),
-    /// The problem in [`Held::errors_at`] at this index.
-    Error(u32),
-}
-
-const _: () = assert!(core::mem::size_of::<Event>() <= 48);
-
-/// An event's [`pgn::Context`] less its game and depth, which every event held shares (the
-/// main line of one game: [`Held::game`], depth 0): a held event is 48 bytes, not 80.
-#[derive(Clone, Copy, Debug)]
-struct At {
-    offset: u64,
-    line: u64,
-    column: u32,
-    ply: u32,
-}
-
-impl At {
-    #[inline]
-    fn of(ctx: &pgn::Context) -> At {
-        At {
-            offset: ctx.pos.offset,
-            line: ctx.pos.line,
-            column: ctx.pos.column,
-            ply: ctx.ply,
-        }
-    }
-
-    #[inline]
-    fn ctx(self, game: u64) -> pgn::Context {
-        pgn::Context {
-            pos: kifu::Position {
-                offset: self.offset,
-                line: self.line,
-                column: self.column,
-            },
-            game,
-            depth: 0,
-            ply: self.ply,
-        }
-    }
-}
-
-/// A problem held back: [`pgn::Error`] with its text in [`Held::bytes`].
-#[derive(Clone, Copy, Debug)]
-struct ErrorAt {
-    kind: pgn::ErrorKind,
-    severity: kifu::Severity,
-    text: Span,
-    truncated: bool,
-    pos: kifu::Position,
-    game: u64,
-    at: Option<pgn::MoveRef>,
-}
-
-/// A range of [`Held::bytes`] (which [`Sieve::hold`] keeps within `u32::MAX` bytes).
-#[derive(Clone, Copy, Debug)]
-struct Span(u32, u32);
-
-/// The events of the open game held back, reused from game to game.
-#[derive(Debug, Default)]
+/// The events of the open game held back from the builder while the search decides: not
+/// copied, counted, since the piece's bytes from the game's start ([`Sieve::chunks`]) raise
+/// them again.
+#[derive(Clone, Copy, Debug, Default)]
 struct Held {
-    events: Vec<Event>,
-    bytes: Vec<u8>,
-    /// The problems held, apart (rare, and larger than the other events).
-    errors_at: Vec<ErrorAt>,
-    /// The game of every event held.
+    /// Where the game starts (its `on_tree`).
+    start: kifu::Position,
+    /// The game's index, as the piece's parser counts.
     game: u64,
+    /// The events held: the builder's events of the game after its `on_tree`.
+    events: u32,
     /// At least what the builder's estimate of the game would be after them
     /// ([`pgn::GameBuilder::with_max_game_bytes`]): while it stays within the limit, the builder
     /// answers every one of them with `Continue`.
@@ -455,28 +402,11 @@ struct Held {
     errors: usize,
 }
 
-impl Held {
-    fn clear(&mut self) {
-        self.events.clear();
-        self.bytes.clear();
-        self.errors_at.clear();
-        self.estimate = 0;
-        self.errors = 0;
-    }
-
-    /// Keeps `b`.
-    /// Keeps `b` ([`Sieve::hold`] made room for it: its end is within `u32::MAX`).
-    #[inline]
-    fn span(&mut self, b: &[u8]) -> Span {
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(b);
-        Span(start as u32, self.bytes.len() as u32)
-    }
-
-    fn get(&self, s: Span) -> &[u8] {
-        &self.bytes[s.0 as usize..s.1 as usize]
-    }
-}
+/// The most bytes of the input a game's events are held over (4 MiB; less when the builder's
+/// limit of bytes is less): a game longer than that goes to the builder as it comes from
+/// there, so that the pieces a [`Sieve`] keeps stay few (a game of spaces has a tiny estimate).
+/// Games that long are rare (a lichess game is about 2 KB); what is handed on is the same.
+const HOLD_SPAN: usize = 4 << 20;
 
 /// What a held event adds at most to the builder's estimate, besides its text.
 const HELD_TAG: usize = pgn::Game::TAG_BYTES;
@@ -491,23 +421,36 @@ fn text(len: usize) -> usize {
     len.saturating_mul(3)
 }
 
-/// A PGN piece's visitor of [`FindWork`]: a game's events are held back while the search on
-/// them decides, then given to the game builder (the game may match, or the search cannot
-/// tell) or dropped (it cannot match: the parser skips the rest of it). What the builder gets
-/// is what it gets in a [`Dom`], for every game handed on.
+/// A PGN piece's visitor of [`FindWork`]: a game's events are held back from the game builder
+/// while the search on them decides, then given to it (the game may match, or the search
+/// cannot tell) or dropped (it cannot match: the parser skips the rest of it). What the
+/// builder gets is what it gets in a [`Dom`], for every game handed on.
+///
+/// Nothing is copied while the events are held: the piece's bytes are kept (shared, from
+/// [`Work::pgn_ahead`](kifu::par::Work::pgn_ahead)), and a game given to the builder is read
+/// again from its start by a fresh parser, whose first events (as many as were held) go to
+/// the builder; the next ones come from the piece's parser, as they come. Most games never
+/// match, so most are read once, without a copy of their text; the prefix of a game that
+/// matches is read twice.
 ///
 /// The events are held only as long as the builder would answer each with `Continue`: until
 /// a variation opens (the builder may skip it) or the game could reach the builder's limit of
-/// bytes; from there they go to the builder as they come, the search going on beside.
+/// bytes (its estimate, or its bytes in the input: those held are within the limit too); from
+/// there they go to the builder as they come, the search going on beside.
 pub struct Sieve<T> {
     builder: pgn::GameBuilder,
     query: Option<Arc<query::Query>>,
     search: query::LineSearch,
     state: State,
-    /// The open game's events since its start are in `held` (the builder has seen its
-    /// `on_tree` only).
+    /// The open game's events since its start are held (the builder has seen its `on_tree`
+    /// only).
     holding: bool,
     held: Held,
+    /// The parser's limits and the bytes it read or reads next, each with its stream offset:
+    /// from the open game's start while its events are held, else the last run (a game may
+    /// start in it before its parser raises that game's start).
+    config: Option<pgn::Config>,
+    chunks: Vec<(u64, bytes::Bytes)>,
     file: Arc<str>,
     /// The job's work, with what it kept.
     pub each: T,
@@ -523,6 +466,147 @@ impl<T> Sieve<T> {
     /// Games the event search ruled out (read, never built nor handed on).
     pub fn ruled_out(&self) -> u64 {
         self.ruled_out
+    }
+
+    /// Keeps the bytes the parser reads next (`bytes`, at stream offset `offset`).
+    fn ahead(&mut self, config: &pgn::Config, offset: u64, bytes: &bytes::Bytes) {
+        self.config = Some(*config);
+        let end = offset.saturating_add(bytes.len() as u64);
+        if self.holding && end.saturating_sub(self.held.start.offset) > self.max_span() {
+            // the game's bytes kept stay within bounds
+            self.release();
+        }
+        if self.holding {
+            let start = self.held.start.offset;
+            self.chunks
+                .retain(|(at, b)| at.saturating_add(b.len() as u64) > start);
+        } else if self.chunks.len() > 1 {
+            self.chunks.drain(..self.chunks.len() - 1);
+        }
+        self.chunks.push((offset, bytes.clone()));
+    }
+
+    /// The most bytes of a game its events are held over: [`HOLD_SPAN`], or the builder's
+    /// limit if lower.
+    fn max_span(&self) -> u64 {
+        HOLD_SPAN.min(self.builder.max_game_bytes()) as u64
+    }
+
+    /// Whether the bytes kept hold the game that starts at `start` from its first byte on.
+    fn covers(&self, start: &kifu::Position) -> bool {
+        self.config.is_some()
+            && start.column < u32::MAX
+            && self
+                .chunks
+                .first()
+                .is_some_and(|(at, _)| *at <= start.offset)
+            && self
+                .chunks
+                .last()
+                .is_some_and(|(at, b)| at.saturating_add(b.len() as u64) > start.offset)
+    }
+
+    /// Gives the builder the events held back (the first `held.events` events of the game
+    /// after its start, read again from its bytes; it answers each with `Continue`, the
+    /// estimate being within its limit); the next events go to it as they come.
+    fn release(&mut self) {
+        if !self.holding {
+            return;
+        }
+        self.holding = false;
+        let held = self.held;
+        if held.events == 0 {
+            return;
+        }
+        let config = self.config.expect("a game is held only with its bytes");
+        let mut parser = pgn::Parser::with_config(config);
+        parser.start_at(held.start, held.game);
+        let mut replay = Replay {
+            builder: &mut self.builder,
+            left: held.events,
+            started: false,
+        };
+        for (at, b) in &self.chunks {
+            let from = held.start.offset.saturating_sub(*at) as usize;
+            if from >= b.len() {
+                continue;
+            }
+            if parser.feed(&b[from..], &mut replay) != kifu::Status::NeedInput {
+                break;
+            }
+        }
+        if replay.left > 0 {
+            // the piece's parser raised the rest at the input's end (a move is known to end
+            // only there), which is where the bytes kept end
+            parser.finish(&mut replay);
+        }
+        debug_assert_eq!(replay.left, 0, "every held event raised again");
+    }
+}
+
+/// The first `left` events of a game after its start, raised again by a fresh parser from the
+/// game's bytes, to the builder (which has seen the game's start); then the parser stops.
+struct Replay<'b> {
+    builder: &'b mut pgn::GameBuilder,
+    left: u32,
+    /// The game's own start was raised (not passed on).
+    started: bool,
+}
+
+impl Replay<'_> {
+    /// Passes an event on (`pass`) while some are left; stops the parser after the last.
+    #[inline]
+    fn pass(&mut self, pass: impl FnOnce(&mut pgn::GameBuilder) -> kifu::Control) -> kifu::Control {
+        if self.left == 0 {
+            return kifu::Control::Stop;
+        }
+        let c = pass(self.builder);
+        debug_assert_eq!(
+            c,
+            kifu::Control::Continue,
+            "a held event is one the builder takes"
+        );
+        self.left -= 1;
+        if self.left == 0 {
+            kifu::Control::Stop
+        } else {
+            kifu::Control::Continue
+        }
+    }
+}
+
+impl pgn::Visitor for Replay<'_> {
+    fn on_tree(&mut self, ctx: &pgn::Context) -> kifu::Control {
+        if !self.started && ctx.is_main_line() {
+            self.started = true;
+            return kifu::Control::Continue;
+        }
+        // (events are held only on the main line, before any variation: never reached)
+        kifu::Control::Stop
+    }
+    fn on_tree_end(&mut self, _: &pgn::Context) -> kifu::Control {
+        kifu::Control::Stop
+    }
+    fn on_property(&mut self, ctx: &pgn::Context, tag: &pgn::Tag<'_>) -> kifu::Control {
+        self.pass(|b| b.on_property(ctx, tag))
+    }
+    fn on_tags_end(&mut self, ctx: &pgn::Context) -> kifu::Control {
+        self.pass(|b| b.on_tags_end(ctx))
+    }
+    fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
+        self.pass(|b| b.on_move(ctx, mv))
+    }
+    fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> kifu::Control {
+        self.pass(|b| b.on_nag(ctx, nag, form))
+    }
+    fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
+        self.pass(|b| b.on_comment(ctx, comment))
+    }
+    fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> kifu::Control {
+        self.pass(|b| b.on_result(ctx, outcome))
+    }
+    fn on_error(&mut self, error: &pgn::Error<'_>) -> kifu::Control {
+        self.pass(|b| b.on_error(error))
     }
 }
 
@@ -561,88 +645,32 @@ impl<T: PerGame> Sieve<T> {
             query::Verdict::Over => {
                 self.state = State::Out;
                 self.holding = false;
-                self.held.clear();
             }
         }
     }
 
-    /// Holds an event back when the game's events are held and `extra` more bytes keep its
+    /// Holds an event back when the game's events are held, the event (at stream offset `at`)
+    /// is of the game's main line (`ctx`, if it has a context) and `extra` more bytes keep its
     /// estimate within the builder's limit; otherwise gives the builder what was held, and
-    /// `false`: the event goes to the builder. `extra`: the event's fixed part and its texts
-    /// ([`text`]); `bytes`: the bytes it keeps; `ctx`: its context, if it has one (an event
-    /// of another game or off the main line, which never comes while the events are held, is
-    /// not held).
+    /// `false`: the event goes to the builder.
     #[inline]
-    fn hold(&mut self, ctx: Option<&pgn::Context>, extra: usize, bytes: usize) -> bool {
+    fn hold(&mut self, ctx: Option<&pgn::Context>, at: u64, extra: usize) -> bool {
         if !self.holding {
             return false;
         }
+        let span = self.max_span();
         let h = &mut self.held;
         if h.estimate.saturating_add(extra) <= self.builder.max_game_bytes()
-            && h.bytes.len().saturating_add(bytes) <= u32::MAX as usize
+            && at.saturating_sub(h.start.offset) <= span
+            && h.events < u32::MAX
             && ctx.is_none_or(|c| c.depth == 0 && c.game == h.game)
         {
             h.estimate += extra;
+            h.events += 1;
             return true;
         }
         self.release();
         false
-    }
-
-    /// Gives the builder the events held back (it answers each with `Continue`, the estimate
-    /// being within its limit); the next events go to it as they come.
-    fn release(&mut self) {
-        if !self.holding {
-            return;
-        }
-        self.holding = false;
-        let (b, h) = (&mut self.builder, &self.held);
-        for e in &h.events {
-            use pgn::Visitor as _;
-            let c = match *e {
-                Event::Tag(at, name, value) => b.on_property(
-                    &at.ctx(h.game),
-                    &pgn::Tag {
-                        name: h.get(name),
-                        value: pgn::RawTag(h.get(value)),
-                    },
-                ),
-                Event::TagsEnd(at) => b.on_tags_end(&at.ctx(h.game)),
-                Event::Move(at, san, text, raw) => b.on_move(
-                    &at.ctx(h.game),
-                    &pgn::Move {
-                        san,
-                        text: h.get(text),
-                        raw: h.get(raw),
-                    },
-                ),
-                Event::Nag(at, nag, form) => b.on_nag(&at.ctx(h.game), nag, form),
-                Event::Comment(at, kind, text, first, last) => b.on_comment(
-                    &at.ctx(h.game),
-                    &pgn::Comment {
-                        kind,
-                        text: pgn::RawComment(h.get(text)),
-                        first,
-                        last,
-                    },
-                ),
-                Event::Result(at, outcome) => b.on_result(&at.ctx(h.game), outcome),
-                Event::Error(i) => {
-                    let e = h.errors_at[i as usize];
-                    b.on_error(&pgn::Error {
-                        kind: e.kind,
-                        severity: e.severity,
-                        text: h.get(e.text),
-                        truncated: e.truncated,
-                        pos: e.pos,
-                        game: e.game,
-                        at: e.at,
-                    })
-                }
-            };
-            debug_assert_eq!(c, kifu::Control::Continue, "{e:?}");
-        }
-        self.held.clear();
     }
 
     /// Hands on the games the builder finished (one ruled out goes back to it).
@@ -671,14 +699,22 @@ impl<T: PerGame> Sieve<T> {
 impl<T: PerGame> pgn::Visitor for Sieve<T> {
     fn on_tree(&mut self, ctx: &pgn::Context) -> kifu::Control {
         if ctx.is_main_line() {
-            self.held.clear();
-            self.held.game = ctx.game;
+            self.held = Held {
+                start: ctx.pos,
+                game: ctx.game,
+                ..Held::default()
+            };
             (self.state, self.holding) = if self.query.is_some() {
                 self.search.begin();
-                (State::Tags, true)
+                // (a game whose first bytes are gone, behind a token longer than a piece,
+                // goes to the builder as it comes)
+                (State::Tags, self.covers(&ctx.pos))
             } else {
                 (State::Keep, false)
             };
+            let start = ctx.pos.offset;
+            self.chunks
+                .retain(|(at, b)| at.saturating_add(b.len() as u64) > start);
         } else {
             // the builder may skip a variation: what it gets from here on comes as it comes
             self.release();
@@ -696,7 +732,6 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
             State::Moves => {
                 self.state = State::Out;
                 self.holding = false;
-                self.held.clear();
             }
             // the search could not start: the work searches the game built
             State::Tags => self.release(),
@@ -716,18 +751,14 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
             self.search.tag(tag.name, &tag.value.decode_utf8_lossy());
         }
         let len = tag.name.len() + tag.value.as_bytes().len();
-        if self.hold(Some(ctx), HELD_TAG + text(len), len) {
-            let name = self.held.span(tag.name);
-            let value = self.held.span(tag.value.as_bytes());
-            self.held.events.push(Event::Tag(At::of(ctx), name, value));
+        if self.hold(Some(ctx), ctx.pos.offset, HELD_TAG + text(len)) {
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_property(ctx, tag);
         self.answer(c)
     }
     fn on_tags_end(&mut self, ctx: &pgn::Context) -> kifu::Control {
-        let c = if self.hold(Some(ctx), 0, 0) {
-            self.held.events.push(Event::TagsEnd(At::of(ctx)));
+        let c = if self.hold(Some(ctx), ctx.pos.offset, 0) {
             kifu::Control::Continue
         } else {
             self.builder.on_tags_end(ctx)
@@ -742,21 +773,7 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         self.answer(c)
     }
     fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
-        let len = mv.raw.len() + mv.text.len();
-        let c = if self.hold(Some(ctx), HELD_MOVE + text(mv.text.len()), len) {
-            // the move as written is the start of its token (the usual): its bytes kept once
-            let raw = self.held.span(mv.raw);
-            // (the same bytes, as the parser gives them, need no compare)
-            let text = if (mv.text.as_ptr() == mv.raw.as_ptr() && mv.text.len() <= mv.raw.len())
-                || mv.raw.starts_with(mv.text)
-            {
-                Span(raw.0, raw.0 + mv.text.len() as u32)
-            } else {
-                self.held.span(mv.text)
-            };
-            self.held
-                .events
-                .push(Event::Move(At::of(ctx), mv.san, text, raw));
+        let c = if self.hold(Some(ctx), ctx.pos.offset, HELD_MOVE + text(mv.text.len())) {
             kifu::Control::Continue
         } else {
             self.builder.on_move(ctx, mv)
@@ -778,8 +795,7 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         self.answer(c)
     }
     fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> kifu::Control {
-        if self.hold(Some(ctx), HELD_NAG, 0) {
-            self.held.events.push(Event::Nag(At::of(ctx), nag, form));
+        if self.hold(Some(ctx), ctx.pos.offset, HELD_NAG) {
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_nag(ctx, nag, form);
@@ -787,23 +803,14 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
     }
     fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
         let len = comment.text.as_bytes().len();
-        if self.hold(Some(ctx), HELD_STRING + text(len), len) {
-            let text = self.held.span(comment.text.as_bytes());
-            self.held.events.push(Event::Comment(
-                At::of(ctx),
-                comment.kind,
-                text,
-                comment.first,
-                comment.last,
-            ));
+        if self.hold(Some(ctx), ctx.pos.offset, HELD_STRING + text(len)) {
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_comment(ctx, comment);
         self.answer(c)
     }
     fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> kifu::Control {
-        if self.hold(Some(ctx), 0, 0) {
-            self.held.events.push(Event::Result(At::of(ctx), outcome));
+        if self.hold(Some(ctx), ctx.pos.offset, 0) {
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_result(ctx, outcome);
@@ -813,20 +820,8 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         if self.held.errors >= self.builder.max_game_errors() {
             self.release();
         }
-        if self.hold(None, HELD_ERROR + text(error.text.len()), error.text.len()) {
+        if self.hold(None, error.pos.offset, HELD_ERROR + text(error.text.len())) {
             self.held.errors += 1;
-            let text = self.held.span(error.text);
-            let i = self.held.errors_at.len() as u32;
-            self.held.events.push(Event::Error(i));
-            self.held.errors_at.push(ErrorAt {
-                kind: error.kind,
-                severity: error.severity,
-                text,
-                truncated: error.truncated,
-                pos: error.pos,
-                game: error.game,
-                at: error.at,
-            });
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_error(error);
@@ -834,6 +829,8 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
     }
     fn on_end(&mut self) {
         self.release();
+        // the piece's bytes go back to the scan
+        self.chunks.clear();
         self.builder.on_end();
         self.drain();
         self.each.end();
@@ -1003,12 +1000,27 @@ mod tests {
         W::Pgn: crate::GameCount + Into<(Vec<pgn::Game>, u64)>,
         W::Sgf: crate::GameCount,
     {
+        kept_in(work, data, threads, 64)
+    }
+
+    /// [`kept`] in pieces of about `piece_size` bytes.
+    fn kept_in<W>(
+        work: &W,
+        data: &[u8],
+        threads: usize,
+        piece_size: usize,
+    ) -> (Vec<pgn::Game>, u64, u64)
+    where
+        W: kifu::par::Work<Input = Input>,
+        W::Pgn: crate::GameCount + Into<(Vec<pgn::Game>, u64)>,
+        W::Sgf: crate::GameCount,
+    {
         let source = crate::Source::Bytes {
             name: "t.pgn".into(),
             data: data.to_vec(),
         };
         let mut options = crate::ScanOptions::with_threads(threads);
-        options.piece_size = 64;
+        options.piece_size = piece_size;
         let (mut games, mut unclaimed) = (Vec::new(), 0);
         let scanned = crate::Scan::new(source, crate::Formats::ANY)
             .with_options(options)
@@ -1017,11 +1029,16 @@ mod tests {
                 |event| {
                     if let kifu::par::Event::Piece {
                         visited: kifu::par::Visited::Pgn(v),
+                        info,
                         ..
                     } = event
                     {
                         let (g, u) = v.into();
-                        games.extend(g);
+                        // (the input's indexes, whatever the pieces)
+                        games.extend(g.into_iter().map(|mut g: pgn::Game| {
+                            g.index += info.first_game;
+                            g
+                        }));
                         unclaimed += u;
                     }
                     Ok::<(), ()>(())
@@ -1077,6 +1094,78 @@ mod tests {
             }
         }
         assert!(matched >= 20, "{matched}");
+    }
+
+    /// A game given to the builder is read again from its bytes (the events held are counted,
+    /// not copied): on inputs put together at random from pieces of games, damaged ones,
+    /// line breaks of each kind, games cut at the input's end, every piece size, what the
+    /// sieve hands on is what a DOM builds (and in a debug build, the reading again raises
+    /// every event held: an assertion).
+    #[test]
+    fn games_read_again_from_their_bytes_are_the_games_read() {
+        const PARTS: &[&str] = &[
+            "[Event \"a\"]\n",
+            "[Site \"b\"]\r\n",
+            "[FEN \"r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3\"]\n",
+            "\n",
+            "\r\n",
+            "\r",
+            "1. e4 e5 2. Nf3 Nc6 ",
+            "3. Bb5 a6 ",
+            "{[%clk 0:03:00]} ",
+            "{a comment\n[Event \"not a tag\"]\n} ",
+            "(2... d6 3. Bb5+) ",
+            "$1 ",
+            "> junk ",
+            "1-0\n\n",
+            "*\n",
+            "1. d4 d5 2. c4 Nc6 3. Nc3 ",
+            "Bb5 Nc6 ",
+            "{open",
+            "é ",
+            "; rest of line\n",
+            "%escape\n",
+            "O-O ",
+            "e4",
+        ];
+        let queries: Vec<Arc<Query>> = [
+            Step::subfen("8/8/2n5/1B6/8/8/8/8").unwrap(),
+            Step::subfen("8/8/8/8/3P4/8/8/8").unwrap(),
+            Step::material("R+").unwrap(),
+        ]
+        .into_iter()
+        .map(|s| Arc::new(Query::Chess(query::Query::new(vec![s]))))
+        .collect();
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut matched = 0;
+        for round in 0..120 {
+            let mut data = Vec::new();
+            for _ in 0..next(60) {
+                data.extend_from_slice(PARTS[next(PARTS.len())].as_bytes());
+            }
+            let q = &queries[round % queries.len()];
+            let max = [usize::MAX, 300, 60][next(3)];
+            let scope = DomScope::FULL.with_max_game_bytes(max);
+            let each = |_: &Input| Kept(Finder::new(Arc::clone(q), true), Vec::new());
+            let dom = kept_in(&crate::DomWork::new(scope, each), &data, 1, 1 << 20);
+            matched += dom.0.len();
+            for (threads, piece) in [(1, 1 << 20), (1, 16), (2, 40), (2, 7)] {
+                let sieve = FindWork::new(q, scope, each);
+                assert_eq!(
+                    kept_in(&sieve, &data, threads, piece),
+                    dom,
+                    "{} {max} -j{threads} {piece}",
+                    String::from_utf8_lossy(&data)
+                );
+            }
+        }
+        assert!(matched >= 30, "{matched}");
     }
 
     #[test]
