@@ -474,6 +474,9 @@ pub(crate) struct Prefixed<R> {
     head: Vec<u8>,
     pos: usize,
     err: Option<(io::ErrorKind, String)>,
+    /// The stream ended within the bytes read ahead: the reads after them end it too, without
+    /// asking the reader again (a small file is read in two calls, not five).
+    eof: bool,
     inner: R,
 }
 
@@ -483,9 +486,13 @@ impl<R: Read> Prefixed<R> {
         let mut head = vec![0; n];
         let mut len = 0;
         let mut err = None;
+        let mut eof = false;
         while len < n {
             match inner.read(&mut head[len..]) {
-                Ok(0) => break,
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
                 Ok(k) => len += k,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
@@ -499,6 +506,7 @@ impl<R: Read> Prefixed<R> {
             head,
             pos: 0,
             err,
+            eof,
             inner,
         }
     }
@@ -528,6 +536,9 @@ impl<R: Read> Read for Prefixed<R> {
         }
         if let Some((kind, msg)) = &self.err {
             return Err(io::Error::new(*kind, msg.clone()));
+        }
+        if self.eof {
+            return Ok(0);
         }
         self.inner.read(buf)
     }
@@ -701,6 +712,36 @@ impl<R: Read> Read for Chunked<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reader that counts the reads asked of it.
+    struct Counting<'a>(&'a [u8], usize);
+
+    impl Read for Counting<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.1 += 1;
+            self.0.read(buf)
+        }
+    }
+
+    /// A stream that ended within the bytes read ahead is not asked again: a small file read
+    /// ahead whole (its size and one byte more) takes two reads, whatever reads the rest.
+    #[test]
+    fn a_stream_ended_within_the_look_ahead_is_not_read_again() {
+        let data = b"(;GM[1]SZ[19];B[pd];W[dp])\n";
+        let mut p = Prefixed::new(Counting(data, 0), data.len() + 1);
+        assert_eq!(p.head(), data);
+        let mut all = Vec::new();
+        p.read_to_end(&mut all).unwrap();
+        assert_eq!(all, data);
+        assert_eq!(p.read(&mut [0; 64]).unwrap(), 0);
+        assert_eq!(p.into_inner().1, 2, "the bytes, then the end");
+        // a longer stream goes on being read past the bytes ahead
+        let mut p = Prefixed::new(Counting(data, 0), 4);
+        let mut all = Vec::new();
+        p.read_to_end(&mut all).unwrap();
+        assert_eq!(all, data);
+        assert!(p.into_inner().1 >= 3);
+    }
 
     #[test]
     fn sizes_are_said_in_the_unit_that_holds_them() {
