@@ -265,14 +265,21 @@ impl Board {
 
     /// Whether the group of the stone at `start` has a liberty; leaves the group's points in
     /// `scratch.group` when it has none.
+    #[inline]
     fn has_liberty(&mut self, start: usize) -> bool {
-        let color = self.points[start];
-        // most groups have a liberty beside the stone looked at: no walk then
+        // most groups have a liberty beside the stone looked at: no walk then (and no call)
         let mut nb = [usize::MAX; 4];
         let n = self.neighbours(start, &mut nb);
         if nb[..n].iter().any(|&q| self.points[q] == EMPTY) {
             return true;
         }
+        self.group_has_liberty(start)
+    }
+
+    /// [`has_liberty`](Self::has_liberty) by a walk of the group.
+    #[inline(never)]
+    fn group_has_liberty(&mut self, start: usize) -> bool {
+        let color = self.points[start];
         let s = &mut self.scratch;
         s.epoch = s.epoch.wrapping_add(1);
         if s.epoch == 0 {

@@ -1112,14 +1112,19 @@ impl fmt::Display for Stones {
 impl Stones {
     /// An empty board of `size` (each side clamped to 1..=52).
     pub fn new(size: BoardSize) -> Stones {
-        let clamp = |n: u8| n.clamp(1, MAX_SIDE as u8);
         Stones {
-            size: BoardSize {
-                cols: clamp(size.cols),
-                rows: clamp(size.rows),
-            },
+            size: Stones::clamped(size),
             black: [0; MAX_SIDE],
             white: [0; MAX_SIDE],
+        }
+    }
+
+    /// `size` within 1 and [`MAX_SIDE`] each way.
+    fn clamped(size: BoardSize) -> BoardSize {
+        let clamp = |n: u8| n.clamp(1, MAX_SIDE as u8);
+        BoardSize {
+            cols: clamp(size.cols),
+            rows: clamp(size.rows),
         }
     }
 
@@ -1139,11 +1144,12 @@ impl Stones {
         fn pack(x: u64) -> u64 {
             x.wrapping_mul(0x0102_0408_1020_4080) >> 56
         }
-        let fresh = Stones::new(board.size());
-        self.size = fresh.size;
+        // the rows past the old size are empty already: only those of either size are made
+        let before = usize::from(self.size.rows);
+        self.size = Stones::clamped(board.size());
         let cols = usize::from(board.size().cols.max(1));
         let rows = usize::from(self.size.rows);
-        for y in 0..MAX_SIDE {
+        for y in 0..rows.max(before).min(MAX_SIDE) {
             let (mut b, mut w) = (0u64, 0u64);
             if y < rows
                 && let Some(row) = board.points().get(y * cols..(y + 1) * cols)
