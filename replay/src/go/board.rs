@@ -79,6 +79,62 @@ struct Scratch {
     epoch: u32,
     stack: Vec<u16>,
     group: Vec<u16>,
+    /// Each point's neighbours and key place, for the board's size ([`Near::of`]).
+    near: &'static [Near],
+}
+
+/// What a board of one size knows of a point, worked out once per size (no division by the
+/// board's width on each move): its neighbours, and its place among the stones' keys.
+#[derive(Clone, Copy, Debug, Default)]
+struct Near {
+    /// The neighbours' indexes, the first `n` of them.
+    nb: [u16; 4],
+    n: u8,
+    /// `y * 52 + x`: the point's place in each colour's keys.
+    key: u16,
+}
+
+/// `size`, at most 52 each way (SGF's largest board; the keys and [`Near`] have no more).
+fn within_52(size: BoardSize) -> BoardSize {
+    BoardSize {
+        cols: size.cols.min(52),
+        rows: size.rows.min(52),
+    }
+}
+
+/// The tables of [`Near::of`], one per board size, made when first asked for.
+static NEAR: [std::sync::OnceLock<Box<[Near]>>; 52 * 52] =
+    [const { std::sync::OnceLock::new() }; 52 * 52];
+
+impl Near {
+    /// The table of a board of `size` (each way within 1 and 52), shared by every board of
+    /// that size.
+    fn of(size: BoardSize) -> &'static [Near] {
+        let cols = usize::from(size.cols.clamp(1, 52));
+        let rows = usize::from(size.rows.clamp(1, 52));
+        NEAR[(rows - 1) * 52 + cols - 1].get_or_init(|| {
+            let len = cols * rows;
+            (0..len)
+                .map(|i| {
+                    let mut nb = [usize::MAX; 4];
+                    let n = neighbours_of(i, cols, len, &mut nb);
+                    Near {
+                        nb: nb.map(|q| q.min(u16::MAX as usize) as u16),
+                        n: n as u8,
+                        key: ((i / cols) * 52 + i % cols) as u16,
+                    }
+                })
+                .collect()
+        })
+    }
+
+    /// The neighbours' indexes.
+    #[inline]
+    fn neighbours(&self) -> impl Iterator<Item = usize> + '_ {
+        self.nb[..usize::from(self.n)]
+            .iter()
+            .map(|&q| usize::from(q))
+    }
 }
 
 impl PartialEq for Scratch {
@@ -89,8 +145,9 @@ impl PartialEq for Scratch {
 impl Eq for Scratch {}
 
 impl Board {
-    /// An empty board.
+    /// An empty board (of at most 52 points each way: a larger size is read as 52).
     pub fn new(size: BoardSize) -> Board {
+        let size = within_52(size);
         let n = usize::from(size.cols.max(1)) * usize::from(size.rows.max(1));
         Board {
             size,
@@ -100,6 +157,7 @@ impl Board {
             hash: size_key(size),
             scratch: Scratch {
                 mark: vec![0; n],
+                near: Near::of(size),
                 ..Scratch::default()
             },
         }
@@ -107,7 +165,11 @@ impl Board {
 
     /// Empties the board for a game of size `size`, keeping the allocations.
     pub fn reset(&mut self, size: BoardSize) {
+        let size = within_52(size);
         let n = usize::from(size.cols.max(1)) * usize::from(size.rows.max(1));
+        if self.size != size || self.scratch.near.len() != n {
+            self.scratch.near = Near::of(size);
+        }
         self.size = size;
         self.points.clear();
         self.points.resize(n, EMPTY);
@@ -185,8 +247,7 @@ impl Board {
         match self.index(p) {
             Some(i) => {
                 let what = what.min(WHITE);
-                self.hash ^= point_key(self.size.cols, i, self.points[i])
-                    ^ point_key(self.size.cols, i, what);
+                self.hash ^= self.key_of(i, self.points[i]) ^ self.key_of(i, what);
                 self.points[i] = what;
                 true
             }
@@ -213,7 +274,7 @@ impl Board {
         let ko_violation = self.ko == Some((at as u16, me));
         self.ko = None;
         self.points[at] = me;
-        self.hash ^= point_key(self.size.cols, at, me);
+        self.hash ^= self.key_of(at, me);
         let mut captured = 0;
         let mut last_captured = 0;
         let mut nb = [usize::MAX; 4];
@@ -260,7 +321,20 @@ impl Board {
 
     #[inline]
     fn neighbours(&self, i: usize, out: &mut [usize; 4]) -> usize {
-        neighbours_of(i, usize::from(self.size.cols), self.points.len(), out)
+        let near = self.scratch.near[i];
+        for (o, q) in out.iter_mut().zip(near.neighbours()) {
+            *o = q;
+        }
+        usize::from(near.n)
+    }
+
+    /// The key of `what` on the point `i` (0 for an empty point).
+    #[inline]
+    fn key_of(&self, i: usize, what: u8) -> u64 {
+        if what == EMPTY {
+            return 0;
+        }
+        KEYS[usize::from(what - 1) * 52 * 52 + usize::from(self.scratch.near[i].key)]
     }
 
     /// Whether the group of the stone at `start` has a liberty; leaves the group's points in
@@ -268,9 +342,10 @@ impl Board {
     #[inline]
     fn has_liberty(&mut self, start: usize) -> bool {
         // most groups have a liberty beside the stone looked at: no walk then (and no call)
-        let mut nb = [usize::MAX; 4];
-        let n = self.neighbours(start, &mut nb);
-        if nb[..n].iter().any(|&q| self.points[q] == EMPTY) {
+        if self.scratch.near[start]
+            .neighbours()
+            .any(|q| self.points[q] == EMPTY)
+        {
             return true;
         }
         self.group_has_liberty(start)
@@ -280,6 +355,7 @@ impl Board {
     #[inline(never)]
     fn group_has_liberty(&mut self, start: usize) -> bool {
         let color = self.points[start];
+        let points = &self.points;
         let s = &mut self.scratch;
         s.epoch = s.epoch.wrapping_add(1);
         if s.epoch == 0 {
@@ -294,10 +370,8 @@ impl Board {
         while let Some(i) = s.stack.pop() {
             let i = usize::from(i);
             s.group.push(i as u16);
-            let mut nb = [usize::MAX; 4];
-            let n = neighbours_of(i, usize::from(self.size.cols), self.points.len(), &mut nb);
-            for &q in &nb[..n] {
-                let c = self.points[q];
+            for q in s.near[i].neighbours() {
+                let c = points[q];
                 if c == EMPTY {
                     return true;
                 }
@@ -312,10 +386,9 @@ impl Board {
 
     /// Empties the points of `scratch.group` (a group just found without liberties).
     fn remove_group(&mut self) -> u32 {
-        let cols = self.size.cols;
-        for &i in &self.scratch.group {
-            let i = usize::from(i);
-            self.hash ^= point_key(cols, i, self.points[i]);
+        for k in 0..self.scratch.group.len() {
+            let i = usize::from(self.scratch.group[k]);
+            self.hash ^= self.key_of(i, self.points[i]);
             self.points[i] = EMPTY;
         }
         self.scratch.group.len() as u32

@@ -276,3 +276,49 @@ fn training_rows() {
             .unwrap();
     assert_eq!(GameInfo::of(&again).key, g.key);
 }
+
+/// Every board size a `BoardSize` can hold: past 52 (SGF's largest) a size is read as 52, and
+/// the neighbour tables (one per size, shared) give each board its own geometry: a corner stone
+/// captured with two stones, an edge stone with three, on boards of every shape.
+#[test]
+fn boards_of_every_size_share_their_tables() {
+    let big = Board::new(BoardSize {
+        cols: 200,
+        rows: 60,
+    });
+    assert_eq!(big.size(), BoardSize { cols: 52, rows: 52 });
+    for (cols, rows) in [
+        (1, 1),
+        (2, 1),
+        (1, 5),
+        (3, 2),
+        (9, 9),
+        (19, 13),
+        (19, 19),
+        (52, 52),
+    ] {
+        let size = BoardSize { cols, rows };
+        let mut b = Board::new(size);
+        let mut again = Board::new(BoardSize { cols: 7, rows: 7 });
+        again.reset(size);
+        for board in [&mut b, &mut again] {
+            if cols >= 2 && rows >= 2 {
+                board.play(Color::White, Point { x: 0, y: 0 });
+                board.play(Color::Black, Point { x: 1, y: 0 });
+                let p = board.play(Color::Black, Point { x: 0, y: 1 });
+                assert_eq!(p, PlayOutcome::Played { captured: 1 }, "{cols}x{rows}");
+                assert_eq!(board.get(Point { x: 0, y: 0 }), EMPTY);
+            } else {
+                let p = board.play(Color::Black, Point { x: 0, y: 0 });
+                let lone = usize::from(cols) * usize::from(rows) == 1;
+                assert_eq!(
+                    matches!(p, PlayOutcome::Suicide { .. }),
+                    lone,
+                    "{cols}x{rows}"
+                );
+            }
+        }
+        assert_eq!(b.points(), again.points());
+        assert_eq!(b.key(Color::Black), again.key(Color::Black));
+    }
+}
