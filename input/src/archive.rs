@@ -244,6 +244,17 @@ pub(crate) fn tar<F: FnMut(Entry<'_>) -> io::Result<()>>(
 
 /// Reads `r` to its end (its decoder's checks at the end are made), without keeping the bytes.
 pub(crate) fn drain(r: &mut dyn Read) -> io::Result<()> {
+    // most streams were read to their end already: a small read says so (a buffer of 8 KiB is
+    // zeroed for each stream drained, 2% of a search over small files)
+    let mut small = [0u8; 64];
+    loop {
+        match r.read(&mut small) {
+            Ok(0) => return Ok(()),
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
     let mut buf = [0u8; 8192];
     loop {
         match r.read(&mut buf) {
