@@ -517,8 +517,12 @@ impl GoReplayVisitor for GoFinder {
             self.close(Some((played.color, played.point)));
         }
         match played.point {
-            Some(p) if played.executed && played.captured == 0 && !self.dirty => {
+            Some(p) if played.executed && !self.dirty => {
                 self.set(p, kifu_replay::go::stone(played.color));
+                // what it captured (or its own group, for a suicide) taken off
+                for q in played.board.removed() {
+                    self.set(q, kifu_replay::go::EMPTY);
+                }
             }
             None if !self.dirty => {}
             _ => {

@@ -81,6 +81,8 @@ struct Scratch {
     group: Vec<u16>,
     /// Each point's neighbours and key place, for the board's size ([`Near::of`]).
     near: &'static [Near],
+    /// The points the last move emptied ([`Board::removed`]).
+    removed: Vec<u16>,
 }
 
 /// What a board of one size knows of a point, worked out once per size (no division by the
@@ -176,6 +178,7 @@ impl Board {
         self.scratch.mark.clear();
         self.scratch.mark.resize(n, 0);
         self.scratch.epoch = 0;
+        self.scratch.removed.clear();
         self.captures = [0, 0];
         self.ko = None;
         self.hash = size_key(size);
@@ -244,6 +247,7 @@ impl Board {
     /// "adding a stone doesn't make any prisoners"). Clears the ko. `false` off the board.
     pub fn set(&mut self, p: Point, what: u8) -> bool {
         self.ko = None;
+        self.scratch.removed.clear();
         match self.index(p) {
             Some(i) => {
                 let what = what.min(WHITE);
@@ -258,11 +262,36 @@ impl Board {
     /// A pass: clears the ko.
     pub fn pass(&mut self) {
         self.ko = None;
+        self.scratch.removed.clear();
+    }
+
+    /// The points the last [`play`](Self::play) emptied: the stones it captured, or its own
+    /// group for a suicide (none after a pass, a setup or a move that removed nothing). A
+    /// search that follows the stones takes them off where they were, rather than reading
+    /// the whole board again.
+    ///
+    /// ```
+    /// use kifu::sgf::{BoardSize, Color, Point};
+    /// use kifu_replay::go::Board;
+    ///
+    /// let mut b = Board::new(BoardSize { cols: 9, rows: 9 });
+    /// b.play(Color::White, Point { x: 0, y: 0 });
+    /// b.play(Color::Black, Point { x: 1, y: 0 });
+    /// assert_eq!(b.removed().count(), 0);
+    /// b.play(Color::Black, Point { x: 0, y: 1 });
+    /// assert_eq!(b.removed().collect::<Vec<_>>(), [Point { x: 0, y: 0 }]);
+    /// ```
+    pub fn removed(&self) -> impl Iterator<Item = Point> + '_ {
+        self.scratch
+            .removed
+            .iter()
+            .map(|&i| self.point(usize::from(i)))
     }
 
     /// Plays a stone of `color` on `p` (which must be on the board: off the board it is
     /// [`PlayOutcome::Occupied`]-like, nothing happens, and `Occupied` is returned).
     pub fn play(&mut self, color: Color, p: Point) -> PlayOutcome {
+        self.scratch.removed.clear();
         let Some(at) = self.index(p) else {
             return PlayOutcome::Occupied;
         };
@@ -391,6 +420,8 @@ impl Board {
             self.hash ^= self.key_of(i, self.points[i]);
             self.points[i] = EMPTY;
         }
+        let Scratch { group, removed, .. } = &mut self.scratch;
+        removed.extend_from_slice(group);
         self.scratch.group.len() as u32
     }
 

@@ -322,3 +322,45 @@ fn boards_of_every_size_share_their_tables() {
         assert_eq!(b.key(Color::Black), again.key(Color::Black));
     }
 }
+
+/// `Board::removed`: every stone the last move took off, of each group it captured, or its
+/// own group for a suicide; none after a move that captured nothing, a pass or a setup.
+#[test]
+fn the_points_a_move_emptied() {
+    let at = |x, y| Point { x, y };
+    let mut b = Board::new(BoardSize { cols: 5, rows: 5 });
+    // two white groups in atari on either side of (1, 0): one move takes both
+    for (c, p) in [
+        (Color::White, at(0, 0)),
+        (Color::Black, at(0, 1)),
+        (Color::White, at(2, 0)),
+        (Color::White, at(3, 0)),
+        (Color::Black, at(2, 1)),
+        (Color::Black, at(3, 1)),
+        (Color::Black, at(4, 0)),
+    ] {
+        b.play(c, p);
+        assert_eq!(b.removed().count(), 0);
+    }
+    assert_eq!(
+        b.play(Color::Black, at(1, 0)),
+        PlayOutcome::Played { captured: 3 }
+    );
+    let mut gone: Vec<_> = b.removed().map(|p| (p.x, p.y)).collect();
+    gone.sort();
+    assert_eq!(gone, [(0, 0), (2, 0), (3, 0)]);
+    // occupied: nothing happens, nothing is said removed
+    assert_eq!(b.play(Color::White, at(1, 0)), PlayOutcome::Occupied);
+    assert_eq!(b.removed().count(), 0);
+    // a suicide (the default rules): its own stone is taken off
+    let mut s = Board::new(BoardSize { cols: 3, rows: 3 });
+    s.play(Color::Black, at(1, 0));
+    s.play(Color::Black, at(0, 1));
+    assert!(matches!(
+        s.play(Color::White, at(0, 0)),
+        PlayOutcome::Suicide { lost: 1 }
+    ));
+    assert_eq!(s.removed().collect::<Vec<_>>(), [at(0, 0)]);
+    s.pass();
+    assert_eq!(s.removed().count(), 0);
+}
