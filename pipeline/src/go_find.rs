@@ -197,7 +197,21 @@ pub struct RootProps {
     bytes: Vec<u8>,
     /// (name start, name length, value start, value length) in `bytes`.
     props: Vec<(u32, u32, u32, u32)>,
+    /// Each property's [`name_key`].
+    keys: Vec<u64>,
     moves: u64,
+}
+
+/// A property name up to 7 bytes as one number (its bytes and its length), to compare names
+/// without a call; `u64::MAX` for a longer one (compared byte by byte).
+fn name_key(name: &[u8]) -> u64 {
+    if name.len() > 7 {
+        return u64::MAX;
+    }
+    let mut b = [0u8; 8];
+    b[..name.len()].copy_from_slice(name);
+    b[7] = name.len() as u8;
+    u64::from_le_bytes(b)
 }
 
 /// The most bytes of a root property's value kept.
@@ -207,6 +221,7 @@ impl RootProps {
     fn clear(&mut self) {
         self.bytes.clear();
         self.props.clear();
+        self.keys.clear();
         self.moves = 0;
     }
 
@@ -215,13 +230,20 @@ impl RootProps {
             return;
         }
         if v.first {
-            if self.props.iter().any(|p| self.name(p) == v.name) {
+            let key = name_key(v.name);
+            if self
+                .keys
+                .iter()
+                .zip(&self.props)
+                .any(|(&k, p)| k == key && (k != u64::MAX || self.name(p) == v.name))
+            {
                 return;
             }
             let n = self.bytes.len() as u32;
             self.bytes.extend_from_slice(v.name);
             let s = self.bytes.len() as u32;
             self.props.push((n, v.name.len() as u32, s, 0));
+            self.keys.push(key);
         } else if self.props.last().is_none_or(|p| self.name(p) != v.name) {
             return;
         }
@@ -454,10 +476,11 @@ impl sgf::Visitor for GoFinder {
             self.root.value(value);
             return Control::Continue;
         }
-        let what = match value.name {
-            b"AB" => kifu_replay::go::BLACK,
-            b"AW" => kifu_replay::go::WHITE,
-            b"AE" => kifu_replay::go::EMPTY,
+        // (byte patterns: no call to compare a name)
+        let what = match *value.name {
+            [b'A', b'B'] => kifu_replay::go::BLACK,
+            [b'A', b'W'] => kifu_replay::go::WHITE,
+            [b'A', b'E'] => kifu_replay::go::EMPTY,
             _ => return Control::Continue,
         };
         if !ctx.main_line || !self.started {
