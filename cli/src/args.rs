@@ -174,7 +174,7 @@ impl Common {
     /// The threads to use: `-j`, at most [`THREADS_PER_CORE`] per core (at least
     /// [`MIN_THREAD_CAP`]); the machine's cores by default.
     pub fn threads(&self) -> usize {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = kifu::par::cores();
         match self.threads.filter(|&n| n > 0) {
             None => cores,
             Some(n) => n.min(thread_cap(cores)),
@@ -183,7 +183,7 @@ impl Common {
 
     /// Says on stderr (unless `--quiet`) when `-j` asked for more threads than the cap.
     pub fn note_threads(&self) {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = kifu::par::cores();
         if let Some(n) = self.threads
             && n > thread_cap(cores)
             && !self.quiet

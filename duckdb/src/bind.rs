@@ -180,7 +180,7 @@ impl Call {
                 .ok()
                 .filter(|&n| (1..=1024).contains(&n))
                 .ok_or_else(|| format!("{name}: threads must be 1 to 1024, not {n}"))?,
-            _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            _ => kifu::par::cores(),
         };
         let schema = spec.schema(table);
         for field in schema.fields() {

@@ -145,7 +145,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: kifu::par::cores(),
             buffer_size: 1 << 20,
             frame_buffer: 4 << 20,
             max_frame_size: 256 << 20,

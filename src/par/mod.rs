@@ -112,7 +112,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: cores(),
             piece_size: Options::DEFAULT_PIECE_SIZE,
             read_size: 64 << 10,
         }
@@ -122,6 +122,19 @@ impl Default for Options {
 impl Options {
     /// The default piece size, 1 MiB.
     pub const DEFAULT_PIECE_SIZE: usize = 1 << 20;
+}
+
+/// The machine's cores, as `std::thread::available_parallelism` says (1 if it cannot tell),
+/// asked once per process: on Linux each asking reads the process's cgroup files (a dozen
+/// system calls), and every default of a scan's options asks.
+///
+/// ```
+/// assert!(kifu::par::cores() >= 1);
+/// assert_eq!(kifu::par::cores(), kifu::par::Options::default().threads);
+/// ```
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// A piece's reading, handed to an [`Executor`].
