@@ -356,6 +356,8 @@ pub struct GoFinder {
     /// ([`Pattern::area`]), made for the size `area_of`.
     area: [u64; kifu_replay::go::MAX_SIDE],
     area_of: Option<BoardSize>,
+    /// The area of the other visitors of the scan, if they share it.
+    shared_area: Option<Arc<AreaCache>>,
     /// The stones may have changed on `area` since `pending` was found (a new game, the
     /// stones made again from a board, a setup, a stone played there): the position is
     /// searched again; else `pending` holds for it too.
@@ -380,8 +382,15 @@ impl GoFinder {
             appearances: Vec::new(),
             area: [0; kifu_replay::go::MAX_SIDE],
             area_of: None,
+            shared_area: None,
             stale: true,
         }
+    }
+
+    /// Shares the pattern's area with the scan's other visitors (`cache`).
+    fn with_area(mut self, cache: Arc<AreaCache>) -> GoFinder {
+        self.shared_area = Some(cache);
+        self
     }
 
     /// The games of the piece that matched, in order, each numbered in the piece.
@@ -418,7 +427,20 @@ impl GoFinder {
         self.stale = true;
         let size = self.stones.size();
         if self.area_of != Some(size) {
-            self.area = self.query.pattern.area(size);
+            self.area = match &self.shared_area {
+                Some(cache) => {
+                    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+                    match *cache {
+                        Some((s, area)) if s == size => area,
+                        _ => {
+                            let area = self.query.pattern.area(size);
+                            *cache = Some((size, area));
+                            area
+                        }
+                    }
+                }
+                None => self.query.pattern.area(size),
+            };
             self.area_of = Some(size);
         }
     }
@@ -783,13 +805,20 @@ impl TreeSearch {
 #[derive(Clone, Debug)]
 pub struct GoFindWork {
     query: Arc<GoQuery>,
+    area: Arc<AreaCache>,
 }
+
+/// The pattern's area ([`Pattern::area`]) for the last board size asked, shared by a scan's
+/// visitors: a visitor is made for each input, and an archive of small files would make it
+/// again for each.
+type AreaCache = std::sync::Mutex<Option<(BoardSize, [u64; kifu_replay::go::MAX_SIDE])>>;
 
 impl GoFindWork {
     /// The work of `query`.
     pub fn new(query: GoQuery) -> GoFindWork {
         GoFindWork {
             query: Arc::new(query),
+            area: Arc::default(),
         }
     }
 }
@@ -803,7 +832,7 @@ impl Work for GoFindWork {
     }
     fn sgf(&self, input: &Input) -> GoReplayer<GoFinder> {
         GoReplayer::with_options(
-            GoFinder::new(Arc::clone(&self.query), input),
+            GoFinder::new(Arc::clone(&self.query), input).with_area(Arc::clone(&self.area)),
             GoOptions::main_line(),
         )
     }
