@@ -179,6 +179,52 @@ fn unterminated_comment_does_not_swallow_next_game() {
     assert_eq!(l.errors().count(), 1);
 }
 
+/// A tag line longer than `max_token_len` is too long wherever the parser meets it: also at
+/// the input's end, where a parser arrives that waited for a comment's `}` (an unclosed comment
+/// ended by the next game's tags). A parser placed at that game's start reads the same events
+/// (`kifu find` reads a game again from its start; `kifu::par` places a parser at each cut).
+#[test]
+fn a_tag_line_past_the_limit_is_too_long_at_the_end_too() {
+    let long = format!(
+        "[Event \"{}\"]\n[FEN \"8/8/8/8/8/8/8/K1k5 w - - 0 30\"]\n\n1. Kb2 *\n",
+        "x".repeat(1100)
+    );
+    let whole = format!("[Event \"a\"]\n\n1. e4 {{open\n{long}");
+    let kinds =
+        |input: &[u8]| -> Vec<ErrorKind> { errors(input).into_iter().map(|e| e.0).collect() };
+    assert_eq!(kinds(whole.as_bytes()), [UnterminatedComment, TokenTooLong]);
+    assert_eq!(kinds(long.as_bytes()), [TokenTooLong]);
+    // the events of the second game, read from the start or from its own first byte
+    let from_start = log(whole.as_bytes());
+    let game = |l: &EventLog| -> Vec<String> {
+        l.events
+            .iter()
+            .skip_while(|e| !matches!(e, Event::Tree(c) if c.game == 1))
+            .skip(1)
+            .map(|e| match e {
+                Event::Property { name, .. } => format!("tag {}", String::from_utf8_lossy(name)),
+                Event::Error { kind, .. } => format!("{kind:?}"),
+                Event::Move { san, .. } => format!("{san:?}"),
+                other => format!("{:?}", core::mem::discriminant(other)),
+            })
+            .collect()
+    };
+    let mut alone = EventLog::default();
+    let mut p = Parser::new();
+    p.start_at(
+        Position {
+            offset: whole.len() as u64 - long.len() as u64,
+            line: 4,
+            column: 1,
+        },
+        1,
+    );
+    let _ = p.feed(long.as_bytes(), &mut alone);
+    p.finish(&mut alone);
+    assert_eq!(game(&from_start), game(&alone));
+    assert!(game(&alone).contains(&"TokenTooLong".to_string()));
+}
+
 #[test]
 fn a_million_open_variations_neither_overflow_nor_grow() {
     let mut input = b"1. e4 ".to_vec();

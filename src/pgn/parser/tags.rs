@@ -128,10 +128,13 @@ impl Parser {
         }
         // the tag's line, or as much as the limit allows
         let window = &avail[..avail.len().min(lim + 1)];
+        // (the limit first: a line longer than it is too long at the input's end too, so that
+        // a parser that waited for the end, a comment's look-ahead say, reads it as one that
+        // did not)
         let (region, complete) = match memchr::memchr2(b'\n', b'\r', window) {
             Some(p) => (&avail[..p], true),
-            None if eof => (avail, true),
             None if avail.len() > lim => (&avail[..lim], false),
+            None if eof => (avail, true),
             None => return Step::Pending,
         };
         self.tag_pair(i, parse_tag(region, complete), region, v)
