@@ -392,6 +392,8 @@ struct Held {
     game: u64,
     /// The events held: the builder's events of the game after its `on_tree`.
     events: u32,
+    /// The stream offset of the last of them (checked when they are raised again).
+    last_at: u64,
     /// At least what the builder's estimate of the game would be after them
     /// ([`pgn::GameBuilder::with_max_game_bytes`]): while it stays within the limit, the builder
     /// answers every one of them with `Continue`.
@@ -525,6 +527,7 @@ impl<T> Sieve<T> {
             builder: &mut self.builder,
             left: held.events,
             started: false,
+            last_at: held.last_at,
         };
         for (at, b) in &self.chunks {
             let from = held.start.offset.saturating_sub(*at) as usize;
@@ -551,15 +554,26 @@ struct Replay<'b> {
     left: u32,
     /// The game's own start was raised (not passed on).
     started: bool,
+    /// Where the last event held was: the last one raised again must be there too.
+    last_at: u64,
 }
 
 impl Replay<'_> {
-    /// Passes an event on (`pass`) while some are left; stops the parser after the last.
+    /// Passes an event at stream offset `at` on (`pass`) while some are left; stops the
+    /// parser after the last.
     #[inline]
-    fn pass(&mut self, pass: impl FnOnce(&mut pgn::GameBuilder) -> kifu::Control) -> kifu::Control {
+    fn pass(
+        &mut self,
+        at: u64,
+        pass: impl FnOnce(&mut pgn::GameBuilder) -> kifu::Control,
+    ) -> kifu::Control {
         if self.left == 0 {
             return kifu::Control::Stop;
         }
+        debug_assert!(
+            self.left > 1 || at == self.last_at,
+            "the last event held raised again"
+        );
         let c = pass(self.builder);
         debug_assert_eq!(
             c,
@@ -588,25 +602,25 @@ impl pgn::Visitor for Replay<'_> {
         kifu::Control::Stop
     }
     fn on_property(&mut self, ctx: &pgn::Context, tag: &pgn::Tag<'_>) -> kifu::Control {
-        self.pass(|b| b.on_property(ctx, tag))
+        self.pass(ctx.pos.offset, |b| b.on_property(ctx, tag))
     }
     fn on_tags_end(&mut self, ctx: &pgn::Context) -> kifu::Control {
-        self.pass(|b| b.on_tags_end(ctx))
+        self.pass(ctx.pos.offset, |b| b.on_tags_end(ctx))
     }
     fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
-        self.pass(|b| b.on_move(ctx, mv))
+        self.pass(ctx.pos.offset, |b| b.on_move(ctx, mv))
     }
     fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> kifu::Control {
-        self.pass(|b| b.on_nag(ctx, nag, form))
+        self.pass(ctx.pos.offset, |b| b.on_nag(ctx, nag, form))
     }
     fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
-        self.pass(|b| b.on_comment(ctx, comment))
+        self.pass(ctx.pos.offset, |b| b.on_comment(ctx, comment))
     }
     fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> kifu::Control {
-        self.pass(|b| b.on_result(ctx, outcome))
+        self.pass(ctx.pos.offset, |b| b.on_result(ctx, outcome))
     }
     fn on_error(&mut self, error: &pgn::Error<'_>) -> kifu::Control {
-        self.pass(|b| b.on_error(error))
+        self.pass(error.pos.offset, |b| b.on_error(error))
     }
 }
 
@@ -667,6 +681,7 @@ impl<T: PerGame> Sieve<T> {
         {
             h.estimate += extra;
             h.events += 1;
+            h.last_at = at;
             return true;
         }
         self.release();
@@ -1166,6 +1181,41 @@ mod tests {
             }
         }
         assert!(matched >= 30, "{matched}");
+    }
+
+    /// A game the sieve hands on after the piece's parser waited for the input's end (an
+    /// unclosed comment's look-ahead for `}`), whose first tag line is past the token limit:
+    /// read again from its own start it is the game the piece's parser read (a review found
+    /// the two readings apart, the tag kept by one and reported too long by the other).
+    #[test]
+    fn a_game_read_again_after_a_wait_for_the_end() {
+        let data = format!(
+            "[Event \"a\"]\n\n1. e4 {{open\n[Event \"{}\"]\n\
+             [FEN \"8/8/8/8/8/8/8/K1k5 w - - 0 30\"]\n\n1. Kb2 Kc2 *\n",
+            "x".repeat(1100)
+        );
+        let q = Arc::new(Query::Chess(query::Query::new(vec![
+            Step::material("K k").unwrap(),
+        ])));
+        let each = |_: &Input| Kept(Finder::new(Arc::clone(&q), true), Vec::new());
+        let scope = DomScope::FULL;
+        let dom = kept_in(
+            &crate::DomWork::new(scope, each),
+            data.as_bytes(),
+            1,
+            1 << 20,
+        );
+        assert_eq!(dom.0.len(), 1);
+        assert!(
+            dom.0[0]
+                .errors
+                .iter()
+                .any(|e| e.kind == pgn::ErrorKind::TokenTooLong)
+        );
+        for (threads, piece) in [(1, 1 << 20), (1, 100), (2, 300)] {
+            let sieve = FindWork::new(&q, scope, each);
+            assert_eq!(kept_in(&sieve, data.as_bytes(), threads, piece), dom);
+        }
     }
 
     #[test]
