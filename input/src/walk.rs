@@ -282,9 +282,11 @@ fn open_stream<F: FnMut(Entry<'_>) -> io::Result<()>>(
     let counted = Counted::new(raw, Some(w.progress));
     let state = Arc::clone(&counted.state);
     // a small file is read whole at once, with the read that finds its end (its size is the
-    // walk's: fewer bytes or more are read as they come)
+    // walk's: fewer bytes or more are read as they come); not one whose name says it is
+    // compressed or an archive, whose decoder's errors say how far into the file they are
+    let plain = info.compression.is_none() && info.archive.is_none();
     let ahead = match size {
-        Some(s) if s < WHOLE_FILE as u64 => (s as usize + 1).max(16),
+        Some(s) if plain && s < WHOLE_FILE as u64 => (s as usize + 1).max(16),
         _ => 16,
     };
     let mut raw = Prefixed::new(counted, ahead);
