@@ -440,3 +440,148 @@ fn pieces_read_on_lent_threads_read_as_alone() {
         );
     }
 }
+
+/// Keeps what its parser reads (the runs [`kifu::par::Work::pgn_ahead`] hands it) and the events.
+#[derive(Default)]
+struct Kept {
+    runs: Vec<(u64, Bytes)>,
+    log: pgn::EventLog,
+}
+
+impl pgn::Visitor for Kept {
+    fn on_tree(&mut self, ctx: &pgn::Context) -> Control {
+        self.log.on_tree(ctx)
+    }
+    fn on_tree_end(&mut self, ctx: &pgn::Context) -> Control {
+        self.log.on_tree_end(ctx)
+    }
+    fn on_property(&mut self, ctx: &pgn::Context, tag: &pgn::Tag<'_>) -> Control {
+        self.log.on_property(ctx, tag)
+    }
+    fn on_tags_end(&mut self, ctx: &pgn::Context) -> Control {
+        self.log.on_tags_end(ctx)
+    }
+    fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> Control {
+        self.log.on_move(ctx, mv)
+    }
+    fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> Control {
+        self.log.on_nag(ctx, nag, form)
+    }
+    fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> Control {
+        self.log.on_comment(ctx, comment)
+    }
+    fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> Control {
+        self.log.on_result(ctx, outcome)
+    }
+    fn on_error(&mut self, error: &pgn::Error<'_>) -> Control {
+        self.log.on_error(error)
+    }
+}
+
+struct KeepRuns;
+
+impl kifu::par::Work for KeepRuns {
+    type Input = ();
+    type Pgn = Kept;
+    type Sgf = kifu::sgf::EventLog;
+    fn pgn(&self, _: &()) -> Kept {
+        Kept::default()
+    }
+    fn sgf(&self, _: &()) -> kifu::sgf::EventLog {
+        kifu::sgf::EventLog::default()
+    }
+    fn pgn_ahead(&self, v: &mut Kept, _: &pgn::Config, offset: u64, bytes: &Bytes) {
+        v.runs.push((offset, bytes.clone()));
+    }
+}
+
+/// The events of the game that starts at `events[0]` (an `on_tree` of the main line), up
+/// to the next game's start.
+fn one_game(events: &[pgn::Event]) -> &[pgn::Event] {
+    let end = events[1..]
+        .iter()
+        .position(|e| matches!(e, pgn::Event::Tree(c) if c.depth == 0))
+        .map_or(events.len(), |i| i + 1);
+    &events[..end]
+}
+
+/// What `kifu::par::Work::pgn_ahead` hands a piece's visitor is what its parser reads, in order, from
+/// the piece's first byte on; and a fresh parser placed at any of its games' start and fed
+/// those bytes raises that game's events as the piece's parser did (what `kifu find`
+/// relies on to read a game again instead of holding its events), at every piece size
+/// and thread count, on damaged input.
+#[test]
+fn the_bytes_handed_ahead_read_again_give_the_same_games() {
+    let mut input = Vec::new();
+    for i in 0..60 {
+        input.extend_from_slice(b"[Event \"e\"]\r\n[Site \"s\"]\n\n1. e4 {c} e5 ");
+        if i % 3 == 0 {
+            input.extend_from_slice(b"(1... c5 2. Nf3) junk ) 2. Nf3 $1 {a\n[Event \"x\"]}");
+        }
+        if i % 7 == 0 {
+            input.extend_from_slice(b"\n%escaped\n; line\n");
+        }
+        input.extend_from_slice(if i % 5 == 0 { b" 1-0\n\n" } else { b" Nc6\n" });
+    }
+    input.extend_from_slice(b"1. d4 d5 2. c4");
+    for (threads, size) in [(1, 1 << 20), (1, 50), (2, 33), (3, 7)] {
+        let options = Options {
+            threads,
+            piece_size: size,
+            read_size: 16,
+        };
+        let mut games = 0;
+        let _ = kifu::par::scan::<_, (), _, _>(
+            &options,
+            &KeepRuns,
+            |f| {
+                f.pgn((), pgn::Config::default(), &input[..]);
+            },
+            |event| {
+                let kifu::par::Event::Piece {
+                    visited: kifu::par::Visited::Pgn(v),
+                    info,
+                    ..
+                } = event
+                else {
+                    return Ok(());
+                };
+                let mut at = info.offset;
+                for (offset, bytes) in &v.runs {
+                    assert_eq!(*offset, at, "runs in order, end to end");
+                    let o = *offset as usize;
+                    assert_eq!(&bytes[..], &input[o..o + bytes.len()]);
+                    at = offset + bytes.len() as u64;
+                }
+                assert_eq!(v.runs[0].0, info.offset);
+                let events = &v.log.events;
+                for (i, e) in events.iter().enumerate() {
+                    let pgn::Event::Tree(ctx) = e else { continue };
+                    if ctx.depth > 0 {
+                        continue;
+                    }
+                    games += 1;
+                    let mut again = pgn::EventLog::default();
+                    let mut parser = pgn::Parser::new();
+                    parser.start_at(ctx.pos, ctx.game);
+                    for (offset, bytes) in &v.runs {
+                        let from = ctx.pos.offset.saturating_sub(*offset) as usize;
+                        if from < bytes.len() {
+                            let _ = parser.feed(&bytes[from..], &mut again);
+                        }
+                    }
+                    if info.last {
+                        parser.finish(&mut again);
+                    }
+                    let live = one_game(&events[i..]);
+                    let read = one_game(&again.events);
+                    // (the last game of a piece that is not the input's last: up to
+                    // where the piece's parser stopped)
+                    assert_eq!(read[..live.len()], *live, "-j{threads} {size}");
+                }
+                Ok(())
+            },
+        );
+        assert_eq!(games, 60, "-j{threads} {size}");
+    }
+}
