@@ -195,11 +195,18 @@ pub struct Appearance {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RootProps {
     bytes: Vec<u8>,
-    /// (name start, name length, value start, value length) in `bytes`.
-    props: Vec<(u32, u32, u32, u32)>,
-    /// Each property's [`name_key`].
-    keys: Vec<u64>,
+    /// Each property: its name's start and length and its value's in `bytes`, and its
+    /// [`name_key`].
+    props: Vec<Prop>,
     moves: u64,
+}
+
+/// A root property kept by [`RootProps`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Prop {
+    name: (u32, u32),
+    value: (u32, u32),
+    key: u64,
 }
 
 /// A property name up to 7 bytes as one number (its bytes and its length), to compare names
@@ -221,7 +228,6 @@ impl RootProps {
     fn clear(&mut self) {
         self.bytes.clear();
         self.props.clear();
-        self.keys.clear();
         self.moves = 0;
     }
 
@@ -232,32 +238,34 @@ impl RootProps {
         if v.first {
             let key = name_key(v.name);
             if self
-                .keys
+                .props
                 .iter()
-                .zip(&self.props)
-                .any(|(&k, p)| k == key && (k != u64::MAX || self.name(p) == v.name))
+                .any(|p| p.key == key && (key != u64::MAX || self.name(p) == v.name))
             {
                 return;
             }
             let n = self.bytes.len() as u32;
             self.bytes.extend_from_slice(v.name);
             let s = self.bytes.len() as u32;
-            self.props.push((n, v.name.len() as u32, s, 0));
-            self.keys.push(key);
+            self.props.push(Prop {
+                name: (n, v.name.len() as u32),
+                value: (s, 0),
+                key,
+            });
         } else if self.props.last().is_none_or(|p| self.name(p) != v.name) {
             return;
         }
         let Some(last) = self.props.last_mut() else {
             return;
         };
-        let room = MAX_ROOT_VALUE.saturating_sub(last.3 as usize);
+        let room = MAX_ROOT_VALUE.saturating_sub(last.value.1 as usize);
         let take = &v.raw.as_bytes()[..v.raw.as_bytes().len().min(room)];
         self.bytes.extend_from_slice(take);
-        last.3 += take.len() as u32;
+        last.value.1 += take.len() as u32;
     }
 
-    fn name(&self, p: &(u32, u32, u32, u32)) -> &[u8] {
-        &self.bytes[p.0 as usize..][..p.1 as usize]
+    fn name(&self, p: &Prop) -> &[u8] {
+        &self.bytes[p.name.0 as usize..][..p.name.1 as usize]
     }
 
     /// A root property's first value as written (escapes unresolved), if the root has it.
@@ -265,7 +273,7 @@ impl RootProps {
         self.props
             .iter()
             .find(|p| self.name(p) == name.as_bytes())
-            .map(|p| RawValue(&self.bytes[p.2 as usize..][..p.3 as usize]))
+            .map(|p| RawValue(&self.bytes[p.value.0 as usize..][..p.value.1 as usize]))
     }
 
     /// Main-line moves (passes included).
