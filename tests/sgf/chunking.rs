@@ -197,3 +197,121 @@ fn root_only_agrees_with_full_reading_past_the_depth_limit() {
         );
     }
 }
+
+/// Logs every event and answers `control` at the `at`-th one (counting from 0).
+struct AnswerAt {
+    log: EventLog,
+    seen: usize,
+    at: usize,
+    control: kifu::Control,
+}
+
+impl AnswerAt {
+    fn answer(&mut self, c: kifu::Control) -> kifu::Control {
+        self.seen += 1;
+        if self.seen - 1 == self.at {
+            self.control
+        } else {
+            c
+        }
+    }
+}
+
+impl sgf::Visitor for AnswerAt {
+    fn on_tree(&mut self, ctx: &sgf::Context) -> kifu::Control {
+        let c = self.log.on_tree(ctx);
+        self.answer(c)
+    }
+    fn on_tree_end(&mut self, ctx: &sgf::Context) -> kifu::Control {
+        let c = self.log.on_tree_end(ctx);
+        self.answer(c)
+    }
+    fn on_node(&mut self, ctx: &sgf::Context) -> kifu::Control {
+        let c = self.log.on_node(ctx);
+        self.answer(c)
+    }
+    fn on_node_end(&mut self, ctx: &sgf::Context) -> kifu::Control {
+        let c = self.log.on_node_end(ctx);
+        self.answer(c)
+    }
+    fn on_property(&mut self, ctx: &sgf::Context, prop: &sgf::Property<'_>) -> kifu::Control {
+        let c = self.log.on_property(ctx, prop);
+        self.answer(c)
+    }
+    fn on_value(&mut self, ctx: &sgf::Context, value: &sgf::Value<'_>) -> kifu::Control {
+        let c = self.log.on_value(ctx, value);
+        self.answer(c)
+    }
+    fn on_move(&mut self, ctx: &sgf::Context, mv: &sgf::Move<'_>) -> kifu::Control {
+        let c = self.log.on_move(ctx, mv);
+        self.answer(c)
+    }
+    fn on_comment(&mut self, ctx: &sgf::Context, comment: &sgf::Comment<'_>) -> kifu::Control {
+        let c = self.log.on_comment(ctx, comment);
+        self.answer(c)
+    }
+    fn on_error(&mut self, error: &sgf::Error<'_>) -> kifu::Control {
+        let c = self.log.on_error(error);
+        self.answer(c)
+    }
+}
+
+/// The events of `input` fed in chunks of `chunk` bytes, resumed after each stop, with
+/// `control` answered at the `at`-th event.
+fn answered_log(input: &[u8], chunk: usize, at: usize, control: kifu::Control) -> EventLog {
+    let mut v = AnswerAt {
+        log: EventLog::default(),
+        seen: 0,
+        at,
+        control,
+    };
+    let mut p = Parser::new();
+    for piece in input.chunks(chunk) {
+        let mut rest = piece;
+        while let Status::Stopped { consumed } = p.feed(rest, &mut v) {
+            rest = &rest[consumed..];
+        }
+    }
+    p.finish(&mut v);
+    v.log
+}
+
+/// A node that is a move and nothing else (`;B[pd]`) is read whole when its bytes are at
+/// hand; fed a byte at a time it goes through the general path. Both give the same events,
+/// errors and positions, whichever answer a visitor gives at whichever event: the cases of
+/// the general path that the whole read must leave to it (a move at the root, off the board,
+/// `tt`, another game, what follows the move in its node) included.
+#[test]
+fn a_move_node_read_whole_gives_the_events_of_the_general_path() {
+    let inputs: &[&[u8]] = &[
+        b"(;GM[1]SZ[19];B[pd];W[dp]\n;B[tt];W[zz];B[pp]B[dd];W[aa][bb];B[cc]W[dd];W[ee]AB[ff];B[ab]C[x])",
+        b"(;B[aa];W[bb](;B[cc];W[sa])(;B[dd]\r\n;W[ee]))",
+        b"(;SZ[9];B[ii];W[jj];B[tt];W[ss])",
+        b"(;GM[2];B[aa];W[bb])(;FF[3];B[tt];W[])",
+        b"(;SZ[19:13]\n;B[sm];W[am];B[an])",
+        b"(;C[x];B[aa]BM[1];W[bb]N[n]\n;B[cc]LB[aa:x]",
+    ];
+    let controls = [
+        kifu::Control::Skip,
+        kifu::Control::SkipGame,
+        kifu::Control::Stop,
+    ];
+    for input in inputs {
+        let events = answered_log(input, input.len(), usize::MAX, kifu::Control::Continue);
+        assert_eq!(
+            events,
+            answered_log(input, 1, usize::MAX, kifu::Control::Continue)
+        );
+        let n = events.events.len();
+        for at in 0..n {
+            for control in controls {
+                assert_eq!(
+                    answered_log(input, input.len(), at, control),
+                    answered_log(input, 1, at, control),
+                    "{} with {control:?} at event {at}",
+                    String::from_utf8_lossy(input)
+                );
+            }
+        }
+    }
+}

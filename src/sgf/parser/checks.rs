@@ -4,11 +4,11 @@
 use super::*;
 
 impl Parser {
-    fn is_go(&self) -> bool {
+    pub(super) fn is_go(&self) -> bool {
         self.gm <= 1
     }
 
-    fn at_root(&self) -> bool {
+    pub(super) fn at_root(&self) -> bool {
         self.depth == 0 && self.path_nodes == 1
     }
 

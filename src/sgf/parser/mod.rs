@@ -580,7 +580,7 @@ impl Parser {
                 PUNCT => match b {
                     b';' => {
                         self.semicolon(i, v);
-                        Step::To(i + 1)
+                        Step::To(self.move_node(input, i + 1, v).unwrap_or(i + 1))
                     }
                     b'(' => {
                         self.open_tree(i, v);

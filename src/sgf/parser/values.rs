@@ -77,6 +77,87 @@ impl Parser {
         Step::To(e)
     }
 
+    /// The common node `;B[pd]` (or `W`), right after its `;` began the node at `i - 1`: the
+    /// move read whole, with the events, state and checks of [`ident`](Self::ident) then
+    /// [`value_start`](Self::value_start), but none of their general cases (an identifier of
+    /// one letter, a value of two lowercase letters that is a point of the board or `tt`'s
+    /// pass, nothing to report). Returns where the input goes on, or `None` (nothing done)
+    /// when the bytes or the state are anything else, for the general path to read.
+    #[inline]
+    pub(super) fn move_node<V: Visitor>(
+        &mut self,
+        input: &[u8],
+        i: usize,
+        v: &mut V,
+    ) -> Option<usize> {
+        let &[who @ (b'B' | b'W'), b'[', x, y, b']', ..] = input.get(i..)? else {
+            return None;
+        };
+        if !(x.is_ascii_lowercase() && y.is_ascii_lowercase())
+            || self.level != Level::Node
+            || self.prop != Prop::None
+            || self.flags != 0
+            || self.skipping()
+            || self.flow.stop
+            || self.garbage.active
+            || !self.is_go()
+            || self.at_root()
+        {
+            return None;
+        }
+        let point = RawValue(&input[i + 2..i + 4]).go_move(self.size)?;
+        // the identifier (`ident`)
+        let b = (who - b'A') as usize;
+        self.short = Some(b);
+        self.info = props::TABLE[b];
+        self.ident_pos = self.pos(i);
+        self.nvalues = 0;
+        self.had_empty = false;
+        // its first value (`value_start`, `property_start`): a move in a node that has
+        // nothing else yet is neither a duplicate, nor a second move, nor mixed with setup
+        self.value_pos = self.pos(i + 1);
+        self.value_len = 0;
+        self.value_nul = false;
+        self.prop = Prop::Values;
+        self.seen[0] |= 1 << b;
+        self.seen_dirty |= 1;
+        self.flags |= if who == b'B' { HAS_B } else { HAS_W } | MOVE;
+        let name = props::name(b);
+        let c = v.on_property(&self.ctx_at(self.ident_pos), &Property { name, raw: name });
+        self.control(c);
+        self.value_drop = self.skipping();
+        if self.value_drop {
+            return Some(i + 5);
+        }
+        self.value_index = 0;
+        self.nvalues = 1;
+        // its one piece (`deliver`, `piece`)
+        self.value_len = 2;
+        let raw = &input[i + 2..i + 4];
+        let ctx = self.ctx_at(self.value_pos);
+        let c = v.on_value(
+            &ctx,
+            &Value {
+                name,
+                raw: RawValue(raw),
+                index: 0,
+                first: true,
+                last: true,
+            },
+        );
+        self.control(c);
+        if !self.skipping() {
+            let color = if who == b'B' {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let c = v.on_move(&ctx, &Move { color, point, raw });
+            self.control(c);
+        }
+        Some(i + 5)
+    }
+
     // ----- properties and values -----------------------------------------------------------
 
     /// Ends the property being read: an identifier without value is reported.
