@@ -28,6 +28,9 @@
 //!
 //! Properties: an identifier is kept (`Prop::Ident`) until its first `[`, where `on_property`
 //! goes out; each value then goes out on its own, so a property's values are never buffered.
+//! The node most files are made of, `;B[pd]`, is read whole when its bytes are in the input at
+//! hand (`move_node`): the same events, state and checks, without the general path's cases
+//! (it falls back to them for anything else, and a chunk cut inside such a node takes them).
 //!
 //! # Recovery, and why it never changes the reading of valid input
 //!
