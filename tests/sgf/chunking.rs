@@ -258,14 +258,20 @@ impl sgf::Visitor for AnswerAt {
 
 /// The events of `input` fed in chunks of `chunk` bytes, resumed after each stop, with
 /// `control` answered at the `at`-th event.
-fn answered_log(input: &[u8], chunk: usize, at: usize, control: kifu::Control) -> EventLog {
+fn answered_log(
+    input: &[u8],
+    chunk: usize,
+    at: usize,
+    control: kifu::Control,
+    config: Config,
+) -> EventLog {
     let mut v = AnswerAt {
         log: EventLog::default(),
         seen: 0,
         at,
         control,
     };
-    let mut p = Parser::new();
+    let mut p = Parser::with_config(config);
     for piece in input.chunks(chunk) {
         let mut rest = piece;
         while let Status::Stopped { consumed } = p.feed(rest, &mut v) {
@@ -290,27 +296,36 @@ fn a_move_node_read_whole_gives_the_events_of_the_general_path() {
         b"(;GM[2];B[aa];W[bb])(;FF[3];B[tt];W[])",
         b"(;SZ[19:13]\n;B[sm];W[am];B[an])",
         b"(;C[x];B[aa]BM[1];W[bb]N[n]\n;B[cc]LB[aa:x]",
+        // letters past `s` are points on a board over 19 (`tt` too), off a smaller one
+        b"(;SZ[25];B[tt];W[yy];B[zz];W[ss])(;SZ[52];B[zz];W[tt])",
+        // nesting past a small depth limit, skipped
+        b"(;B[aa](;W[bb](;B[cc](;W[dd](;B[ee];W[ff])))))",
     ];
+    let small = Config {
+        max_ident_len: 8,
+        max_value_piece: 8,
+        max_value_len: 8,
+        max_depth: 2,
+    };
     let controls = [
         kifu::Control::Skip,
         kifu::Control::SkipGame,
         kifu::Control::Stop,
     ];
     for input in inputs {
-        let events = answered_log(input, input.len(), usize::MAX, kifu::Control::Continue);
-        assert_eq!(
-            events,
-            answered_log(input, 1, usize::MAX, kifu::Control::Continue)
-        );
-        let n = events.events.len();
-        for at in 0..n {
-            for control in controls {
-                assert_eq!(
-                    answered_log(input, input.len(), at, control),
-                    answered_log(input, 1, at, control),
-                    "{} with {control:?} at event {at}",
-                    String::from_utf8_lossy(input)
-                );
+        for config in [Config::default(), small] {
+            let log = |chunk, at, control| answered_log(input, chunk, at, control, config);
+            let events = log(input.len(), usize::MAX, kifu::Control::Continue);
+            assert_eq!(events, log(1, usize::MAX, kifu::Control::Continue));
+            for at in 0..events.events.len() {
+                for control in controls {
+                    assert_eq!(
+                        log(input.len(), at, control),
+                        log(1, at, control),
+                        "{} with {control:?} at event {at}, {config:?}",
+                        String::from_utf8_lossy(input)
+                    );
+                }
             }
         }
     }

@@ -79,10 +79,10 @@ impl Parser {
 
     /// The common node `;B[pd]` (or `W`), right after its `;` began the node at `i - 1`: the
     /// move read whole, with the events, state and checks of [`ident`](Self::ident) then
-    /// [`value_start`](Self::value_start), but none of their general cases (an identifier of
-    /// one letter, a value of two lowercase letters that is a point of the board or `tt`'s
-    /// pass, nothing to report). Returns where the input goes on, or `None` (nothing done)
-    /// when the bytes or the state are anything else, for the general path to read.
+    /// [`value_start`](Self::value_start), in the one case it takes (an identifier of one
+    /// letter, a value of two lowercase letters that is a point of the board or `tt`'s pass,
+    /// nothing to report). Returns where the input goes on, or `None` (nothing done) when the
+    /// bytes or the state are anything else, for the general path to read.
     #[inline]
     pub(super) fn move_node<V: Visitor>(
         &mut self,
