@@ -41,20 +41,8 @@ fn json_str(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Appends `n` in decimal.
-fn int(out: &mut Vec<u8>, n: i64) {
-    if n < 0 {
-        out.push(b'-');
-    }
-    let (mut n, mut digits, mut i) = (n.unsigned_abs(), [0u8; 20], 20);
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
+fn int(out: &mut Vec<u8>, n: impl itoa::Integer) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// Appends what was played next as its JSON string: `"X 2,3"`, `"O tenuki"`, `"X pass"`,
@@ -65,9 +53,9 @@ fn next(out: &mut Vec<u8>, next: &Next) {
     match *next {
         Next::At { x, y, color } => {
             out.extend_from_slice(&[c(color), b' ']);
-            int(out, x.into());
+            int(out, x);
             out.push(b',');
-            int(out, y.into());
+            int(out, y);
         }
         Next::Tenuki { color } => out.extend_from_slice(&[c(color), b' ']),
         Next::Pass { color } => out.extend_from_slice(&[c(color), b' ']),
@@ -89,13 +77,13 @@ fn line(out: &mut Vec<u8>, file: &str, game: u64, apps: &[Appearance]) {
     out.extend_from_slice(b"{\"file\":");
     json_str(out, file);
     out.extend_from_slice(b",\"game\":");
-    int(out, game as i64);
+    int(out, game);
     out.extend_from_slice(b",\"moves\":[");
     for (i, a) in apps.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        int(out, a.ply.into());
+        int(out, a.ply);
     }
     out.extend_from_slice(b"],\"next\":[");
     for (i, a) in apps.iter().enumerate() {
