@@ -81,8 +81,9 @@ impl Parser {
     /// move read whole, with the events, state and checks of [`ident`](Self::ident) then
     /// [`value_start`](Self::value_start), in the one case it takes (an identifier of one
     /// letter, a value of two lowercase letters that is a point of the board or `tt`'s pass,
-    /// nothing to report). Returns where the input goes on, or `None` (nothing done) when the
-    /// bytes or the state are anything else, for the general path to read.
+    /// nothing to report); while skipping, any identifier of one letter with such a value is
+    /// passed over. Returns where the input goes on, or `None` (nothing done) when the bytes or
+    /// the state are anything else, for the general path to read.
     #[inline]
     pub(super) fn move_node<V: Visitor>(
         &mut self,
@@ -90,15 +91,20 @@ impl Parser {
         i: usize,
         v: &mut V,
     ) -> Option<usize> {
-        let &[who @ (b'B' | b'W'), b'[', x, y, b']', ..] = input.get(i..)? else {
+        let &[who, b'[', x, y, b']', ..] = input.get(i..)? else {
             return None;
         };
-        if !(x.is_ascii_lowercase() && y.is_ascii_lowercase())
+        if !(x.is_ascii_lowercase() && y.is_ascii_lowercase()) || self.flow.stop {
+            return None;
+        }
+        if self.skipping() {
+            // skipped, any property of one letter and such a value is only passed over
+            return who.is_ascii_uppercase().then(|| self.skip_value_at(i + 1));
+        }
+        if !matches!(who, b'B' | b'W')
             || self.level != Level::Node
             || self.prop != Prop::None
             || self.flags != 0
-            || self.skipping()
-            || self.flow.stop
             || self.garbage.active
             || !self.is_go()
             || self.at_root()
@@ -156,6 +162,19 @@ impl Parser {
             self.control(c);
         }
         Some(i + 5)
+    }
+
+    /// While skipping: the value `[xy]` whose `[` is at `i`, whole in the input, passed over
+    /// as [`value_start`](Self::value_start) and [`deliver`](Self::deliver) pass over a
+    /// skipped one (its identifier, skipped, left no state). Returns where the input goes on.
+    #[inline]
+    fn skip_value_at(&mut self, i: usize) -> usize {
+        self.skip_node_content();
+        self.value_pos = self.pos(i);
+        self.value_len = 0;
+        self.value_nul = false;
+        self.value_drop = true;
+        i + 4
     }
 
     // ----- properties and values -----------------------------------------------------------
