@@ -616,6 +616,7 @@ impl PositionsBuilder {
             index: game.index,
             reason,
         })?;
+        pos.set_keyed(self.keyed());
         let salt = if self.filter.samples() {
             game.tags.iter().fold(FNV_START, |h, (name, value)| {
                 let h = fnv1a(fnv1a(h, name.as_bytes()), &[0]);
@@ -647,7 +648,7 @@ impl PositionsBuilder {
             if ply > max_ply {
                 return Ok(());
             }
-            let keep = self.filter.keep(&mut state, ply, pos.key());
+            let keep = self.filter.keep(&mut state, ply, || pos.key());
             let resolved = match pos.resolve(node.san) {
                 Ok(Resolved::Null) if pos.is_check() => Err(Unplayable::Illegal),
                 r => r,
@@ -683,7 +684,7 @@ impl PositionsBuilder {
             }
         }
         let ply = game.moves.len();
-        if ply <= max_ply && self.filter.keep(&mut state, ply, pos.key()) {
+        if ply <= max_ply && self.filter.keep(&mut state, ply, || pos.key()) {
             self.row(&info, file, ply, &pos, Next::None);
         }
         Ok(())
@@ -819,6 +820,13 @@ impl PositionsBuilder {
                 self.black_elo.push_option(g.black_elo);
             }
         }
+    }
+
+    /// Whether the replay keeps each position's Polyglot key up to date: for the `key` column
+    /// and the sample's hash; without either, the key is never read and each move is played
+    /// without it ([`Position::set_keyed`]).
+    fn keyed(&self) -> bool {
+        self.wanted.has(col::KEY) || self.filter.samples()
     }
 
     /// The UCI (when its column is kept; else [`Uci::NULL`]) and the policy index (when its
@@ -1093,7 +1101,9 @@ impl PositionsBuilder {
                 }
             }
         };
-        let pos = match start {
+        let keyed = self.keyed();
+        let s = &mut self.stream;
+        let mut pos = match start {
             Ok(pos) => pos,
             Err(reason) => {
                 s.refused = Some(reason);
@@ -1101,6 +1111,7 @@ impl PositionsBuilder {
                 return;
             }
         };
+        pos.set_keyed(keyed);
         let known = s
             .result_tag
             .as_deref()
@@ -1148,7 +1159,7 @@ impl PositionsBuilder {
             return;
         };
         let info = self.stream.info;
-        let keep = self.filter.keep(&mut self.stream.state, ply, pos.key());
+        let keep = self.filter.keep(&mut self.stream.state, ply, || pos.key());
         let resolved = match pos.resolve(san) {
             Ok(Resolved::Null) if pos.is_check() => Err(Unplayable::Illegal),
             r => r,
@@ -1220,7 +1231,7 @@ impl PositionsBuilder {
             let ply = s.ply;
             let info = s.info;
             if ply <= self.filter.max_ply
-                && self.filter.keep(&mut self.stream.state, ply, pos.key())
+                && self.filter.keep(&mut self.stream.state, ply, || pos.key())
             {
                 self.row(&info, file, ply, &pos, Next::None);
                 self.flush_comments();

@@ -300,9 +300,9 @@ impl PlyFilter {
 
     /// Whether the row of the position at `ply` whose key is `key` is kept, the state stepped
     /// (call it for every position of a game, in order, kept or not).
-    pub(crate) fn keep(&self, state: &mut u64, ply: usize, key: u64) -> bool {
+    pub(crate) fn keep(&self, state: &mut u64, ply: usize, key: impl FnOnce() -> u64) -> bool {
         let sampled = match &self.sample {
-            Some(s) => s.step(state, key),
+            Some(s) => s.step(state, key()),
             None => true,
         };
         sampled && ply >= self.min_ply && ply <= self.max_ply

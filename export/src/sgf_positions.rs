@@ -342,7 +342,7 @@ impl PositionsBuilder {
                 break;
             }
             let state = state.get_or_insert_with(|| self.filter.start(row.game.key));
-            if !self.filter.keep(state, ply, row.key) {
+            if !self.filter.keep(state, ply, || row.key) {
                 self.board.truncate(start);
                 continue;
             }

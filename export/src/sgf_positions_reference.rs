@@ -151,7 +151,7 @@ impl PositionsBuilder {
                 return;
             }
             let state = state.get_or_insert_with(|| self.filter.start(row.game.key));
-            if !self.filter.keep(state, ply, row.key) {
+            if !self.filter.keep(state, ply, || row.key) {
                 continue;
             }
             let size = row.size;

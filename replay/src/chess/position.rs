@@ -28,16 +28,30 @@ use super::polyglot_table::{PSQ, RANDOM};
 /// assert_eq!(pos.fen().to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 /// assert_eq!(pos.key(), 0x823c9b50fd114196);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Position {
     board: Board,
     halfmove: u32,
     fullmove: u32,
     chess960: bool,
     /// The Polyglot key without its en passant part (which depends on the pawns beside the
-    /// en passant square, and is added by [`Position::key`]).
+    /// en passant square, and is added by [`Position::key`]); kept up to date by each move
+    /// only while `keyed` ([`set_keyed`](Position::set_keyed)).
     key: u64,
+    keyed: bool,
 }
+
+/// Two positions are equal when their boards, clocks and castling mode are: the key is a
+/// function of the board.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && (self.halfmove, self.fullmove, self.chess960)
+                == (other.halfmove, other.fullmove, other.chess960)
+    }
+}
+
+impl Eq for Position {}
 
 /// Why a FEN was refused: python-chess's syntax rules, and the positions cozy-chess cannot hold.
 #[non_exhaustive]
@@ -142,6 +156,43 @@ impl Position {
             fullmove,
             chess960,
             key,
+            keyed: true,
+        }
+    }
+
+    /// Whether each move keeps the Polyglot key up to date (the default), or leaves it to be
+    /// computed from the board when [`key`](Self::key) asks for it: for a replay that reads
+    /// the key of few of its positions or none (the `positions` table without its `key`
+    /// column), about a tenth of the work of a move. Either way `key` gives the same answer.
+    ///
+    /// ```
+    /// use kifu_replay::chess::Position;
+    /// let (mut keyed, mut unkeyed) = (Position::startpos(), Position::startpos());
+    /// unkeyed.set_keyed(false);
+    /// for uci in ["e2e4", "c7c5", "g1f3"] {
+    ///     keyed.play(keyed.parse_uci(uci).unwrap());
+    ///     unkeyed.play(unkeyed.parse_uci(uci).unwrap());
+    ///     assert_eq!(unkeyed.key(), keyed.key());
+    /// }
+    /// unkeyed.set_keyed(true);
+    /// unkeyed.play(unkeyed.parse_uci("d7d6").unwrap());
+    /// keyed.play(keyed.parse_uci("d7d6").unwrap());
+    /// assert_eq!((unkeyed.key(), &unkeyed), (keyed.key(), &keyed));
+    /// ```
+    pub fn set_keyed(&mut self, keyed: bool) {
+        if keyed && !self.keyed {
+            self.key = key_of(&self.board);
+        }
+        self.keyed = keyed;
+    }
+
+    /// The key without its en passant part: kept, or computed from the board.
+    #[inline]
+    fn base_key(&self) -> u64 {
+        if self.keyed {
+            self.key
+        } else {
+            key_of(&self.board)
         }
     }
 
@@ -271,7 +322,7 @@ impl Position {
     /// to move.
     #[inline]
     pub fn key(&self) -> u64 {
-        self.key ^ self.ep_key()
+        self.base_key() ^ self.ep_key()
     }
 
     /// The Polyglot key with the en passant file counted only when an en passant capture is
@@ -282,9 +333,9 @@ impl Position {
     pub(crate) fn epd_key(&self) -> u64 {
         let ep = self.ep_key();
         if ep != 0 && self.legal_en_passant().is_none() {
-            self.key
+            self.base_key()
         } else {
-            self.key ^ ep
+            self.base_key() ^ ep
         }
     }
 
@@ -343,7 +394,11 @@ impl Position {
     /// [`play`](Self::play), the moving piece known.
     #[inline]
     pub(crate) fn play_piece(&mut self, mv: Move, moved: Piece) {
-        self.play_piece_as::<true>(mv, moved);
+        if self.keyed {
+            self.play_piece_as::<true>(mv, moved);
+        } else {
+            self.play_piece_as::<false>(mv, moved);
+        }
     }
 
     /// [`play_piece`](Self::play_piece), the key kept up to date only when `KEY`. Without it
@@ -948,6 +1003,31 @@ mod tests {
                 assert_eq!(p.key(), key, "after {uci}");
             }
         }
+    }
+
+    /// A position played without keeping its key (`set_keyed(false)`) gives the same keys,
+    /// computed from its board, and is equal to the kept one; kept again, it goes on keyed.
+    #[test]
+    fn an_unkeyed_position_gives_the_same_keys() {
+        let moves = "e2e4 d7d5 e4d5 c7c5 d5c6 g8f6 c6b7 e7e6 b7a8q f8e7 g1f3 e8g8 f1c4 d8c7 \
+                     e1g1 c7h2 g1h2 f6g4 h2g1 e7c5 a8b8 c5f2 f1f2 g4f2 g1f2 e6e5 d2d4 e5d4";
+        let mut keyed = Position::startpos();
+        let mut unkeyed = Position::startpos();
+        unkeyed.set_keyed(false);
+        for (i, uci) in moves.split_whitespace().enumerate() {
+            if i == 20 {
+                unkeyed.set_keyed(true);
+            }
+            for p in [&mut keyed, &mut unkeyed] {
+                let mv = p.parse_uci(uci).unwrap_or_else(|| panic!("{uci}"));
+                p.play(mv);
+            }
+            assert_eq!(unkeyed, keyed, "{uci}");
+            assert_eq!(unkeyed.key(), keyed.key(), "{uci}");
+            assert_eq!(unkeyed.epd_key(), keyed.epd_key(), "{uci}");
+        }
+        assert!(unkeyed.play_null() && keyed.play_null());
+        assert_eq!(unkeyed.key(), keyed.key());
     }
 
     /// Played without the key, a position is the same but for its key: board, clocks, FEN
