@@ -1005,16 +1005,20 @@ mod tests {
         }
     }
 
+    /// A game of castling both ways, a right lost to a capture, en passant, promotions and
+    /// checks, in UCI.
+    const EVENTFUL: &str = "e2e4 d7d5 e4d5 c7c5 d5c6 g8f6 c6b7 e7e6 b7a8q f8e7 g1f3 e8g8 f1c4 \
+                            d8c7 e1g1 c7h2 g1h2 f6g4 h2g1 e7c5 a8b8 c5f2 f1f2 g4f2 g1f2 e6e5 \
+                            d2d4 e5d4";
+
     /// A position played without keeping its key (`set_keyed(false)`) gives the same keys,
     /// computed from its board, and is equal to the kept one; kept again, it goes on keyed.
     #[test]
     fn an_unkeyed_position_gives_the_same_keys() {
-        let moves = "e2e4 d7d5 e4d5 c7c5 d5c6 g8f6 c6b7 e7e6 b7a8q f8e7 g1f3 e8g8 f1c4 d8c7 \
-                     e1g1 c7h2 g1h2 f6g4 h2g1 e7c5 a8b8 c5f2 f1f2 g4f2 g1f2 e6e5 d2d4 e5d4";
         let mut keyed = Position::startpos();
         let mut unkeyed = Position::startpos();
         unkeyed.set_keyed(false);
-        for (i, uci) in moves.split_whitespace().enumerate() {
+        for (i, uci) in EVENTFUL.split_whitespace().enumerate() {
             if i == 20 {
                 unkeyed.set_keyed(true);
             }
@@ -1034,11 +1038,9 @@ mod tests {
     /// (castling both ways, a right lost to a capture, en passant, promotions, checks).
     #[test]
     fn keyless_play_is_the_same_position() {
-        let moves = "e2e4 d7d5 e4d5 c7c5 d5c6 g8f6 c6b7 e7e6 b7a8q f8e7 g1f3 e8g8 f1c4 d8c7 \
-                     e1g1 c7h2 g1h2 f6g4 h2g1 e7c5 a8b8 c5f2 f1f2 g4f2 g1f2 e6e5 d2d4 e5d4";
         let mut keyed = Position::startpos();
         let mut keyless = Position::startpos();
-        for uci in moves.split_whitespace() {
+        for uci in EVENTFUL.split_whitespace() {
             let mv = keyed.parse_uci(uci).unwrap_or_else(|| panic!("{uci}"));
             let piece = keyed.board().piece_on(mv.from).unwrap();
             keyed.play_piece(mv, piece);
