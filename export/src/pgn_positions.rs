@@ -1078,6 +1078,7 @@ impl PositionsBuilder {
 
     /// [`stream_start`](Self::stream_start), the tags over.
     fn stream_started(&mut self) {
+        let keyed = self.keyed();
         let s = &mut self.stream;
         // as `start` reads a game's tags: the last FEN, the last Variant
         let variant = match s.variant.as_deref() {
@@ -1101,8 +1102,6 @@ impl PositionsBuilder {
                 }
             }
         };
-        let keyed = self.keyed();
-        let s = &mut self.stream;
         let mut pos = match start {
             Ok(pos) => pos,
             Err(reason) => {

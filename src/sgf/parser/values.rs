@@ -166,10 +166,11 @@ impl Parser {
 
     /// While skipping: the value `[xy]` whose `[` is at `i`, whole in the input, passed over
     /// as [`value_start`](Self::value_start) and [`deliver`](Self::deliver) pass over a
-    /// skipped one (its identifier, skipped, left no state). Returns where the input goes on.
+    /// skipped one (its identifier, skipped, left no state; the node's `;` already made the
+    /// level a node's, as `skip_node_content` would). Returns where the input goes on.
     #[inline]
     fn skip_value_at(&mut self, i: usize) -> usize {
-        self.skip_node_content();
+        debug_assert_eq!(self.level, Level::Node);
         self.value_pos = self.pos(i);
         self.value_len = 0;
         self.value_nul = false;
