@@ -101,6 +101,26 @@ def test_threads_and_batches_agree(games):
     assert all(equal(a, b) for a, b in zip(one, two))
 
 
+def test_the_scans_batches_cut_into_batch_size(games, monkeypatch):
+    """The scan hands on batches of a whole number of batch_size rows, cut here into views:
+    the batches, their rows and a seeded shuffle are those of a scan cut to batch_size itself,
+    whatever the scan's batch."""
+    def run(**options):
+        return list(kifu.positions(games, batch_size=300, threads=2, **options))
+
+    whole, mixed = run(), run(shuffle=1000, seed=3)
+    t = kifu.to_arrow(games, "positions", format="pgn").read_all()
+    for group in (1, 299, 300, 900, 1000, 10**6):
+        monkeypatch.setattr(kifu, "_POSITIONS_GROUP_ROWS", group)
+        cut = run()
+        assert [len(b["ply"]) for b in cut] == [300] * (t.num_rows // 300) + [t.num_rows % 300]
+        assert all(equal(a, b) for a, b in zip(whole, cut)) and len(whole) == len(cut)
+        for b in cut:
+            assert not b["ply"].flags.owndata and b["bitboards"].shape == (len(b["ply"]), 12)
+        shuffled = run(shuffle=1000, seed=3)
+        assert all(equal(a, b) for a, b in zip(mixed, shuffled)) and len(mixed) == len(shuffled)
+
+
 def test_shuffle_is_a_seeded_permutation(games):
     plain = concat(list(kifu.positions(games, batch_size=256)))
     n = len(plain["ply"])
