@@ -143,6 +143,18 @@ impl<T: Copy + Default> Nums<T> {
         }
     }
 
+    /// `v` `n` times (a game's value on each of its rows).
+    pub(crate) fn push_n(&mut self, v: Option<T>, n: usize) {
+        let at = self.values.len();
+        match v {
+            Some(v) => self.values.resize(at + n, v),
+            None => {
+                self.nulls.extend(at..at + n);
+                self.values.resize(at + n, T::default());
+            }
+        }
+    }
+
     /// The values pushed, as an array of `A` (whose native type is `T`); the column starts
     /// again empty, with room for `rows` values if it held any.
     pub(crate) fn finish<A>(&mut self, rows: usize) -> ArrayRef

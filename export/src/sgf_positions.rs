@@ -9,11 +9,8 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{
-    Float64Builder, Int8Builder, Int16Builder, Int32Builder, Int64Builder, PrimitiveBuilder,
-    StringBuilder, UInt32Builder,
-};
-use arrow_array::types::ArrowPrimitiveType;
+use arrow_array::builder::StringBuilder;
+use arrow_array::types::{Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, UInt32Type};
 use arrow_array::{ArrayRef, BinaryArray};
 use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field};
@@ -22,7 +19,7 @@ use kifu_replay::go::{GameInfo, Symmetry, TrainingRow, TrainingRows, zobrist};
 
 use crate::Charset;
 use crate::charset::text;
-use crate::cols::clamp_i64;
+use crate::cols::{Nums, clamp_i64};
 use crate::positions_filter::PlyFilter;
 
 /// A rank property's value as the `trees` table has it ([`kifu::sgf::Rank::value`]), read from
@@ -164,14 +161,6 @@ impl Game {
     }
 }
 
-/// Appends `v` `n` times (a per-game value on each of the game's rows).
-fn append_n<T: ArrowPrimitiveType>(b: &mut PrimitiveBuilder<T>, v: Option<T::Native>, n: usize) {
-    match v {
-        Some(v) => b.append_value_n(v, n),
-        None => b.append_nulls(n),
-    }
-}
-
 /// The SGF `positions` table's builder.
 ///
 /// The board column is not an Arrow builder: each board goes from the replay straight into
@@ -189,31 +178,31 @@ pub(crate) struct PositionsBuilder {
     /// The columns filled.
     pub(crate) wanted: Wanted,
     file: StringBuilder,
-    index: Int64Builder,
-    game_key: Int64Builder,
-    ply: Int32Builder,
-    key: Int64Builder,
-    symmetry: Int8Builder,
-    board_cols: Int32Builder,
-    board_rows: Int32Builder,
+    index: Nums<i64>,
+    game_key: Nums<i64>,
+    ply: Nums<i32>,
+    key: Nums<i64>,
+    symmetry: Nums<i8>,
+    board_cols: Nums<i32>,
+    board_rows: Nums<i32>,
     /// The boards' bytes, one after the other.
     board: Vec<u8>,
     /// Where each board ends in `board` (Arrow's offsets: a 0 first).
     board_ends: Vec<i32>,
     side_to_move: StringBuilder,
-    x: Int16Builder,
-    y: Int16Builder,
-    policy: Int16Builder,
-    ko_point: Int16Builder,
-    captures_black: UInt32Builder,
-    captures_white: UInt32Builder,
-    komi: Float64Builder,
-    handicap: Int32Builder,
-    handicap_stones: Int32Builder,
-    black_rank: Int16Builder,
-    white_rank: Int16Builder,
+    x: Nums<i16>,
+    y: Nums<i16>,
+    policy: Nums<i16>,
+    ko_point: Nums<i16>,
+    captures_black: Nums<u32>,
+    captures_white: Nums<u32>,
+    komi: Nums<f64>,
+    handicap: Nums<i32>,
+    handicap_stones: Nums<i32>,
+    black_rank: Nums<i16>,
+    white_rank: Nums<i16>,
     result: StringBuilder,
-    score: Int8Builder,
+    score: Nums<i8>,
     error: StringBuilder,
     rows: usize,
     bytes: usize,
@@ -232,29 +221,29 @@ impl PositionsBuilder {
             filter: PlyFilter::new(&opts.positions),
             wanted: Wanted::ALL,
             file: StringBuilder::new(),
-            index: Int64Builder::new(),
-            game_key: Int64Builder::new(),
-            ply: Int32Builder::new(),
-            key: Int64Builder::new(),
-            symmetry: Int8Builder::new(),
-            board_cols: Int32Builder::new(),
-            board_rows: Int32Builder::new(),
+            index: Nums::new(),
+            game_key: Nums::new(),
+            ply: Nums::new(),
+            key: Nums::new(),
+            symmetry: Nums::new(),
+            board_cols: Nums::new(),
+            board_rows: Nums::new(),
             board: Vec::new(),
             board_ends: vec![0],
             side_to_move: StringBuilder::new(),
-            x: Int16Builder::new(),
-            y: Int16Builder::new(),
-            policy: Int16Builder::new(),
-            ko_point: Int16Builder::new(),
-            captures_black: UInt32Builder::new(),
-            captures_white: UInt32Builder::new(),
-            komi: Float64Builder::new(),
-            handicap: Int32Builder::new(),
-            handicap_stones: Int32Builder::new(),
-            black_rank: Int16Builder::new(),
-            white_rank: Int16Builder::new(),
+            x: Nums::new(),
+            y: Nums::new(),
+            policy: Nums::new(),
+            ko_point: Nums::new(),
+            captures_black: Nums::new(),
+            captures_white: Nums::new(),
+            komi: Nums::new(),
+            handicap: Nums::new(),
+            handicap_stones: Nums::new(),
+            black_rank: Nums::new(),
+            white_rank: Nums::new(),
             result: StringBuilder::new(),
-            score: Int8Builder::new(),
+            score: Nums::new(),
             error: StringBuilder::new(),
             rows: 0,
             bytes: 0,
@@ -277,33 +266,33 @@ impl PositionsBuilder {
     fn reserve(&mut self) {
         let (n, bytes) = self.last;
         let w = self.wanted.0;
-        macro_rules! with_capacity {
-            ($($field:ident: $col:ident $ty:ident),* $(,)?) => {
+        macro_rules! reserve {
+            ($($field:ident: $col:ident),* $(,)?) => {
                 $(if w[col::$col] {
-                    self.$field = $ty::with_capacity(n);
+                    self.$field.reserve(n);
                 })*
             };
         }
-        with_capacity!(
-            index: GAME_INDEX Int64Builder,
-            game_key: GAME_KEY Int64Builder,
-            ply: PLY Int32Builder,
-            key: KEY Int64Builder,
-            symmetry: SYMMETRY Int8Builder,
-            board_cols: BOARD_COLS Int32Builder,
-            board_rows: BOARD_ROWS Int32Builder,
-            x: X Int16Builder,
-            y: Y Int16Builder,
-            policy: POLICY Int16Builder,
-            ko_point: KO_POINT Int16Builder,
-            captures_black: CAPTURES_BLACK UInt32Builder,
-            captures_white: CAPTURES_WHITE UInt32Builder,
-            komi: KOMI Float64Builder,
-            handicap: HANDICAP Int32Builder,
-            handicap_stones: HANDICAP_STONES Int32Builder,
-            black_rank: BLACK_RANK Int16Builder,
-            white_rank: WHITE_RANK Int16Builder,
-            score: SCORE Int8Builder,
+        reserve!(
+            index: GAME_INDEX,
+            game_key: GAME_KEY,
+            ply: PLY,
+            key: KEY,
+            symmetry: SYMMETRY,
+            board_cols: BOARD_COLS,
+            board_rows: BOARD_ROWS,
+            x: X,
+            y: Y,
+            policy: POLICY,
+            ko_point: KO_POINT,
+            captures_black: CAPTURES_BLACK,
+            captures_white: CAPTURES_WHITE,
+            komi: KOMI,
+            handicap: HANDICAP,
+            handicap_stones: HANDICAP_STONES,
+            black_rank: BLACK_RANK,
+            white_rank: WHITE_RANK,
+            score: SCORE,
         );
         if w[col::SIDE_TO_MOVE] {
             self.side_to_move = StringBuilder::with_capacity(n, 5 * n);
@@ -386,26 +375,26 @@ impl PositionsBuilder {
             self.file.append_value_n(file, n);
         }
         if w[col::GAME_INDEX] {
-            self.index.append_value_n(index, n);
+            self.index.push_n(Some(index), n);
         }
         if w[col::GAME_KEY] {
-            self.game_key.append_value_n(info.key as i64, n);
+            self.game_key.push_n(Some(info.key as i64), n);
         }
         if w[col::KOMI] {
-            append_n(&mut self.komi, info.komi, n);
+            self.komi.push_n(info.komi, n);
         }
         if w[col::HANDICAP] {
             let handicap = info.handicap.and_then(|h| i32::try_from(h).ok());
-            append_n(&mut self.handicap, handicap, n);
+            self.handicap.push_n(handicap, n);
         }
         if w[col::HANDICAP_STONES] {
-            append_n(&mut self.handicap_stones, game.handicap_stones, n);
+            self.handicap_stones.push_n(game.handicap_stones, n);
         }
         if w[col::BLACK_RANK] {
-            append_n(&mut self.black_rank, game.ranks.0, n);
+            self.black_rank.push_n(game.ranks.0, n);
         }
         if w[col::WHITE_RANK] {
-            append_n(&mut self.white_rank, game.ranks.1, n);
+            self.white_rank.push_n(game.ranks.1, n);
         }
         if w[col::RESULT] {
             match &game.result {
@@ -433,19 +422,19 @@ impl PositionsBuilder {
         let cells = usize::from(size.cols) * usize::from(size.rows);
         if w[col::PLY] {
             let number = i32::try_from(row.number).unwrap_or(i32::MAX);
-            self.ply.append_value(number - 1);
+            self.ply.push(number - 1);
         }
         if w[col::KEY] {
-            self.key.append_value(key as i64);
+            self.key.push(key as i64);
         }
         if w[col::SYMMETRY] {
-            self.symmetry.append_value(sym.0 as i8);
+            self.symmetry.push(sym.0 as i8);
         }
         if w[col::BOARD_COLS] {
-            self.board_cols.append_value(i32::from(size.cols));
+            self.board_cols.push(i32::from(size.cols));
         }
         if w[col::BOARD_ROWS] {
-            self.board_rows.append_value(i32::from(size.rows));
+            self.board_rows.push(i32::from(size.rows));
         }
         if w[col::BOARD] {
             let end = i32::try_from(self.board.len()).expect("a batch's boards under 2 GiB");
@@ -460,13 +449,13 @@ impl PositionsBuilder {
             });
         }
         if w[col::X] {
-            self.x.append_option(point.map(|p| i16::from(p.x)));
+            self.x.push_option(point.map(|p| i16::from(p.x)));
         }
         if w[col::Y] {
-            self.y.append_option(point.map(|p| i16::from(p.y)));
+            self.y.push_option(point.map(|p| i16::from(p.y)));
         }
         if w[col::POLICY] {
-            self.policy.append_option(match point {
+            self.policy.push_option(match point {
                 Some(p) => Some(index_of(p, size)),
                 None if off_board => None,
                 None => Some((i32::from(size.cols) * i32::from(size.rows)) as i16),
@@ -474,17 +463,17 @@ impl PositionsBuilder {
         }
         if w[col::KO_POINT] {
             self.ko_point
-                .append_option(row.ko.map(|p| index_of(turn(p), size)));
+                .push_option(row.ko.map(|p| index_of(turn(p), size)));
         }
         if w[col::CAPTURES_BLACK] {
-            self.captures_black.append_value(row.captures[0]);
+            self.captures_black.push(row.captures[0]);
         }
         if w[col::CAPTURES_WHITE] {
-            self.captures_white.append_value(row.captures[1]);
+            self.captures_white.push(row.captures[1]);
         }
         if w[col::SCORE] {
             self.score
-                .append_option(game.black_score.map(|s| match row.to_play {
+                .push_option(game.black_score.map(|s| match row.to_play {
                     Color::Black => s,
                     Color::White => -s,
                 }));
@@ -497,6 +486,7 @@ impl PositionsBuilder {
     }
 
     pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
+        let rows = self.rows;
         let ends = std::mem::replace(&mut self.board_ends, vec![0]);
         let values = std::mem::take(&mut self.board);
         self.last = (self.rows, values.len());
@@ -512,28 +502,28 @@ impl PositionsBuilder {
         };
         let out: Vec<ArrayRef> = vec![
             Arc::new(self.file.finish()),
-            Arc::new(self.index.finish()),
-            Arc::new(self.game_key.finish()),
-            Arc::new(self.ply.finish()),
-            Arc::new(self.key.finish()),
-            Arc::new(self.symmetry.finish()),
-            Arc::new(self.board_cols.finish()),
-            Arc::new(self.board_rows.finish()),
+            self.index.finish::<Int64Type>(rows),
+            self.game_key.finish::<Int64Type>(rows),
+            self.ply.finish::<Int32Type>(rows),
+            self.key.finish::<Int64Type>(rows),
+            self.symmetry.finish::<Int8Type>(rows),
+            self.board_cols.finish::<Int32Type>(rows),
+            self.board_rows.finish::<Int32Type>(rows),
             Arc::new(board),
             Arc::new(self.side_to_move.finish()),
-            Arc::new(self.x.finish()),
-            Arc::new(self.y.finish()),
-            Arc::new(self.policy.finish()),
-            Arc::new(self.ko_point.finish()),
-            Arc::new(self.captures_black.finish()),
-            Arc::new(self.captures_white.finish()),
-            Arc::new(self.komi.finish()),
-            Arc::new(self.handicap.finish()),
-            Arc::new(self.handicap_stones.finish()),
-            Arc::new(self.black_rank.finish()),
-            Arc::new(self.white_rank.finish()),
+            self.x.finish::<Int16Type>(rows),
+            self.y.finish::<Int16Type>(rows),
+            self.policy.finish::<Int16Type>(rows),
+            self.ko_point.finish::<Int16Type>(rows),
+            self.captures_black.finish::<UInt32Type>(rows),
+            self.captures_white.finish::<UInt32Type>(rows),
+            self.komi.finish::<Float64Type>(rows),
+            self.handicap.finish::<Int32Type>(rows),
+            self.handicap_stones.finish::<Int32Type>(rows),
+            self.black_rank.finish::<Int16Type>(rows),
+            self.white_rank.finish::<Int16Type>(rows),
             Arc::new(self.result.finish()),
-            Arc::new(self.score.finish()),
+            self.score.finish::<Int8Type>(rows),
             Arc::new(self.error.finish()),
         ];
         self.rows = 0;
