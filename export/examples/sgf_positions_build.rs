@@ -1,6 +1,7 @@
 //! The SGF `positions` table built in memory on one thread, no file written: SGF game trees
 //! read into DOMs (`sgf::game_trees`), pushed into a `Builder` of `Table::SgfPositions`, a batch
-//! finished every 4,096 trees and dropped. The work a training loop reading the table in memory
+//! finished at the tree that brings it to 8,192 rows (as the table scan's workers finish theirs)
+//! and dropped. The work a training loop reading the table in memory
 //! pays (Python's `kifu.positions`), beside `kifu export`'s, which adds the writer.
 //!
 //! ```text
@@ -14,6 +15,9 @@ use std::time::Instant;
 
 use arrow_array::Array;
 use kifu_export::{Builder, Table, TableOptions};
+
+/// The rows of a batch (`kifu_pipeline::tables::TableSpec::DEFAULT_BATCH_ROWS`).
+const BATCH_ROWS: usize = 8192;
 
 fn main() {
     let mut symmetries = false;
@@ -44,7 +48,10 @@ fn main() {
     for tree in kifu::sgf::game_trees(&data) {
         b.push_sgf("all.sgf", &tree).expect("an SGF table");
         trees += 1;
-        if trees.is_multiple_of(4096) {
+        // a batch ends as the table scan's workers end theirs: at the tree that brings it to
+        // 8,192 rows (`TableSpec::DEFAULT_BATCH_ROWS`; a Go row's estimate, 441 bytes, reaches
+        // the 8 MiB of `DEFAULT_BATCH_BYTES` later)
+        if b.rows() >= BATCH_ROWS {
             finish(&mut b);
         }
     }
