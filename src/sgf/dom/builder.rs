@@ -82,7 +82,15 @@ pub struct TreeBuilder {
     /// The problems outside game trees after the last finished tree (or before the first) reached
     /// the limit: the rest are dropped.
     outside_full: bool,
+    /// The nodes, properties, values and value bytes of the last finished tree: the room the
+    /// next one starts with (the games of a collection are alike), rather than growing each
+    /// vector by doubling from nothing, a copy at each step.
+    last: [usize; 4],
 }
+
+/// The most entries (nodes, properties, values; value bytes) a tree's vectors start with
+/// room for, whatever the tree before held.
+const MAX_ROOM: usize = 1 << 16;
 
 impl Default for TreeBuilder {
     fn default() -> Self {
@@ -120,6 +128,7 @@ impl TreeBuilder {
             used: 0,
             budget: 0,
             outside_full: false,
+            last: [0; 4],
         }
     }
 
@@ -320,6 +329,11 @@ impl Visitor for TreeBuilder {
         if ctx.is_game_level() {
             let released = self.release();
             let mut t = GameTree::empty(ctx.game, ctx.pos);
+            let [nodes, props, values, bytes] = self.last.map(|n| n.min(MAX_ROOM));
+            t.nodes.reserve(nodes);
+            t.props.reserve(props);
+            t.values.reserve(values);
+            t.bytes.reserve(bytes);
             t.errors = core::mem::take(&mut self.pending);
             t.errors_dropped = core::mem::take(&mut self.pending_dropped);
             self.used = 0;
@@ -348,6 +362,7 @@ impl Visitor for TreeBuilder {
     fn on_tree_end(&mut self, ctx: &Context) -> Control {
         if ctx.is_game_level() {
             if let Some(t) = self.open.take() {
+                self.last = [t.nodes.len(), t.props.len(), t.values.len(), t.bytes.len()];
                 self.done.push_back(t);
             }
             self.stack.clear();
