@@ -386,6 +386,7 @@ impl GameTree {
     /// # Panics
     ///
     /// Never for a tree read or made with [`GameTree::new`] (they always have a root).
+    #[inline]
     pub fn root(&self) -> Node<'_> {
         self.node(NodeId::ROOT)
     }
@@ -395,11 +396,13 @@ impl GameTree {
     /// # Panics
     ///
     /// If `id` is not a node of this tree (see [`get`](Self::get)).
+    #[inline]
     pub fn node(&self, id: NodeId) -> Node<'_> {
         self.get(id).expect("a node of this game tree")
     }
 
     /// The node `id`, or `None` if the tree has no such node.
+    #[inline]
     pub fn get(&self, id: NodeId) -> Option<Node<'_>> {
         self.nodes.get(id.index()).map(|rec| Node {
             tree: self,
@@ -418,6 +421,7 @@ impl GameTree {
     }
 
     /// The main line: the root, its first child, that node's first child, …
+    #[inline]
     pub fn main_line(&self) -> MainLine<'_> {
         MainLine {
             next: self.get(NodeId::ROOT),
@@ -713,6 +717,7 @@ impl GameTree {
         true
     }
 
+    #[inline]
     pub(crate) fn bytes_of(&self, s: Span) -> &[u8] {
         &self.bytes[s.start..s.end]
     }
@@ -744,6 +749,7 @@ impl core::fmt::Debug for Node<'_> {
     }
 }
 
+#[inline]
 fn link(tree: &GameTree, i: u32) -> Option<Node<'_>> {
     (i != NONE).then(|| Node {
         tree,
@@ -764,21 +770,25 @@ impl<'a> Node<'a> {
     }
 
     /// The parent, `None` for the root.
+    #[inline]
     pub fn parent(&self) -> Option<Node<'a>> {
         link(self.tree, self.rec.parent)
     }
 
     /// The first child: the main-line continuation.
+    #[inline]
     pub fn first_child(&self) -> Option<Node<'a>> {
         link(self.tree, self.rec.first_child)
     }
 
     /// The next child of the parent.
+    #[inline]
     pub fn next_sibling(&self) -> Option<Node<'a>> {
         link(self.tree, self.rec.next_sibling)
     }
 
     /// The children, in order (the first continues the line, the others are variations).
+    #[inline]
     pub fn children(&self) -> Children<'a> {
         Children {
             next: self.first_child(),
@@ -791,6 +801,7 @@ impl<'a> Node<'a> {
     }
 
     /// The properties, in file order.
+    #[inline]
     pub fn properties(
         &self,
     ) -> impl ExactSizeIterator<Item = Prop<'a>> + DoubleEndedIterator + use<'a> {
@@ -801,11 +812,13 @@ impl<'a> Node<'a> {
     }
 
     /// The first property with `FF[4]` identifier `ident`.
+    #[inline]
     pub fn get(&self, ident: &[u8]) -> Option<Prop<'a>> {
         self.properties().find(|p| p.name() == ident)
     }
 
     /// The first value of the first property `ident` (`root.value(b"PB")`).
+    #[inline]
     pub fn value(&self, ident: &[u8]) -> Option<RawValue<'a>> {
         self.get(ident).and_then(|p| p.values().next())
     }
@@ -842,6 +855,7 @@ pub struct Children<'a> {
 
 impl<'a> Iterator for Children<'a> {
     type Item = Node<'a>;
+    #[inline]
     fn next(&mut self) -> Option<Node<'a>> {
         let n = self.next?;
         self.next = n.next_sibling();
@@ -857,6 +871,7 @@ pub struct MainLine<'a> {
 
 impl<'a> Iterator for MainLine<'a> {
     type Item = Node<'a>;
+    #[inline]
     fn next(&mut self) -> Option<Node<'a>> {
         let n = self.next?;
         self.next = n.first_child();
@@ -882,16 +897,19 @@ impl core::fmt::Debug for Prop<'_> {
 
 impl<'a> Prop<'a> {
     /// The `FF[4]` identifier (`AB`, also for `AddBlack` as written in `FF[3]`).
+    #[inline]
     pub fn name(&self) -> &'a [u8] {
         self.tree.bytes_of(self.rec.name)
     }
 
     /// The identifier as written.
+    #[inline]
     pub fn raw_name(&self) -> &'a [u8] {
         self.tree.bytes_of(self.rec.raw)
     }
 
     /// The values, in order, as written (escapes unresolved).
+    #[inline]
     pub fn values(&self) -> impl ExactSizeIterator<Item = RawValue<'a>> + DoubleEndedIterator + 'a {
         let tree = self.tree;
         tree.values[self.rec.values as usize..][..self.rec.nvalues as usize]
@@ -900,6 +918,7 @@ impl<'a> Prop<'a> {
     }
 
     /// The first value (`None` only for a property built without values).
+    #[inline]
     pub fn value(&self) -> Option<RawValue<'a>> {
         self.values().next()
     }
