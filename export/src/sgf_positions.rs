@@ -261,10 +261,14 @@ impl PositionsBuilder {
         self.bytes
     }
 
-    /// At a batch's start: room for the rows of the batch before, in every column filled
-    /// (the builders are new after a `finish`; a fresh one holds no buffer).
+    /// At a batch's start: room for the rows of the batch before and a quarter more (a batch
+    /// is cut after the tree that fills it, so that room for exactly as many would still grow
+    /// once, a copy of the whole column), at most 65,536 rows, in every column filled (the
+    /// builders are new after a `finish`; a fresh one holds no buffer).
     fn reserve(&mut self) {
-        let (n, bytes) = self.last;
+        let (rows, bytes) = self.last;
+        let n = (rows + rows / 4).min(1 << 16);
+        let bytes = bytes / rows.max(1) * n;
         let w = self.wanted.0;
         macro_rules! reserve {
             ($($field:ident: $col:ident),* $(,)?) => {
@@ -486,9 +490,9 @@ impl PositionsBuilder {
     }
 
     pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
-        let rows = self.rows;
         let ends = std::mem::replace(&mut self.board_ends, vec![0]);
         let values = std::mem::take(&mut self.board);
+        // the next batch's room is made by `reserve`, at its first tree
         self.last = (self.rows, values.len());
         // the offsets are the boards' ends, from 0, in order: valid by construction
         let board = if self.wanted.0[col::BOARD] {
@@ -502,28 +506,28 @@ impl PositionsBuilder {
         };
         let out: Vec<ArrayRef> = vec![
             Arc::new(self.file.finish()),
-            self.index.finish::<Int64Type>(rows),
-            self.game_key.finish::<Int64Type>(rows),
-            self.ply.finish::<Int32Type>(rows),
-            self.key.finish::<Int64Type>(rows),
-            self.symmetry.finish::<Int8Type>(rows),
-            self.board_cols.finish::<Int32Type>(rows),
-            self.board_rows.finish::<Int32Type>(rows),
+            self.index.finish::<Int64Type>(0),
+            self.game_key.finish::<Int64Type>(0),
+            self.ply.finish::<Int32Type>(0),
+            self.key.finish::<Int64Type>(0),
+            self.symmetry.finish::<Int8Type>(0),
+            self.board_cols.finish::<Int32Type>(0),
+            self.board_rows.finish::<Int32Type>(0),
             Arc::new(board),
             Arc::new(self.side_to_move.finish()),
-            self.x.finish::<Int16Type>(rows),
-            self.y.finish::<Int16Type>(rows),
-            self.policy.finish::<Int16Type>(rows),
-            self.ko_point.finish::<Int16Type>(rows),
-            self.captures_black.finish::<UInt32Type>(rows),
-            self.captures_white.finish::<UInt32Type>(rows),
-            self.komi.finish::<Float64Type>(rows),
-            self.handicap.finish::<Int32Type>(rows),
-            self.handicap_stones.finish::<Int32Type>(rows),
-            self.black_rank.finish::<Int16Type>(rows),
-            self.white_rank.finish::<Int16Type>(rows),
+            self.x.finish::<Int16Type>(0),
+            self.y.finish::<Int16Type>(0),
+            self.policy.finish::<Int16Type>(0),
+            self.ko_point.finish::<Int16Type>(0),
+            self.captures_black.finish::<UInt32Type>(0),
+            self.captures_white.finish::<UInt32Type>(0),
+            self.komi.finish::<Float64Type>(0),
+            self.handicap.finish::<Int32Type>(0),
+            self.handicap_stones.finish::<Int32Type>(0),
+            self.black_rank.finish::<Int16Type>(0),
+            self.white_rank.finish::<Int16Type>(0),
             Arc::new(self.result.finish()),
-            self.score.finish::<Int8Type>(rows),
+            self.score.finish::<Int8Type>(0),
             Arc::new(self.error.finish()),
         ];
         self.rows = 0;
