@@ -108,8 +108,9 @@ impl Lists {
 #[derive(Debug)]
 pub(crate) struct Nums<T> {
     values: Vec<T>,
-    /// The null rows (their index in `values`), in order.
-    nulls: Vec<usize>,
+    /// The null rows, as runs (the index of the first in `values`, how many), in order: a
+    /// game's value missing on its `n` rows is one run.
+    nulls: Vec<(usize, usize)>,
 }
 
 impl<T: Copy + Default> Nums<T> {
@@ -137,9 +138,17 @@ impl<T: Copy + Default> Nums<T> {
         match v {
             Some(v) => self.values.push(v),
             None => {
-                self.nulls.push(self.values.len());
+                self.null_run(self.values.len(), 1);
                 self.values.push(T::default());
             }
+        }
+    }
+
+    /// Notes the `n` rows from `at` on as null, joined to the run before when it ends there.
+    fn null_run(&mut self, at: usize, n: usize) {
+        match self.nulls.last_mut() {
+            Some((start, len)) if *start + *len == at => *len += n,
+            _ => self.nulls.push((at, n)),
         }
     }
 
@@ -148,10 +157,11 @@ impl<T: Copy + Default> Nums<T> {
         let at = self.values.len();
         match v {
             Some(v) => self.values.resize(at + n, v),
-            None => {
-                self.nulls.extend(at..at + n);
+            None if n > 0 => {
+                self.null_run(at, n);
                 self.values.resize(at + n, T::default());
             }
+            None => {}
         }
     }
 
@@ -167,8 +177,10 @@ impl<T: Copy + Default> Nums<T> {
         let nulls = (!self.nulls.is_empty()).then(|| {
             let mut valid = arrow_buffer::BooleanBufferBuilder::new(values.len());
             valid.append_n(values.len(), true);
-            for &k in &self.nulls {
-                valid.set_bit(k, false);
+            for &(start, n) in &self.nulls {
+                for k in start..start + n {
+                    valid.set_bit(k, false);
+                }
             }
             self.nulls.clear();
             arrow_buffer::NullBuffer::new(valid.finish())
@@ -461,6 +473,29 @@ mod tests {
         for &v in &rows {
             nums.push_option(v);
             builder.append_option(v);
+        }
+        assert_eq!(
+            nums.finish::<Int16Type>(0).to_data(),
+            builder.finish().to_data()
+        );
+        // a game's value on its n rows, null runs joined to single nulls next to them
+        let games: [(Option<i16>, usize); 7] = [
+            (None, 3),
+            (None, 1),
+            (Some(4), 2),
+            (None, 0),
+            (Some(9), 1),
+            (None, 70),
+            (Some(1), 1),
+        ];
+        for (v, n) in games {
+            nums.push_n(v, n);
+            match v {
+                Some(v) => builder.append_value_n(v, n),
+                None => builder.append_nulls(n),
+            }
+            nums.push_option(None);
+            builder.append_null();
         }
         assert_eq!(
             nums.finish::<Int16Type>(0).to_data(),

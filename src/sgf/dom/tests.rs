@@ -294,11 +294,11 @@ fn a_tree_starts_with_the_room_of_the_tree_before() {
     let moves: String = (0..200)
         .map(|i| if i % 2 == 0 { ";B[aa]" } else { ";W[bb]" })
         .collect();
-    let text = format!("(;SZ[19]{moves})(;SZ[19];B[cc])(;SZ[9]{moves})");
+    let text = alloc::format!("(;SZ[19]{moves})(;SZ[19];B[cc])(;SZ[9]{moves})");
     let trees: Vec<GameTree> = crate::sgf::game_trees(text.as_bytes()).collect();
     assert_eq!(trees.len(), 3);
     // the first starts with nothing; the second with the first's room, and its content is
-    // its own; the third with the second's (one node and two properties)
+    // its own; the third with the second's (two nodes)
     assert_eq!(trees[0].nodes.len(), 201);
     assert!(trees[1].nodes.capacity() >= 201 && trees[1].props.capacity() >= 201);
     assert!(trees[1].values.capacity() >= 201 && trees[1].bytes.capacity() >= trees[0].bytes.len());
