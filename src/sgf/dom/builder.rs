@@ -409,7 +409,11 @@ impl Visitor for TreeBuilder {
         if self.open.is_none() || self.cur == NONE {
             return Control::Continue;
         }
-        let name = if p.name == p.raw { 0 } else { p.name.len() };
+        let name = if super::same_bytes(p.name, p.raw) {
+            0
+        } else {
+            p.name.len()
+        };
         if !self.fits(ctx, PROP_BYTES + p.raw.len() + name) {
             return Control::SkipGame;
         }

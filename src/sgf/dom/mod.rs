@@ -491,7 +491,14 @@ impl GameTree {
 
     fn span_of(&mut self, bytes: &[u8]) -> Span {
         let start = self.bytes.len();
-        self.bytes.extend_from_slice(bytes);
+        if bytes.len() <= 2 {
+            // an identifier or a point (`B`, `pd`): a byte at a time, not a call to `memcpy`
+            for &b in bytes {
+                self.bytes.push(b);
+            }
+        } else {
+            self.bytes.extend_from_slice(bytes);
+        }
         Span {
             start,
             end: self.bytes.len(),
@@ -509,7 +516,7 @@ impl GameTree {
             self.nodes[node as usize].props = start as u32;
         }
         let raw_span = self.span_of(raw);
-        let name_span = if name == raw {
+        let name_span = if same_bytes(name, raw) {
             raw_span
         } else {
             self.span_of(name)
@@ -747,6 +754,13 @@ impl core::fmt::Debug for Node<'_> {
             .field("props", &self.properties().collect::<Vec<_>>())
             .finish()
     }
+}
+
+/// Whether `a` and `b` hold the same bytes: at once when they are the same slice (a property's
+/// name and its identifier as written, when no lowercase letter was dropped).
+#[inline]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    (core::ptr::eq(a.as_ptr(), b.as_ptr()) && a.len() == b.len()) || a == b
 }
 
 #[inline]
