@@ -192,6 +192,73 @@ impl<T: Copy + Default> Nums<T> {
     }
 }
 
+/// The `side_to_move` column of rows whose side to move is `white` (true: White), as a
+/// [`StringBuilder`] makes it of `white` and `black`; `white` starts again empty, with room for
+/// `rows` values if it held any.
+pub(crate) fn sides(white: &mut Vec<bool>, rows: usize) -> ArrayRef {
+    let room = if white.is_empty() { 0 } else { rows };
+    let white = std::mem::replace(white, Vec::with_capacity(room));
+    let mut bytes = vec![0u8; 5 * white.len()];
+    for (b, &w) in bytes.chunks_exact_mut(5).zip(&white) {
+        b.copy_from_slice(if w { b"white" } else { b"black" });
+    }
+    let offsets = OffsetBuffer::from_repeated_length(5, white.len());
+    Arc::new(arrow_array::StringArray::new(offsets, bytes.into(), None))
+}
+
+/// A text column whose values are a few fixed strings and mostly null (an error's code): the
+/// rows that have one kept with their row (a null row only counted), the offsets, bytes and
+/// validity made at [`finish`](Self::finish) as Arrow's `StringBuilder` makes them of the same
+/// values: no validity unless a row is null, a null's text empty.
+#[derive(Debug, Default)]
+pub(crate) struct Codes {
+    rows: usize,
+    /// The rows that are not null: (row, text), in order.
+    values: Vec<(usize, &'static str)>,
+}
+
+impl Codes {
+    #[inline(always)]
+    pub(crate) fn push(&mut self, v: Option<&'static str>) {
+        if let Some(t) = v {
+            self.values.push((self.rows, t));
+        }
+        self.rows += 1;
+    }
+
+    /// The rows pushed, as a `Utf8` array; the column starts again empty.
+    pub(crate) fn finish(&mut self) -> ArrayRef {
+        let n = std::mem::take(&mut self.rows);
+        let mut offsets = Vec::with_capacity(n + 1);
+        let mut bytes = Vec::new();
+        offsets.push(0i32);
+        for &(row, t) in &self.values {
+            // the null rows before it end where the row before ended
+            let end = offset(bytes.len());
+            offsets.resize(row + 1, end);
+            bytes.extend_from_slice(t.as_bytes());
+            offsets.push(offset(bytes.len()));
+        }
+        let end = offset(bytes.len());
+        offsets.resize(n + 1, end);
+        let valid = (self.values.len() < n).then(|| {
+            let mut valid = arrow_buffer::BooleanBufferBuilder::new(n);
+            valid.append_n(n, false);
+            for &(row, _) in &self.values {
+                valid.set_bit(row, true);
+            }
+            arrow_buffer::NullBuffer::new(valid.finish())
+        });
+        self.values.clear();
+        // the offsets rise from 0 over the bytes of whole strings: valid by construction
+        Arc::new(arrow_array::StringArray::new(
+            OffsetBuffer::new(ScalarBuffer::from(offsets)),
+            bytes.into(),
+            valid,
+        ))
+    }
+}
+
 /// An offset of a list or string column. A batch holds at most `i32::MAX` children per
 /// column: the builders' users finish batches long before (see `Builder::estimated_bytes`).
 fn offset(n: usize) -> i32 {

@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use arrow_array::builder::StringBuilder;
 use arrow_array::types::{Float64Type, Int8Type, Int16Type, Int32Type, Int64Type};
-use arrow_array::{ArrayRef, Int64Array, ListArray, StringArray};
+use arrow_array::{ArrayRef, Int64Array, ListArray};
 use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field};
 use kifu::pgn::{self, Outcome};
@@ -33,7 +33,7 @@ use kifu_replay::chess::cozy::{Color, Piece};
 use kifu_replay::chess::{Position, Resolved, Uci, Unplayable, Variant};
 
 use crate::PushError;
-use crate::cols::{Nums, clamp_i64, list_of};
+use crate::cols::{Nums, clamp_i64, list_of, sides};
 use crate::pgn_games::MoveData;
 use crate::positions_filter::{FNV_START, PlyFilter, fnv1a};
 use crate::values;
@@ -529,20 +529,6 @@ impl PositionsBuilder {
             reserved: false,
         }
     }
-}
-
-/// The `side_to_move` column of rows whose side to move is `white` (true: White), as a
-/// [`StringBuilder`] makes it of `white` and `black`; `white` starts again empty, with room for
-/// `rows` values if it held any.
-fn sides(white: &mut Vec<bool>, rows: usize) -> ArrayRef {
-    let room = if white.is_empty() { 0 } else { rows };
-    let white = std::mem::replace(white, Vec::with_capacity(room));
-    let mut bytes = Vec::with_capacity(5 * white.len());
-    for &w in &white {
-        bytes.extend_from_slice(if w { b"white" } else { b"black" });
-    }
-    let offsets = OffsetBuffer::from_repeated_length(5, white.len());
-    Arc::new(StringArray::new(offsets, bytes.into(), None))
 }
 
 /// The `bitboards` column of `values`, twelve a row (as [`crate::cols::Lists`] and an

@@ -19,7 +19,7 @@ use kifu_replay::go::{GameInfo, Symmetry, TrainingRow, TrainingRows, zobrist};
 
 use crate::Charset;
 use crate::charset::text;
-use crate::cols::{Nums, clamp_i64};
+use crate::cols::{Codes, Nums, clamp_i64, sides};
 use crate::positions_filter::PlyFilter;
 
 /// A rank property's value as the `trees` table has it ([`kifu::sgf::Rank::value`]), read from
@@ -189,7 +189,8 @@ pub(crate) struct PositionsBuilder {
     board: Vec<u8>,
     /// Where each board ends in `board` (Arrow's offsets: a 0 first).
     board_ends: Vec<i32>,
-    side_to_move: StringBuilder,
+    /// Whether White is to move, a row (the `side_to_move` column's text made at the end).
+    white_to_move: Vec<bool>,
     x: Nums<i16>,
     y: Nums<i16>,
     policy: Nums<i16>,
@@ -203,7 +204,7 @@ pub(crate) struct PositionsBuilder {
     white_rank: Nums<i16>,
     result: StringBuilder,
     score: Nums<i8>,
-    error: StringBuilder,
+    error: Codes,
     rows: usize,
     bytes: usize,
     /// The rows and board bytes of the last batch finished: the next one's reservation.
@@ -230,7 +231,7 @@ impl PositionsBuilder {
             board_rows: Nums::new(),
             board: Vec::new(),
             board_ends: vec![0],
-            side_to_move: StringBuilder::new(),
+            white_to_move: Vec::new(),
             x: Nums::new(),
             y: Nums::new(),
             policy: Nums::new(),
@@ -244,7 +245,7 @@ impl PositionsBuilder {
             white_rank: Nums::new(),
             result: StringBuilder::new(),
             score: Nums::new(),
-            error: StringBuilder::new(),
+            error: Codes::default(),
             rows: 0,
             bytes: 0,
             last: (0, 0),
@@ -297,10 +298,8 @@ impl PositionsBuilder {
             black_rank: BLACK_RANK,
             white_rank: WHITE_RANK,
             score: SCORE,
+            white_to_move: SIDE_TO_MOVE,
         );
-        if w[col::SIDE_TO_MOVE] {
-            self.side_to_move = StringBuilder::with_capacity(n, 5 * n);
-        }
         if w[col::BOARD] {
             self.board.reserve(bytes);
             self.board_ends.reserve(n + 1);
@@ -328,7 +327,7 @@ impl PositionsBuilder {
             };
             // the game's columns from its first position (the handicap stones), kept or not
             let (game, _) =
-                game.get_or_insert_with(|| (Game::of(tree, &row, &self.board[start..]), row.game));
+                game.get_or_insert_with(|| (Game::of(tree, row, &self.board[start..]), row.game));
             let ply = row.number.saturating_sub(1) as usize;
             if ply > self.filter.max_ply || (self.filter.legal_only && row.error.is_some()) {
                 self.board.truncate(start);
@@ -347,7 +346,7 @@ impl PositionsBuilder {
                 (true, false) => 4,
             };
             if count == 1 {
-                self.row(game, &row, size, Symmetry::IDENTITY, row.key);
+                self.row(game, row, size, Symmetry::IDENTITY, row.key);
             } else {
                 self.played.clear();
                 self.played.extend_from_slice(&self.board[start..]);
@@ -362,7 +361,7 @@ impl PositionsBuilder {
                         self.board.extend_from_slice(&self.turned);
                         zobrist(size, &self.turned, row.to_play)
                     };
-                    self.row(game, &row, size, sym, key);
+                    self.row(game, row, size, sym, key);
                 }
             }
         }
@@ -447,10 +446,7 @@ impl PositionsBuilder {
             self.board.clear();
         }
         if w[col::SIDE_TO_MOVE] {
-            self.side_to_move.append_value(match row.to_play {
-                Color::Black => "black",
-                Color::White => "white",
-            });
+            self.white_to_move.push(row.to_play == Color::White);
         }
         if w[col::X] {
             self.x.push_option(point.map(|p| i16::from(p.x)));
@@ -483,7 +479,7 @@ impl PositionsBuilder {
                 }));
         }
         if w[col::ERROR] {
-            self.error.append_option(row.error.map(|e| e.code()));
+            self.error.push(row.error.map(|e| e.code()));
         }
         self.rows += 1;
         self.bytes += cells + 80;
@@ -514,7 +510,7 @@ impl PositionsBuilder {
             self.board_cols.finish::<Int32Type>(0),
             self.board_rows.finish::<Int32Type>(0),
             Arc::new(board),
-            Arc::new(self.side_to_move.finish()),
+            sides(&mut self.white_to_move, 0),
             self.x.finish::<Int16Type>(0),
             self.y.finish::<Int16Type>(0),
             self.policy.finish::<Int16Type>(0),
@@ -528,7 +524,7 @@ impl PositionsBuilder {
             self.white_rank.finish::<Int16Type>(0),
             Arc::new(self.result.finish()),
             self.score.finish::<Int8Type>(0),
-            Arc::new(self.error.finish()),
+            self.error.finish(),
         ];
         self.rows = 0;
         self.bytes = 0;

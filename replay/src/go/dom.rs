@@ -295,25 +295,38 @@ pub struct TrainingRow<'t> {
 /// ```
 #[derive(Debug)]
 pub struct TrainingRows<'t> {
-    info: GameInfo<'t>,
+    /// The last row, rewritten in place by [`next_into`](Self::next_into) (its game's
+    /// information set once).
+    row: TrainingRow<'t>,
     walker: Walker<'t>,
-    number: u32,
 }
 
 impl<'t> TrainingRows<'t> {
     /// The rows of `tree`'s main line.
     pub fn new(tree: &'t GameTree) -> TrainingRows<'t> {
+        let walker = Walker::new(tree);
         TrainingRows {
-            info: GameInfo::of(tree),
-            walker: Walker::new(tree),
-            number: 0,
+            row: TrainingRow {
+                game: GameInfo::of(tree),
+                number: 0,
+                size: walker.game.board.size(),
+                board: Vec::new(),
+                to_play: Color::Black,
+                point: None,
+                ko: None,
+                key: 0,
+                captures: [0; 2],
+                error: None,
+            },
+            walker,
         }
     }
 
     /// The next row, its board appended to `board` (a column's buffer, say) rather than
     /// copied into a vector of its own: the row's [`board`](TrainingRow::board) is left empty
     /// (no allocation), and `board` grows by `cols * rows` bytes, the board before the move.
-    /// The rows are [`next`](Iterator::next)'s, in the same order.
+    /// The rows are [`next`](Iterator::next)'s, in the same order; each is lent, rewritten in
+    /// place by the next call (no copy of the game's information a row).
     ///
     /// ```
     /// use kifu::sgf;
@@ -327,7 +340,7 @@ impl<'t> TrainingRows<'t> {
     /// }
     /// assert_eq!(boards, [0, 0, 0, 0, 0, 0, 0, 0, 0, /* */ 0, 0, 0, 0, 1, 0, 0, 0, 0]);
     /// ```
-    pub fn next_into(&mut self, board: &mut Vec<u8>) -> Option<TrainingRow<'t>> {
+    pub fn next_into(&mut self, board: &mut Vec<u8>) -> Option<&TrainingRow<'t>> {
         loop {
             self.walker.next_node()?;
             let w = &mut self.walker;
@@ -349,19 +362,16 @@ impl<'t> TrainingRows<'t> {
                 board.truncate(start);
                 continue;
             };
-            self.number += 1;
-            return Some(TrainingRow {
-                game: self.info,
-                number: self.number,
-                size: w.game.board.size(),
-                board: Vec::new(),
-                to_play: a.color,
-                point: a.point,
-                ko,
-                key,
-                captures,
-                error,
-            });
+            let row = &mut self.row;
+            row.number += 1;
+            row.size = w.game.board.size();
+            row.to_play = a.color;
+            row.point = a.point;
+            row.ko = ko;
+            row.key = key;
+            row.captures = captures;
+            row.error = error;
+            return Some(row);
         }
     }
 }
@@ -371,7 +381,7 @@ impl<'t> Iterator for TrainingRows<'t> {
 
     fn next(&mut self) -> Option<TrainingRow<'t>> {
         let mut board = Vec::new();
-        let mut row = self.next_into(&mut board)?;
+        let mut row = self.next_into(&mut board)?.clone();
         row.board = board;
         Some(row)
     }
