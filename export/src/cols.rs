@@ -511,6 +511,38 @@ mod tests {
 
     use super::*;
 
+    /// `Codes` and `sides` make the arrays a `StringBuilder` makes of the same texts: nulls
+    /// (none, some, all) with empty texts, the offsets, batch after batch.
+    #[test]
+    fn codes_and_sides_make_the_builders_arrays() {
+        let batches: [&[Option<&'static str>]; 6] = [
+            &[None, Some("ko_violation"), None, None, Some("suicide")],
+            &[Some("a"), Some("bc")],
+            &[],
+            &[None; 3],
+            &[Some("out_of_board"), None],
+            &[None; 70],
+        ];
+        let mut codes = Codes::default();
+        let mut builder = StringBuilder::new();
+        for rows in batches {
+            for &v in rows {
+                codes.push(v);
+                builder.append_option(v);
+            }
+            let (a, b) = (codes.finish(), builder.finish());
+            assert_eq!(a.to_data(), b.to_data(), "{rows:?}");
+            assert_eq!(a.nulls(), b.nulls(), "{rows:?}");
+        }
+        let mut white = vec![true, false, false, true];
+        for w in &white {
+            builder.append_value(if *w { "white" } else { "black" });
+        }
+        assert_eq!(sides(&mut white, 8).to_data(), builder.finish().to_data());
+        assert!(white.is_empty() && white.capacity() >= 8);
+        assert_eq!(sides(&mut white, 8).len(), 0);
+    }
+
     /// `Nums` makes the array Arrow's builder makes of the same values: the same values under
     /// the nulls, a validity only when a row is null, batch after batch.
     #[test]
