@@ -5,8 +5,12 @@
 //! pays (Python's `kifu.positions`), beside `kifu export`'s, which adds the writer.
 //!
 //! ```text
-//! cargo run --release -p kifu-export --example sgf_positions_build -- [--symmetries] FILE...
+//! cargo run --release -p kifu-export --example sgf_positions_build -- [--symmetries]
+//!     [--columns NAME,NAME...] FILE...
 //! ```
+//!
+//! `--columns`: only those columns built (as `kifu export --columns` and `kifu.positions(…,
+//! columns=…)` build them); every column without it.
 //!
 //! Prints one JSON object: trees, rows, board bytes, wall seconds (time it with `/usr/bin/time`
 //! or a parent's rusage for CPU seconds; `scripts/bench/sgf_positions_bench.py` does).
@@ -21,10 +25,17 @@ const BATCH_ROWS: usize = 8192;
 
 fn main() {
     let mut symmetries = false;
+    let mut columns: Option<Vec<String>> = None;
     let mut data = Vec::new();
-    for arg in std::env::args().skip(1) {
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
         if arg == "--symmetries" {
             symmetries = true;
+            continue;
+        }
+        if arg == "--columns" {
+            let names = args.next().expect("--columns NAME,NAME...");
+            columns = Some(names.split(',').map(str::to_string).collect());
             continue;
         }
         let bytes = std::fs::read(&arg).unwrap_or_else(|e| panic!("{arg}: {e}"));
@@ -37,6 +48,9 @@ fn main() {
     };
     let start = Instant::now();
     let mut b = Builder::new(Table::SgfPositions, &opts);
+    if let Some(names) = &columns {
+        b = b.project(names).unwrap_or_else(|e| panic!("{e}"));
+    }
     let (mut trees, mut rows, mut board_bytes) = (0u64, 0u64, 0u64);
     let mut finish = |b: &mut Builder| {
         let batch = b.finish();

@@ -128,6 +128,8 @@ struct Game {
     /// Black's score: 1 Black won, −1 White won, 0 a draw; `None` unknown.
     black_score: Option<i8>,
     handicap_stones: Option<i32>,
+    /// The board's size (the same at every row of a tree).
+    size: BoardSize,
 }
 
 impl Game {
@@ -157,6 +159,7 @@ impl Game {
             result: re.map(|t| String::from_utf8_lossy(&t).into_owned()),
             black_score,
             handicap_stones: (white == 0).then_some(black),
+            size: first.size,
         }
     }
 }
@@ -317,7 +320,12 @@ impl PositionsBuilder {
         let mut game: Option<(Game, GameInfo<'_>)> = None;
         let mut state = None;
         let rows_before = self.rows;
-        let mut rows = TrainingRows::new(tree);
+        // the game's key only for its column or a sample's salt (a walk of the main line)
+        let mut rows = if self.wanted.0[col::GAME_KEY] || self.filter.samples() {
+            TrainingRows::new(tree)
+        } else {
+            TrainingRows::unkeyed(tree)
+        };
         loop {
             // the board before the move, straight into the column (taken back if the row is
             // not kept)
@@ -374,6 +382,15 @@ impl PositionsBuilder {
     /// The columns whose values are the game's, for its `n` rows.
     fn per_game(&mut self, file: &str, index: i64, game: &Game, info: &GameInfo<'_>, n: usize) {
         let w = self.wanted.0;
+        if w[col::SYMMETRY] && !self.symmetries {
+            self.symmetry.push_n(Some(Symmetry::IDENTITY.0 as i8), n);
+        }
+        if w[col::BOARD_COLS] {
+            self.board_cols.push_n(Some(i32::from(game.size.cols)), n);
+        }
+        if w[col::BOARD_ROWS] {
+            self.board_rows.push_n(Some(i32::from(game.size.rows)), n);
+        }
         if w[col::FILE] {
             self.file.append_value_n(file, n);
         }
@@ -430,14 +447,9 @@ impl PositionsBuilder {
         if w[col::KEY] {
             self.key.push(key as i64);
         }
-        if w[col::SYMMETRY] {
+        // the symmetry of a row without symmetries, and the board's size, are the game's
+        if w[col::SYMMETRY] && self.symmetries {
             self.symmetry.push(sym.0 as i8);
-        }
-        if w[col::BOARD_COLS] {
-            self.board_cols.push(i32::from(size.cols));
-        }
-        if w[col::BOARD_ROWS] {
-            self.board_rows.push(i32::from(size.rows));
         }
         if w[col::BOARD] {
             let end = i32::try_from(self.board.len()).expect("a batch's boards under 2 GiB");

@@ -204,8 +204,14 @@ pub struct GameInfo<'t> {
 impl<'t> GameInfo<'t> {
     /// Reads a tree's root.
     pub fn of(tree: &'t GameTree) -> GameInfo<'t> {
-        let root = (!tree.is_empty()).then(|| tree.root());
-        let v = |id: &[u8]| root.and_then(|r| r.value(id));
+        GameInfo {
+            key: GameInfo::key_of(tree),
+            ..GameInfo::root(tree)
+        }
+    }
+
+    /// The [`key`](Self::key) of `tree`: its board size and main-line moves.
+    pub fn key_of(tree: &GameTree) -> u64 {
         let size = tree.board_size();
         let mut key = 0xcbf2_9ce4_8422_2325u64 ^ (u64::from(size.cols) << 8 | u64::from(size.rows));
         let mut mix = |x: u64| {
@@ -219,10 +225,17 @@ impl<'t> GameInfo<'t> {
                 mix(code | (c as u64) << 16 | 1 << 20);
             }
         }
+        key
+    }
+
+    /// What the root says, the key left 0.
+    fn root(tree: &'t GameTree) -> GameInfo<'t> {
+        let root = (!tree.is_empty()).then(|| tree.root());
+        let v = |id: &[u8]| root.and_then(|r| r.value(id));
         GameInfo {
             index: tree.index(),
             offset: tree.offset(),
-            key,
+            key: 0,
             komi: v(b"KM").and_then(|r| r.real()),
             handicap: v(b"HA").and_then(|r| r.number()),
             black_rank: v(b"BR"),
@@ -304,10 +317,31 @@ pub struct TrainingRows<'t> {
 impl<'t> TrainingRows<'t> {
     /// The rows of `tree`'s main line.
     pub fn new(tree: &'t GameTree) -> TrainingRows<'t> {
+        let mut rows = TrainingRows::unkeyed(tree);
+        rows.row.game.key = GameInfo::key_of(tree);
+        rows
+    }
+
+    /// The rows of `tree`'s main line, as [`new`](Self::new) makes them but for the game's
+    /// [`key`](GameInfo::key), left 0: for a reader that does not read it, which saves a walk
+    /// of the main line.
+    ///
+    /// ```
+    /// use kifu::sgf;
+    /// use kifu_replay::go::TrainingRows;
+    ///
+    /// let tree = sgf::game_trees(b"(;SZ[9];B[cc];W[gg])").next().unwrap();
+    /// let rows: Vec<_> = TrainingRows::unkeyed(&tree).collect();
+    /// let keyed: Vec<_> = TrainingRows::new(&tree).collect();
+    /// assert_eq!(rows[1].game.key, 0);
+    /// assert_ne!(keyed[1].game.key, 0);
+    /// assert_eq!(rows[1].board, keyed[1].board);
+    /// ```
+    pub fn unkeyed(tree: &'t GameTree) -> TrainingRows<'t> {
         let walker = Walker::new(tree);
         TrainingRows {
             row: TrainingRow {
-                game: GameInfo::of(tree),
+                game: GameInfo::root(tree),
                 number: 0,
                 size: walker.game.board.size(),
                 board: Vec::new(),
