@@ -24,7 +24,9 @@ its clock starts (a `--force` run would count deleting it).
 - `--build BIN`: also the table built in memory on one thread, no file written (BIN: kifu-export's
   example, `cargo build --release -p kifu-export --example sgf_positions_build`, then
   target/release/examples/sgf_positions_build): what reading the table in memory costs, the
-  writer left out.
+  writer left out; every column, then the board and the move only (`--columns
+  game_index,ply,board,policy`: the arrays the sgfmill loop builds, as `kifu.positions(…,
+  columns=…)` builds them).
 - sgfmill 1.1.1, once over the same files: each game tree through its documented path
   (`sgf_grammar.parse_sgf_collection`, `Sgf_game.from_coarse_game_tree`,
   `sgf_moves.get_setup_and_moves`), and before every main-line move (passes included) the
@@ -169,7 +171,11 @@ def main(argv):
             runs.update(kifu_runs(baseline, "before: "))
         runs["sgfmill"] = [sys.executable, os.path.abspath(__file__), "--sgfmill", listing]
         if build:
-            runs = {"kifu, built in memory": [build, big], **runs}
+            runs = {
+                "kifu, built in memory": [build, big],
+                "kifu, board and move in memory": [build, "--columns", "game_index,ply,board,policy", big],
+                **runs,
+            }
         rates = {k: [] for k in runs}
         ratios = {k: [] for k in runs}
         for r in range(rounds):
@@ -184,7 +190,7 @@ def main(argv):
                 if name == "sgfmill":
                     # the loop alone (the interpreter's start and imports outside the clock)
                     n, cpu = json.loads(text)["positions"], json.loads(text)["cpu"]
-                elif name == "kifu, built in memory":
+                elif name.endswith("in memory"):
                     n = json.loads(text)["rows"]
                 else:
                     m = re.search(rb"kifu export: ([0-9,]+) rows", err)
