@@ -13,6 +13,13 @@ pub trait PerGame: Send {
     /// it: the next games are built in its allocations ([`pgn::GameBuilder::recycle`]), so that
     /// building allocates nothing once warm; keep it (`None`) to hand it on.
     fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game>;
+    /// A PGN game the event search of [`FindWork`](crate::find::FindWork) found matching its
+    /// query on the main line (its first match: the search of a game ends there) and the
+    /// builder kept whole, as [`pgn`](Self::pgn) takes it: a work that needs no more than that
+    /// the game matches may skip searching it again. [`pgn`](Self::pgn) by default.
+    fn pgn_matched(&mut self, game: pgn::Game) -> Option<pgn::Game> {
+        self.pgn(game)
+    }
     /// An SGF game tree of the piece (its `index` counted in the piece).
     fn sgf(&mut self, tree: sgf::GameTree);
     /// The piece is over: its last game was handed on.

@@ -349,6 +349,7 @@ impl<F: PieceWork> kifu::par::Work for FindWork<F> {
             games: 0,
             ruled_out: 0,
             cut: Vec::new(),
+            matched: None,
         }
     }
     fn sgf(&self, input: &Input) -> Self::Sgf {
@@ -462,6 +463,9 @@ pub struct Sieve<T> {
     ruled_out: u64,
     /// The games the builder cut at its limit of bytes, by index ([`crate::GameCount::cut`]).
     cut: Vec<u64>,
+    /// The index of the last game the event search found matching (handed on with
+    /// [`PerGame::pgn_matched`] unless the builder cut it).
+    matched: Option<u64>,
 }
 
 impl<T> Sieve<T> {
@@ -654,6 +658,7 @@ impl<T: PerGame> Sieve<T> {
             query::Verdict::Continue => {}
             query::Verdict::Matched => {
                 self.state = State::Keep;
+                self.matched = Some(self.held.game);
                 self.release();
             }
             query::Verdict::Over => {
@@ -694,18 +699,26 @@ impl<T: PerGame> Sieve<T> {
             self.games += 1;
             // a game built past the builder's limit is named, as a `Dom` names it (a game
             // ruled out while its events were held back was never built, so never cut)
-            if game
+            let cut = game
                 .errors
                 .iter()
-                .any(|e| e.kind == pgn::ErrorKind::GameTooLarge)
-            {
+                .any(|e| e.kind == pgn::ErrorKind::GameTooLarge);
+            if cut {
                 self.cut.push(game.index);
             }
             if self.state == State::Out {
                 self.ruled_out += 1;
                 self.builder.recycle(game);
-            } else if let Some(done) = self.each.pgn(game) {
-                self.builder.recycle(done);
+            } else {
+                // (a game cut by the builder may have lost the moves that matched)
+                let done = if self.matched == Some(game.index) && !cut {
+                    self.each.pgn_matched(game)
+                } else {
+                    self.each.pgn(game)
+                };
+                if let Some(done) = done {
+                    self.builder.recycle(done);
+                }
             }
         }
     }
@@ -998,11 +1011,26 @@ mod tests {
     /// The games a piece's work kept: those the finder matched, whole.
     struct Kept(Finder, Vec<pgn::Game>);
 
+    /// The games the event search found matching, handed on with `pgn_matched`, over every
+    /// test of this module.
+    static MATCHED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
     impl PerGame for Kept {
         fn pgn(&mut self, game: pgn::Game) -> Option<pgn::Game> {
             if self.0.pgn(&game).is_some() {
                 self.1.push(game.clone());
             }
+            Some(game)
+        }
+        /// A game the event search found matching matches on its DOM too (what `find`
+        /// relies on when it does not search it again).
+        fn pgn_matched(&mut self, game: pgn::Game) -> Option<pgn::Game> {
+            assert!(
+                self.0.pgn(&game).is_some(),
+                "matched on events only: {game:?}"
+            );
+            MATCHED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.1.push(game.clone());
             Some(game)
         }
         fn sgf(&mut self, _: sgf::GameTree) {}
@@ -1109,6 +1137,7 @@ mod tests {
             }
         }
         assert!(matched >= 20, "{matched}");
+        assert!(MATCHED.load(std::sync::atomic::Ordering::Relaxed) > 0);
     }
 
     /// A game given to the builder is read again from its bytes (the events held are counted,

@@ -53,6 +53,16 @@ pub struct Found {
 }
 
 impl Found {
+    /// Counts or writes a matching game (`m`: where it matched).
+    fn take(&mut self, game: &pgn::Game, m: &Matched) {
+        if let Some(n) = &mut self.count {
+            *n += 1;
+        } else {
+            self.rendered.pgn(game);
+            self.add_plies(m);
+        }
+    }
+
     /// Adds `m` to the JSON line just written.
     fn add_plies(&mut self, m: &Matched) {
         let Rendered::Json(l) = &mut self.rendered else {
@@ -74,12 +84,18 @@ impl PerGame for Found {
         if self.predicate.pgn(&game)
             && let Some(m) = self.finder.pgn(&game)
         {
-            if let Some(n) = &mut self.count {
-                *n += 1;
-            } else {
-                self.rendered.pgn(&game);
-                self.add_plies(&m);
-            }
+            self.take(&game, &m);
+        }
+        Some(game)
+    }
+    fn pgn_matched(&mut self, game: pgn::Game) -> Option<pgn::Game> {
+        // the plies matched are written in JSON lines only: else the event search's answer
+        // is the game's, and it is not searched again
+        if matches!(self.rendered, Rendered::Json(_)) && self.count.is_none() {
+            return self.pgn(game);
+        }
+        if self.predicate.pgn(&game) {
+            self.take(&game, &Matched::default());
         }
         Some(game)
     }
