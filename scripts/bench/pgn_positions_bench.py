@@ -2,6 +2,7 @@
 """The PGN positions table's speed beside python-chess building the same twelve bitboards.
 
 Usage: pgn_positions_bench.py KIFU_BIN PGN [--rounds N] [--repeat N] [--before KIFU_BIN]
+       [--build BIN]
 
 Rounds interleave (kifu full table, kifu bitboards only, python-chess, then again), each run a
 process of its own; the CPU seconds of each (user + system, from the child's rusage) are the
@@ -26,6 +27,12 @@ writes nothing). kifu's clock keeps its own process start (a millisecond).
   seconds (`time.process_time`, the file opened and read inside the clock).
 
 - --before KIFU_BIN: a build before a change, its two kifu runs interleaved with the others.
+- --build BIN: also the table built in memory by the scan on one thread, no file written (BIN:
+  kifu-pipeline's example, `cargo build --release -p kifu-pipeline --example
+  positions_in_memory`, then target/release/examples/positions_in_memory): the twelve
+  bitboards (`--columns game_index,ply,bitboards`: what the python-chess loop builds, in memory
+  as it is), then the `--to npy` columns; what `kifu.positions` asks of the scan, Python's
+  arrays left out.
 - rust-pgn-reader-python-binding (vladkvit's; when installed in the venv: `pip install
   rust-pgn-reader-python-binding==4.1.0`, else skipped, saying so): `parse_games` on one thread
   over the same games repeated as kifu's (an Arrow array of one string per game, made before the
@@ -124,8 +131,8 @@ def main(argv):
         n, cpu = rust_pgn_reader(argv[1], int(argv[2]))
         print(json.dumps({"positions": n, "cpu": cpu}))
         return 0
-    rounds, repeat, before = 5, 32, None
-    for flag in ("--rounds", "--repeat", "--before"):
+    rounds, repeat, before, build = 5, 32, None, None
+    for flag in ("--rounds", "--repeat", "--before", "--build"):
         if flag in argv:
             i = argv.index(flag)
             value = argv[i + 1]
@@ -134,6 +141,8 @@ def main(argv):
                 rounds = int(value)
             elif flag == "--repeat":
                 repeat = int(value)
+            elif flag == "--build":
+                build = value
             else:
                 before = value
     kifu, pgn = argv
@@ -160,6 +169,9 @@ def main(argv):
                                "--force", "--to", "npy", "--columns", NPY_COLUMNS, "-o", npy],
             "python-chess": [sys.executable, os.path.abspath(__file__), "--python-chess", pgn],
         }
+        if build:
+            runs["kifu, bitboards in memory"] = [build, "--columns", "game_index,ply,bitboards", big]
+            runs["kifu, npy columns in memory"] = [build, "--columns", NPY_COLUMNS, big]
         if before:
             runs["before, every column"] = [before] + runs["kifu, every column"][1:]
             runs["before, bitboards"] = [before] + runs["kifu, bitboards"][1:]
@@ -186,6 +198,8 @@ def main(argv):
                 elif name == "rust-pgn-reader-python-binding":
                     # its parse alone (the file read and cut into games outside the clock)
                     n, cpu = json.loads(text)["positions"], json.loads(text)["cpu"]
+                elif name.endswith("in memory"):
+                    n = json.loads(text)["rows"]
                 elif name.endswith("--to npy"):
                     n = npy_rows(os.path.join(npy, "ply.npy"))
                 else:
