@@ -503,9 +503,9 @@ impl GameBuilder {
 
 /// Appends `bytes` to `s`, U+FFFD for what is not UTF-8.
 fn push_text(s: &mut String, bytes: &[u8]) {
-    match core::str::from_utf8(bytes) {
-        Ok(t) => s.push_str(t),
-        Err(_) => s.push_str(&String::from_utf8_lossy(bytes)),
+    match super::text::utf8(bytes) {
+        Some(t) => s.push_str(t),
+        None => s.push_str(&String::from_utf8_lossy(bytes)),
     }
 }
 
