@@ -70,6 +70,7 @@ mod reader;
 pub mod split;
 mod stats;
 mod step;
+mod utf8;
 
 #[cfg(feature = "encoding")]
 #[cfg_attr(docsrs, doc(cfg(feature = "encoding")))]

@@ -51,8 +51,8 @@ impl<'a> RawTag<'a> {
     /// Borrows when the value is valid UTF-8 without escapes.
     pub fn decode_utf8_lossy(&self) -> Cow<'a, str> {
         match self.decode() {
-            Cow::Borrowed(b) => String::from_utf8_lossy(b),
-            Cow::Owned(v) => Cow::Owned(String::from_utf8_lossy(&v).into_owned()),
+            Cow::Borrowed(b) => crate::utf8::lossy(b),
+            Cow::Owned(v) => Cow::Owned(crate::utf8::lossy(&v).into_owned()),
         }
     }
 }
@@ -76,7 +76,7 @@ impl<'a> RawComment<'a> {
 
     /// The text as UTF-8, each invalid sequence replaced by U+FFFD; borrows when valid.
     pub fn to_str_lossy(&self) -> Cow<'a, str> {
-        String::from_utf8_lossy(self.0)
+        crate::utf8::lossy(self.0)
     }
 }
 

@@ -239,10 +239,7 @@ impl Budget {
 
 /// `bytes` decoded as the game builder decodes text (U+FFFD for what is not UTF-8).
 fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => std::borrow::Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(bytes),
-    }
+    pgn::RawComment(bytes).to_str_lossy()
 }
 
 /// The answer for an item kept or not.

@@ -503,10 +503,7 @@ impl GameBuilder {
 
 /// Appends `bytes` to `s`, U+FFFD for what is not UTF-8.
 fn push_text(s: &mut String, bytes: &[u8]) {
-    match super::text::utf8(bytes) {
-        Some(t) => s.push_str(t),
-        None => s.push_str(&String::from_utf8_lossy(bytes)),
-    }
+    s.push_str(&crate::utf8::lossy(bytes));
 }
 
 /// The error that says a game reached the limit.

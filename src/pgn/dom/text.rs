@@ -21,27 +21,10 @@ use smallvec::SmallVec;
 #[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MoveText(SmallVec<[u8; 16]>);
 
-/// `bytes` as text when they are UTF-8: ASCII (a SAN move, the usual comment and tag value)
-/// checked a word at a time, the rest by `core::str::from_utf8`, whose start-up cost is most
-/// of its time on a few bytes (a tenth of the DOM builder's time on lichess games).
-#[allow(unsafe_code)]
-#[inline]
-pub(crate) fn utf8(bytes: &[u8]) -> Option<&str> {
-    if bytes.is_ascii() {
-        // SAFETY: every byte is below 0x80, and such a byte is a whole UTF-8 character: the
-        // bytes are valid UTF-8.
-        return Some(unsafe { core::str::from_utf8_unchecked(bytes) });
-    }
-    core::str::from_utf8(bytes).ok()
-}
-
 impl MoveText {
     /// The text of `bytes`, sequences that are not UTF-8 replaced by U+FFFD.
     pub fn from_utf8_lossy(bytes: &[u8]) -> MoveText {
-        match utf8(bytes) {
-            Some(s) => MoveText::from(s),
-            None => MoveText::from(String::from_utf8_lossy(bytes).as_ref()),
-        }
+        MoveText::from(crate::utf8::lossy(bytes).as_ref())
     }
 
     /// The text.
@@ -120,32 +103,9 @@ impl fmt::Debug for MoveText {
 mod tests {
     use super::*;
 
-    /// `utf8` answers as `core::str::from_utf8` does: ASCII, other UTF-8, and bytes that are
-    /// not UTF-8 (a lone continuation byte, a sequence cut short, an overlong form, a
-    /// surrogate), at every length around a word's.
     #[test]
-    fn utf8_is_from_utf8() {
-        let pieces: [&[u8]; 9] = [
-            b"",
-            b"[%clk 0:03:00]",
-            "Kasparov, Гарри".as_bytes(),
-            "古力 9段".as_bytes(),
-            b"\x80",
-            b"\xe5\x8f",
-            b"\xc0\xaf",
-            b"\xed\xa0\x80",
-            b"\x7f",
-        ];
-        for a in pieces {
-            for b in pieces {
-                for pad in 0..17 {
-                    let mut bytes = alloc::vec![b'x'; pad];
-                    bytes.extend_from_slice(a);
-                    bytes.extend_from_slice(b);
-                    assert_eq!(utf8(&bytes), core::str::from_utf8(&bytes).ok(), "{bytes:?}");
-                }
-            }
-        }
+    fn a_move_not_utf8_is_read_with_replacements() {
         assert_eq!(MoveText::from_utf8_lossy(b"e\xffxd5"), "e\u{fffd}xd5");
+        assert_eq!(MoveText::from_utf8_lossy(b"Nf3+"), "Nf3+");
     }
 }
