@@ -260,8 +260,10 @@ impl Finder {
 /// only as far as it may still match. A game the search rules out is skipped by the parser from
 /// there (the rest of its movetext raises no event) and never handed on; every other game is
 /// built whole, as a [`DomWork`](crate::DomWork) of the same scope builds it, and handed to the piece's
-/// [`PerGame`] work, which searches it again on its DOM. So what the work sees is what a
-/// [`DomWork`](crate::DomWork) would give it, less games that cannot match.
+/// [`PerGame`] work: with [`PerGame::pgn_matched`] when the event search matched it and the
+/// builder kept it whole (the work may then skip searching it again), else with
+/// [`PerGame::pgn`]. So what the work sees is what a [`DomWork`](crate::DomWork) would give it,
+/// less games that cannot match.
 ///
 /// Without a query to search first (`None`: a Go query, or a chess query over variations,
 /// which the event search does not follow) it is a [`DomWork`](crate::DomWork). SGF games are built as a

@@ -52,7 +52,10 @@ impl<'a> RawTag<'a> {
     pub fn decode_utf8_lossy(&self) -> Cow<'a, str> {
         match self.decode() {
             Cow::Borrowed(b) => crate::utf8::lossy(b),
-            Cow::Owned(v) => Cow::Owned(crate::utf8::lossy(&v).into_owned()),
+            Cow::Owned(v) => Cow::Owned(match String::from_utf8(v) {
+                Ok(s) => s,
+                Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            }),
         }
     }
 }

@@ -187,7 +187,8 @@ pub struct GameInfo<'t> {
     /// Byte offset of the tree's `(`.
     pub offset: u64,
     /// A 64-bit key of the game: its board size and main-line moves (two records of one game
-    /// in different files, or with different comments, get the same key).
+    /// in different files, or with different comments, get the same key); 0 in the rows of
+    /// [`TrainingRows::unkeyed`].
     pub key: u64,
     /// `KM`, when it is a Real.
     pub komi: Option<f64>,
@@ -202,7 +203,7 @@ pub struct GameInfo<'t> {
 }
 
 impl<'t> GameInfo<'t> {
-    /// Reads a tree's root.
+    /// Reads a tree's root, and walks its main line for the [`key`](Self::key).
     pub fn of(tree: &'t GameTree) -> GameInfo<'t> {
         GameInfo {
             key: GameInfo::key_of(tree),
