@@ -397,10 +397,12 @@ struct Held {
     events: u32,
     /// The stream offset of the last of them (checked when they are raised again).
     last_at: u64,
-    /// At least what the builder's estimate of the game would be after them
-    /// ([`pgn::GameBuilder::with_max_game_bytes`]): while it stays within the limit, the builder
+    /// What the builder's limit of bytes ([`pgn::GameBuilder::with_max_game_bytes`]) leaves
+    /// to its estimate of the game after them, at least: while some is left, the builder
     /// answers every one of them with `Continue`.
-    estimate: usize,
+    room: usize,
+    /// The last stream offset an event is held at ([`Sieve::max_span`] past the start).
+    until: u64,
     /// The problems among `events`: past the count the builder keeps
     /// ([`pgn::GameBuilder::max_game_errors`]) the game goes to the builder as it comes, which
     /// keeps that many and counts the rest (a game of a million problems is not held whole).
@@ -679,14 +681,14 @@ impl<T: PerGame> Sieve<T> {
         if !self.holding {
             return false;
         }
-        let span = self.max_span();
         let h = &mut self.held;
-        if h.estimate.saturating_add(extra) <= self.builder.max_game_bytes()
-            && at.saturating_sub(h.start.offset) <= span
+        // (the bounds are made once a game, in `on_tree`: this runs for every event)
+        if extra <= h.room
+            && at <= h.until
             && h.events < u32::MAX
             && ctx.is_none_or(|c| c.depth == 0 && c.game == h.game)
         {
-            h.estimate += extra;
+            h.room -= extra;
             h.events += 1;
             h.last_at = at;
             return true;
@@ -732,6 +734,8 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
             self.held = Held {
                 start: ctx.pos,
                 game: ctx.game,
+                room: self.builder.max_game_bytes(),
+                until: ctx.pos.offset.saturating_add(self.max_span()),
                 ..Held::default()
             };
             (self.state, self.holding) = if self.query.is_some() {
