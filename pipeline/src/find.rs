@@ -409,6 +409,30 @@ struct Held {
     errors: usize,
 }
 
+impl Held {
+    /// Counts an event at stream offset `at` as held, adding `extra` to the estimate, if it
+    /// can be: it is of the game's main line (`main`) and within the bounds (made once a game,
+    /// in `on_tree`: this runs for every event).
+    #[inline]
+    fn take(&mut self, at: u64, extra: usize, main: bool) -> bool {
+        if main && extra <= self.room && at <= self.until && self.events < u32::MAX {
+            self.room -= extra;
+            self.events += 1;
+            self.last_at = at;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// [`take`](Self::take) for an event of context `ctx`.
+    #[inline]
+    fn holds(&mut self, ctx: &pgn::Context, extra: usize) -> bool {
+        let main = ctx.depth == 0 && ctx.game == self.game;
+        self.take(ctx.pos.offset, extra, main)
+    }
+}
+
 /// The most bytes of the input a game's events are held over (4 MiB; less when the builder's
 /// limit of bytes is less): a game longer than that goes to the builder as it comes from
 /// there, so that the pieces a [`Sieve`] keeps stay few (a game of spaces has a tiny estimate).
@@ -682,19 +706,50 @@ impl<T: PerGame> Sieve<T> {
             return false;
         }
         let h = &mut self.held;
-        // (the bounds are made once a game, in `on_tree`: this runs for every event)
-        if extra <= h.room
-            && at <= h.until
-            && h.events < u32::MAX
-            && ctx.is_none_or(|c| c.depth == 0 && c.game == h.game)
-        {
-            h.room -= extra;
-            h.events += 1;
-            h.last_at = at;
+        let main = ctx.is_none_or(|c| c.depth == 0 && c.game == h.game);
+        if h.take(at, extra, main) {
             return true;
         }
         self.release();
         false
+    }
+
+    /// A move but the usual one ([`on_move`](pgn::Visitor::on_move)'s inline path): one the
+    /// builder gets as it comes, or the first past what may be held, or the search's first
+    /// answer but `Continue`.
+    #[inline(never)]
+    fn any_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
+        let c = if self.hold(Some(ctx), ctx.pos.offset, HELD_MOVE + text(mv.text.len())) {
+            kifu::Control::Continue
+        } else {
+            pgn::Visitor::on_move(&mut self.builder, ctx, mv)
+        };
+        if ctx.is_main_line() {
+            match (self.state, &self.query) {
+                (State::Moves, Some(q)) => {
+                    let v = self.search.play(q, mv.san);
+                    self.verdict(v);
+                }
+                // a move before the tags were over: the search cannot tell
+                (State::Tags, _) => {
+                    self.state = State::Keep;
+                    self.release();
+                }
+                _ => {}
+            }
+        }
+        self.answer(c)
+    }
+
+    /// A comment but the usual one ([`on_comment`](pgn::Visitor::on_comment)'s inline path).
+    #[inline]
+    fn any_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
+        let len = comment.text.as_bytes().len();
+        if self.hold(Some(ctx), ctx.pos.offset, HELD_STRING + text(len)) {
+            return self.answer(kifu::Control::Continue);
+        }
+        let c = pgn::Visitor::on_comment(&mut self.builder, ctx, comment);
+        self.answer(c)
     }
 
     /// Hands on the games the builder finished (one ruled out goes back to it).
@@ -806,26 +861,32 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         }
         self.answer(c)
     }
+    #[inline(always)]
     fn on_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
-        let c = if self.hold(Some(ctx), ctx.pos.offset, HELD_MOVE + text(mv.text.len())) {
-            kifu::Control::Continue
-        } else {
-            self.builder.on_move(ctx, mv)
-        };
-        if ctx.is_main_line() {
-            match (self.state, &self.query) {
-                (State::Moves, Some(q)) => {
-                    let v = self.search.play(q, mv.san);
-                    self.verdict(v);
-                }
-                // a move before the tags were over: the search cannot tell
-                (State::Tags, _) => {
-                    self.state = State::Keep;
-                    self.release();
-                }
-                _ => {}
+        // the usual move, small enough to go inline into the parser's loop: one of the main
+        // line's, held, searched, the search going on
+        if self.holding
+            && self.state == State::Moves
+            && let Some(q) = &self.query
+            && self.held.holds(ctx, HELD_MOVE + text(mv.text.len()))
+        {
+            let v = self.search.play(q, mv.san);
+            if v == query::Verdict::Continue && self.each.go_on() {
+                return kifu::Control::Continue;
             }
+            self.verdict(v);
+            return self.answer(kifu::Control::Continue);
         }
+        self.any_move(ctx, mv)
+    }
+    fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
+        self.any_comment(ctx, comment)
+    }
+    fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> kifu::Control {
+        if self.hold(Some(ctx), ctx.pos.offset, 0) {
+            return self.answer(kifu::Control::Continue);
+        }
+        let c = self.builder.on_result(ctx, outcome);
         self.answer(c)
     }
     fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> kifu::Control {
@@ -833,21 +894,6 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_nag(ctx, nag, form);
-        self.answer(c)
-    }
-    fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
-        let len = comment.text.as_bytes().len();
-        if self.hold(Some(ctx), ctx.pos.offset, HELD_STRING + text(len)) {
-            return self.answer(kifu::Control::Continue);
-        }
-        let c = self.builder.on_comment(ctx, comment);
-        self.answer(c)
-    }
-    fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> kifu::Control {
-        if self.hold(Some(ctx), ctx.pos.offset, 0) {
-            return self.answer(kifu::Control::Continue);
-        }
-        let c = self.builder.on_result(ctx, outcome);
         self.answer(c)
     }
     fn on_error(&mut self, error: &pgn::Error<'_>) -> kifu::Control {

@@ -1301,7 +1301,7 @@ impl LineSearch {
     /// position can match yet (until some move has brought each of its pieces to its square,
     /// read from the SAN: no move is played for a game that never does; the answers are the
     /// same).
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, query: &Query, san: kifu::pgn::San) -> Verdict {
         if !self.waiting.on {
             return self.step(query, san);
