@@ -398,8 +398,8 @@ struct Held {
     /// The stream offset of the last of them (checked when they are raised again).
     last_at: u64,
     /// What the builder's limit of bytes ([`pgn::GameBuilder::with_max_game_bytes`]) leaves
-    /// to its estimate of the game after them, at least: while some is left, the builder
-    /// answers every one of them with `Continue`.
+    /// to its estimate of the game after them, at least: while each event's share fits in
+    /// it, the builder answers every one of them with `Continue`.
     room: usize,
     /// The last stream offset an event is held at ([`Sieve::max_span`] past the start).
     until: u64,
@@ -410,8 +410,8 @@ struct Held {
 }
 
 impl Held {
-    /// Counts an event at stream offset `at` as held, adding `extra` to the estimate, if it
-    /// can be: it is of the game's main line (`main`) and within the bounds (made once a game,
+    /// Counts an event at stream offset `at` as held, taking `extra` (its share of the
+    /// builder's estimate) from `room`, if it can be: it is of the game's main line (`main`) and within the bounds (made once a game,
     /// in `on_tree`: this runs for every event).
     #[inline]
     fn take(&mut self, at: u64, extra: usize, main: bool) -> bool {
@@ -714,9 +714,9 @@ impl<T: PerGame> Sieve<T> {
         false
     }
 
-    /// A move but the usual one ([`on_move`](pgn::Visitor::on_move)'s inline path): one the
-    /// builder gets as it comes, or the first past what may be held, or the search's first
-    /// answer but `Continue`.
+    /// A move [`on_move`](pgn::Visitor::on_move)'s inline path does not take: one the
+    /// builder gets as it comes (not holding, the tags not over, the game kept or ruled out),
+    /// or the first that cannot be held (a variation's, or past the held game's bounds).
     #[inline(never)]
     fn any_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
         let c = if self.hold(Some(ctx), ctx.pos.offset, HELD_MOVE + text(mv.text.len())) {
@@ -738,17 +738,6 @@ impl<T: PerGame> Sieve<T> {
                 _ => {}
             }
         }
-        self.answer(c)
-    }
-
-    /// A comment but the usual one ([`on_comment`](pgn::Visitor::on_comment)'s inline path).
-    #[inline]
-    fn any_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
-        let len = comment.text.as_bytes().len();
-        if self.hold(Some(ctx), ctx.pos.offset, HELD_STRING + text(len)) {
-            return self.answer(kifu::Control::Continue);
-        }
-        let c = pgn::Visitor::on_comment(&mut self.builder, ctx, comment);
         self.answer(c)
     }
 
@@ -880,7 +869,12 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         self.any_move(ctx, mv)
     }
     fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
-        self.any_comment(ctx, comment)
+        let len = comment.text.as_bytes().len();
+        if self.hold(Some(ctx), ctx.pos.offset, HELD_STRING + text(len)) {
+            return self.answer(kifu::Control::Continue);
+        }
+        let c = self.builder.on_comment(ctx, comment);
+        self.answer(c)
     }
     fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> kifu::Control {
         if self.hold(Some(ctx), ctx.pos.offset, 0) {
