@@ -411,8 +411,8 @@ struct Held {
 
 impl Held {
     /// Counts an event at stream offset `at` as held, taking `extra` (its share of the
-    /// builder's estimate) from `room`, if it can be: it is of the game's main line (`main`) and within the bounds (made once a game,
-    /// in `on_tree`: this runs for every event).
+    /// builder's estimate) from `room`, if it can be: it is of the game's main line (`main`)
+    /// and within the bounds (made once a game, in `on_tree`: this runs for every event).
     #[inline]
     fn take(&mut self, at: u64, extra: usize, main: bool) -> bool {
         if main && extra <= self.room && at <= self.until && self.events < u32::MAX {
@@ -868,6 +868,13 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         }
         self.any_move(ctx, mv)
     }
+    fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> kifu::Control {
+        if self.hold(Some(ctx), ctx.pos.offset, HELD_NAG) {
+            return self.answer(kifu::Control::Continue);
+        }
+        let c = self.builder.on_nag(ctx, nag, form);
+        self.answer(c)
+    }
     fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
         let len = comment.text.as_bytes().len();
         if self.hold(Some(ctx), ctx.pos.offset, HELD_STRING + text(len)) {
@@ -881,13 +888,6 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_result(ctx, outcome);
-        self.answer(c)
-    }
-    fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> kifu::Control {
-        if self.hold(Some(ctx), ctx.pos.offset, HELD_NAG) {
-            return self.answer(kifu::Control::Continue);
-        }
-        let c = self.builder.on_nag(ctx, nag, form);
         self.answer(c)
     }
     fn on_error(&mut self, error: &pgn::Error<'_>) -> kifu::Control {
