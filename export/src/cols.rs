@@ -9,6 +9,8 @@ use arrow_array::{ArrayRef, ListArray, MapArray, StructArray};
 use arrow_buffer::{NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, FieldRef, Fields};
 
+use crate::buffers::{Buffers, Kept};
+
 /// `List<item>`, the item field named `item` (Arrow's and Parquet's usual name).
 pub(crate) fn list_of(item: DataType, nullable_items: bool) -> DataType {
     DataType::List(Arc::new(Field::new("item", item, nullable_items)))
@@ -121,10 +123,18 @@ impl<T: Copy + Default> Nums<T> {
         }
     }
 
-    /// Room for `n` more values (none: nothing done).
-    pub(crate) fn reserve(&mut self, n: usize) {
+    /// Room for `n` more values (none: nothing done), in a buffer of `pool` when the column
+    /// has none yet.
+    pub(crate) fn reserve(&mut self, n: usize, pool: &Buffers)
+    where
+        T: Kept,
+    {
         if n > 0 {
-            self.values.reserve(n);
+            if self.values.capacity() == 0 {
+                self.values = pool.vec(n);
+            } else {
+                self.values.reserve(n);
+            }
         }
     }
 
@@ -165,15 +175,15 @@ impl<T: Copy + Default> Nums<T> {
         }
     }
 
-    /// The values pushed, as an array of `A` (whose native type is `T`); the column starts
-    /// again empty, with room for `rows` values if it held any.
-    pub(crate) fn finish<A>(&mut self, rows: usize) -> ArrayRef
+    /// The values pushed, as an array of `A` (whose native type is `T`) whose buffer goes back
+    /// to `pool` when the array goes; the column starts again empty, with no buffer (the next
+    /// [`reserve`](Self::reserve) takes one).
+    pub(crate) fn finish<A>(&mut self, pool: &Buffers) -> ArrayRef
     where
         A: arrow_array::types::ArrowPrimitiveType<Native = T>,
-        T: arrow_buffer::ArrowNativeType,
+        T: Kept,
     {
-        let room = if self.values.is_empty() { 0 } else { rows };
-        let values = std::mem::replace(&mut self.values, Vec::with_capacity(room));
+        let values = std::mem::take(&mut self.values);
         let nulls = (!self.nulls.is_empty()).then(|| {
             let mut valid = arrow_buffer::BooleanBufferBuilder::new(values.len());
             valid.append_n(values.len(), true);
@@ -186,7 +196,7 @@ impl<T: Copy + Default> Nums<T> {
             arrow_buffer::NullBuffer::new(valid.finish())
         });
         Arc::new(arrow_array::PrimitiveArray::<A>::new(
-            ScalarBuffer::from(values),
+            pool.buffer(values),
             nulls,
         ))
     }
@@ -564,12 +574,13 @@ mod tests {
         ];
         let mut nums = Nums::new();
         let mut builder = Int16Builder::new();
+        let pool = Buffers::default();
         for rows in batches {
             for &v in rows {
                 nums.push_option(v);
                 builder.append_option(v);
             }
-            let (a, b) = (nums.finish::<Int16Type>(4), builder.finish());
+            let (a, b) = (nums.finish::<Int16Type>(&pool), builder.finish());
             assert_eq!(a.to_data(), b.to_data());
             assert_eq!(a.nulls(), b.nulls());
             assert_eq!(a.as_primitive::<Int16Type>().values(), b.values());
@@ -582,7 +593,7 @@ mod tests {
             builder.append_option(v);
         }
         assert_eq!(
-            nums.finish::<Int16Type>(0).to_data(),
+            nums.finish::<Int16Type>(&pool).to_data(),
             builder.finish().to_data()
         );
         // a game's value on its n rows, null runs joined to single nulls next to them
@@ -605,7 +616,7 @@ mod tests {
             builder.append_null();
         }
         assert_eq!(
-            nums.finish::<Int16Type>(0).to_data(),
+            nums.finish::<Int16Type>(&pool).to_data(),
             builder.finish().to_data()
         );
     }

@@ -56,6 +56,7 @@ use arrow_schema::{Field, Schema, SchemaRef};
 use kifu::{pgn, sgf};
 
 pub mod arrays;
+mod buffers;
 mod charset;
 mod cols;
 mod json_line;
@@ -72,6 +73,7 @@ mod sgf_trees;
 mod sink;
 pub mod values;
 
+pub use buffers::Buffers;
 pub use charset::Charset;
 pub use json_line::{JsonObject, JsonOptions, file_member};
 pub use pgn_games::{
@@ -201,6 +203,10 @@ pub struct TableOptions {
     /// The `positions` tables (PGN and SGF): which positions become rows. Default: every
     /// position.
     pub positions: PositionOptions,
+    /// The `positions` tables: where their columns of numbers get their buffers, kept from
+    /// one batch to the next (the builders made with clones of these options share them).
+    /// Default: a pool of its own.
+    pub buffers: Buffers,
 }
 
 impl Default for TableOptions {
@@ -212,6 +218,7 @@ impl Default for TableOptions {
             replay: false,
             symmetries: false,
             positions: PositionOptions::default(),
+            buffers: Buffers::default(),
         }
     }
 }
@@ -423,9 +430,7 @@ impl Builder {
         let inner = match table {
             Table::PgnGames => Inner::PgnGames(pgn_games::GamesBuilder::new(opts)),
             Table::PgnMoves => Inner::PgnMoves(pgn_moves::MovesBuilder::new(opts)),
-            Table::PgnPositions => {
-                Inner::PgnPositions(pgn_positions::PositionsBuilder::new(&opts.positions))
-            }
+            Table::PgnPositions => Inner::PgnPositions(pgn_positions::PositionsBuilder::new(opts)),
             Table::SgfTrees => Inner::SgfTrees(sgf_trees::TreesBuilder::new(opts)),
             Table::SgfMoves => Inner::SgfMoves(sgf_moves::MovesBuilder::new(opts)),
             Table::SgfPositions => Inner::SgfPositions(sgf_positions::PositionsBuilder::new(opts)),

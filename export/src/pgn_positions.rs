@@ -26,13 +26,14 @@ use std::sync::Arc;
 use arrow_array::builder::StringBuilder;
 use arrow_array::types::{Float64Type, Int8Type, Int16Type, Int32Type, Int64Type};
 use arrow_array::{ArrayRef, Int64Array, ListArray};
-use arrow_buffer::{OffsetBuffer, ScalarBuffer};
+use arrow_buffer::OffsetBuffer;
 use arrow_schema::{DataType, Field};
 use kifu::pgn::{self, Outcome};
 use kifu_replay::chess::cozy::{Color, Piece};
 use kifu_replay::chess::{Position, Resolved, Uci, Unplayable, Variant};
 
 use crate::PushError;
+use crate::buffers::Buffers;
 use crate::cols::{Nums, clamp_i64, list_of, sides};
 use crate::pgn_games::MoveData;
 use crate::positions_filter::{FNV_START, PlyFilter, fnv1a};
@@ -490,12 +491,17 @@ pub(crate) struct PositionsBuilder {
     filter: PlyFilter,
     /// The game read event by event, when rows are made from the parser's events.
     stream: Stream,
-    /// The first batch's room was made ([`PositionsBuilder::reserve`]).
+    /// The batch's room was made ([`PositionsBuilder::reserve`]).
     reserved: bool,
+    /// The rows the next batch makes room for.
+    room: usize,
+    /// Where the columns of numbers get their buffers.
+    pool: Buffers,
 }
 
 impl PositionsBuilder {
-    pub(crate) fn new(opts: &crate::PositionOptions) -> Self {
+    pub(crate) fn new(table: &crate::TableOptions) -> Self {
+        let opts = &table.positions;
         PositionsBuilder {
             wanted: Wanted::ALL,
             file: StringBuilder::new(),
@@ -527,21 +533,22 @@ impl PositionsBuilder {
             filter: PlyFilter::new(opts),
             stream: Stream::default(),
             reserved: false,
+            room: 8192,
+            pool: table.buffers.clone(),
         }
     }
 }
 
 /// The `bitboards` column of `values`, twelve a row (as [`crate::cols::Lists`] and an
-/// `Int64Builder` make it: no row null); `values` starts again empty, with room for `rows`
-/// rows if it held any.
-fn bitboard_lists(values: &mut Vec<i64>, rows: usize) -> ArrayRef {
-    let room = if values.is_empty() { 0 } else { 12 * rows };
-    let values = std::mem::replace(values, Vec::with_capacity(room));
+/// `Int64Builder` make it: no row null), its buffer given back to `pool` when the array goes;
+/// `values` starts again empty, with no buffer.
+fn bitboard_lists(values: &mut Vec<i64>, pool: &Buffers) -> ArrayRef {
+    let values = std::mem::take(values);
     let offsets = OffsetBuffer::from_repeated_length(12, values.len() / 12);
     let DataType::List(item) = list_of(DataType::Int64, false) else {
         unreachable!("a list type")
     };
-    let values = Int64Array::new(ScalarBuffer::from(values), None);
+    let values = Int64Array::new(pool.buffer(values), None);
     Arc::new(ListArray::new(item, offsets, Arc::new(values), None))
 }
 
@@ -837,31 +844,36 @@ impl PositionsBuilder {
         (uci, policy)
     }
 
-    /// Room for the first batch's rows in the columns of numbers kept, made once: a builder
-    /// lives for a piece of input (some 7,000 positions of lichess games in a positions
-    /// table's piece of 256 KiB), and grown by doubling from Arrow's 1,024 it copied each
-    /// column three times over.
+    /// Room for the batch's rows in the columns of numbers kept, made at its first row, in
+    /// buffers of the pool ([`Buffers`]): 8,192 rows for a builder's first batch (a builder
+    /// lives for a piece of input, some 7,000 positions of lichess games in a positions
+    /// table's piece of 256 KiB; grown by doubling from Arrow's 1,024 it copied each column
+    /// three times over), then the last batch's rows and a quarter more.
     fn reserve(&mut self) {
         use col::*;
-        const ROWS: usize = 8192;
         self.reserved = true;
         let w = self.wanted;
-        let room = |has: bool| if has { ROWS } else { 0 };
-        self.index.reserve(room(w.has(GAME_INDEX)));
-        self.ply.reserve(room(w.has(PLY)));
-        self.key.reserve(room(w.has(KEY)));
+        let n = self.room;
+        let pool = &self.pool;
+        let room = |has: bool| if has { n } else { 0 };
+        self.index.reserve(room(w.has(GAME_INDEX)), pool);
+        self.ply.reserve(room(w.has(PLY)), pool);
+        self.key.reserve(room(w.has(KEY)), pool);
         self.white_to_move.reserve(room(w.has(SIDE_TO_MOVE)));
-        self.policy.reserve(room(w.has(POLICY)));
-        self.bitboard_values.reserve(12 * room(w.has(BITBOARDS)));
-        self.castling.reserve(room(w.has(CASTLING)));
-        self.ep_square.reserve(room(w.has(EP_SQUARE)));
-        self.halfmove_clock.reserve(room(w.has(HALFMOVE_CLOCK)));
-        self.score.reserve(room(w.has(SCORE)));
-        self.clock.reserve(room(w.has(CLOCK)));
-        self.eval_cp.reserve(room(w.has(EVAL_CP)));
-        self.eval_mate.reserve(room(w.has(EVAL_MATE)));
-        self.white_elo.reserve(room(w.has(WHITE_ELO)));
-        self.black_elo.reserve(room(w.has(BLACK_ELO)));
+        self.policy.reserve(room(w.has(POLICY)), pool);
+        if w.has(BITBOARDS) && self.bitboard_values.capacity() == 0 {
+            self.bitboard_values = pool.vec(12 * n);
+        }
+        self.castling.reserve(room(w.has(CASTLING)), pool);
+        self.ep_square.reserve(room(w.has(EP_SQUARE)), pool);
+        self.halfmove_clock
+            .reserve(room(w.has(HALFMOVE_CLOCK)), pool);
+        self.score.reserve(room(w.has(SCORE)), pool);
+        self.clock.reserve(room(w.has(CLOCK)), pool);
+        self.eval_cp.reserve(room(w.has(EVAL_CP)), pool);
+        self.eval_mate.reserve(room(w.has(EVAL_MATE)), pool);
+        self.white_elo.reserve(room(w.has(WHITE_ELO)), pool);
+        self.black_elo.reserve(room(w.has(BLACK_ELO)), pool);
     }
 
     /// The `clock`, `eval_cp` and `eval_mate` of a row, from its move's comments.
@@ -885,27 +897,32 @@ impl PositionsBuilder {
         // doubling from nothing, each step a copy; a batch is cut after the game that fills
         // it, so that one sized exactly would still grow once): at most 65,536 rows
         let n = (self.rows + self.rows / 4).min(1 << 16);
+        if self.rows > 0 {
+            self.room = n;
+        }
+        self.reserved = false;
+        let pool = &self.pool;
         let out: Vec<ArrayRef> = vec![
             strings(&mut self.file, n),
-            self.index.finish::<Int64Type>(n),
-            self.ply.finish::<Int32Type>(n),
-            self.key.finish::<Int64Type>(n),
+            self.index.finish::<Int64Type>(pool),
+            self.ply.finish::<Int32Type>(pool),
+            self.key.finish::<Int64Type>(pool),
             strings(&mut self.epd, n),
             sides(&mut self.white_to_move, n),
             strings(&mut self.material, n),
             strings(&mut self.san, n),
             strings(&mut self.uci, n),
-            self.policy.finish::<Int16Type>(n),
-            bitboard_lists(&mut self.bitboard_values, n),
-            self.castling.finish::<Int8Type>(n),
-            self.ep_square.finish::<Int8Type>(n),
-            self.halfmove_clock.finish::<Int32Type>(n),
-            self.score.finish::<Int8Type>(n),
-            self.clock.finish::<Float64Type>(n),
-            self.eval_cp.finish::<Int32Type>(n),
-            self.eval_mate.finish::<Int32Type>(n),
-            self.white_elo.finish::<Int16Type>(n),
-            self.black_elo.finish::<Int16Type>(n),
+            self.policy.finish::<Int16Type>(pool),
+            bitboard_lists(&mut self.bitboard_values, pool),
+            self.castling.finish::<Int8Type>(pool),
+            self.ep_square.finish::<Int8Type>(pool),
+            self.halfmove_clock.finish::<Int32Type>(pool),
+            self.score.finish::<Int8Type>(pool),
+            self.clock.finish::<Float64Type>(pool),
+            self.eval_cp.finish::<Int32Type>(pool),
+            self.eval_mate.finish::<Int32Type>(pool),
+            self.white_elo.finish::<Int16Type>(pool),
+            self.black_elo.finish::<Int16Type>(pool),
             strings(&mut self.speed, n),
             strings(&mut self.error, n),
         ];
@@ -1302,14 +1319,21 @@ impl PgnPositionEvents<'_> {
     }
 
     /// Whether the tag `name` is read (the others may be left out, [`tag`](Self::tag) told
-    /// only of those this says): the tags of the start position and of the game's columns,
-    /// and every tag with a sample (its salt is a hash of them all).
+    /// only of those this says): the tags of the start position, those of the game's columns
+    /// kept (`WhiteElo`, `BlackElo`, `TimeControl` for `speed`, `Result` for `score`), and
+    /// every tag with a sample (its salt is a hash of them all).
     pub fn wants_tag(&self, name: &[u8]) -> bool {
+        use col::*;
+        let w = self.b.wanted;
         self.b.filter.samples()
-            || matches!(
-                name,
-                b"FEN" | b"Variant" | b"WhiteElo" | b"BlackElo" | b"TimeControl" | b"Result"
-            )
+            || match name {
+                b"FEN" | b"Variant" => true,
+                b"WhiteElo" => w.has(WHITE_ELO),
+                b"BlackElo" => w.has(BLACK_ELO),
+                b"TimeControl" => w.has(SPEED),
+                b"Result" => w.has(SCORE),
+                _ => false,
+            }
     }
 
     /// The open game's tags are over.

@@ -12,12 +12,13 @@ use std::sync::Arc;
 use arrow_array::builder::StringBuilder;
 use arrow_array::types::{Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, UInt32Type};
 use arrow_array::{ArrayRef, BinaryArray};
-use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field};
 use kifu::sgf::{self, BoardSize, Color, GoResult, Point, Rank};
 use kifu_replay::go::{GameInfo, Symmetry, TrainingRow, TrainingRows, zobrist};
 
 use crate::Charset;
+use crate::buffers::Buffers;
 use crate::charset::text;
 use crate::cols::{Codes, Nums, clamp_i64, sides};
 use crate::positions_filter::PlyFilter;
@@ -216,11 +217,14 @@ pub(crate) struct PositionsBuilder {
     played: Vec<u8>,
     /// A board turned by a symmetry (reused).
     turned: Vec<u8>,
+    /// Where the columns of numbers and the boards get their buffers.
+    pool: Buffers,
 }
 
 impl PositionsBuilder {
     pub(crate) fn new(opts: &crate::TableOptions) -> PositionsBuilder {
         PositionsBuilder {
+            pool: opts.buffers.clone(),
             symmetries: opts.symmetries,
             filter: PlyFilter::new(&opts.positions),
             wanted: Wanted::ALL,
@@ -267,17 +271,24 @@ impl PositionsBuilder {
 
     /// At a batch's start: room for the rows of the batch before and a quarter more (a batch
     /// is cut after the tree that fills it, so that room for exactly as many would still grow
-    /// once, a copy of the whole column), at most 65,536 rows, in every column filled (the
-    /// builders are new after a `finish`; a fresh one holds no buffer).
+    /// once, a copy of the whole column), at most 65,536 rows, in every column filled; for a
+    /// builder's first batch, 1,024 rows (and boards of 19x19). The buffers are the pool's
+    /// ([`Buffers`]): the columns hold none after a `finish`.
     fn reserve(&mut self) {
         let (rows, bytes) = self.last;
-        let n = (rows + rows / 4).min(1 << 16);
-        let bytes = bytes / rows.max(1) * n;
+        let n = if rows == 0 {
+            1024
+        } else {
+            (rows + rows / 4).min(1 << 16)
+        };
+        // a first batch: boards of 19x19
+        let bytes = bytes.checked_div(rows).unwrap_or(361) * n;
         let w = self.wanted.0;
+        let pool = &self.pool;
         macro_rules! reserve {
             ($($field:ident: $col:ident),* $(,)?) => {
                 $(if w[col::$col] {
-                    self.$field.reserve(n);
+                    self.$field.reserve(n, pool);
                 })*
             };
         }
@@ -301,10 +312,16 @@ impl PositionsBuilder {
             black_rank: BLACK_RANK,
             white_rank: WHITE_RANK,
             score: SCORE,
-            white_to_move: SIDE_TO_MOVE,
         );
+        if w[col::SIDE_TO_MOVE] {
+            self.white_to_move.reserve(n);
+        }
         if w[col::BOARD] {
-            self.board.reserve(bytes);
+            if self.board.capacity() == 0 {
+                self.board = pool.vec(bytes);
+            } else {
+                self.board.reserve(bytes);
+            }
             self.board_ends.reserve(n + 1);
         }
     }
@@ -313,7 +330,7 @@ impl PositionsBuilder {
     /// `symmetries`, a row per move and symmetry. The filters of [`crate::PositionOptions`]
     /// leave positions out (a sample's salt: the game's key, its size and moves).
     pub(crate) fn push(&mut self, file: &str, tree: &sgf::GameTree) {
-        if self.rows == 0 && self.last.0 > 0 {
+        if self.rows == 0 {
             self.reserve();
         }
         let index = clamp_i64(tree.index());
@@ -506,7 +523,7 @@ impl PositionsBuilder {
         let board = if self.wanted.0[col::BOARD] {
             BinaryArray::new(
                 OffsetBuffer::new(ScalarBuffer::from(ends)),
-                Buffer::from_vec(values),
+                self.pool.buffer(values).into_inner(),
                 None,
             )
         } else {
@@ -514,28 +531,28 @@ impl PositionsBuilder {
         };
         let out: Vec<ArrayRef> = vec![
             Arc::new(self.file.finish()),
-            self.index.finish::<Int64Type>(0),
-            self.game_key.finish::<Int64Type>(0),
-            self.ply.finish::<Int32Type>(0),
-            self.key.finish::<Int64Type>(0),
-            self.symmetry.finish::<Int8Type>(0),
-            self.board_cols.finish::<Int32Type>(0),
-            self.board_rows.finish::<Int32Type>(0),
+            self.index.finish::<Int64Type>(&self.pool),
+            self.game_key.finish::<Int64Type>(&self.pool),
+            self.ply.finish::<Int32Type>(&self.pool),
+            self.key.finish::<Int64Type>(&self.pool),
+            self.symmetry.finish::<Int8Type>(&self.pool),
+            self.board_cols.finish::<Int32Type>(&self.pool),
+            self.board_rows.finish::<Int32Type>(&self.pool),
             Arc::new(board),
             sides(&mut self.white_to_move, 0),
-            self.x.finish::<Int16Type>(0),
-            self.y.finish::<Int16Type>(0),
-            self.policy.finish::<Int16Type>(0),
-            self.ko_point.finish::<Int16Type>(0),
-            self.captures_black.finish::<UInt32Type>(0),
-            self.captures_white.finish::<UInt32Type>(0),
-            self.komi.finish::<Float64Type>(0),
-            self.handicap.finish::<Int32Type>(0),
-            self.handicap_stones.finish::<Int32Type>(0),
-            self.black_rank.finish::<Int16Type>(0),
-            self.white_rank.finish::<Int16Type>(0),
+            self.x.finish::<Int16Type>(&self.pool),
+            self.y.finish::<Int16Type>(&self.pool),
+            self.policy.finish::<Int16Type>(&self.pool),
+            self.ko_point.finish::<Int16Type>(&self.pool),
+            self.captures_black.finish::<UInt32Type>(&self.pool),
+            self.captures_white.finish::<UInt32Type>(&self.pool),
+            self.komi.finish::<Float64Type>(&self.pool),
+            self.handicap.finish::<Int32Type>(&self.pool),
+            self.handicap_stones.finish::<Int32Type>(&self.pool),
+            self.black_rank.finish::<Int16Type>(&self.pool),
+            self.white_rank.finish::<Int16Type>(&self.pool),
             Arc::new(self.result.finish()),
-            self.score.finish::<Int8Type>(0),
+            self.score.finish::<Int8Type>(&self.pool),
             self.error.finish(),
         ];
         self.rows = 0;

@@ -39,7 +39,8 @@ use arrow_array::{BooleanArray, RecordBatch};
 use kifu::par::{Event, Visited};
 use kifu::{Format, pgn, sgf};
 use kifu_export::{
-    Builder, DistinctKeys, OutFormat, Shift, Sink, SinkOptions, Summary, Table, TableOptions,
+    Buffers, Builder, DistinctKeys, OutFormat, Shift, Sink, SinkOptions, Summary, Table,
+    TableOptions,
 };
 
 use crate::{DomScope, Input, Note, PerGame, PieceWork, Scan, Scanned};
@@ -509,6 +510,9 @@ struct Slot {
     pending_bytes: usize,
     /// `pending[..compacted]` are put together already (see [`COMPACT_EVERY`]).
     compacted: usize,
+    /// Where the batches put together get their buffers: the builders' pool
+    /// ([`TableOptions::buffers`](kifu_export::TableOptions::buffers)).
+    pool: Buffers,
 }
 
 impl Slot {
@@ -518,7 +522,9 @@ impl Slot {
     fn compact(&mut self) {
         let tail = self.pending.split_off(self.compacted);
         let schema = tail[0].schema();
-        let one = arrow_select::concat::concat_batches(&schema, &tail)
+        let one = self
+            .pool
+            .concat_batches(&schema, &tail)
             .expect("batches of one table have one schema");
         self.pending.push(one);
         self.compacted = self.pending.len();
@@ -557,7 +563,8 @@ impl Slot {
             return parts.pop().expect("one");
         }
         let schema = parts[0].schema();
-        arrow_select::concat::concat_batches(&schema, &parts)
+        self.pool
+            .concat_batches(&schema, &parts)
             .expect("batches of one table have one schema")
     }
 
@@ -601,7 +608,8 @@ impl Slot {
             return pending.into_iter().next().expect("one");
         }
         let schema = pending[0].schema();
-        arrow_select::concat::concat_batches(&schema, &pending)
+        self.pool
+            .concat_batches(&schema, &pending)
             .expect("batches of one table have one schema")
     }
 }
@@ -843,6 +851,20 @@ where
     scan_tables(scan, spec, false, true, out, note)
 }
 
+/// As [`scan_table`], the batches handed to `out` as the workers made them (in input order,
+/// the games numbered in their inputs, each batch at most `batch_rows` rows and ending where
+/// a piece of input ends), not cut again to `batch_rows`: no row is copied on its way out.
+/// For a consumer that cuts its own batches (`kifu.positions`), or whose output depends on
+/// the rows alone (`kifu export --to npy`). The rows are [`scan_table`]'s, in its order; where
+/// the batches end depends on the scan's pieces.
+pub fn scan_table_as_made<F, N>(scan: Scan<'_>, spec: &TableSpec, out: F, note: N) -> TableScanned
+where
+    F: FnMut(Table, RecordBatch) -> bool + Send,
+    N: FnMut(Note) + Send,
+{
+    scan_tables(scan, spec, false, false, out, note)
+}
+
 /// As [`scan_table`]; with `both`, the rows of each format go to that format's table of
 /// `spec` (both tables handed to `out`, each cut to `batch_rows` on its own), so that no input
 /// of a mixed archive is left out. Without `recut`, the batches go to `out` as the workers
@@ -921,7 +943,10 @@ where
             spec_bytes: spec.batch_bytes.max(1),
             other: short_name(spec.default_table(None)),
             both,
-            slots: Default::default(),
+            slots: [0, 1].map(|_| Slot {
+                pool: spec.options.buffers.clone(),
+                ..Slot::default()
+            }),
             out,
             note,
             noted: None,
