@@ -394,9 +394,11 @@ def _view(col: Any, np: Any) -> Any:
     return values[col.offset : col.offset + len(col)]
 
 
-# The rows of a batch of the scan behind ``positions`` (rounded down to a whole number of its
-# ``batch_size``, at least one): 4,096 chess rows are some 600 KB, Go rows of 19x19 some 1.7 MB
-# (larger batches gained no speed and raised the peak memory of a long shuffled stream).
+# The fewest rows of a batch of the scan behind ``positions`` handed on alone (smaller ones,
+# a piece's last rows or a small file's, are put together first), rounded down to a whole
+# number of its ``batch_size``, at least one. The scan's batches are those its workers made,
+# of 8,192 rows at most (or this many, if more): some 7,000 chess rows a piece of input,
+# about 1 MB.
 _POSITIONS_GROUP_ROWS = 4096
 
 
@@ -507,9 +509,10 @@ def positions(
         raise ValueError("shuffle must be 0 (no shuffle) or a number of rows")
     if columns is not None and not list(columns):
         raise ValueError("columns= names no column (None: the default ones)")
-    # the scan hands on batches of many rows (a whole number of batch_size), each made into
-    # arrays once and cut into views of batch_size rows here: a batch of the scan costs its
-    # builders' arrays, the hand-over and the views of each column, whatever its rows
+    # the scan hands on its batches as its workers made them (those of fewer than `group` rows
+    # put together), each made into arrays once and cut into views of batch_size rows here: a
+    # batch of the scan costs its builders' arrays, the hand-over and the views of each
+    # column, whatever its rows
     group = batch_size * max(1, _POSITIONS_GROUP_ROWS // batch_size)
     stream = _positions(
         source,
@@ -548,15 +551,32 @@ def positions(
         board = (int(c), int(r))
 
     def arrays() -> Iterator[dict[str, Any]]:
+        # views of batch_size rows of each batch of the scan; the rows left at a batch's end
+        # wait for the next one's first rows, and only such a batch is a copy
+        rest: dict[str, Any] | None = None
         with reader:
             for rb in reader:
-                whole = _arrays(rb, np, board)
                 n = rb.num_rows
-                if n <= batch_size:
-                    yield whole
+                if n == 0:
                     continue
-                for i in range(0, n, batch_size):
-                    yield {c: v[i : i + batch_size] for c, v in whole.items()}
+                whole = _arrays(rb, np, board)
+                at = 0
+                if rest is not None:
+                    have = len(next(iter(rest.values())))
+                    at = min(batch_size - have, n)
+                    joined = {c: np.concatenate([rest[c], v[:at]]) for c, v in whole.items()}
+                    if have + at < batch_size:
+                        rest = joined
+                        continue
+                    rest = None
+                    yield joined
+                while n - at >= batch_size:
+                    yield {c: v[at : at + batch_size] for c, v in whole.items()}
+                    at += batch_size
+                if at < n:
+                    rest = {c: v[at:] for c, v in whole.items()}
+        if rest is not None:
+            yield rest
 
     if shuffle:
         return _shuffled(arrays(), shuffle, batch_size, seed, np)

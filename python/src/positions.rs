@@ -1,14 +1,18 @@
 //! `kifu.positions`: the rows of a `positions` table (PGN chess positions or SGF Go boards
-//! before each move) for training pipelines, as Arrow record batches of exactly `batch_rows`
-//! rows (the last one fewer) that the package turns into NumPy arrays without a copy.
+//! before each move) for training pipelines, as Arrow record batches that the package turns
+//! into NumPy arrays without a copy and cuts into its batches of `batch_size` rows.
 //!
 //! The rows are kifu-pipeline's table scan's (`kifu export --table positions`, `to_arrow`):
 //! built on the scan's threads, in input order, the games numbered in their inputs, with the
 //! rows `kifu export` keeps (`-w`, `--min-ply`, `--max-ply`, `--legal-only`, `--sample-rate`,
 //! `--distinct`), and only the columns asked for built. On their way out, the batches keep
-//! the Go boards of one size (a batch of boards is one `uint8[N, rows, cols]` array), have
-//! their numbers' nulls filled (so that every numeric column is a view), and are cut again to
-//! `batch_rows`. The rows, their order and the batches are the same at every thread count.
+//! the Go boards of one size (a batch of boards is one `uint8[N, rows, cols]` array) and have
+//! their numbers' nulls filled (so that every numeric column is a view). They go as the scan's
+//! workers made them, not cut again to a number of rows (a cut across two of them copies
+//! them): the small ones put together, the others as they are ([`Out::push`]); the Python side
+//! cuts views of `batch_size` rows, and copies only the rows of a batch of its own that spans
+//! two of them. The rows, their order and the Python batches are the same at every thread
+//! count.
 
 use std::sync::Arc;
 
@@ -58,8 +62,8 @@ fn built(tables: &[Table], asked: Option<&[String]>) -> Vec<String> {
 }
 
 /// What is done to the table scan's batches on their way out: the rows of one Go board size,
-/// the helper columns dropped, the numbers' nulls filled, the batches cut again to
-/// `batch_rows` (the board size's filter leaves fewer rows).
+/// the helper columns dropped, the numbers' nulls filled, the batches of fewer than
+/// `batch_rows` rows put together.
 struct Out {
     /// The columns handed on, per table (those asked for, else the default ones).
     asked: Option<Vec<String>>,
@@ -69,8 +73,11 @@ struct Out {
     size: Option<(i32, i32)>,
     /// Go rows of another board size, left out.
     other_sizes: u64,
+    /// Batches of fewer than `batch_rows` rows, waiting to go together.
     pending: Vec<RecordBatch>,
     pending_rows: usize,
+    /// Where the batches put together get their buffers (the scan's).
+    pool: kifu_export::Buffers,
 }
 
 impl Out {
@@ -151,50 +158,43 @@ impl Out {
         Some(batch.with_schema(schema).expect("the same fields"))
     }
 
-    /// Rows waiting for a whole batch; each whole batch handed on.
+    /// A batch handed on as it is when it holds `batch_rows` rows or more; smaller ones (a
+    /// piece's last rows, the rows of a small file) wait and go together, put together in
+    /// the scan's buffers, once they come to `batch_rows` or a larger batch comes after them.
+    /// The Python side cuts the batches into its own (`batch_size` rows): the larger ones
+    /// without a copy, whatever their number of rows.
     fn push(
         &mut self,
         batch: RecordBatch,
         send: &mut impl FnMut(Msg<RecordBatch>) -> bool,
     ) -> bool {
         let n = self.batch_rows;
-        if self.pending_rows == 0 && batch.num_rows() == n {
-            return send(Msg::Items(vec![batch]));
+        if batch.num_rows() >= n {
+            return self.flush(send) && send(Msg::Items(vec![batch]));
         }
         self.pending_rows += batch.num_rows();
         self.pending.push(batch);
-        while self.pending_rows >= n {
-            let all = self.take();
-            if !send(Msg::Items(vec![all.slice(0, n)])) {
-                return false;
-            }
-            let rest = all.slice(n, all.num_rows() - n);
-            self.pending_rows = rest.num_rows();
-            if self.pending_rows > 0 {
-                self.pending.push(rest);
-            }
-        }
-        true
+        self.pending_rows < n || self.flush(send)
     }
 
-    fn take(&mut self) -> RecordBatch {
-        let pending = std::mem::take(&mut self.pending);
-        if pending.len() == 1 {
-            return pending.into_iter().next().expect("one");
+    /// The rows waiting, as one batch handed on.
+    fn flush(&mut self, send: &mut impl FnMut(Msg<RecordBatch>) -> bool) -> bool {
+        if self.pending.is_empty() {
+            return true;
         }
-        let schema = pending[0].schema();
-        arrow_select::concat::concat_batches(&schema, &pending)
-            .expect("batches of one table have one schema")
+        let pending = std::mem::take(&mut self.pending);
+        self.pending_rows = 0;
+        let one = self
+            .pool
+            .concat_batches(&pending[0].schema(), &pending)
+            .expect("batches of one table have one schema");
+        send(Msg::Items(vec![one]))
     }
 
     /// The last rows, and the warning for the boards of other sizes.
     fn finish(&mut self, send: &mut impl FnMut(Msg<RecordBatch>) -> bool) -> bool {
-        if self.pending_rows > 0 {
-            let rest = self.take();
-            self.pending_rows = 0;
-            if !send(Msg::Items(vec![rest])) {
-                return false;
-            }
+        if !self.flush(send) {
+            return false;
         }
         if self.other_sizes > 0
             && let Some((c, r)) = self.size
@@ -225,7 +225,7 @@ fn start(
         let scan = scan::scan(source, formats, scan_opts, &stop);
         let done = {
             let mut each = |table: Table, batch: RecordBatch| out.batch(table, batch, &mut send);
-            tables::scan_table(scan, &spec, &mut each, |note| {
+            tables::scan_table_as_made(scan, &spec, &mut each, |note| {
                 if crate::arrow::warned(&note) {
                     let _ = warn.send(Msg::Warn(scan::note_text(&note)));
                 }
@@ -365,7 +365,9 @@ fn table_of(format: Format) -> Table {
 /// the positions table of `format` (else the first input's), the columns `columns` (else the
 /// numeric ones, the bitboards and the board), the rows the filters keep (`where`, and the
 /// positions filters of `kifu export`: `min_ply`, `max_ply`, `legal_only`, `sample_rate` with
-/// `seed`, `distinct`), Go boards of one size, batches of `batch_rows` rows.
+/// `seed`, `distinct`), Go boards of one size; the batches as the scan's workers made them
+/// (up to 8,192 rows, or `batch_rows` if more), those of fewer than `batch_rows` rows put
+/// together.
 #[pyfunction]
 #[pyo3(signature = (source, *, format = None, columns = None, r#where = None, batch_rows = 1024,
                     board_size = None, threads = None,
@@ -407,7 +409,9 @@ pub fn _positions(
         None => TableSpec::by_name("positions").expect("the positions tables"),
     };
     spec.max_game_bytes = max_game_bytes;
-    spec.batch_rows = batch_rows;
+    // the workers' batches: up to 8,192 rows (a piece's rows, most often), handed on as they
+    // are when they hold `batch_rows` or more
+    spec.batch_rows = batch_rows.max(TableSpec::DEFAULT_BATCH_ROWS);
     spec.columns = Some(built(&tables, columns.as_deref()));
     spec.check_columns()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -432,6 +436,7 @@ pub fn _positions(
         other_sizes: 0,
         pending: Vec::new(),
         pending_rows: 0,
+        pool: spec.options.buffers.clone(),
     };
     let formats = match format {
         Some(f) => Formats::only(f),

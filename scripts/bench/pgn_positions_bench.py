@@ -31,8 +31,9 @@ writes nothing). kifu's clock keeps its own process start (a millisecond).
   kifu-pipeline's example, `cargo build --release -p kifu-pipeline --example
   positions_in_memory`, then target/release/examples/positions_in_memory): the twelve
   bitboards (`--columns game_index,ply,bitboards`: what the python-chess loop builds, in memory
-  as it is), then the `--to npy` columns; what `kifu.positions` asks of the scan, Python's
-  arrays left out.
+  as it is), then the `--to npy` columns; what `kifu.positions` asks of the scan (the batches
+  as the workers made them), Python's arrays left out. Then the bitboards again with `--recut`:
+  the batches cut again to 8,192 rows, as `kifu.to_arrow` hands them on.
 - rust-pgn-reader-python-binding (vladkvit's; when installed in the venv: `pip install
   rust-pgn-reader-python-binding==4.1.0`, else skipped, saying so): `parse_games` on one thread
   over the same games repeated as kifu's (an Arrow array of one string per game, made before the
@@ -172,6 +173,8 @@ def main(argv):
         if build:
             runs["kifu, bitboards in memory"] = [build, "--columns", "game_index,ply,bitboards", big]
             runs["kifu, npy columns in memory"] = [build, "--columns", NPY_COLUMNS, big]
+            runs["kifu, bitboards in memory, batches of 8,192"] = [
+                build, "--recut", "--columns", "game_index,ply,bitboards", big]
         if before:
             runs["before, every column"] = [before] + runs["kifu, every column"][1:]
             runs["before, bitboards"] = [before] + runs["kifu, bitboards"][1:]
@@ -198,7 +201,7 @@ def main(argv):
                 elif name == "rust-pgn-reader-python-binding":
                     # its parse alone (the file read and cut into games outside the clock)
                     n, cpu = json.loads(text)["positions"], json.loads(text)["cpu"]
-                elif name.endswith("in memory"):
+                elif "in memory" in name:
                     n = json.loads(text)["rows"]
                 elif name.endswith("--to npy"):
                     n = npy_rows(os.path.join(npy, "ply.npy"))
