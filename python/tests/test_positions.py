@@ -126,6 +126,25 @@ def test_the_scans_batches_cut_into_batch_size(games, monkeypatch):
         assert all(equal(a, b) for a, b in zip(mixed, shuffled)) and len(mixed) == len(shuffled)
 
 
+def test_shuffle_keeps_every_row_across_the_scans_batches(tmp_path):
+    """Every row once, shuffled or not, when the scan hands on several batches whose rows are
+    no whole number of batch_size (a batch of the scan ends after the game that fills it):
+    the rows left at a batch's end go out with the next one's, not as a short batch (the
+    shuffle takes a short batch for the input's last)."""
+    p = tmp_path / "more.pgn"
+    p.write_text(many_games(1000))
+    plain = concat(list(kifu.positions(p, batch_size=999)))
+    n = len(plain["ply"])
+    assert n > 4 * 8192
+    rows = lambda d: sorted(zip(d["game_index"].tolist(), d["ply"].tolist()))
+    for threads in (1, 2):
+        batches = list(kifu.positions(p, batch_size=999, threads=threads))
+        rest = [n % 999] if n % 999 else []
+        assert [len(b["ply"]) for b in batches] == [999] * (n // 999) + rest
+        mixed = concat(list(kifu.positions(p, batch_size=999, shuffle=5000, seed=2, threads=threads)))
+        assert rows(mixed) == rows(plain)
+
+
 def test_shuffle_is_a_seeded_permutation(games):
     plain = concat(list(kifu.positions(games, batch_size=256)))
     n = len(plain["ply"])
