@@ -126,12 +126,14 @@ impl Buffers {
         self.0.free.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// An empty `Vec` with room for `n` values (at least one): one the pool kept, the
-    /// smallest with room for `n` and for no more than `2n` (the last given back of those),
-    /// else a new one. A column of 8,192 numbers does not take the buffer of 8,192 rows of
-    /// twelve bitboards, nor a buffer grow from batch to batch.
+    /// An empty `Vec` with room for `n` values, `n` rounded up to its [`size_class`]: one the
+    /// pool kept, the smallest with room for that and for no more than twice as many (the
+    /// last given back of those), else a new one. A column of 8,192 numbers does not take the
+    /// buffer of 8,192 rows of twelve bitboards, nor a buffer grow from batch to batch; and
+    /// batches of about as many rows (a batch ends after the game that fills it) ask for
+    /// buffers of one size.
     pub(crate) fn vec<T: Kept>(&self, n: usize) -> Vec<T> {
-        let n = n.max(1);
+        let n = size_class(n);
         let kept = {
             let mut free = self.free();
             let shelf = T::shelf(&mut free);
@@ -284,6 +286,14 @@ impl Buffers {
     }
 }
 
+/// `n` (at least 1) rounded up to a multiple of an eighth of the power of two at or above it:
+/// at most an eighth more room, and requests a few percent apart the same size.
+fn size_class(n: usize) -> usize {
+    let n = n.max(1);
+    let step = (n.next_power_of_two() / 8).max(1);
+    n.div_ceil(step) * step
+}
+
 /// The offsets of lists or binary values one after the other: each array's own, from where
 /// the values of those before it end.
 fn joined_offsets<'a>(parts: impl Iterator<Item = &'a OffsetBuffer<i32>>) -> OffsetBuffer<i32> {
@@ -352,12 +362,28 @@ mod tests {
         let arrows = arrow_select::concat::concat_batches(&schema, &parts).unwrap();
         assert_eq!(ours, arrows);
         assert_eq!(pool.kept_bytes(), 0);
-        let lent = (ours.column(0).len() + 12 * ours.column(1).len()) * 8;
+        let rows = ours.num_rows();
+        let lent = (size_class(rows) + size_class(12 * rows)) * 8;
         drop(ours);
         assert_eq!(pool.kept_bytes(), lent);
         // taken again: the pool gives the last one back first
         let again = pool.concat_batches(&schema, &parts).unwrap();
         assert_eq!(again, arrows);
+    }
+
+    #[test]
+    fn size_classes() {
+        let classes: Vec<usize> = [
+            0, 1, 7, 9, 100, 8192, 98_304, 3_761_620, 3_786_890, 3_806_023,
+        ]
+        .map(size_class)
+        .to_vec();
+        assert_eq!(
+            classes,
+            [
+                1, 1, 7, 10, 112, 8192, 98_304, 4_194_304, 4_194_304, 4_194_304
+            ]
+        );
     }
 
     #[test]
@@ -372,9 +398,9 @@ mod tests {
         assert_eq!(&ours, &arrow_select::concat::concat(&arrays).unwrap());
         drop(ours);
         assert_eq!(pool.kept_bytes(), 6);
-        // taken for a column of 4 to 6 values, not for one of 2 (nor of 13)
+        // taken for a column of 4 to 6 values, not for one of 2 (nor of 13: 14, its class)
         assert_eq!(pool.vec::<u8>(2).capacity(), 2);
-        assert_eq!(pool.vec::<u8>(13).capacity(), 13);
+        assert_eq!(pool.vec::<u8>(13).capacity(), 14);
         let v = pool.vec::<u8>(4);
         assert_eq!((v.len(), v.capacity(), pool.kept_bytes()), (0, 6, 0));
         drop(pool.buffer(v));

@@ -271,18 +271,13 @@ impl PositionsBuilder {
 
     /// At a batch's start: room for the rows of the batch before and a quarter more (a batch
     /// is cut after the tree that fills it, so that room for exactly as many would still grow
-    /// once, a copy of the whole column), at most 65,536 rows, in every column filled; for a
-    /// builder's first batch, 1,024 rows (and boards of 19x19). The buffers are the pool's
-    /// ([`Buffers`]): the columns hold none after a `finish`.
+    /// once, a copy of the whole column), at most 65,536 rows, in every column filled (the
+    /// builders are new after a `finish`; a fresh one holds no buffer, and its first batch
+    /// grows as it goes). The buffers are the pool's ([`Buffers`]).
     fn reserve(&mut self) {
         let (rows, bytes) = self.last;
-        let n = if rows == 0 {
-            1024
-        } else {
-            (rows + rows / 4).min(1 << 16)
-        };
-        // a first batch: boards of 19x19
-        let bytes = bytes.checked_div(rows).unwrap_or(361) * n;
+        let n = (rows + rows / 4).min(1 << 16);
+        let bytes = bytes / rows.max(1) * n;
         let w = self.wanted.0;
         let pool = &self.pool;
         macro_rules! reserve {
@@ -330,7 +325,7 @@ impl PositionsBuilder {
     /// `symmetries`, a row per move and symmetry. The filters of [`crate::PositionOptions`]
     /// leave positions out (a sample's salt: the game's key, its size and moves).
     pub(crate) fn push(&mut self, file: &str, tree: &sgf::GameTree) {
-        if self.rows == 0 {
+        if self.rows == 0 && self.last.0 > 0 {
             self.reserve();
         }
         let index = clamp_i64(tree.index());
