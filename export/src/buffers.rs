@@ -9,11 +9,16 @@
 //! again, its pages mapped and most likely still in the cache. Safe code throughout: a buffer
 //! is a [`bytes::Bytes`] that owns its `Vec`, made an Arrow [`Buffer`].
 //!
-//! The pool holds at most [`Buffers::MAX_KEPT`] bytes of buffers no array holds; one past that
-//! is freed. A consumer that keeps its batches keeps their buffers out of the pool: the pool
-//! then makes new ones, as the allocator would.
+//! The pool holds at most [`Buffers::MAX_KEPT`] bytes of buffers no array holds, and at most
+//! [`Buffers::MAX_SHELVED`] of a type; one past that is freed, as is a buffer of less than
+//! [`Buffers::MIN_KEPT`] bytes. A consumer that keeps its batches keeps their buffers out of
+//! the pool: the pool then makes new ones, as the allocator would; and an array that outlives
+//! the scan frees its buffer (a buffer holds its pool weakly). A batch that fills less than
+//! half of its buffers (a piece of few rows) is copied into buffers of its size, and the large
+//! ones go back at once: a small batch holds no more than its rows.
 
-use std::sync::{Arc, Mutex};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, Weak};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
@@ -38,14 +43,15 @@ use arrow_schema::{ArrowError, DataType, SchemaRef};
 ///     arrow_schema::DataType::Int64,
 ///     false,
 /// )]));
-/// let part = |v: Vec<i64>| {
-///     RecordBatch::try_new(schema.clone(), vec![Arc::new(Int64Array::from(v))]).unwrap()
+/// let part = |v: std::ops::Range<i64>| {
+///     RecordBatch::try_new(schema.clone(), vec![Arc::new(Int64Array::from_iter_values(v))])
+///         .unwrap()
 /// };
-/// let one = pool.concat_batches(&schema, &[part(vec![1, 2]), part(vec![3])]).unwrap();
-/// assert_eq!(one.column(0).as_ref(), &Int64Array::from(vec![1, 2, 3]) as &dyn Array);
+/// let one = pool.concat_batches(&schema, &[part(0..600), part(600..1000)]).unwrap();
+/// assert_eq!(one.column(0).as_ref(), &Int64Array::from_iter_values(0..1000) as &dyn Array);
 /// assert_eq!(pool.kept_bytes(), 0);
-/// drop(one); // its buffer goes back to the pool
-/// assert_eq!(pool.kept_bytes(), 3 * 8);
+/// drop(one); // its buffer goes back to the pool: 1,024 values (1,000 rounded up)
+/// assert_eq!(pool.kept_bytes(), 1024 * 8);
 /// ```
 #[derive(Clone, Default)]
 pub struct Buffers(Arc<Shelves>);
@@ -66,26 +72,26 @@ struct Shelves {
 
 #[derive(Default)]
 pub(crate) struct Free {
-    i64: Vec<Vec<i64>>,
-    i32: Vec<Vec<i32>>,
-    i16: Vec<Vec<i16>>,
-    i8: Vec<Vec<i8>>,
-    f64: Vec<Vec<f64>>,
-    u8: Vec<Vec<u8>>,
-    u32: Vec<Vec<u32>>,
+    i64: VecDeque<Vec<i64>>,
+    i32: VecDeque<Vec<i32>>,
+    i16: VecDeque<Vec<i16>>,
+    i8: VecDeque<Vec<i8>>,
+    f64: VecDeque<Vec<f64>>,
+    u8: VecDeque<Vec<u8>>,
+    u32: VecDeque<Vec<u32>>,
     /// The bytes of the buffers above (their capacities).
     bytes: usize,
 }
 
 /// A native type whose buffers the pool keeps.
 pub(crate) trait Kept: ArrowNativeType {
-    fn shelf(free: &mut Free) -> &mut Vec<Vec<Self>>;
+    fn shelf(free: &mut Free) -> &mut VecDeque<Vec<Self>>;
 }
 
 macro_rules! kept {
     ($($t:ty => $field:ident),*) => {$(
         impl Kept for $t {
-            fn shelf(free: &mut Free) -> &mut Vec<Vec<$t>> {
+            fn shelf(free: &mut Free) -> &mut VecDeque<Vec<$t>> {
                 &mut free.$field
             }
         }
@@ -93,10 +99,11 @@ macro_rules! kept {
 }
 kept!(i64 => i64, i32 => i32, i16 => i16, i8 => i8, f64 => f64, u8 => u8, u32 => u32);
 
-/// A `Vec` an Arrow buffer holds, back to its pool when the buffer goes.
+/// A `Vec` an Arrow buffer holds, back to its pool when the buffer goes (if the pool is still
+/// there: an array that outlives its scan does not keep the scan's pool).
 struct Lent<T: Kept> {
     values: Vec<T>,
-    home: Buffers,
+    home: Weak<Shelves>,
 }
 
 impl<T: Kept> AsRef<[u8]> for Lent<T> {
@@ -107,7 +114,9 @@ impl<T: Kept> AsRef<[u8]> for Lent<T> {
 
 impl<T: Kept> Drop for Lent<T> {
     fn drop(&mut self) {
-        self.home.give_back(std::mem::take(&mut self.values));
+        if let Some(home) = self.home.upgrade() {
+            Buffers(home).give_back(std::mem::take(&mut self.values));
+        }
     }
 }
 
@@ -115,6 +124,12 @@ impl Buffers {
     /// The most bytes of buffers kept while no array holds them (16 MiB): about twenty
     /// batches of 8,192 rows of the twelve bitboards.
     pub const MAX_KEPT: usize = 16 << 20;
+
+    /// The most buffers of one type kept (64): the oldest goes first.
+    pub const MAX_SHELVED: usize = 64;
+
+    /// The fewest bytes of a buffer kept (4 KiB): smaller ones are the allocator's.
+    pub const MIN_KEPT: usize = 4 << 10;
 
     /// The bytes of the buffers kept that no array holds.
     pub fn kept_bytes(&self) -> usize {
@@ -143,7 +158,7 @@ impl Buffers {
                 .filter(|(_, v)| (n..=2 * n).contains(&v.capacity()))
                 .min_by_key(|&(i, v)| (v.capacity(), usize::MAX - i))
                 .map(|(i, _)| i);
-            let v = best.map(|i| shelf.remove(i));
+            let v = best.and_then(|i| shelf.remove(i));
             if let Some(v) = &v {
                 free.bytes -= v.capacity() * size_of::<T>();
             }
@@ -153,39 +168,54 @@ impl Buffers {
     }
 
     /// `values` as an Arrow buffer, given back to the pool when the last array holding it is
-    /// dropped.
-    pub(crate) fn buffer<T: Kept>(&self, values: Vec<T>) -> ScalarBuffer<T> {
+    /// dropped; `values` copied into a `Vec` of their size first when they fill less than half
+    /// of it (the large one kept at once).
+    pub(crate) fn buffer<T: Kept>(&self, mut values: Vec<T>) -> ScalarBuffer<T> {
         if values.capacity() == 0 {
             return ScalarBuffer::from(values);
         }
+        let bytes = values.capacity() * size_of::<T>();
+        if values.capacity() > 2 * size_class(values.len()) && bytes >= 2 * Self::MIN_KEPT {
+            // a batch of few rows in a buffer made for many: its values copied out, the buffer
+            // kept for a batch to come
+            let fitted = values.to_vec();
+            self.give_back(std::mem::replace(&mut values, fitted));
+        }
         let lent = Lent {
             values,
-            home: self.clone(),
+            home: Arc::downgrade(&self.0),
         };
         // a Vec<T>'s bytes are aligned for T, and as many as its values times T's size: the
         // buffer holds them whole
         ScalarBuffer::from(Buffer::from(bytes::Bytes::from_owner(lent)))
     }
 
-    /// Keeps `values` (emptied) for a batch to come; past [`MAX_KEPT`](Self::MAX_KEPT), the
-    /// buffers of its type kept longest are freed first to make room.
+    /// Keeps `values` (emptied) for a batch to come: past [`MAX_KEPT`](Self::MAX_KEPT) bytes
+    /// or [`MAX_SHELVED`](Self::MAX_SHELVED) buffers, the buffers of its type kept longest
+    /// are freed to make room; when freeing them all would not make room, `values` is freed
+    /// instead, and so is a buffer of less than [`MIN_KEPT`](Self::MIN_KEPT) bytes.
     fn give_back<T: Kept>(&self, mut values: Vec<T>) {
         let size = values.capacity() * size_of::<T>();
-        if size == 0 || size > Self::MAX_KEPT {
+        if !(Self::MIN_KEPT..=Self::MAX_KEPT).contains(&size) {
             return;
         }
         let mut free = self.free();
-        while free.bytes + size > Self::MAX_KEPT {
-            let shelf = T::shelf(&mut free);
-            if shelf.is_empty() {
-                return;
-            }
-            let old = shelf.remove(0);
+        let own: usize = T::shelf(&mut free)
+            .iter()
+            .map(|v| v.capacity() * size_of::<T>())
+            .sum();
+        if free.bytes - own + size > Self::MAX_KEPT {
+            return;
+        }
+        while free.bytes + size > Self::MAX_KEPT || T::shelf(&mut free).len() >= Self::MAX_SHELVED {
+            let old = T::shelf(&mut free)
+                .pop_front()
+                .expect("room made by its own type");
             free.bytes -= old.capacity() * size_of::<T>();
         }
         values.clear();
         free.bytes += size;
-        T::shelf(&mut free).push(values);
+        T::shelf(&mut free).push_back(values);
     }
 
     /// The batches `parts` (of `schema`) as one, as [`arrow_select::concat::concat_batches`]
@@ -201,8 +231,16 @@ impl Buffers {
         schema: &SchemaRef,
         parts: &[RecordBatch],
     ) -> Result<RecordBatch, ArrowError> {
-        if parts.len() == 1 {
-            return Ok(parts[0].clone());
+        match parts {
+            [] => return Ok(RecordBatch::new_empty(schema.clone())),
+            [one] => return one.clone().with_schema(schema.clone()),
+            _ => {}
+        }
+        if parts
+            .iter()
+            .any(|b| b.num_columns() != schema.fields().len())
+        {
+            return arrow_select::concat::concat_batches(schema, parts);
         }
         let rows = parts.iter().map(RecordBatch::num_rows).sum();
         let columns = (0..schema.fields().len())
@@ -220,7 +258,10 @@ impl Buffers {
         let Some(first) = arrays.first() else {
             return arrow_select::concat::concat(arrays);
         };
-        if arrays.iter().any(|a| a.null_count() > 0) {
+        if arrays
+            .iter()
+            .any(|a| a.null_count() > 0 || a.data_type() != first.data_type())
+        {
             return arrow_select::concat::concat(arrays);
         }
         Ok(match first.data_type() {
@@ -242,11 +283,20 @@ impl Buffers {
                     })
                     .collect::<Vec<_>>();
                 let values: Vec<&dyn Array> = values.iter().map(|v| v.as_ref()).collect();
+                let Some(offsets) =
+                    joined_offsets(arrays.iter().map(|a| a.as_list::<i32>().offsets()))
+                else {
+                    return arrow_select::concat::concat(arrays);
+                };
                 let values = self.concat(&values)?;
-                let offsets = joined_offsets(arrays.iter().map(|a| a.as_list::<i32>().offsets()));
                 Arc::new(ListArray::try_new(field.clone(), offsets, values, None)?)
             }
             DataType::Binary => {
+                let Some(offsets) =
+                    joined_offsets(arrays.iter().map(|a| a.as_binary::<i32>().offsets()))
+                else {
+                    return arrow_select::concat::concat(arrays);
+                };
                 let total = arrays
                     .iter()
                     .map(|a| {
@@ -260,7 +310,6 @@ impl Buffers {
                     let o = b.value_offsets();
                     values.extend_from_slice(&b.values()[o[0] as usize..o[o.len() - 1] as usize]);
                 }
-                let offsets = joined_offsets(arrays.iter().map(|a| a.as_binary::<i32>().offsets()));
                 let values = self.buffer(values).into_inner();
                 Arc::new(BinaryArray::try_new(offsets, values, None)?)
             }
@@ -295,16 +344,20 @@ fn size_class(n: usize) -> usize {
 }
 
 /// The offsets of lists or binary values one after the other: each array's own, from where
-/// the values of those before it end.
-fn joined_offsets<'a>(parts: impl Iterator<Item = &'a OffsetBuffer<i32>>) -> OffsetBuffer<i32> {
+/// the values of those before it end; `None` past `i32::MAX` values in all.
+fn joined_offsets<'a>(
+    parts: impl Iterator<Item = &'a OffsetBuffer<i32>>,
+) -> Option<OffsetBuffer<i32>> {
     let mut out: Vec<i32> = vec![0];
     for o in parts {
         let base = *out.last().expect("one at least");
         let first = o[0];
+        base.checked_add(o[o.len() - 1] - first)?;
         out.extend(o.iter().skip(1).map(|&v| base + (v - first)));
     }
-    // from 0, each offset at least the one before it (each part's are): valid
-    OffsetBuffer::new(ScalarBuffer::from(out))
+    // from 0, each offset at least the one before it (each part's are), none past i32::MAX:
+    // valid
+    Some(OffsetBuffer::new(ScalarBuffer::from(out)))
 }
 
 #[cfg(test)]
@@ -354,9 +407,9 @@ mod tests {
             Field::new("t", DataType::Utf8, false),
             Field::new("maybe", DataType::Int32, true),
         ]));
-        let a = bitboard_batch(&schema, 0..10);
-        let b = bitboard_batch(&schema, 10..25);
-        let parts = [a.slice(3, 7), b.slice(0, 4), b.slice(6, 9)];
+        let a = bitboard_batch(&schema, 0..600);
+        let b = bitboard_batch(&schema, 600..1500);
+        let parts = [a.slice(30, 500), b.slice(0, 200), b.slice(250, 600)];
         let pool = Buffers::default();
         let ours = pool.concat_batches(&schema, &parts).unwrap();
         let arrows = arrow_select::concat::concat_batches(&schema, &parts).unwrap();
@@ -366,9 +419,16 @@ mod tests {
         let lent = (size_class(rows) + size_class(12 * rows)) * 8;
         drop(ours);
         assert_eq!(pool.kept_bytes(), lent);
-        // taken again: the pool gives the last one back first
+        // taken again: the pool gives them back first
         let again = pool.concat_batches(&schema, &parts).unwrap();
         assert_eq!(again, arrows);
+        assert_eq!(pool.kept_bytes(), 0);
+        // one part, none, parts of another schema: as Arrow's
+        assert_eq!(pool.concat_batches(&schema, &parts[..1]).unwrap(), parts[0]);
+        assert_eq!(pool.concat_batches(&schema, &[]).unwrap().num_rows(), 0);
+        let other = Arc::new(Schema::new(vec![Field::new("n", DataType::Int32, false)]));
+        let wrong = RecordBatch::try_new(other, vec![Arc::new(Int32Array::from(vec![1]))]).unwrap();
+        assert!(pool.concat_batches(&schema, &[a.clone(), wrong]).is_err());
     }
 
     #[test]
@@ -387,31 +447,61 @@ mod tests {
     }
 
     #[test]
-    fn binary_values_and_the_limit() {
+    fn binary_values_and_the_limits() {
         let pool = Buffers::default();
+        let big = |n: usize, b: u8| vec![b; n];
         let parts: Vec<BinaryArray> = vec![
-            BinaryArray::from_iter_values([b"ab".as_slice(), b"", b"cde"]).slice(1, 2),
-            BinaryArray::from_iter_values([b"x".as_slice(), b"yz"]),
+            BinaryArray::from_iter_values((0..5u8).map(|b| big(1000, b))).slice(1, 3),
+            BinaryArray::from_iter_values([big(1000, 7), big(2000, 8)]),
         ];
         let arrays: Vec<&dyn Array> = parts.iter().map(|p| p as &dyn Array).collect();
         let ours = pool.concat(&arrays).unwrap();
         assert_eq!(&ours, &arrow_select::concat::concat(&arrays).unwrap());
         drop(ours);
-        assert_eq!(pool.kept_bytes(), 6);
-        // taken for a column of 4 to 6 values, not for one of 2 (nor of 13: 14, its class)
+        assert_eq!(pool.kept_bytes(), 6144, "6,000 bytes, in their class");
+        // taken for 4,096 to 6,144 values, not for 2 nor for 13,000
         assert_eq!(pool.vec::<u8>(2).capacity(), 2);
-        assert_eq!(pool.vec::<u8>(13).capacity(), 14);
-        let v = pool.vec::<u8>(4);
-        assert_eq!((v.len(), v.capacity(), pool.kept_bytes()), (0, 6, 0));
+        assert_eq!(pool.vec::<u8>(13_000).capacity(), 14_336);
+        let v = pool.vec::<u8>(4000);
+        assert_eq!((v.len(), v.capacity(), pool.kept_bytes()), (0, 6144, 0));
         drop(pool.buffer(v));
-        assert_eq!(pool.kept_bytes(), 6);
-        // past the limit: the oldest of the type freed to make room, else the one given back
-        drop(pool.buffer(Vec::<i64>::with_capacity(Buffers::MAX_KEPT / 8)));
-        assert_eq!(pool.kept_bytes(), 6);
-        drop(pool.buffer(Vec::<u8>::with_capacity(Buffers::MAX_KEPT + 1)));
-        assert_eq!(pool.kept_bytes(), 6);
-        drop(pool.buffer(Vec::<u8>::with_capacity(Buffers::MAX_KEPT)));
-        assert_eq!(pool.kept_bytes(), Buffers::MAX_KEPT);
-        assert_eq!(pool.vec::<u8>(5).capacity(), 5, "the 6 were freed");
+        assert_eq!(pool.kept_bytes(), 6144);
+        // too small to keep, too large to keep
+        drop(pool.buffer(vec![1u8; 100]));
+        drop(pool.buffer(vec![1u8; Buffers::MAX_KEPT + 1]));
+        assert_eq!(pool.kept_bytes(), 6144);
+        // past the limit: the oldest of the type freed to make room
+        drop(pool.buffer(vec![1u8; Buffers::MAX_KEPT - 4096]));
+        assert_eq!(pool.kept_bytes(), Buffers::MAX_KEPT - 4096);
+        // another type's buffer that would need them freed: freed itself
+        drop(pool.buffer(vec![1i64; 1024]));
+        assert_eq!(pool.kept_bytes(), Buffers::MAX_KEPT - 4096);
+        assert_eq!(
+            pool.vec::<u8>(5000).capacity(),
+            5120,
+            "the 6,144 were freed"
+        );
+    }
+
+    #[test]
+    fn a_few_rows_in_a_large_buffer_are_copied_out() {
+        let pool = Buffers::default();
+        let mut v: Vec<i64> = Vec::with_capacity(100_000);
+        v.extend(0..10);
+        let b = pool.buffer(v);
+        assert_eq!(&b[..], &(0..10).collect::<Vec<i64>>()[..]);
+        assert_eq!(pool.kept_bytes(), 800_000, "the large one kept at once");
+        drop(b);
+        assert_eq!(pool.kept_bytes(), 800_000, "the copy too small to keep");
+        // at most 64 of a type
+        let pool = Buffers::default();
+        for _ in 0..70 {
+            drop(pool.buffer(vec![0i32; 1024]));
+        }
+        assert_eq!(pool.kept_bytes(), Buffers::MAX_SHELVED * 4096);
+        // a buffer that outlives its pool is freed, not kept
+        let b = pool.buffer(vec![1i64; 1024]);
+        drop(pool);
+        drop(b);
     }
 }

@@ -369,10 +369,12 @@ impl Rows<'_> {
         if rows == 0 || !(end || full) {
             return;
         }
-        // the builders start empty and grow with their rows (kifu-export), so that the batch
-        // of a small input (a file of one game) holds buffers of its own size: 20,000 of
-        // them in flight hold a few megabytes, not the thousand rows a builder was once made
-        // for each
+        // the builders start empty and grow with their rows (kifu-export), or copy a batch
+        // that fills less than half of its buffers into buffers of its size (the positions
+        // tables' columns of numbers, made room for at a batch's first row: `Buffers`), so
+        // that the batch of a small input (a file of one game) holds buffers of its own size:
+        // 20,000 of them in flight hold a few megabytes, not the thousand rows a builder was
+        // once made for each
         self.batches.push(b.finish());
     }
 
@@ -853,7 +855,8 @@ where
 
 /// As [`scan_table`], the batches handed to `out` as the workers made them (in input order,
 /// the games numbered in their inputs, each batch at most `batch_rows` rows and ending where
-/// a piece of input ends), not cut again to `batch_rows`: no row is copied on its way out.
+/// a piece of input ends), not cut again to `batch_rows`: no batch is copied together from
+/// two.
 /// For a consumer that cuts its own batches (`kifu.positions`), or whose output depends on
 /// the rows alone (`kifu export --to npy`). The rows are [`scan_table`]'s, in its order; where
 /// the batches end depends on the scan's pieces.

@@ -565,6 +565,8 @@ def positions(
                     have = len(next(iter(rest.values())))
                     at = min(batch_size - have, n)
                     joined = {c: np.concatenate([rest[c], v[:at]]) for c, v in whole.items()}
+                    for v in joined.values():
+                        v.flags.writeable = False  # as the views are
                     if have + at < batch_size:
                         rest = joined
                         continue

@@ -29,6 +29,9 @@ use crate::arrow::ArrowStream;
 use crate::scan::{self, Msg, Pump};
 use crate::source::{PyErrSlot, extract, parse_format};
 
+/// The small batches waiting to be handed on are put together every this many.
+const COMPACT_EVERY: usize = 64;
+
 /// The schema metadata key of a Go batch's board size: `"cols,rows"`.
 pub const BOARD_KEY: &str = "kifu.board";
 
@@ -174,7 +177,24 @@ impl Out {
         }
         self.pending_rows += batch.num_rows();
         self.pending.push(batch);
-        self.pending_rows < n || self.flush(send)
+        if self.pending_rows >= n {
+            return self.flush(send);
+        }
+        if self.pending.len() >= COMPACT_EVERY {
+            // many small batches (a sample, one-row files): each one's arrays held while they
+            // wait are put together
+            let one = self.take();
+            self.pending.push(one);
+        }
+        true
+    }
+
+    /// The batches waiting, as one.
+    fn take(&mut self) -> RecordBatch {
+        let pending = std::mem::take(&mut self.pending);
+        self.pool
+            .concat_batches(&pending[0].schema(), &pending)
+            .expect("batches of one table have one schema")
     }
 
     /// The rows waiting, as one batch handed on.
@@ -182,12 +202,8 @@ impl Out {
         if self.pending.is_empty() {
             return true;
         }
-        let pending = std::mem::take(&mut self.pending);
+        let one = self.take();
         self.pending_rows = 0;
-        let one = self
-            .pool
-            .concat_batches(&pending[0].schema(), &pending)
-            .expect("batches of one table have one schema");
         send(Msg::Items(vec![one]))
     }
 

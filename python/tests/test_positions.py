@@ -117,8 +117,8 @@ def test_the_scans_batches_cut_into_batch_size(games, monkeypatch):
         assert [len(b["ply"]) for b in cut] == [300] * (t.num_rows // 300) + ([rest] if rest else [])
         assert all(equal(a, b) for a, b in zip(whole, cut)) and len(whole) == len(cut)
         assert all(b["bitboards"].shape == (len(b["ply"]), 12) for b in cut)
-        # views of the scan's arrays, but where a batch of 300 spans two of the scan's (each
-        # of which ends after the game that brings it to `group` rows or more)
+        # views of the scan's arrays, but where a batch of 300 spans two of the scan's (each a
+        # piece's rows, or cut after the game that brings it to max(group, 8,192) rows)
         views = [not b["ply"].flags.owndata for b in cut]
         if group >= 900:
             assert sum(views) > len(cut) // 2, views
