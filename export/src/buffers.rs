@@ -13,9 +13,9 @@
 //! [`Buffers::MAX_SHELVED`] of a type; one past that is freed, as is a buffer of less than
 //! [`Buffers::MIN_KEPT`] bytes. A consumer that keeps its batches keeps their buffers out of
 //! the pool: the pool then makes new ones, as the allocator would; and an array that outlives
-//! the scan frees its buffer (a buffer holds its pool weakly). A batch that fills less than
-//! half of its buffers (a piece of few rows) is copied into buffers of its size, and the large
-//! ones go back at once: a small batch holds no more than its rows.
+//! the scan frees its buffer (a buffer holds its pool weakly). A batch that fills less than a
+//! quarter of its buffers (a piece of few rows) is copied into buffers of its size, and the
+//! large ones go back at once: a small batch holds no more than its rows.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, Weak};
@@ -168,14 +168,16 @@ impl Buffers {
     }
 
     /// `values` as an Arrow buffer, given back to the pool when the last array holding it is
-    /// dropped; `values` copied into a `Vec` of their size first when they fill less than half
-    /// of it (the large one kept at once).
+    /// dropped; `values` copied into a `Vec` of their size first when they fill less than a
+    /// quarter of it (the large one kept at once). A batch in a buffer the pool lent (room for
+    /// up to twice what was asked), or made with a quarter more room than the batch before, is
+    /// not copied.
     pub(crate) fn buffer<T: Kept>(&self, mut values: Vec<T>) -> ScalarBuffer<T> {
         if values.capacity() == 0 {
             return ScalarBuffer::from(values);
         }
         let bytes = values.capacity() * size_of::<T>();
-        if values.capacity() > 2 * size_class(values.len()) && bytes >= 2 * Self::MIN_KEPT {
+        if values.capacity() > 4 * size_class(values.len()) && bytes >= 2 * Self::MIN_KEPT {
             // a batch of few rows in a buffer made for many: its values copied out, the buffer
             // kept for a batch to come
             let fitted = values.to_vec();

@@ -370,7 +370,7 @@ impl Rows<'_> {
             return;
         }
         // the builders start empty and grow with their rows (kifu-export), or copy a batch
-        // that fills less than half of its buffers into buffers of its size (the positions
+        // that fills less than a quarter of its buffers into buffers of its size (the positions
         // tables' columns of numbers, made room for at a batch's first row: `Buffers`), so
         // that the batch of a small input (a file of one game) holds buffers of its own size:
         // 20,000 of them in flight hold a few megabytes, not the thousand rows a builder was
