@@ -49,8 +49,9 @@ mod positions_events;
 pub use positions_events::{Events, PgnPiece, TableWork};
 
 /// The batches of a table scan waiting to make a batch of `batch_rows` are put together every
-/// this many ([`Collector::compact`]).
-const COMPACT_EVERY: usize = 64;
+/// this many (and those `kifu.positions` holds until they come to its group of rows), so that
+/// many small batches do not each hold arrays of their own.
+pub const COMPACT_EVERY: usize = 64;
 
 /// The piece size of a scan building a positions table (`kifu export --table positions`
 /// unless `--piece-size` says otherwise, `kifu.to_arrow` and `kifu.to_parquet`): a position

@@ -29,9 +29,6 @@ use crate::arrow::ArrowStream;
 use crate::scan::{self, Msg, Pump};
 use crate::source::{PyErrSlot, extract, parse_format};
 
-/// The small batches waiting to be handed on are put together every this many.
-const COMPACT_EVERY: usize = 64;
-
 /// The schema metadata key of a Go batch's board size: `"cols,rows"`.
 pub const BOARD_KEY: &str = "kifu.board";
 
@@ -180,7 +177,7 @@ impl Out {
         if self.pending_rows >= n {
             return self.flush(send);
         }
-        if self.pending.len() >= COMPACT_EVERY {
+        if self.pending.len() >= tables::COMPACT_EVERY {
             // many small batches (a sample, one-row files): each one's arrays held while they
             // wait are put together
             let one = self.take();
