@@ -4,7 +4,7 @@
 # Python package `kifu` (python/, PyO3 + maturin) built and installed there. The one command for
 # a fresh machine:
 #
-#   scripts/python_env.sh [--bench|--spark|--dask|--export-bench] [--debug] [--no-build] [--check]
+#   scripts/python_env.sh [--bench|--spark|--dask|--export-bench|--conformance] [--debug] [--no-build] [--check]
 #
 #   profile          requirements              kifu built  used by
 #   (none: package)  requirements/package.txt  yes         python/tests (scripts/ci/python_test.sh),
@@ -17,6 +17,10 @@
 #   --dask           requirements/dask.txt     yes         scripts/demo/python_dask.py: + dask
 #   --export-bench   requirements/export-bench.txt  no     scripts/bench/export_bench.sh: python-chess,
 #                                                          pandas, pyarrow, pgn2data
+#   --conformance    requirements/conformance.txt   no     scripts/ci/conformance_test.sh: python-chess
+#                                                          and sgfmill, the references of
+#                                                          scripts/conformance/find_chess.py and
+#                                                          go_pattern.py (kifu's side is the CLI)
 #
 # The venv lives outside the repository, under ${XDG_CACHE_HOME:-~/.cache}/kifu-venv/, named by
 # the profile and a checksum of its requirements (the files `-r` includes too): it is made once
@@ -33,13 +37,14 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 profile=package build=1 check=0 release=--release
-usage="usage: $0 [--bench|--spark|--dask|--export-bench] [--debug] [--no-build] [--check]"
+usage="usage: $0 [--bench|--spark|--dask|--export-bench|--conformance] [--debug] [--no-build] [--check]"
 for arg in "$@"; do
   case "$arg" in
     --bench) profile=bench ;;
     --spark) profile=spark ;;
     --dask) profile=dask ;;
     --export-bench) profile=export-bench build=0 ;; # kifu's side is the Rust example
+    --conformance) profile=conformance build=0 ;; # kifu's side is the CLI and its examples
     --debug) release= ;;
     --no-build) build=0 ;;
     --check) check=1 ;;

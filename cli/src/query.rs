@@ -16,7 +16,8 @@ pub struct QueryArgs {
     #[arg(long, value_name = "FEN", help_heading = "Query")]
     pub fen: Option<String>,
     /// A piece pattern: a FEN board part whose pieces must stand on their squares, an empty
-    /// square meaning "any" (Scoutfish's sub-fen), optionally followed by `w` or `b`.
+    /// square meaning "any" (Scoutfish's sub-fen) and `_` a square that must be empty,
+    /// optionally followed by `w` or `b`.
     #[arg(long, value_name = "BOARD", help_heading = "Query")]
     pub subfen: Option<String>,
     /// A material signature: `KRPkr` (exactly), or terms with bounds: `Q+` (at least a white

@@ -141,6 +141,11 @@ fn sub_fen_material_and_sequences() {
             (4, vec![6, 8, 10, 12, 14])
         ]
     );
+    // ... and e5 empty (`_`): game 1 before 2... e5, game 4 once 2... exd4 left it
+    assert_eq!(
+        found(&["--subfen", "8/8/2n5/4_3/8/8/8/8 w"]),
+        [(1, vec![2]), (4, vec![6, 8, 10, 12, 14])]
+    );
     // a white bishop on b5 and a black knight on c6
     assert_eq!(find_count(&["--subfen", "8/8/2n5/1B6/8/8/8/8"]), 2);
     // no queens
@@ -514,6 +519,12 @@ fn explore_counts_what_was_played_next() {
         groups,
         [("bullet", "Bb5"), ("blitz", "Bb5"), ("rapid", "Bc4")]
     );
+    let rows = explore(&["--fen", OPEN, "--by", "year"]);
+    let groups: Vec<_> = rows
+        .iter()
+        .map(|r| (r["group"].as_str().unwrap(), r["san"].as_str().unwrap()))
+        .collect();
+    assert_eq!(groups, [("2019", "Bc4"), ("2020", "Bb5"), ("2021", "Bb5")]);
     let rows = explore(&["--fen", OPEN, "--by", "rating:500"]);
     let groups: Vec<_> = rows.iter().map(|r| r["group"].as_str().unwrap()).collect();
     assert_eq!(groups, ["1500-1999", "2000-2499"]);

@@ -8,7 +8,7 @@ KIFU is the `kifu` binary (cargo build --release -p kifu-cli). Run it with the p
 project's venv that has python-chess (`$(scripts/python_env.sh --export-bench --no-build)`, or
 the oracle venv of ../shared/oracle/README.md).
 
-For every query form of docs/search.md (exact positions from FEN and EPD, sub-FEN patterns with
+For every query form of docs/search.md (exact positions from FEN and EPD, sub-FEN patterns (empty squares too) with
 and without a side to move, exact and ranged material, sequences within N plies, a ply range),
 `kifu find --to jsonl` runs on the inputs; python-chess reads the same files
 (chess.pgn.read_game), replays each game's main line and tests every position of it (the start
@@ -75,13 +75,28 @@ def exact(fen):
 
 
 def subfen(board, side=None):
-    """Scoutfish's sub-FEN, by python-chess's own board: each piece given stands on its square."""
-    ref = chess.BaseBoard(board)
+    """Scoutfish's sub-FEN, by python-chess's own board: each piece given stands on its square;
+    a `_` square (kifu's mark of a square that must be empty) is empty."""
+    empty = 0
+    ref = chess.BaseBoard.empty()
+    for i, rank in enumerate(board.split("/")):
+        f = 0
+        for ch in rank:
+            if ch.isdigit():
+                f += int(ch)
+                continue
+            if ch == "_":
+                empty |= chess.BB_SQUARES[chess.square(f, 7 - i)]
+            else:
+                ref.set_piece_at(chess.square(f, 7 - i), chess.Piece.from_symbol(ch))
+            f += 1
     masks = [(ref.pieces_mask(pt, c), pt, c) for c in (W, B) for pt in chess.PIECE_TYPES
              if ref.pieces_mask(pt, c)]
 
     def test(b):
         if side is not None and b.turn != side:
+            return False
+        if b.occupied & empty:
             return False
         return all(b.pieces_mask(pt, c) & m == m for m, pt, c in masks)
     return test
@@ -124,6 +139,10 @@ QUERIES = [
      ["--subfen", "8/8/8/8/2BB4/8/8/8"], subfen("8/8/8/8/2BB4/8/8/8")),
     ("sub-FEN: a white queen on b8 and a black king on h8", ["--subfen", "1Q5k/8/8/8/8/8/8/8"],
      subfen("1Q5k/8/8/8/8/8/8/8")),
+    ("sub-FEN with an empty square: Bb5, Nc6, d7 empty", ["--subfen", "8/3_4/2n5/1B6/8/8/8/8"],
+     subfen("8/3_4/2n5/1B6/8/8/8/8")),
+    ("sub-FEN with empty squares: Kg1 behind pawns f2 g2 h2, f3 g3 h3 empty",
+     ["--subfen", "8/8/8/8/8/5___/5PPP/6K1"], subfen("8/8/8/8/8/5___/5PPP/6K1")),
     ("material exact: KRPkr", ["--material", "KRPkr"], material_exact("RP", "R")),
     ("material exact: KQkq", ["--material", "KQkq"], material_exact("Q", "Q")),
     ("material ranges: [BN]2+ Q=0 q=0 (White two minors or more, no queens)",

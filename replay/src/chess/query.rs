@@ -22,8 +22,8 @@
 //!   castling rights and *legal* en passant square are (python-chess's transposition key: the
 //!   EPD is the same), so transpositions are found.
 //! - **Sub-FEN** ([`SubFen`]): a FEN board part whose pieces must stand on their squares, an
-//!   empty square meaning "any" (Scoutfish's `sub-fen`), optionally followed by `w` or `b` for
-//!   the side to move.
+//!   empty square meaning "any" (Scoutfish's `sub-fen`) and `_` a square that must be empty
+//!   (CQL's `_`), optionally followed by `w` or `b` for the side to move.
 //! - **Material** ([`Material`]): `KRPkr` (exact: White a king, a rook and a pawn, Black a king
 //!   and a rook, nothing else), or terms with bounds: `Q+` (White has at least one queen),
 //!   `[BN]2+` (White has at least two minor pieces), `r2-` (Black at most two rooks),
@@ -337,7 +337,8 @@ impl Exact {
 }
 
 /// A piece pattern (Scoutfish's `sub-fen`): the pieces given must stand on their squares, the
-/// other squares may hold anything; optionally the side to move.
+/// squares marked `_` must be empty, the other squares may hold anything; optionally the side
+/// to move.
 ///
 /// ```
 /// use kifu_replay::chess::{Position, query::SubFen};
@@ -347,10 +348,15 @@ impl Exact {
 /// let pos = Position::from_fen("r4rk1/pp3ppp/8/8/8/5N2/PP3PPP/R4RK1 w - - 0 20", false).unwrap();
 /// assert!(s.matches(&pos));
 /// assert!(!SubFen::parse("6k1/8/8/8/8/5N2/8/8 b").unwrap().matches(&pos));
+/// // and the square h7 empty (it holds a pawn here), or e7 empty (it is)
+/// assert!(!SubFen::parse("6k1/7_/8/8/8/5N2/8/8").unwrap().matches(&pos));
+/// assert!(SubFen::parse("6k1/4_3/8/8/8/5N2/8/8").unwrap().matches(&pos));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SubFen {
     masks: [[u64; 6]; 2],
+    /// The squares that must be empty (`_`).
+    empty: u64,
     /// The masks that are not empty, with their kind and colour: one AND and one compare each.
     pieces: [(Piece, Color, u64); 12],
     n_pieces: u8,
@@ -359,9 +365,10 @@ pub struct SubFen {
 }
 
 impl SubFen {
-    /// Reads a FEN board part (8 ranks of pieces `PNBRQKpnbrqk` and digits), optionally
-    /// followed by `w` or `b`; anything after that (a whole FEN's castling, en passant and
-    /// counters) is refused, since a pattern does not compare them.
+    /// Reads a FEN board part (8 ranks of pieces `PNBRQKpnbrqk`, `_` for a square that must be
+    /// empty and digits for squares that may hold anything), optionally followed by `w` or `b`;
+    /// anything after that (a whole FEN's castling, en passant and counters) is refused, since
+    /// a pattern does not compare them.
     ///
     /// # Errors
     ///
@@ -387,6 +394,7 @@ impl SubFen {
             ));
         }
         let mut masks = [[0u64; 6]; 2];
+        let mut empty = 0u64;
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != 8 {
             return err(format!(
@@ -403,9 +411,16 @@ impl SubFen {
                         return err(format!("`{board}`: `{ch}` is no count of squares"));
                     }
                     file += d as usize;
+                } else if ch == '_' {
+                    if file < 8 {
+                        empty |= 1 << (r * 8 + file);
+                    }
+                    file += 1;
                 } else {
                     let Some((color, kind)) = piece_letter(ch) else {
-                        return err(format!("`{board}`: `{ch}` is no piece (PNBRQK, pnbrqk)"));
+                        return err(format!(
+                            "`{board}`: `{ch}` is no piece (PNBRQK, pnbrqk) nor `_` (an empty square)"
+                        ));
                     };
                     if file < 8 {
                         masks[color][kind] |= 1 << (r * 8 + file);
@@ -433,17 +448,22 @@ impl SubFen {
         Ok(SubFen {
             need: Need::of_masks(&masks),
             masks,
+            empty,
             pieces,
             n_pieces: n_pieces as u8,
             side,
         })
     }
 
-    /// Whether `pos` has the pattern's pieces on their squares (and its side to move).
+    /// Whether `pos` has the pattern's pieces on their squares, its empty squares empty (and
+    /// its side to move).
     #[inline(always)]
     pub fn matches(&self, pos: &Position) -> bool {
         let b = pos.board();
         if self.side.is_some_and(|s| s != b.side_to_move()) {
+            return false;
+        }
+        if b.occupied().0 & self.empty != 0 {
             return false;
         }
         self.pieces[..usize::from(self.n_pieces)]
@@ -1727,6 +1747,20 @@ mod tests {
         assert_eq!(plies(&g, &q), [(7, 0), (8, 0), (9, 0), (10, 0)]);
         let q = Query::new(vec![Step::subfen("8/8/p7/8/B7/8/8/8 w").unwrap()]);
         assert_eq!(plies(&g, &q), [(8, 0), (10, 0)]);
+        // `_`: a square that must be empty. b5 is, once the bishop went back to a4
+        let q = Query::new(vec![Step::subfen("8/8/p7/1_6/B7/8/8/8").unwrap()]);
+        assert_eq!(plies(&g, &q), [(7, 0), (8, 0), (9, 0), (10, 0)]);
+        // e4 holds White's pawn from ply 1 on
+        let q = Query::new(vec![Step::subfen("8/8/p7/8/B3_3/8/8/8").unwrap()]);
+        assert_eq!(plies(&g, &q), []);
+        // f6 until 4... Nf6 (ply 8)
+        let q = Query::new(vec![Step::subfen("8/8/p4_2/8/B7/8/8/8").unwrap()]);
+        assert_eq!(plies(&g, &q), [(7, 0)]);
+        // empty squares alone: e4 and e5, only the start
+        let q = Query::new(vec![Step::subfen("8/8/8/4_3/4_3/8/8/8").unwrap()]);
+        assert_eq!(plies(&g, &q), [(0, 0)]);
+        assert!(SubFen::parse("8/8/8/8/8/8/8/8_").is_err());
+        assert!(SubFen::parse("8/8/8/8/8/8/8/______").is_err());
         assert!(SubFen::parse("8/8/8").is_err());
         assert!(SubFen::parse("8/8/8/8/8/8/8/9").is_err());
         assert!(SubFen::parse("8/8/8/8/8/8/8/7X").is_err());

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The search's answers beside its references, at small scale (issue 34: "answers equal a
+# reference written with python-chess and sgfmill ... tests at small scale in CI"): `kifu find`
+# and `kifu explore` beside python-chess (scripts/conformance/find_chess.py, every query form
+# of docs/search.md) and the Go pattern search beside sgfmill (scripts/conformance/go_pattern.py:
+# a corner, an edge and an anywhere pattern, colours swapped or not). The whole corpus's runs
+# and their figures are in docs/figures.md § Finding positions and § Go pattern search.
+#
+#   bash scripts/ci/conformance_test.sh
+#
+# Reads the embedded samples (cli/src/sample.pgn, tests/data/*.sgf) always, and the corpus's
+# lichess sample and small SGF folders when ../shared is beside the repository (said and skipped
+# when not). kifu's side is the debug build `cargo test` made (built here when missing); the
+# references' venv is scripts/python_env.sh --conformance (skipped, and said, where Python 3.10+
+# or PyPI is out of reach). Fails on any answer that differs without an explanation.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+rc=0
+py=$(bash scripts/python_env.sh --conformance) || rc=$?
+if [ "$rc" = 3 ]; then
+    echo "conformance: skipped (no Python 3.10+ or PyPI out of reach: the references cannot be installed)"
+    exit 0
+elif [ "$rc" != 0 ]; then
+    exit "$rc"
+fi
+
+kifu=target/debug/kifu
+go_find=target/debug/examples/go_find
+[ -x "$kifu" ] || cargo build --locked -q -p kifu-cli
+[ -x "$go_find" ] || cargo build --locked -q -p kifu-pipeline --example go_find
+shared=../shared/corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "-- chess: kifu find / explore beside python-chess, the embedded sample"
+"$py" scripts/conformance/find_chess.py "$kifu" cli/src/sample.pgn --jobs 2 | tail -n 3
+lichess=$shared/pgn/small/shakmaty-benches/lichess_db_1000k.pgn
+if [ -f "$lichess" ]; then
+    echo "-- chess: the corpus's lichess sample (438 games), the explorer's rows too"
+    "$py" scripts/conformance/find_chess.py "$kifu" "$lichess" --jobs 2 --explore "$lichess" | tail -n 5
+else
+    echo "-- chess: the corpus's lichess sample skipped (no ../shared beside the repository)"
+fi
+
+# a lone black stone on the 4-4 point (corner); a black third-line stone, the two lines below
+# it empty (edge); a crosscut (anywhere)
+printf '.....\n.....\n.....\n...X.\n.....\n' > "$tmp/44.txt"
+printf '.....\n.....\n..X..\n' > "$tmp/edge.txt"
+printf 'XO\nOX\n' > "$tmp/cross.txt"
+go() { # pattern anchor [--swap-colors] inputs...
+    local pattern=$1 anchor=$2
+    shift 2
+    "$py" scripts/conformance/go_pattern.py "$go_find" "$tmp/$pattern" --anchor "$anchor" "$@" --jobs 2 | tail -n 1
+}
+echo "-- go: the pattern search beside sgfmill, the embedded game"
+seed=tests/data/seed-takemiya-cho-meijin-1996.sgf
+go 44.txt corner "$seed"
+go 44.txt corner --swap-colors "$seed"
+go edge.txt edge "$seed"
+go edge.txt edge --swap-colors "$seed"
+go cross.txt anywhere --swap-colors "$seed"
+if [ -d "$shared/sgf/small" ]; then
+    echo "-- go: the corpus's small SGF folders (about 2,000 files)"
+    go 44.txt corner --swap-colors "$shared/sgf/small"
+    go edge.txt edge "$shared/sgf/small"
+else
+    echo "-- go: the corpus's small SGF folders skipped (no ../shared beside the repository)"
+fi
+echo "conformance: every answer the same as the references'"
