@@ -341,3 +341,222 @@ fn explore_by_key() {
         "{e}"
     );
 }
+
+/// Five games whose root properties differ in komi, handicap and date, each named by its `GN`.
+/// The first four show the lone 4-4 stone of [`PATTERN`]; `nomatch` (3-3 points only) passes the same
+/// tests as `komi65`: a game kept by its keys alone, without the pattern, would be seen.
+const KEYED: &[u8] =
+    b"(;GM[1]SZ[19]GN[komi65]KM[6.5]HA[0]DT[2021-03-05]RE[B+R];B[pd];W[qf];B[dd])\n\
+(;GM[1]SZ[19]GN[ha2]KM[0.5]HA[2]DT[2019-11-20]RE[W+3.5]AB[pd][dp];W[qf];B[qd])\n\
+(;GM[1]SZ[19]GN[komi75]KM[7.50]DT[2021-07-10,11]RE[W+R];B[qp];W[dd];B[pd])\n\
+(;GM[1]SZ[19]GN[bare]RE[B+0.5];B[dp];W[pp])\n\
+(;GM[1]SZ[19]GN[nomatch]KM[6.5]HA[0]DT[2021-03-06]RE[B+R];B[cc];W[qq])\n";
+
+/// Each game's matched plies, found at `-j1` and `-j2`: what [`KEYED`]'s games hold.
+const KEYED_PLIES: &[(&str, &[u64])] = &[
+    ("komi65", &[1, 2, 3]),
+    // the handicap stones stand from the start (two 4-4 corners); B qd beside pd spoils that
+    // corner, dp's stays
+    ("ha2", &[0, 1, 2]),
+    // B qp is a 3-4 point and W dd is White's: the last move, B pd, is the first black 4-4
+    ("komi75", &[3]),
+    ("bare", &[1, 2]),
+];
+
+/// `-w` tests on the komi (`KM`, a number), the handicap (`HA`, an integer) and the date
+/// (`DT`, a date; `year` and `month` derived from it), each with the games of [`KEYED`] that
+/// `find` keeps: those that pass the test and show the pattern.
+const KEY_TESTS: &[(&[&str], &[&str])] = &[
+    (&[], &["komi65", "ha2", "komi75", "bare"]),
+    // `nomatch` has KM 6.5 too, but no 4-4 stone
+    (&["KM=6.5"], &["komi65"]),
+    // `7.50` is the number 7.5
+    (&["KM>=6.5"], &["komi65", "komi75"]),
+    (&["KM=7.5"], &["komi75"]),
+    (&["KM<1"], &["ha2"]),
+    // a game without KM passes `!=` (and no other operator)
+    (&["KM!=6.5"], &["ha2", "komi75", "bare"]),
+    (&["HA=2"], &["ha2"]),
+    (&["HA>=1"], &["ha2"]),
+    // `bare` has no HA: not 0
+    (&["HA=0"], &["komi65"]),
+    (&["HA!=2"], &["komi65", "komi75", "bare"]),
+    // a date on the parts the test gives, with `.` or `-` between them
+    (&["DT=2021"], &["komi65", "komi75"]),
+    (&["DT=2021.03"], &["komi65"]),
+    (&["DT=2021-03"], &["komi65"]),
+    (&["DT<2021.06"], &["komi65", "ha2"]),
+    (&["DT>=2021.07"], &["komi75"]),
+    // `2021-07-10,11` (two days) is compared on its first date, as `filter` compares it
+    (&["DT=2021.07.10"], &["komi75"]),
+    (&["DT=2021.07.11"], &[]),
+    (&["DT~2021"], &["komi65", "komi75"]),
+    (&["year>=2021"], &["komi65", "komi75"]),
+    (&["year=2019"], &["ha2"]),
+    (&["month=2021-03"], &["komi65"]),
+    (&["month=2021-07"], &["komi75"]),
+    // several `-w`: all hold; `or` within one: either
+    (&["KM=6.5", "HA=0", "year=2021"], &["komi65"]),
+    (&["KM>=7 or HA>=2"], &["ha2", "komi75"]),
+    (&["HA=2", "year=2021"], &[]),
+];
+
+/// The `-w` arguments of a test's list.
+fn where_args<'a>(tests: &[&'a str]) -> Vec<&'a str> {
+    tests.iter().flat_map(|t| ["-w", t]).collect()
+}
+
+/// A found game's `GN`, read from its tree's root node.
+fn game_name(found: &serde_json::Value) -> String {
+    let props = found["tree"]["nodes"][0]["props"].as_array().unwrap();
+    let gn = props.iter().find(|p| p[0] == "GN").expect("a GN");
+    gn[1][0].as_str().unwrap().to_string()
+}
+
+/// `find --go-pattern` with `-w` on the komi, the handicap and the date keeps exactly the games
+/// that pass the tests and show the pattern: the games written (`--to jsonl`, in input order,
+/// their matched plies the same as without a test), their count (`-c`) and the exit status (1
+/// when none), at one and two threads. `filter -w` keeps the same games among all five but
+/// `nomatch`, so the Go search reads the same keys from its root properties as `filter` reads
+/// from the whole tree.
+#[test]
+fn find_with_komi_handicap_and_date_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.file("keyed.sgf", KEYED);
+    let pattern = dir.file("44.txt", PATTERN);
+    let (g, p) = (games.to_str().unwrap(), pattern.to_str().unwrap());
+    for (tests, want) in KEY_TESTS {
+        let w = where_args(tests);
+        let status = if want.is_empty() { 1 } else { 0 };
+        for j in ["1", "2"] {
+            let run = |extra: &[&str]| {
+                let mut args = vec!["find", "--go-pattern", p, "--anchor", "corner", "-j", j];
+                args.extend_from_slice(extra);
+                args.extend_from_slice(&w);
+                args.push(g);
+                let o = kifu(&args, None);
+                assert_eq!(code(&o), status, "{args:?}: {}", err(&o));
+                out(&o)
+            };
+            let found = lines(&run(&["--to", "jsonl"]));
+            let names: Vec<String> = found.iter().map(game_name).collect();
+            assert_eq!(names, *want, "-w {tests:?} -j{j}");
+            for (name, f) in names.iter().zip(&found) {
+                let plies = KEYED_PLIES.iter().find(|(n, _)| n == name).unwrap().1;
+                assert_eq!(f["matched_plies"], serde_json::json!(plies), "{name}");
+            }
+            assert_eq!(
+                run(&["-c"]).trim(),
+                want.len().to_string(),
+                "-w {tests:?} -j{j}"
+            );
+        }
+        // `filter` with the same tests: the same games, and `nomatch` where it passes them
+        let mut args = vec!["filter", "--to", "jsonl"];
+        args.extend_from_slice(&w);
+        args.push(g);
+        let o = kifu(&args, None);
+        let mut filtered: Vec<String> = lines(&out(&o)).iter().map(game_name).collect();
+        filtered.retain(|n| n != "nomatch");
+        assert_eq!(filtered, *want, "filter -w {tests:?}: {}", err(&o));
+    }
+}
+
+/// `explore --go-pattern` with the same tests counts the positions of the kept games only:
+/// its rows' positions add up to the matched plies of the games `find` keeps, every row's
+/// example game is one of them, and the table's count on stderr says as much; the same at
+/// `-j2`. Two cases are checked row by row.
+#[test]
+fn explore_with_komi_handicap_and_date_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.file("keyed.sgf", KEYED);
+    let pattern = dir.file("44.txt", PATTERN);
+    let (g, p) = (games.to_str().unwrap(), pattern.to_str().unwrap());
+    // the game number (from 1) of each name, as explore shows it
+    let number = |name: &str| {
+        let at = KEYED_PLIES.iter().position(|(n, _)| *n == name).unwrap();
+        at as u64 + 1
+    };
+    // JSON rows, or the table (which counts the games and positions on stderr)
+    let explore = |tests: &[&str], j: &str, json: bool| {
+        let mut args = vec!["explore", "--go-pattern", p, "--anchor", "corner", "-j", j];
+        if json {
+            args.push("--json");
+        }
+        args.extend_from_slice(&where_args(tests));
+        args.push(g);
+        kifu(&args, None)
+    };
+    for (tests, want) in KEY_TESTS {
+        let o = explore(tests, "1", true);
+        assert_eq!(
+            code(&o),
+            if want.is_empty() { 1 } else { 0 },
+            "-w {tests:?}: {}",
+            err(&o)
+        );
+        assert_eq!(
+            out(&explore(tests, "2", true)),
+            out(&o),
+            "-w {tests:?} at -j2"
+        );
+        let rows = lines(&out(&o));
+        let positions: u64 = rows.iter().map(|r| r["positions"].as_u64().unwrap()).sum();
+        let plies: usize = want
+            .iter()
+            .map(|n| KEYED_PLIES.iter().find(|(k, _)| k == n).unwrap().1.len())
+            .sum();
+        assert_eq!(positions, plies as u64, "-w {tests:?}: {rows:?}");
+        let kept: Vec<u64> = want.iter().map(|n| number(n)).collect();
+        for r in &rows {
+            let game = r["game"].as_u64().unwrap();
+            assert!(kept.contains(&game), "-w {tests:?}: row of game {game}");
+        }
+        let table = explore(tests, "1", false);
+        assert!(
+            err(&table).contains(&format!(
+                "kifu explore: {} games matched, at {plies} positions",
+                want.len()
+            )),
+            "-w {tests:?}: {}",
+            err(&table)
+        );
+    }
+    let rows = |tests: &[&str]| {
+        lines(&out(&explore(tests, "1", true)))
+            .iter()
+            .map(|r| {
+                (
+                    r["move"].as_str().unwrap().to_string(),
+                    r["positions"].as_u64().unwrap(),
+                    r["x_wins"].as_u64().unwrap(),
+                    r["o_wins"].as_u64().unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let row = |m: &str, n, x, o| (m.to_string(), n, x, o);
+    // the komi of 6.5: game `komi65` alone (a Black win): W qf next to the stone, B dd
+    // elsewhere, the end; without the test, W qf was counted twice (`ha2` too)
+    assert_eq!(
+        rows(&["KM=6.5"]),
+        [
+            row("O 5,2", 1, 1, 0),
+            row("X tenuki", 1, 1, 0),
+            row("end", 1, 1, 0)
+        ]
+    );
+    assert_eq!(rows(&[])[1], row("O 5,2", 2, 1, 1));
+    // two handicap stones: game `ha2` alone (a White win): W qf at the start, B qd at the
+    // 3-4 point of the 4-4 stone's corner, the end
+    let mut ha2 = rows(&["HA=2"]);
+    ha2.sort();
+    assert_eq!(
+        ha2,
+        [
+            row("O 5,2", 1, 0, 1),
+            row("X 3,2", 1, 0, 1),
+            row("end", 1, 0, 1)
+        ]
+    );
+}

@@ -1,10 +1,10 @@
 //! Constant memory in every command (issue 32), at small scale: each command that reads games
-//! is run on 2 MiB and on 16 MiB of PGN, at `-j1` and `-j2`, from a file and from stdin, and
-//! its peak resident memory (read by GNU time) may grow by 12 MiB at most (the export: 64 MiB,
-//! its row groups). Before the
-//! one-thread scan streamed its pieces, `kifu json -j1` held its whole output (about four times
-//! its input), which this catches by a wide margin. `scripts/bench/command_memory.sh` measures
-//! the same at 64 MiB and 512 MiB.
+//! is run on 2 MiB and on 16 MiB of PGN (the Go pattern search: of SGF), at `-j1` and `-j2`,
+//! from a file and from stdin, and its peak resident memory (read by GNU time) may grow by
+//! 12 MiB at most (the export: 64 MiB, its row groups). Before the one-thread scan streamed its
+//! pieces, `kifu json -j1` held its whole output (about four times its input), which this
+//! catches by a wide margin. `scripts/bench/command_memory.sh` measures the same at 64 MiB and
+//! 512 MiB.
 #![cfg(target_os = "linux")]
 
 use std::fs;
@@ -31,6 +31,48 @@ fn pgn(bytes: usize) -> Vec<u8> {
     }
     out
 }
+
+/// Go games of about 300 bytes, each its own: 19x19, Black's first stone on the 4-4 point
+/// `pd` (so [`GO_PATTERN`] stands in every game, from its first move on), then 35 moves on
+/// other points drawn from a small generator, no point played twice in a game.
+fn sgf(bytes: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes + 512);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut i = 0u64;
+    while out.len() < bytes {
+        let result = ["B+R", "W+3.5", "0"][(i % 3) as usize];
+        write!(
+            out,
+            "(;GM[1]FF[4]SZ[19]KM[6.5]PB[player {i}]PW[other {}]RE[{result}]\n;B[pd]",
+            i / 3
+        )
+        .unwrap();
+        let mut taken = [false; 361];
+        taken[3 * 19 + 15] = true;
+        let mut moves = 1;
+        while moves < 36 {
+            // a linear congruential generator (Knuth's MMIX constants): its high bits
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let point = ((state >> 33) % 361) as usize;
+            if std::mem::replace(&mut taken[point], true) {
+                continue;
+            }
+            let colour = if moves % 2 == 0 { 'B' } else { 'W' };
+            let (x, y) = (b'a' + (point % 19) as u8, b'a' + (point / 19) as u8);
+            write!(out, ";{colour}[{}{}]", x as char, y as char).unwrap();
+            moves += 1;
+        }
+        out.extend_from_slice(b")\n");
+        i += 1;
+    }
+    out
+}
+
+/// The pattern of the Go commands: a lone black 4-4 stone in an empty corner (the first row
+/// and column: anything).
+const GO_PATTERN: &[u8] = b"?????\n?....\n?....\n?..X.\n?....\n";
 
 /// GNU time, which reads its child's own peak: the kernel keeps a process's peak across
 /// `execve`, so a child spawned straight from this (large) test process would report the test's
@@ -135,20 +177,54 @@ const COMMANDS: &[&[&str]] = &[
     ],
 ];
 
-/// The peaks of the small and the large input, for each command, thread count and source.
+/// The Go pattern search, run on SGF games ([`sgf`]) with the pattern [`GO_PATTERN`] in the
+/// file `44.txt`: it stands in every game, so `find` writes them all.
+const GO_COMMANDS: &[&[&str]] = &[
+    &["find", "--go-pattern", "44.txt", "--anchor", "corner"],
+    &[
+        "explore",
+        "--json",
+        "--go-pattern",
+        "44.txt",
+        "--anchor",
+        "corner",
+    ],
+];
+
+/// The peaks of the small and the large input, for each command, thread count and source:
+/// the commands of [`COMMANDS`] on PGN, those of [`GO_COMMANDS`] on SGF.
 #[test]
 fn every_command_stays_flat_from_2_to_16_mib() {
     if !have_time() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let small = pgn(2 << 20);
-    let large = pgn(16 << 20);
+    let (small, large) = (pgn(2 << 20), pgn(16 << 20));
+    let (small_sgf, large_sgf) = (sgf(2 << 20), sgf(16 << 20));
     fs::write(dir.path().join("small.pgn"), &small).unwrap();
     fs::write(dir.path().join("large.pgn"), &large).unwrap();
+    fs::write(dir.path().join("small.sgf"), &small_sgf).unwrap();
+    fs::write(dir.path().join("large.sgf"), &large_sgf).unwrap();
+    fs::write(dir.path().join("44.txt"), GO_PATTERN).unwrap();
+    let pgn_inputs = [("small.pgn", &small[..]), ("large.pgn", &large[..])];
+    let sgf_inputs = [("small.sgf", &small_sgf[..]), ("large.sgf", &large_sgf[..])];
+    // the pattern stands in every game of the SGF input: `find` writes each
+    let count = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["find", "-c", "--go-pattern", "44.txt", "--anchor", "corner"])
+        .arg("small.sgf")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let games = small_sgf.windows(2).filter(|w| w == b"(;").count();
+    assert_eq!(
+        String::from_utf8_lossy(&count.stdout).trim(),
+        games.to_string()
+    );
+    let runs = (COMMANDS.iter().map(|c| (c, pgn_inputs)))
+        .chain(GO_COMMANDS.iter().map(|c| (c, sgf_inputs)));
     let mut grown = Vec::new();
     let mut report = String::new();
-    for command in COMMANDS {
+    for (command, [(small_name, small), (large_name, large)]) in runs {
         for threads in ["1", "2"] {
             for from_stdin in [false, true] {
                 let run = |name: &str, bytes: &[u8]| {
@@ -164,8 +240,8 @@ fn every_command_stays_flat_from_2_to_16_mib() {
                         peak(&args, dir.path(), Stdin::None)
                     }
                 };
-                let a = run("small.pgn", &small);
-                let b = run("large.pgn", &large);
+                let a = run(small_name, small);
+                let b = run(large_name, large);
                 let line = format!(
                     "kifu {} -j{threads} {}: {a} KiB -> {b} KiB\n",
                     command.join(" "),
