@@ -514,3 +514,63 @@ def test_go_position_lookup_by_key(con, tmp_path):
     point = f"""SELECT count(*) FROM read_sgf('{src}', rows := 'positions')
     WHERE ply = 1 AND array_slice(board, 4 * board_cols + 4 + 1, 4 * board_cols + 4 + 1) = '\\x01'::BLOB"""
     assert rows(con, point) == [(3,)]
+
+
+# Five games of the find tests (cli/tests/find.rs): 1. e4 e5 2. Nf3 Nc6 reached by three of
+# them on the main line (one by transposition), then 3. Bb5 twice and 3. Bc4 once.
+EXPLORER_GAMES = [
+    ("2020.01.01", 2000, 1900, "1-0", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0"),
+    ("2021.05.05", 2200, 2100, "0-1", "1. Nf3 Nc6 2. e4 e5 3. Bb5 Nf6 0-1"),
+    ("2019.03.03", 1800, 1700, "1/2-1/2", "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 1/2-1/2"),
+    ("2022.02.02", 2400, 2300, "1-0", "1. e4 c5 (1... e5 2. Nf3 Nc6 3. d4) 2. Nf3 d6 1-0"),
+    ("2018.??.??", 1500, 1500, "*", "1. e4 e5 2. d4 exd4 3. Qxd4 Nc6 4. Qd5 Nf6 5. Qb5 Qe7 *"),
+]
+OPEN_EPD = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -"
+
+
+def test_explorer_and_position_index_as_documented(con, kifu, tmp_path):
+    """docs/duckdb.md § Positions: the explorer as one GROUP BY over read_pgn's positions, and
+    the same from a position index made with one COPY … ORDER BY key, each equal to what
+    `kifu explore --json` counts for the position."""
+    src = tmp_path / "games.pgn"
+    src.write_text("".join(
+        f'[Event "e"]\n[Date "{d}"]\n[Result "{r}"]\n[WhiteElo "{we}"]\n[BlackElo "{be}"]\n\n{m}\n\n'
+        for d, we, be, r, m in EXPLORER_GAMES))
+
+    def explorer(source, where):
+        # the docs' query, its shares kept as fractions
+        return rows(con, f"""
+            SELECT uci, any_value(san) AS san, count(*) AS games,
+                   avg((score = 1)::int) AS won, avg((score = 0)::int) AS drawn,
+                   avg((score = -1)::int) AS lost,
+                   avg(CASE side_to_move WHEN 'white' THEN WhiteElo ELSE BlackElo END) AS rating,
+                   min(game_index) AS a_game
+            FROM {source} WHERE {where} GROUP BY uci ORDER BY games DESC, uci""")
+
+    scan = explorer(f"read_pgn('{src}', rows := 'positions')", f"epd = '{OPEN_EPD}'")
+    # Bb5 in games 0 (1-0) and 1 (0-1), Bc4 in game 2 (a draw); the variation of game 3 is
+    # not the main line, the score of game 4 (`*`) is unknown
+    assert scan == [
+        ("f1b5", "Bb5", 2, 0.5, 0.0, 0.5, 2100.0, 0),
+        ("f1c4", "Bc4", 1, 0.0, 1.0, 0.0, 1800.0, 2),
+    ]
+    # kifu explore's rows for the same position (White to move: White's share is the mover's)
+    fen = OPEN_EPD + " 2 3"
+    out = kifu.run("explore", "--json", "-q", "--fen", fen, src).stdout
+    theirs = sorted((r["uci"], r["san"], r["games"], r["white_share"], r["draw_share"],
+                     r["black_share"], r["mean_elo"]) for r in map(json.loads, out.splitlines()))
+    assert sorted(row[:7] for row in scan) == theirs
+
+    # the position index: sorted by key, row groups small enough that a lookup skips most
+    index = tmp_path / "index.parquet"
+    con.execute(f"""
+        COPY (SELECT key, ply, uci, san, score, side_to_move, WhiteElo, BlackElo, file, game_index
+              FROM read_pgn('{src}', rows := 'positions') ORDER BY key)
+        TO '{index}' (FORMAT parquet, ROW_GROUP_SIZE 8)""")
+    keys = rows(con, f"SELECT DISTINCT key FROM read_pgn('{src}', rows := 'positions') "
+                     f"WHERE epd = '{OPEN_EPD}'")
+    assert len(keys) == 1, "one position, one Polyglot key"
+    key = keys[0][0]
+    assert explorer(f"'{index}'", f"key = {key}") == scan
+    keys_in_order = [k for (k,) in rows(con, f"SELECT key FROM '{index}'")]
+    assert keys_in_order == sorted(keys_in_order)
