@@ -53,6 +53,25 @@ go() { # pattern anchor [--swap-colors] inputs...
     shift 2
     "$py" scripts/conformance/go_pattern.py "$go_find" "$tmp/$pattern" --anchor "$anchor" "$@" --jobs 2 | tail -n 1
 }
+# `kifu find --go-pattern --to jsonl` names the same games and move numbers as `go_find`, the
+# example go_pattern.py drives (the scan `kifu explore --go-pattern` runs)
+same_as_cli() { # pattern anchor [--swap-colors] inputs...
+    local pattern=$1 anchor=$2
+    shift 2
+    "$kifu" find -q --go-pattern "$tmp/$pattern" --anchor "$anchor" --to jsonl "$@" > "$tmp/cli.jsonl" || true
+    "$go_find" "$tmp/$pattern" --anchor "$anchor" "$@" > "$tmp/example.jsonl" 2> /dev/null
+    "$py" - "$tmp/cli.jsonl" "$tmp/example.jsonl" <<'PY'
+import json, sys
+cli = {(g["file"], g["index"]): g["matched_plies"] for g in map(json.loads, open(sys.argv[1]))}
+ex = {(g["file"], g["game"]): g["moves"] for g in map(json.loads, open(sys.argv[2]))}
+bad = sorted(k for k in set(cli) | set(ex) if cli.get(k) != ex.get(k))
+print("kifu find --go-pattern and go_find: %d games with the pattern, %d differing" % (len(cli), len(bad)))
+for k in bad[:5]:
+    print("   %s game %d: kifu find %s, go_find %s" % (k[0], k[1], cli.get(k), ex.get(k)))
+sys.exit(1 if bad else 0)
+PY
+}
+
 echo "-- go: the pattern search beside sgfmill, the embedded game"
 seed=tests/data/seed-takemiya-cho-meijin-1996.sgf
 go 44.txt corner "$seed"
@@ -60,10 +79,13 @@ go 44.txt corner --swap-colors "$seed"
 go edge.txt edge "$seed"
 go edge.txt edge --swap-colors "$seed"
 go cross.txt anywhere --swap-colors "$seed"
+same_as_cli 44.txt corner --swap-colors "$seed"
 if [ -d "$shared/sgf/small" ]; then
     echo "-- go: the corpus's small SGF folders (about 2,000 files)"
     go 44.txt corner --swap-colors "$shared/sgf/small"
     go edge.txt edge "$shared/sgf/small"
+    same_as_cli 44.txt corner --swap-colors "$shared/sgf/small"
+    same_as_cli edge.txt edge "$shared/sgf/small"
 else
     echo "-- go: the corpus's small SGF folders skipped (no ../shared beside the repository)"
 fi
