@@ -52,6 +52,8 @@ def test_find_gives_the_games_and_plies_of_the_cli(games, kifu_bin):
     assert [f.game.index for f in seq] == [0, 1]
     assert [f.plies for f in kifu.find(games, material="[BN]=4 [bn]=4", min_ply=6, max_ply=6)] == [[6], [6], [6]]
     assert [f.game.index for f in kifu.find(games, fen=OPEN, where=["WhiteElo>=2100"])] == [1]
+    # a knight on c6 with e5 empty (`_`), White to move: game b after 1. Nf3 Nc6 only
+    assert [(f.game.index, f.plies) for f in kifu.find(games, subfen="8/8/2n5/4_3/8/8/8/8 w")] == [(1, [2])]
 
 
 def test_variations_and_errors(games):
