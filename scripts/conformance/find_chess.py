@@ -34,8 +34,15 @@ unexplained last:
   plies (kifu's game k holds what python-chess reads as its game k+1);
 - "main lines read to a different move": the two readers stop the main line at a different
   move (a token one takes and the other does not, as replay_compare_chess.py reports), and the
-  plies agree as far as both lines go;
+  plies agree as far as both lines go (with `--variations`, the variations' plies the same);
+- "python-chess raised an exception reading the game": its reader fails on the game (1.11.2
+  raises an IndexError on a variation after an illegal one), so there is no answer to compare;
 - "unexplained": any other; the run fails when there is one.
+
+Besides the query forms, one query combines a pattern with `-w WhiteElo>=2000` (the reference
+reads the tag as kifu's keys read a number) and one searches variations too (`--variations`:
+the reference walks python-chess's game tree in the order a writer writes it, each position
+after a variation's move at its ply along its line).
 """
 import bisect
 import collections
@@ -53,6 +60,7 @@ from replay_compare_chess import Lines  # noqa: E402
 import chess  # noqa: E402
 import chess.pgn  # noqa: E402
 import logging  # noqa: E402
+import math  # noqa: E402
 
 logging.disable(logging.CRITICAL)
 
@@ -118,6 +126,62 @@ def seq(steps, within):
     return ("seq", steps, within)
 
 
+def where(tag, at_least, test):
+    """`-w TAG>=N`: the game's tag read as kifu's keys read a number (its value trimmed, a finite
+    decimal number; the game's first tag of that name), then `test` on its main line."""
+    return ("where", tag, at_least, test)
+
+
+def variations(test):
+    """`--variations`: `test` on the main line, and on every position a variation's move reaches
+    (each at its ply along its line), in the order of the moves in the text."""
+    return ("variations", test)
+
+
+def tag_number(game, tag):
+    value = game.headers.get(tag) if game is not None else None
+    if value is None or "_" in value:
+        return None
+    try:
+        x = float(value.strip())
+    except ValueError:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def variation_plies(game, test):
+    """The plies (half-moves from the game's start along their line) of the positions after each
+    move of a variation where `test` holds, in the order a PGN writer writes the moves: at a
+    node, its main move, then each alternative and its whole line, then the main move's line."""
+    out = []
+    boards = {id(game): (game.board(), 0, False)}  # node: its position, ply, on a variation
+    tasks = [("children", game)]
+    while tasks:
+        kind, node = tasks.pop()
+        if kind == "emit":
+            parent = node.parent
+            board, ply, on_var = boards[id(parent)]
+            b = board.copy(stack=False)
+            try:
+                b.push(node.move)
+            except (AssertionError, ValueError):
+                continue
+            var = on_var or parent.variations[0] is not node
+            boards[id(node)] = (b, ply + 1, var)
+            if var and test(b):
+                out.append(ply + 1)
+            continue
+        if id(node) not in boards or not node.variations:
+            continue
+        main, alts = node.variations[0], node.variations[1:]
+        order = [("emit", main)]
+        for alt in alts:
+            order += [("emit", alt), ("children", alt)]
+        order.append(("children", main))
+        tasks.extend(reversed(order))
+    return out
+
+
 QUERIES = [
     ("exact FEN: 1. e4 e5 2. Nf3 Nc6", ["--fen", OPEN], exact(OPEN)),
     ("exact FEN: Najdorf", ["--fen", NAJDORF], exact(NAJDORF)),
@@ -143,6 +207,12 @@ QUERIES = [
      subfen("8/3_4/2n5/1B6/8/8/8/8")),
     ("sub-FEN with empty squares: Kg1 behind pawns f2 g2 h2, f3 g3 h3 empty",
      ["--subfen", "8/8/8/8/8/5___/5PPP/6K1"], subfen("8/8/8/8/8/5___/5PPP/6K1")),
+    ("-w: Bb5, Nc6, in games where White is rated 2000 or more",
+     ["--subfen", "8/8/2n5/1B6/8/8/8/8", "-w", "WhiteElo>=2000"],
+     where("WhiteElo", 2000, subfen("8/8/2n5/1B6/8/8/8/8"))),
+    ("--variations: a black knight on c6, White to move, variations searched too",
+     ["--subfen", "8/8/2n5/8/8/8/8/8 w", "--variations"],
+     variations(subfen("8/8/2n5/8/8/8/8/8", W))),
     ("material exact: KRPkr", ["--material", "KRPkr"], material_exact("RP", "R")),
     ("material exact: KQkq", ["--material", "KQkq"], material_exact("Q", "Q")),
     ("material ranges: [BN]2+ Q=0 q=0 (White two minors or more, no queens)",
@@ -163,10 +233,20 @@ QUERIES = [
 ]
 
 
-def plies_of(test, boards):
-    """The plies where `test` (a position test, a sequence, a ply range) matches."""
+def plies_of(test, boards, game=None):
+    """The plies where `test` (a position test, a sequence, a ply range, a key test, variations)
+    matches; with variations, (the main line's plies, the variations') when either holds one."""
     if callable(test):
         return [i for i, b in enumerate(boards) if test(b)]
+    if test[0] == "where":
+        _, tag, at_least, t = test
+        x = tag_number(game, tag)
+        return plies_of(t, boards, game) if x is not None and x >= at_least else []
+    if test[0] == "variations":
+        t = test[1]
+        main = plies_of(t, boards, game)
+        var = variation_plies(game, t) if boards else []
+        return (tuple(main), tuple(var)) if main or var else []
     if test[0] == "range":
         _, t, lo, hi = test
         return [i for i, b in enumerate(boards) if lo <= i <= hi and t(b)]
@@ -211,7 +291,7 @@ def python_chess(path):
                 boards.append(board.copy(stack=False))
         hits = {}
         for qi, (_, _, test) in enumerate(QUERIES):
-            p = plies_of(test, boards)
+            p = plies_of(test, boards, game)
             if p:
                 hits[qi] = p
         out.append({"start": start, "end": fh.tell(), "hits": hits})
@@ -226,14 +306,19 @@ def kifu_find(kifu, args, paths):
     found = {}
     for line in r.stdout.decode().splitlines():
         g = json.loads(line)
-        found[(g["file"], g["offset"])] = g["matched_plies"]
+        if "--variations" in args:
+            found[(g["file"], g["offset"])] = (tuple(g["matched_plies"]),
+                                               tuple(g["matched_variation_plies"]))
+        else:
+            found[(g["file"], g["offset"])] = g["matched_plies"]
     return found
 
 
 SHIFTED = "pairing shifted by a game python-chess reads from text between games"
 LINE = "main lines read to a different move"
+RAISED = "python-chess raised an exception reading the game"
 UNEXPLAINED = "unexplained"
-CATEGORIES = [SHIFTED, LINE]
+CATEGORIES = [SHIFTED, LINE, RAISED]
 
 _kifu_games = {}
 _python_lines = {}
@@ -308,6 +393,10 @@ def classify(kifu, path, ref, j, qi, got, want, found):
     """The category of python-chess's game `j` whose plies for query `qi` differ (kifu `got`,
     python-chess `want`); `found`: kifu's matches in the file, [(offset, plies)]."""
     g = ref[j]
+    if g.get("raised"):
+        # python-chess 1.11.2's reader fails on some games (an IndexError on a variation that
+        # follows an illegal one): it gives no answer to compare
+        return RAISED
     games = kifu_games(kifu, path)
     offsets = [o for o, _ in games]
     plies = dict(found)
@@ -337,7 +426,12 @@ def classify(kifu, path, ref, j, qi, got, want, found):
         common = 0
         while common < min(len(mine), len(theirs)) and mine[common] == theirs[common]:
             common += 1
-        # the plies of the positions both lines reach (ply p: after p moves)
+        # the plies of the positions both lines reach (ply p: after p moves); with variations,
+        # theirs the same
+        if isinstance(got, tuple) or isinstance(want, tuple):
+            if (got[1] if got else ()) != (want[1] if want else ()):
+                return UNEXPLAINED
+            got, want = got[0] if got else [], want[0] if want else []
         if [p for p in got or [] if p <= common] == [p for p in want or [] if p <= common]:
             return LINE
     return UNEXPLAINED
