@@ -72,8 +72,9 @@ enum Command {
     Filter(cmd::filter::Args),
     /// Write the games that reach a position or show a pattern (docs/search.md).
     ///
-    /// `--fen FEN` (exact; transpositions found), `--subfen BOARD` (pieces on their squares),
-    /// `--material SIG` (`KRPkr`, `[BN]2+`), then `--then STEP --within N` for a sequence;
+    /// `--fen FEN` (exact; transpositions found), `--subfen BOARD` (pieces on their squares,
+    /// `_` an empty one), `--material SIG` (`KRPkr`, `[BN]2+`), then `--then STEP --within N`
+    /// for a sequence;
     /// `-w` tests the keys as `filter -w` does. Exit 1 if no game matched.
     Find(cmd::find::Args),
     /// Show what was played next from a position, with counts, results, ratings and dates.

@@ -10,9 +10,11 @@
 #
 # Reads the embedded samples (cli/src/sample.pgn, tests/data/*.sgf) always, and the corpus's
 # lichess sample and small SGF folders when ../shared is beside the repository (said and skipped
-# when not). kifu's side is the debug build `cargo test` made (built here when missing); the
-# references' venv is scripts/python_env.sh --conformance (skipped, and said, where Python 3.10+
-# or PyPI is out of reach). Fails on any answer that differs without an explanation.
+# when not). kifu's side is $KIFU_BIN, else the debug build `cargo test` made (the last one:
+# built here only when missing), with kifu-pipeline's example go_find beside it; the references'
+# venv is scripts/python_env.sh --conformance (skipped, and said, where Python 3.10+ or PyPI is
+# out of reach). Fails on any answer that differs without an explanation, printing the whole
+# report of the run that failed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -25,20 +27,37 @@ elif [ "$rc" != 0 ]; then
     exit "$rc"
 fi
 
-kifu=target/debug/kifu
-go_find=target/debug/examples/go_find
-[ -x "$kifu" ] || cargo build --locked -q -p kifu-cli
-[ -x "$go_find" ] || cargo build --locked -q -p kifu-pipeline --example go_find
+kifu=${KIFU_BIN:-target/debug/kifu}
+go_find=$(dirname "$kifu")/examples/go_find
+if [ -z "${KIFU_BIN:-}" ]; then
+    [ -x "$kifu" ] || cargo build --locked -q -p kifu-cli
+    [ -x "$go_find" ] || cargo build --locked -q -p kifu-pipeline --example go_find
+fi
+for bin in "$kifu" "$go_find"; do
+    [ -x "$bin" ] || { echo "conformance: no $bin (KIFU_BIN's folder holds examples/go_find)"; exit 1; }
+done
 shared=../shared/corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# a reference's run: its last N lines when it passes, its whole report when it fails
+run() { # N command...
+    local n=$1
+    shift
+    if "$@" > "$tmp/log" 2>&1; then
+        tail -n "$n" "$tmp/log"
+    else
+        cat "$tmp/log"
+        echo "conformance: failed: $*"
+        exit 1
+    fi
+}
 
 echo "-- chess: kifu find / explore beside python-chess, the embedded sample"
-"$py" scripts/conformance/find_chess.py "$kifu" cli/src/sample.pgn --jobs 2 | tail -n 3
+run 3 "$py" scripts/conformance/find_chess.py "$kifu" cli/src/sample.pgn --jobs 2
 lichess=$shared/pgn/small/shakmaty-benches/lichess_db_1000k.pgn
 if [ -f "$lichess" ]; then
     echo "-- chess: the corpus's lichess sample (438 games), the explorer's rows too"
-    "$py" scripts/conformance/find_chess.py "$kifu" "$lichess" --jobs 2 --explore "$lichess" | tail -n 5
+    run 5 "$py" scripts/conformance/find_chess.py "$kifu" "$lichess" --jobs 2 --explore "$lichess"
 else
     echo "-- chess: the corpus's lichess sample skipped (no ../shared beside the repository)"
 fi
@@ -51,14 +70,23 @@ printf 'XO\nOX\n' > "$tmp/cross.txt"
 go() { # pattern anchor [--swap-colors] inputs...
     local pattern=$1 anchor=$2
     shift 2
-    "$py" scripts/conformance/go_pattern.py "$go_find" "$tmp/$pattern" --anchor "$anchor" "$@" --jobs 2 | tail -n 1
+    run 1 "$py" scripts/conformance/go_pattern.py "$go_find" "$tmp/$pattern" --anchor "$anchor" "$@" --jobs 2
 }
 # `kifu find --go-pattern --to jsonl` names the same games and move numbers as `go_find`, the
 # example go_pattern.py drives (the scan `kifu explore --go-pattern` runs)
 same_as_cli() { # pattern anchor [--swap-colors] inputs...
     local pattern=$1 anchor=$2
     shift 2
-    "$kifu" find -q --go-pattern "$tmp/$pattern" --anchor "$anchor" --to jsonl "$@" > "$tmp/cli.jsonl" || true
+    # exit status 1: no game matched; 2: an input that is no game (the corpus has a few), said
+    # on stderr as such, never a usage error
+    local rc=0
+    "$kifu" find -q --go-pattern "$tmp/$pattern" --anchor "$anchor" --to jsonl "$@" \
+        > "$tmp/cli.jsonl" 2> "$tmp/cli.err" || rc=$?
+    if [ "$rc" -gt 2 ] || grep -q '^error' "$tmp/cli.err"; then
+        cat "$tmp/cli.err"
+        echo "conformance: kifu find --go-pattern: exit status $rc"
+        exit 1
+    fi
     "$go_find" "$tmp/$pattern" --anchor "$anchor" "$@" > "$tmp/example.jsonl" 2> /dev/null
     "$py" - "$tmp/cli.jsonl" "$tmp/example.jsonl" <<'PY'
 import json, sys

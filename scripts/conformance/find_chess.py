@@ -5,11 +5,12 @@ Usage:
   find_chess.py KIFU FILE|DIR... [--show N] [--jobs N] [--explore FILE]
 
 KIFU is the `kifu` binary (cargo build --release -p kifu-cli). Run it with the python of the
-project's venv that has python-chess (`$(scripts/python_env.sh --export-bench --no-build)`, or
+project's venv that has python-chess (`$(scripts/python_env.sh --conformance)`, or
 the oracle venv of ../shared/oracle/README.md).
 
-For every query form of docs/search.md (exact positions from FEN and EPD, sub-FEN patterns (empty squares too) with
-and without a side to move, exact and ranged material, sequences within N plies, a ply range),
+For every query form of docs/search.md (exact positions from FEN and EPD, sub-FEN patterns,
+empty squares too, with and without a side to move, exact and ranged material, sequences
+within N plies, a ply range),
 `kifu find --to jsonl` runs on the inputs; python-chess reads the same files
 (chess.pgn.read_game), replays each game's main line and tests every position of it (the start
 included) with its own code: `Board.epd()` for an exact position (python-chess writes the en
@@ -36,7 +37,8 @@ unexplained last:
   move (a token one takes and the other does not, as replay_compare_chess.py reports), and the
   plies agree as far as both lines go (with `--variations`, the variations' plies the same);
 - "python-chess raised an exception reading the game": its reader fails on the game (1.11.2
-  raises an IndexError on a variation after an illegal one), so there is no answer to compare;
+  raises an IndexError on a variation after an illegal one), so there is no answer to compare,
+  and kifu's answer (with `--variations`) is in the variations only;
 - "unexplained": any other; the run fails when there is one.
 
 Besides the query forms, one query combines a pattern with `-w WhiteElo>=2000` (the reference
@@ -138,8 +140,21 @@ def variations(test):
     return ("variations", test)
 
 
+class FirstTags(chess.pgn.GameBuilder):
+    """python-chess's game as it reads it, with `first_tags`: each tag's first value, as kifu's
+    keys read a tag (python-chess's headers keep the last of a name given twice)."""
+
+    def begin_game(self):
+        super().begin_game()
+        self.game.first_tags = {}
+
+    def visit_header(self, tagname, tagvalue):
+        self.game.first_tags.setdefault(tagname, tagvalue)
+        super().visit_header(tagname, tagvalue)
+
+
 def tag_number(game, tag):
-    value = game.headers.get(tag) if game is not None else None
+    value = game.first_tags.get(tag) if game is not None else None
     if value is None or "_" in value:
         return None
     try:
@@ -272,7 +287,7 @@ def python_chess(path):
     while True:
         start = fh.tell()
         try:
-            game = chess.pgn.read_game(fh)
+            game = chess.pgn.read_game(fh, Visitor=FirstTags)
         except Exception:
             out.append({"start": start, "end": fh.tell(), "raised": True})
             continue
@@ -393,9 +408,10 @@ def classify(kifu, path, ref, j, qi, got, want, found):
     """The category of python-chess's game `j` whose plies for query `qi` differ (kifu `got`,
     python-chess `want`); `found`: kifu's matches in the file, [(offset, plies)]."""
     g = ref[j]
-    if g.get("raised"):
+    if g.get("raised") and isinstance(got, tuple) and not got[0]:
         # python-chess 1.11.2's reader fails on some games (an IndexError on a variation that
-        # follows an illegal one): it gives no answer to compare
+        # follows an illegal one): it gives no answer to compare, and kifu's is in variations
+        # only (an answer on the main line stays unexplained)
         return RAISED
     games = kifu_games(kifu, path)
     offsets = [o for o, _ in games]

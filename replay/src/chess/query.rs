@@ -871,7 +871,8 @@ pub struct Query {
 enum Unchanged {
     /// Always tested: an exact position, a pattern, a step of several parts, a sequence. (A
     /// pattern without a side to move could be skipped unless a piece lands on one of its
-    /// squares: measured, it did not pay, its test being a few ANDs.)
+    /// squares or leaves one of its empty squares: measured, it did not pay, its test being a
+    /// few ANDs.)
     Never,
     /// A material signature alone: only a capture or a promotion changes the counts, and a
     /// move that zeroes no halfmove clock (no capture, no pawn move) is neither.
