@@ -363,6 +363,11 @@ const KEYED_PLIES: &[(&str, &[u64])] = &[
     ("bare", &[1, 2]),
 ];
 
+/// The matched plies of the [`KEYED`] game named `name`.
+fn keyed_plies(name: &str) -> &'static [u64] {
+    KEYED_PLIES.iter().find(|(n, _)| *n == name).unwrap().1
+}
+
 /// `-w` tests on the komi (`KM`, a number), the handicap (`HA`, an integer) and the date
 /// (`DT`, a date; `year` and `month` derived from it), each with the games of [`KEYED`] that
 /// `find` keeps: those that pass the test and show the pattern.
@@ -442,8 +447,11 @@ fn find_with_komi_handicap_and_date_keys() {
             let names: Vec<String> = found.iter().map(game_name).collect();
             assert_eq!(names, *want, "-w {tests:?} -j{j}");
             for (name, f) in names.iter().zip(&found) {
-                let plies = KEYED_PLIES.iter().find(|(n, _)| n == name).unwrap().1;
-                assert_eq!(f["matched_plies"], serde_json::json!(plies), "{name}");
+                assert_eq!(
+                    f["matched_plies"],
+                    serde_json::json!(keyed_plies(name)),
+                    "{name}"
+                );
             }
             assert_eq!(
                 run(&["-c"]).trim(),
@@ -502,10 +510,7 @@ fn explore_with_komi_handicap_and_date_keys() {
         );
         let rows = lines(&out(&o));
         let positions: u64 = rows.iter().map(|r| r["positions"].as_u64().unwrap()).sum();
-        let plies: usize = want
-            .iter()
-            .map(|n| KEYED_PLIES.iter().find(|(k, _)| k == n).unwrap().1.len())
-            .sum();
+        let plies: usize = want.iter().map(|n| keyed_plies(n).len()).sum();
         assert_eq!(positions, plies as u64, "-w {tests:?}: {rows:?}");
         let kept: Vec<u64> = want.iter().map(|n| number(n)).collect();
         for r in &rows {
