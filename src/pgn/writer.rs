@@ -30,7 +30,8 @@ use super::dom::{Game, Node, san_text};
 ///
 /// A comment is written in braces. By default ([`wrap_comments`](Writer::wrap_comments)) its
 /// words are laid out like other tokens, so a long comment is broken over lines at its white
-/// space (never inside a `[%…]` command): the words stay, white space between them may change
+/// space, never inside a `[%…]` command (the line breaks before a command that does not fit
+/// on it; only a command longer than the width makes a longer line): the words stay, white space between them may change
 /// (a space may become a line break, runs of white space become one, leading and trailing white
 /// space goes). That is why
 /// [`Game::same_content`] compares comments up to white space. With `wrap_comments(false)` the
@@ -355,6 +356,13 @@ fn single_spaced(text: &str) -> Option<usize> {
     }
 }
 
+/// Whether `text` (trimmed) is one command, `[%…]`: its first `]` is its last byte, so that no
+/// line may break inside it.
+fn one_command(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.starts_with(b"[%") && memchr::memchr(b']', b) == Some(b.len() - 1)
+}
+
 /// The next word of `text` from byte `at` on, as `split_ascii_whitespace` would give it (a
 /// maximal run of bytes that are not ASCII white space), as its byte range; `at` moves past it.
 fn next_word(text: &[u8], at: &mut usize) -> Option<(usize, usize)> {
@@ -387,6 +395,32 @@ fn command_open(word: &[u8], open: bool) -> bool {
         }
     }
     open
+}
+
+/// The characters of a command of a comment (`text`) from its first word `this` on to the
+/// word that closes it (or the comment's end, then with its `}`), the words one space apart;
+/// `next` is the word after `this`, and `at` where the word after `next` is looked for.
+fn command_len(
+    text: &str,
+    this: &str,
+    next: Option<(usize, usize)>,
+    mut at: usize,
+    ascii: bool,
+) -> usize {
+    let width = |w: &str| if ascii { w.len() } else { chars(w) };
+    let mut len = width(this);
+    let mut word = next;
+    while let Some((s, e)) = word {
+        let w = &text[s..e];
+        len += 1 + width(w);
+        word = next_word(text.as_bytes(), &mut at);
+        if !command_open(w.as_bytes(), true) {
+            // (the comment's `}` after its last word)
+            return len + usize::from(word.is_none());
+        }
+    }
+    // the comment ends inside the command
+    len + 1
 }
 
 /// The number written before a move.
@@ -466,6 +500,17 @@ impl Movetext<'_> {
         self.line += len;
     }
 
+    /// Breaks the line before a unit of `len` characters that no line break may cut (a
+    /// command of a comment), unless it fits on the line or the line is empty; the unit's
+    /// first token is then started as usual.
+    fn start_unit(&mut self, len: usize) {
+        if self.width != usize::MAX && self.line > 0 && self.line + 1 + self.open + len > self.width
+        {
+            self.out.push('\n');
+            self.line = 0;
+        }
+    }
+
     /// A move: its number first if it has one (`N.` for White, `N...` for Black), then its
     /// text.
     fn move_token(&mut self, number: Number, text: &str) {
@@ -508,11 +553,16 @@ impl Movetext<'_> {
             // the usual comment (`[%clk 0:03:00]`): without `}`, its words already one space
             // apart, and all of it fits on the line, so that no word of it would start a line:
             // it goes in whole, as `wrapped` would write it word by word
+            // a comment that is one command (`[%clk 0:03:00]`) goes in whole too, after a
+            // line break if it does not fit: a line never breaks inside a command
             let t = text.trim_ascii();
             if let Some(len) = single_spaced(t) {
                 let len = len + 2;
                 let room = if self.line > 0 { self.line + 1 } else { 0 };
-                if self.width == usize::MAX || room + self.open + len <= self.width {
+                if self.width == usize::MAX
+                    || room + self.open + len <= self.width
+                    || one_command(t)
+                {
                     self.start(len, true);
                     self.out.push('{');
                     self.out.push_str(t);
@@ -591,6 +641,12 @@ impl Movetext<'_> {
             // inside a comment could read as the next game's tags
             let may_break = first || !(in_command || tag_like(this, after));
             let len = if ascii { this.len() } else { chars(this) };
+            if may_break && !in_command && next.is_some() && command_open(this.as_bytes(), false) {
+                // a command of several words opens: the line breaks before it unless all of
+                // it fits, since no line breaks inside it
+                let unit = command_len(text, this, next, at, ascii);
+                self.start_unit(unit + usize::from(first));
+            }
             self.start(
                 len + usize::from(first) + usize::from(next.is_none()),
                 may_break,
@@ -849,12 +905,11 @@ mod fast_paths {
             body(Writer::new(), pgn),
             "1. e4 {[%clk 0:03:00]} 1... e5 {[%clk 0:02:59]} 2. Nf3 {[%clk 0:02:58]} *"
         );
-        // where the comment does not fit, its words are laid out one by one: never a line
-        // break inside the command (the line grows past the width), one before the comment
-        // where its first word does not fit
+        // where the comment does not fit, the line breaks before it: never inside the
+        // command, and never past the width unless the command alone is wider
         assert_eq!(
             body(Writer::new().line_width(20), pgn),
-            "1. e4 {[%clk 0:03:00]}\n1... e5 {[%clk 0:02:59]}\n2. Nf3 {[%clk 0:02:58]}\n*"
+            "1. e4\n{[%clk 0:03:00]}\n1... e5\n{[%clk 0:02:59]}\n2. Nf3\n{[%clk 0:02:58]} *"
         );
         assert_eq!(
             body(Writer::new().line_width(28), pgn),
@@ -866,7 +921,37 @@ mod fast_paths {
         );
         assert_eq!(
             body(Writer::new().line_width(12), pgn),
-            "1. e4 {[%clk 0:03:00]}\n1... e5\n{[%clk 0:02:59]}\n2. Nf3\n{[%clk 0:02:58]}\n*"
+            "1. e4\n{[%clk 0:03:00]}\n1... e5\n{[%clk 0:02:59]}\n2. Nf3\n{[%clk 0:02:58]}\n*"
+        );
+        // a command among other words: the line breaks before the command where all of it
+        // does not fit (its first word would), and words around it wrap as usual
+        let mixed = "1. e4 {a fine move [%clk 0:03:00] and more} *";
+        assert_eq!(
+            body(Writer::new().line_width(25), mixed),
+            "1. e4 {a fine move\n[%clk 0:03:00] and more}\n*"
+        );
+        assert_eq!(
+            body(Writer::new().line_width(31), mixed),
+            "1. e4 {a fine move\n[%clk 0:03:00] and more} *"
+        );
+        assert_eq!(
+            body(Writer::new().line_width(33), mixed),
+            "1. e4 {a fine move [%clk 0:03:00]\nand more} *"
+        );
+        // a command that ends the comment counts its `}`
+        let last = "1. e4 {fine [%clk 0:03:00]} *";
+        assert_eq!(
+            body(Writer::new().line_width(26), last),
+            "1. e4 {fine\n[%clk 0:03:00]} *"
+        );
+        assert_eq!(
+            body(Writer::new().line_width(27), last),
+            "1. e4 {fine [%clk 0:03:00]}\n*"
+        );
+        // a command wider than the line gets a line of its own, past the width
+        assert_eq!(
+            body(Writer::new().line_width(8), "1. e4 {[%clk 0:03:00]} *"),
+            "1. e4\n{[%clk 0:03:00]}\n*"
         );
         assert_eq!(
             body(Writer::new().compact(true), pgn),

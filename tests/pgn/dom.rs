@@ -125,6 +125,80 @@ impl Visitor for CountGames {
     }
 }
 
+/// lichess's comments (`{ [%eval 0.17] [%clk 0:05:00] }` after every move) in the export
+/// format: no line past 79 characters, the line breaking before a command that does not fit
+/// (never inside one), and the games read back the same.
+fn check_commands_within_the_width(input: &[u8]) -> usize {
+    let mut games = 0;
+    for g in Games::new(input) {
+        games += 1;
+        let text = Writer::new().to_string(&g);
+        // (a tag pair is one line, however long)
+        let (_, movetext) = text.split_once("\n\n").expect("tags, then the movetext");
+        let long: Vec<&str> = movetext
+            .lines()
+            .filter(|l| l.chars().count() > 79)
+            .collect();
+        assert!(
+            long.is_empty(),
+            "game {}: lines past 79: {long:#?}",
+            g.index
+        );
+        for line in movetext.lines() {
+            // a command is whole on its line
+            assert_eq!(
+                line.matches("[%").count(),
+                line.matches(']').count(),
+                "a command cut: {line:?}"
+            );
+        }
+        let back: Vec<Game> = Games::new(text.as_bytes()).collect();
+        assert!(back.len() == 1 && back[0].errors.is_empty() && g.same_content(&back[0]));
+    }
+    games
+}
+
+#[test]
+fn commands_stay_within_the_width() {
+    // every offset of a command on the line: move numbers of 1 to 3 digits, clocks and
+    // evaluations of several lengths
+    let mut pgn = String::new();
+    for game in 0..40 {
+        pgn.push_str("[Event \"x\"]\n\n");
+        let sans = [
+            "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7",
+        ];
+        for ply in 0..(2 * 110) {
+            if ply % 2 == 0 {
+                pgn.push_str(&format!("{}. ", ply / 2 + 1));
+            }
+            // (a game of legal moves is not needed: the writer lays out what it is given)
+            pgn.push_str(sans[(ply + game) % sans.len()]);
+            match (ply * 7 + game) % 4 {
+                0 => pgn.push_str(" { [%clk 0:05:00] } "),
+                1 => pgn.push_str(&format!(
+                    " {{ [%eval {}.{}] [%clk 0:0{}:0{}] }} ",
+                    game,
+                    ply,
+                    game % 10,
+                    ply % 10
+                )),
+                2 => pgn.push_str(" { [%eval #-3] } "),
+                _ => pgn.push_str(" { a word or two [%clk 1:00:00] after } "),
+            }
+        }
+        pgn.push_str("*\n\n");
+    }
+    assert_eq!(check_commands_within_the_width(pgn.as_bytes()), 40);
+}
+
+#[test]
+#[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
+fn lichess_commands_stay_within_the_width() {
+    let input = kifu_testkit::shared_file("corpus/pgn/small/shakmaty-benches/lichess_db_1000k.pgn");
+    assert!(check_commands_within_the_width(&input) > 400);
+}
+
 #[test]
 #[cfg_attr(not(kifu_shared), ignore = "needs ../shared (the corpus)")]
 fn corpus_round_trip() {
