@@ -71,7 +71,7 @@ pub use time_control::{Period, Periods, Speed, TimeControl};
 pub use visitor::{
     Comment, CommentKind, Context, Error, ErrorKind, Move, MoveRef, NagForm, Tag, Visitor,
 };
-pub use writer::Writer;
+pub use writer::{EventWriter, Writer};
 
 /// The games of `data` as shared slices of it ([`RawGame`](crate::split::RawGame)s), cut at the
 /// exact game boundaries of the headers-only skip: no copy, so each game can go to another

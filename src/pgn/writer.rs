@@ -5,6 +5,10 @@ use alloc::string::String;
 use smallvec::SmallVec;
 
 use super::dom::{Game, Node, san_text};
+use super::{Nag, San};
+
+mod events;
+pub use events::EventWriter;
 
 /// Writes [`Game`]s in the PGN export format (standard §8.1 and §8.2).
 ///
@@ -145,30 +149,25 @@ impl Writer {
 
     /// Appends the game in PGN to `out`, ending with an empty line.
     pub fn write_to_string(&self, game: &Game, out: &mut String) {
-        for (name, value) in game.export_tags() {
-            out.push('[');
-            out.push_str(name);
-            out.push_str(" \"");
-            // the runs between the bytes to change go in whole (those bytes are ASCII, so the
-            // runs are whole characters)
-            let mut from = 0;
-            for (i, &c) in value.as_bytes().iter().enumerate() {
-                let escaped = match c {
-                    b'"' => "\\\"",
-                    b'\\' => "\\\\",
-                    b'\n' | b'\r' | b'\t' => " ",
-                    _ => continue,
-                };
-                out.push_str(&value[from..i]);
-                out.push_str(escaped);
-                from = i + 1;
-            }
-            out.push_str(&value[from..]);
-            out.push_str("\"]\n");
-        }
+        write_tags(game, out);
         out.push('\n');
         self.write_movetext(game, out);
         out.push_str("\n\n");
+    }
+
+    /// The layout of a movetext appended to `out`, its line empty.
+    fn movetext<'a>(&self, out: &'a mut String) -> Movetext<'a> {
+        Movetext {
+            out,
+            line: 0,
+            width: if self.compact {
+                usize::MAX
+            } else {
+                self.line_width.max(1)
+            },
+            open: 0,
+            w: *self,
+        }
     }
 
     /// Appends the game's movetext to `out`: what [`write_to_string`](Writer::write_to_string)
@@ -188,17 +187,7 @@ impl Writer {
     /// assert_eq!(out, "1. e4 {good} 1... e5 (1... c5) 1-0");
     /// ```
     pub fn write_movetext(&self, game: &Game, out: &mut String) {
-        let mut m = Movetext {
-            out,
-            line: 0,
-            width: if self.compact {
-                usize::MAX
-            } else {
-                self.line_width.max(1)
-            },
-            open: 0,
-            w: *self,
-        };
+        let mut m = self.movetext(out);
         if self.comments {
             for c in &game.comments {
                 m.comment(c);
@@ -238,6 +227,32 @@ impl Writer {
             // called again from inside `out` on this thread
             Err(_) => out.write_all(self.to_string(game).as_bytes()),
         })
+    }
+}
+
+/// Appends the tags of `game` as the export format writes them ([`Game::export_tags`]), one
+/// pair a line, values with `"` and `\\` escaped.
+fn write_tags(game: &Game, out: &mut String) {
+    for (name, value) in game.export_tags() {
+        out.push('[');
+        out.push_str(name);
+        out.push_str(" \"");
+        // the runs between the bytes to change go in whole (those bytes are ASCII, so the
+        // runs are whole characters)
+        let mut from = 0;
+        for (i, &c) in value.as_bytes().iter().enumerate() {
+            let escaped = match c {
+                b'"' => "\\\"",
+                b'\\' => "\\\\",
+                b'\n' | b'\r' | b'\t' => " ",
+                _ => continue,
+            };
+            out.push_str(&value[from..i]);
+            out.push_str(escaped);
+            from = i + 1;
+        }
+        out.push_str(&value[from..]);
+        out.push_str("\"]\n");
     }
 }
 
@@ -667,6 +682,47 @@ impl Movetext<'_> {
         }
     }
 
+    /// A move at `ply` (`number`: it needs its number even if Black plays it), as its text or,
+    /// without one, its SAN; then its NAGs and the comments after it. Whether the next move
+    /// needs its number (after a comment).
+    fn node<'c>(
+        &mut self,
+        ply: u32,
+        number: bool,
+        (san, text): (San, &str),
+        nags: &[Nag],
+        comments: impl ExactSizeIterator<Item = &'c str>,
+    ) -> bool {
+        let n = ply.div_ceil(2);
+        let number = if ply % 2 == 1 {
+            Number::White(n)
+        } else if number {
+            Number::Black(n)
+        } else {
+            Number::None
+        };
+        if text.is_empty() {
+            self.move_token(number, &san_text(san));
+        } else {
+            self.move_token(number, text);
+        }
+        if self.w.nags {
+            for n in nags {
+                let digits = Digits::new(u32::from(n.0));
+                self.start(1 + digits.len(), true);
+                self.out.push('$');
+                digits.push_to(self.out);
+            }
+        }
+        if self.w.comments && comments.len() > 0 {
+            for c in comments {
+                self.comment(c);
+            }
+            return true;
+        }
+        false
+    }
+
     /// Writes the move tree from an explicit stack.
     fn lines(&mut self, moves: &[Node], start: u32) {
         // the line being written; the lines it branches from wait on `parents`
@@ -723,35 +779,13 @@ impl Movetext<'_> {
                 }
                 top.number = true;
             }
-            let n = ply.div_ceil(2);
-            let number = if ply % 2 == 1 {
-                Number::White(n)
-            } else if top.number {
-                Number::Black(n)
-            } else {
-                Number::None
-            };
-            let text = node.text.as_str();
-            if text.is_empty() {
-                self.move_token(number, &san_text(node.san));
-            } else {
-                self.move_token(number, text);
-            }
-            top.number = false;
-            if self.w.nags {
-                for n in &node.nags {
-                    let digits = Digits::new(u32::from(n.0));
-                    self.start(1 + digits.len(), true);
-                    self.out.push('$');
-                    digits.push_to(self.out);
-                }
-            }
-            if self.w.comments && !node.comments.is_empty() {
-                for c in &node.comments {
-                    self.comment(c);
-                }
-                top.number = true;
-            }
+            top.number = self.node(
+                ply,
+                top.number,
+                (node.san, node.text.as_str()),
+                &node.nags,
+                node.comments.iter().map(String::as_str),
+            );
             if self.w.variations && !node.variations.is_empty() {
                 top.var = Some(0);
             } else {

@@ -10,6 +10,7 @@ mod chunking; // any chunk boundaries, the same events
 mod corpus; // every file of ../shared/corpus/pgn
 mod dom; // pgn::Game: the seed, the corpus round trip
 mod errors; // bad input located and reported; sloppy input read without errors
+mod event_writer; // games written from the parser's events, as from the DOM
 mod par; // kifu::par on PGN: the pieces read as one reader reads them
 mod seed; // tests/data/seed-kasparov-kramnik-2001.pgn, event by event
 mod standard; // valid input read as the standard says, each test named after its rule
