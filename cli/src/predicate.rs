@@ -40,6 +40,16 @@ pub struct Predicate {
 }
 
 impl Predicate {
+    /// Whether every game passes (nothing to test).
+    pub fn is_empty(&self) -> bool {
+        self.tests.is_empty()
+            && self.min_plies.is_none()
+            && self.max_plies.is_none()
+            && self.has.is_empty()
+            && self.lacks.is_empty()
+            && self.reaches.is_none()
+    }
+
     /// Whether a PGN game passes.
     pub fn pgn(&self, game: &pgn::Game) -> bool {
         self.tests.iter().all(|t| t.holds(game))

@@ -20,6 +20,24 @@ pub trait PerGame: Send {
     fn pgn_matched(&mut self, game: pgn::Game) -> Option<pgn::Game> {
         self.pgn(game)
     }
+    /// The writer of the games the event search of [`FindWork`](crate::find::FindWork) finds
+    /// matching, when all this work does with such a game is to write it with that writer in
+    /// the PGN export format (`None`, the default, otherwise). The search then writes a matching
+    /// game straight from the parser's events when it can ([`pgn::EventWriter`]: no variation,
+    /// no problem) and hands it on with [`pgn_written`](Self::pgn_written), without building
+    /// it; other games come to [`pgn_matched`](Self::pgn_matched) as before.
+    fn matched_writer(&self) -> Option<pgn::Writer> {
+        None
+    }
+    /// A matching game written from its events, for a work whose
+    /// [`matched_writer`](Self::matched_writer) is `Some`: `text` is the game in PGN as that
+    /// writer writes the game built, and `shell` the game built without its content (its
+    /// `index`, `offset`, and the problems met before it, which go to it). Give the shell back
+    /// as [`pgn`](Self::pgn) does. By default the shell is handed to [`pgn`](Self::pgn).
+    fn pgn_written(&mut self, shell: pgn::Game, text: &str) -> Option<pgn::Game> {
+        let _ = text;
+        self.pgn(shell)
+    }
     /// An SGF game tree of the piece (its `index` counted in the piece).
     fn sgf(&mut self, tree: sgf::GameTree);
     /// The piece is over: its last game was handed on.

@@ -336,8 +336,15 @@ impl<F: PieceWork> kifu::par::Work for FindWork<F> {
     type Pgn = Sieve<F::Each>;
     type Sgf = Dom<sgf::TreeBuilder, F::Each>;
     fn pgn(&self, input: &Input) -> Self::Pgn {
+        let each = self.each.each(input);
+        // a matching game written from its events when the work only writes it
+        let stream = match (&self.query, each.matched_writer()) {
+            (Some(_), Some(w)) => Some(pgn::EventWriter::new(w)),
+            _ => None,
+        };
         Sieve {
             builder: self.scope.pgn_builder(),
+            stream,
             query: self.query.clone(),
             search: query::LineSearch::default(),
             state: State::Keep,
@@ -346,7 +353,7 @@ impl<F: PieceWork> kifu::par::Work for FindWork<F> {
             config: None,
             chunks: Vec::new(),
             file: Arc::from(&*input.name),
-            each: self.each.each(input),
+            each,
             unclaimed: Vec::new(),
             games: 0,
             ruled_out: 0,
@@ -380,6 +387,9 @@ enum State {
     Moves,
     /// Built whole and handed on (it matched, or the search cannot tell).
     Keep,
+    /// It matched, and is written from its events ([`pgn::EventWriter`]): its events are
+    /// still held, given to the builder only if the writer cannot take the game after all.
+    Written,
     /// Ruled out: skipped by the parser, dropped once it ends.
     Out,
 }
@@ -470,6 +480,9 @@ fn text(len: usize) -> usize {
 /// there they go to the builder as they come, the search going on beside.
 pub struct Sieve<T> {
     builder: pgn::GameBuilder,
+    /// The writer of the games that match, when the work only writes them
+    /// ([`PerGame::matched_writer`]).
+    stream: Option<pgn::EventWriter>,
     query: Option<Arc<query::Query>>,
     search: query::LineSearch,
     state: State,
@@ -548,57 +561,93 @@ impl<T> Sieve<T> {
             return;
         }
         self.holding = false;
-        let held = self.held;
-        if held.events == 0 {
+        if self.state == State::Written {
+            // the writer cannot take the game after all: the builder gets it
+            self.state = State::Keep;
+            if let Some(s) = &mut self.stream {
+                s.reset();
+            }
+        }
+        if self.held.events == 0 {
             return;
         }
         let config = self.config.expect("a game is held only with its bytes");
-        let mut parser = pgn::Parser::with_config(config);
-        parser.start_at(held.start, held.game);
-        let mut replay = Replay {
-            builder: &mut self.builder,
-            left: held.events,
-            started: false,
-            last_at: held.last_at,
-        };
-        for (at, b) in &self.chunks {
-            let from = held.start.offset.saturating_sub(*at) as usize;
-            if from >= b.len() {
-                continue;
-            }
-            if parser.feed(&b[from..], &mut replay) != kifu::Status::NeedInput {
-                break;
+        replay(config, &self.held, &self.chunks, &mut self.builder, false);
+    }
+
+    /// Gives an event just held to the writer of a game written from its events (`f` gives
+    /// it): if the writer cannot take the game, the builder gets it, every event held (this
+    /// one included).
+    #[inline]
+    fn feed(&mut self, f: impl FnOnce(&mut pgn::EventWriter) -> kifu::Control) {
+        if self.state != State::Written {
+            return;
+        }
+        if let Some(s) = &mut self.stream {
+            let _ = f(s);
+            if s.is_whole() {
+                return;
             }
         }
-        if replay.left > 0 {
-            // the piece's parser raised the rest at the input's end (a move is known to end
-            // only there), which is where the bytes kept end
-            parser.finish(&mut replay);
-        }
-        debug_assert_eq!(replay.left, 0, "every held event raised again");
+        self.release();
     }
 }
 
+/// Raises the events held of a game again (`held.events` after its start) from its bytes
+/// (`chunks`, each at its stream offset) with a fresh parser of `config`, to `to`; its start
+/// too when `start` (a writer that begins the game there; the builder has seen it).
+fn replay<V: pgn::Visitor>(
+    config: pgn::Config,
+    held: &Held,
+    chunks: &[(u64, bytes::Bytes)],
+    to: &mut V,
+    start: bool,
+) {
+    let mut parser = pgn::Parser::with_config(config);
+    parser.start_at(held.start, held.game);
+    let mut replay = Replay {
+        to,
+        left: held.events,
+        started: false,
+        start,
+        last_at: held.last_at,
+    };
+    for (at, b) in chunks {
+        let from = held.start.offset.saturating_sub(*at) as usize;
+        if from >= b.len() {
+            continue;
+        }
+        if parser.feed(&b[from..], &mut replay) != kifu::Status::NeedInput {
+            break;
+        }
+    }
+    if replay.left > 0 || !replay.started {
+        // the piece's parser raised the rest at the input's end (a move is known to end
+        // only there), which is where the bytes kept end
+        parser.finish(&mut replay);
+    }
+    debug_assert_eq!(replay.left, 0, "every held event raised again");
+}
+
 /// The first `left` events of a game after its start, raised again by a fresh parser from the
-/// game's bytes, to the builder (which has seen the game's start); then the parser stops.
-struct Replay<'b> {
-    builder: &'b mut pgn::GameBuilder,
+/// game's bytes, to `to` (the builder, which has seen the game's start, or a writer, given the
+/// start too); then the parser stops.
+struct Replay<'b, V> {
+    to: &'b mut V,
     left: u32,
-    /// The game's own start was raised (not passed on).
+    /// The game's own start was raised.
     started: bool,
+    /// The game's own start goes to `to`.
+    start: bool,
     /// Where the last event held was: the last one raised again must be there too.
     last_at: u64,
 }
 
-impl Replay<'_> {
+impl<V: pgn::Visitor> Replay<'_, V> {
     /// Passes an event at stream offset `at` on (`pass`) while some are left; stops the
     /// parser after the last.
     #[inline]
-    fn pass(
-        &mut self,
-        at: u64,
-        pass: impl FnOnce(&mut pgn::GameBuilder) -> kifu::Control,
-    ) -> kifu::Control {
+    fn pass(&mut self, at: u64, pass: impl FnOnce(&mut V) -> kifu::Control) -> kifu::Control {
         if self.left == 0 {
             return kifu::Control::Stop;
         }
@@ -606,7 +655,7 @@ impl Replay<'_> {
             self.left > 1 || at == self.last_at,
             "the last event held raised again"
         );
-        let c = pass(self.builder);
+        let c = pass(self.to);
         debug_assert_eq!(
             c,
             kifu::Control::Continue,
@@ -621,11 +670,18 @@ impl Replay<'_> {
     }
 }
 
-impl pgn::Visitor for Replay<'_> {
+impl<V: pgn::Visitor> pgn::Visitor for Replay<'_, V> {
     fn on_tree(&mut self, ctx: &pgn::Context) -> kifu::Control {
         if !self.started && ctx.is_main_line() {
             self.started = true;
-            return kifu::Control::Continue;
+            if self.start {
+                let _ = self.to.on_tree(ctx);
+            }
+            return if self.left == 0 {
+                kifu::Control::Stop
+            } else {
+                kifu::Control::Continue
+            };
         }
         // (events are held only on the main line, before any variation: never reached)
         kifu::Control::Stop
@@ -687,6 +743,17 @@ impl<T: PerGame> Sieve<T> {
             query::Verdict::Matched => {
                 self.state = State::Keep;
                 self.matched = Some(self.held.game);
+                if self.holding
+                    && let (Some(config), Some(s)) = (self.config, &mut self.stream)
+                {
+                    // the game so far to the writer, which takes the rest as it comes
+                    replay(config, &self.held, &self.chunks, s, true);
+                    if s.is_whole() {
+                        self.state = State::Written;
+                        return;
+                    }
+                    s.reset();
+                }
                 self.release();
             }
             query::Verdict::Over => {
@@ -720,6 +787,7 @@ impl<T: PerGame> Sieve<T> {
     #[inline(never)]
     fn any_move(&mut self, ctx: &pgn::Context, mv: &pgn::Move<'_>) -> kifu::Control {
         let c = if self.hold(Some(ctx), ctx.pos.offset, HELD_MOVE + text(mv.text.len())) {
+            self.feed(|s| pgn::Visitor::on_move(s, ctx, mv));
             kifu::Control::Continue
         } else {
             pgn::Visitor::on_move(&mut self.builder, ctx, mv)
@@ -757,6 +825,12 @@ impl<T: PerGame> Sieve<T> {
             if self.state == State::Out {
                 self.ruled_out += 1;
                 self.builder.recycle(game);
+            } else if let (State::Written, Some(text)) =
+                (self.state, self.stream.as_ref().and_then(|s| s.finish()))
+            {
+                if let Some(done) = self.each.pgn_written(game, text) {
+                    self.builder.recycle(done);
+                }
             } else {
                 // (a game cut by the builder may have lost the moves that matched)
                 let done = if self.matched == Some(game.index) && !cut {
@@ -813,6 +887,13 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
             }
             // the search could not start: the work searches the game built
             State::Tags => self.release(),
+            // the game written whole from its events (the builder's is empty)
+            State::Written => {
+                if let Some(s) = &mut self.stream {
+                    let _ = pgn::Visitor::on_tree_end(s, ctx);
+                }
+                self.holding = false;
+            }
             State::Keep | State::Out => {}
         }
         let c = self.builder.on_tree_end(ctx);
@@ -830,6 +911,7 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         }
         let len = tag.name.len() + tag.value.as_bytes().len();
         if self.hold(Some(ctx), ctx.pos.offset, HELD_TAG + text(len)) {
+            self.feed(|s| pgn::Visitor::on_property(s, ctx, tag));
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_property(ctx, tag);
@@ -837,6 +919,7 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
     }
     fn on_tags_end(&mut self, ctx: &pgn::Context) -> kifu::Control {
         let c = if self.hold(Some(ctx), ctx.pos.offset, 0) {
+            self.feed(|s| pgn::Visitor::on_tags_end(s, ctx));
             kifu::Control::Continue
         } else {
             self.builder.on_tags_end(ctx)
@@ -870,6 +953,7 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
     }
     fn on_nag(&mut self, ctx: &pgn::Context, nag: pgn::Nag, form: pgn::NagForm) -> kifu::Control {
         if self.hold(Some(ctx), ctx.pos.offset, HELD_NAG) {
+            self.feed(|s| pgn::Visitor::on_nag(s, ctx, nag, form));
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_nag(ctx, nag, form);
@@ -878,6 +962,7 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
     fn on_comment(&mut self, ctx: &pgn::Context, comment: &pgn::Comment<'_>) -> kifu::Control {
         let len = comment.text.as_bytes().len();
         if self.hold(Some(ctx), ctx.pos.offset, HELD_STRING + text(len)) {
+            self.feed(|s| pgn::Visitor::on_comment(s, ctx, comment));
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_comment(ctx, comment);
@@ -885,6 +970,7 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
     }
     fn on_result(&mut self, ctx: &pgn::Context, outcome: pgn::Outcome) -> kifu::Control {
         if self.hold(Some(ctx), ctx.pos.offset, 0) {
+            self.feed(|s| pgn::Visitor::on_result(s, ctx, outcome));
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_result(ctx, outcome);
@@ -896,6 +982,7 @@ impl<T: PerGame> pgn::Visitor for Sieve<T> {
         }
         if self.hold(None, error.pos.offset, HELD_ERROR + text(error.text.len())) {
             self.held.errors += 1;
+            self.feed(|s| pgn::Visitor::on_error(s, error));
             return self.answer(kifu::Control::Continue);
         }
         let c = self.builder.on_error(error);

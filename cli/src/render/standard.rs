@@ -146,6 +146,27 @@ impl Formatted {
 
     /// Writes a PGN game (its problems kept).
     pub fn write_pgn(&mut self, game: &pgn::Game) {
+        self.note_pgn(game);
+        self.pgn
+            .write(game, &mut self.out)
+            .expect("writing to an Out cannot fail");
+    }
+
+    /// The writer of PGN games.
+    pub fn pgn_writer(&self) -> pgn::Writer {
+        self.pgn
+    }
+
+    /// Takes a PGN game written already (`text`, as [`pgn_writer`](Self::pgn_writer) writes
+    /// it) from its events; `shell` is the game built without its content, with its index and
+    /// problems.
+    pub fn write_pgn_text(&mut self, shell: &pgn::Game, text: &str) {
+        self.note_pgn(shell);
+        self.out.extend_from_slice(text.as_bytes());
+    }
+
+    /// Where a PGN game starts, and its problems.
+    fn note_pgn(&mut self, game: &pgn::Game) {
         let index = game.index;
         self.starts.push((self.out.len(), index));
         self.problems.extend(
@@ -161,9 +182,6 @@ impl Formatted {
                 game.errors_dropped,
             )));
         }
-        self.pgn
-            .write(game, &mut self.out)
-            .expect("writing to an Out cannot fail");
     }
 
     /// Writes an SGF game tree (its problems kept), without what `--strip` leaves out.
