@@ -42,12 +42,21 @@ pub struct Predicate {
 impl Predicate {
     /// Whether every game passes (nothing to test).
     pub fn is_empty(&self) -> bool {
+        self.reaches.is_none() && self.nothing_but_reaches()
+    }
+
+    /// Whether `--reaches` is the only test.
+    pub fn is_reaches_only(&self) -> bool {
+        self.reaches.is_some() && self.nothing_but_reaches()
+    }
+
+    /// Whether nothing is tested but (perhaps) `--reaches`.
+    fn nothing_but_reaches(&self) -> bool {
         self.tests.is_empty()
             && self.min_plies.is_none()
             && self.max_plies.is_none()
             && self.has.is_empty()
             && self.lacks.is_empty()
-            && self.reaches.is_none()
     }
 
     /// Whether a PGN game passes.

@@ -140,6 +140,22 @@ impl PerGame for Kept {
         }
         Some(game)
     }
+    fn matched_writer(&self) -> Option<pgn::Writer> {
+        // `--reaches` alone: a game the event search found reaching the position is kept,
+        // and written in the standard form
+        match &self.rendered {
+            Rendered::Std(f) if !self.invert && self.predicate.is_reaches_only() => {
+                Some(f.pgn_writer())
+            }
+            _ => None,
+        }
+    }
+    fn pgn_written(&mut self, shell: pgn::Game, text: &str) -> Option<pgn::Game> {
+        if let Rendered::Std(f) = &mut self.rendered {
+            f.write_pgn_text(&shell, text);
+        }
+        Some(shell)
+    }
     fn sgf(&mut self, tree: sgf::GameTree) {
         if self.predicate.sgf(&tree) != self.invert {
             self.rendered.sgf(&tree);
