@@ -673,6 +673,20 @@ fn event_search_writes_what_the_dom_search_writes() {
     );
 }
 
+/// `filter --reaches` alone writes its games from the parser's events: what the search of every
+/// game built writes, damaged games included (those go to the builder), at every thread count.
+#[test]
+fn filter_reaches_writes_what_the_dom_search_writes() {
+    for input in [games(), damaged(), damaged().repeat(30)] {
+        let built = run_on(&input, &["find", "--fen", OPEN, "--dom-search"]);
+        assert!(!built.1.is_empty());
+        for j in ["1", "2"] {
+            let args = ["filter", "--reaches", OPEN, "-j", j, "--piece-size", "200"];
+            assert_eq!(run_on(&input, &args), built, "-j{j}");
+        }
+    }
+}
+
 /// The same on the corpus's small files (the readers' test files, damaged ones among them):
 /// the games written and explored, both ways. (docs/figures.md § Finding positions: the same
 /// on the whole PGN corpus, for every query form.)
