@@ -141,19 +141,12 @@ impl PerGame for Kept {
         Some(game)
     }
     fn matched_writer(&self) -> Option<pgn::Writer> {
-        // `--reaches` alone: a game the event search found reaching the position is kept,
-        // and written in the standard form
-        match &self.rendered {
-            Rendered::Std(f) if !self.invert && self.predicate.is_reaches_only() => {
-                Some(f.pgn_writer())
-            }
-            _ => None,
-        }
+        // `--reaches` alone: a game the event search found reaching the position is kept
+        let only_reaches = !self.invert && self.predicate.is_reaches_only();
+        self.rendered.std_writer().filter(|_| only_reaches)
     }
     fn pgn_written(&mut self, shell: pgn::Game, text: &str) -> Option<pgn::Game> {
-        if let Rendered::Std(f) = &mut self.rendered {
-            f.write_pgn_text(&shell, text);
-        }
+        self.rendered.pgn_text(&shell, text);
         Some(shell)
     }
     fn sgf(&mut self, tree: sgf::GameTree) {

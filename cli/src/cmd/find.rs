@@ -101,17 +101,11 @@ impl PerGame for Found {
     }
     fn matched_writer(&self) -> Option<pgn::Writer> {
         // a matching game written in the standard form, and nothing else done with it
-        match &self.rendered {
-            Rendered::Std(f) if self.count.is_none() && self.predicate.is_empty() => {
-                Some(f.pgn_writer())
-            }
-            _ => None,
-        }
+        let only_written = self.count.is_none() && self.predicate.is_empty();
+        self.rendered.std_writer().filter(|_| only_written)
     }
     fn pgn_written(&mut self, shell: pgn::Game, text: &str) -> Option<pgn::Game> {
-        if let Rendered::Std(f) = &mut self.rendered {
-            f.write_pgn_text(&shell, text);
-        }
+        self.rendered.pgn_text(&shell, text);
         Some(shell)
     }
     fn sgf(&mut self, tree: sgf::GameTree) {

@@ -46,6 +46,25 @@ impl Rendered {
         }
     }
 
+    /// The writer of PGN games in the standard form (`None` for JSON lines): what a game laid
+    /// out from the parser's events ([`pgn::EventWriter`]) must be written with to be taken by
+    /// [`pgn_text`](Self::pgn_text).
+    pub fn std_writer(&self) -> Option<pgn::Writer> {
+        match self {
+            Rendered::Std(f) => Some(f.pgn_writer()),
+            Rendered::Json(_) => None,
+        }
+    }
+
+    /// Takes a PGN game laid out from its events as [`std_writer`](Self::std_writer) writes it
+    /// (`shell`: the game built without its content, with its index and problems).
+    pub fn pgn_text(&mut self, shell: &pgn::Game, text: &str) {
+        match self {
+            Rendered::Std(f) => f.write_pgn_text(shell, text),
+            Rendered::Json(_) => unreachable!("a game laid out from its events is in PGN"),
+        }
+    }
+
     /// Writes an SGF game tree.
     pub fn sgf(&mut self, tree: &sgf::GameTree) {
         match self {
