@@ -474,6 +474,12 @@ fn text(len: usize) -> usize {
 /// match, so most are read once, without a copy of their text; the prefix of a game that
 /// matches is read twice.
 ///
+/// A game that matches is not built at all when the work only writes it
+/// ([`PerGame::matched_writer`]): a [`pgn::EventWriter`] is given the game so far (read again
+/// from its bytes) and the rest as it comes, the events still held, and the work gets the text
+/// ([`PerGame::pgn_written`]); a variation, a problem or the bounds below give the game to the
+/// builder as above.
+///
 /// The events are held only as long as the builder would answer each with `Continue`: until
 /// a variation opens (the builder may skip it) or the game could reach the builder's limit of
 /// bytes (its estimate, or its bytes in the input: those held are within the limit too); from
@@ -825,9 +831,11 @@ impl<T: PerGame> Sieve<T> {
             if self.state == State::Out {
                 self.ruled_out += 1;
                 self.builder.recycle(game);
-            } else if let (State::Written, Some(text)) =
-                (self.state, self.stream.as_ref().and_then(|s| s.finish()))
-            {
+            } else if let (State::Written, true, Some(text)) = (
+                self.state,
+                self.matched == Some(game.index),
+                self.stream.as_ref().and_then(|s| s.finish()),
+            ) {
                 if let Some(done) = self.each.pgn_written(game, text) {
                     self.builder.recycle(done);
                 }
