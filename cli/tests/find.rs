@@ -605,6 +605,16 @@ const SIEVED: &[&[&str]] = &[
         "jsonl",
     ],
     &["find", "--subfen", "8/8/8/8/3N4/8/8/8", "--max-ply", "8"],
+    // games written from their events, and given to the builder where they outgrow a small
+    // limit of bytes (the hold's span and room)
+    &["find", "--fen", OPEN, "--max-game-bytes", "300"],
+    &[
+        "find",
+        "--subfen",
+        "8/8/2n5/1B6/8/8/8/8",
+        "--max-game-bytes",
+        "250",
+    ],
     &["find", "-c", "--fen", OPEN, "-w", "year>=2019"],
     &["find", "--fen", OPEN, "-w", "speed=blitz"],
     &[

@@ -752,7 +752,9 @@ impl<T: PerGame> Sieve<T> {
                 if self.holding
                     && let (Some(config), Some(s)) = (self.config, &mut self.stream)
                 {
-                    // the game so far to the writer, which takes the rest as it comes
+                    // the game so far to the writer, which takes the rest as it comes (it
+                    // takes the game only if it saw its start)
+                    s.reset();
                     replay(config, &self.held, &self.chunks, s, true);
                     if s.is_whole() {
                         self.state = State::Written;

@@ -13,10 +13,15 @@ use crate::pgn::{
 
 /// Writes games in the PGN export format from the parser's events, without building them: the
 /// text [`Writer`] writes for the [`Game`] a [`GameBuilder`](crate::pgn::GameBuilder) builds
-/// from the same events, byte for byte, for every game it takes.
+/// from the same events, byte for byte, for every game it takes that stays within the builder's
+/// limit of bytes ([`GameBuilder::with_max_game_bytes`](crate::pgn::GameBuilder::with_max_game_bytes):
+/// past it the builder leaves out what does not fit, with no event to say so; a caller with a
+/// limit counts the game against it, as `kifu find` does).
 ///
 /// It takes a game's main line: its tags, moves, NAGs, comments and result. A game with a
-/// variation or a problem of reading (an [`on_error`](Visitor::on_error) event) is not taken:
+/// variation or a problem met inside it (an [`on_error`](Visitor::on_error) event after its
+/// start; the builder gives the problems met before a game to that game, which the caller
+/// then reads from the builder) is not taken:
 /// [`finish`](EventWriter::finish) gives `None` for it, and the caller builds that game to
 /// write it (a variation moves the comments after it before it, and a problem may change what
 /// the builder keeps). The writer holds one move at a time, its NAGs and comments, which the
