@@ -54,9 +54,8 @@ pub struct EventWriter {
     text: String,
     /// The characters on the movetext's current line.
     line: usize,
-    /// The move waiting for its NAGs and comments, when `held`.
+    /// The move waiting for its NAGs and comments (when its `san` is some).
     mv: Pending,
-    held: bool,
     /// The ply before the game's first move ([`Game::starting_ply`]).
     start: u32,
     /// Moves of the main line written.
@@ -74,6 +73,7 @@ pub struct EventWriter {
 /// A move waiting for what follows it.
 #[derive(Debug, Default)]
 struct Pending {
+    /// The move's SAN; `None` once written (or before the first move).
     san: Option<San>,
     /// Its text (U+FFFD for what is not UTF-8).
     text: String,
@@ -94,7 +94,6 @@ impl EventWriter {
             text: String::new(),
             line: 0,
             mv: Pending::default(),
-            held: false,
             start: 0,
             moves: 0,
             number: true,
@@ -130,7 +129,7 @@ impl EventWriter {
         self.movetext.clear();
         self.text.clear();
         self.line = 0;
-        self.held = false;
+        self.mv.san = None;
         self.moves = 0;
         self.number = true;
         self.comment.clear();
@@ -140,10 +139,9 @@ impl EventWriter {
 
     /// Writes the move waiting, its NAGs and comments.
     fn flush(&mut self) {
-        if !self.held {
+        let Some(san) = self.mv.san.take() else {
             return;
-        }
-        self.held = false;
+        };
         if self.moves == 0 {
             self.start = self.head.starting_ply();
         }
@@ -157,7 +155,6 @@ impl EventWriter {
             from = end;
             c
         });
-        let san = p.san.expect("a move held has its SAN");
         self.number = m.node(
             self.start + self.moves,
             self.number,
@@ -172,7 +169,7 @@ impl EventWriter {
     /// waiting, or before the first move (the game's comments, written at once).
     fn take_comment(&mut self, text: &[u8]) {
         let text = crate::utf8::lossy(text);
-        if self.held {
+        if self.mv.san.is_some() {
             let p = &mut self.mv;
             p.comments.push_str(&text);
             p.ends.push(p.comments.len());
@@ -241,13 +238,12 @@ impl Visitor for EventWriter {
         p.nags.clear();
         p.comments.clear();
         p.ends.clear();
-        self.held = true;
         Control::Continue
     }
 
     fn on_nag(&mut self, _: &Context, nag: Nag, _: NagForm) -> Control {
         // (a NAG before the first move is not kept, as the builder does not keep it)
-        if self.whole && self.held {
+        if self.whole && self.mv.san.is_some() {
             self.mv.nags.push(nag);
         }
         Control::Continue
