@@ -122,17 +122,19 @@ impl PerGame for Trees {
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut pattern_file = None;
-    let mut anchor = Anchor::Anywhere;
+    // (none asked: the pattern's drawn anchor, or anywhere)
+    let mut anchor: Option<Anchor> = None;
     let (mut swap, mut dom, mut quiet, mut threads) = (false, false, false, 0usize);
     let mut paths = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--anchor" => {
-                anchor = args
-                    .next()
-                    .unwrap_or_default()
-                    .parse()
-                    .unwrap_or_else(|e: String| fail(&e))
+                anchor = Some(
+                    args.next()
+                        .unwrap_or_default()
+                        .parse()
+                        .unwrap_or_else(|e: String| fail(&e)),
+                )
             }
             "--swap-colors" => swap = true,
             "--dom" => dom = true,
@@ -157,8 +159,9 @@ fn main() {
     } else {
         Pattern::parse(&String::from_utf8_lossy(&text))
     }
+    .map_err(|e| e.to_string())
+    .and_then(|p| p.with_anchor_asked(anchor))
     .unwrap_or_else(|e| fail(&format!("{pattern_file}: {e}")))
-    .anchor(anchor)
     .swap_colors(swap);
     let mut options = ScanOptions::default();
     if threads > 0 {

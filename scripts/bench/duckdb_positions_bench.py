@@ -28,7 +28,7 @@ SELECT uci, any_value(san) AS san, count(*) AS games,
        round(100 * avg((score = 0)::int), 1) AS drawn,
        round(100 * avg((score = -1)::int), 1) AS lost,
        round(avg(CASE side_to_move WHEN 'white' THEN WhiteElo ELSE BlackElo END)) AS rating,
-       min(file || ':' || game_index) AS a_game
+       arg_min(file || ':' || (game_index + 1), game_index) AS a_game
 FROM {source}
 WHERE key = {key}
 GROUP BY uci ORDER BY games DESC

@@ -7,7 +7,14 @@ Usage:
   go_pattern.py --bench ROUNDS GO_FIND_BIN PATTERN [--anchor ...] [--swap-colors] [FILE|DIR...]
 
 GO_FIND_BIN is kifu-pipeline's example `go_find` (cargo build --release -p kifu-pipeline
---example go_find); PATTERN a pattern file (rows of X O . ? x o, docs/search.md). Without a
+--example go_find); PATTERN a pattern file read as kifu reads it (parse_pattern below, a port of
+kifu_replay::go::Pattern::parse; docs/search.md): rows of X O . ? x o, or a GNU Go pattern file
+(`Pattern NAME`, the diagram, the `:` line and what follows, skipped) whose drawn board edge
+sets the anchor (--anchor left out, or the same) and turns the pattern as kifu turns it, the
+edge on top, so that the next moves compare in kifu's coordinates. E.g., in the oracle venv:
+  ~/.cache/kifu-oracle/bin/python scripts/conformance/go_pattern.py \
+      target/release/examples/go_find eb112.db ../shared/corpus/sgf
+Without a
 FILE or DIR, the corpus ../shared/corpus/sgf beside the repository is read; when it is absent,
 the script says so and exits 0.
 
@@ -57,20 +64,172 @@ WANTS = {"X": {"b"}, "O": {"w"}, ".": {None}, "*": {None}, "x": {"b", None}, "o"
 SWAP = {"X": "O", "O": "X", "x": "o", "o": "x"}
 
 
+# kifu_replay::go::Pattern::parse (replay/src/go/pattern.rs), line for line: the rows of X O . ?
+# x o (* empty), `#` comments and blank lines skipped, a leading byte order mark skipped, the
+# board's edge drawn as GNU Go draws it (a first or last row of - and +, a | beginning or ending
+# every row) setting the anchor and turning the pattern to have it on top (upper left), and a
+# GNU Go pattern file (a `Pattern NAME` line) read as GNU Go writes it: the rows between the
+# header and the `:` line, each the first word of its line
+MAX_SIDE = 52
+# Rust's char::is_whitespace (str::trim), which Python's str.strip does not quite match
+RUST_WS = set("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | {
+    chr(c) for c in range(0x2000, 0x200B)}
+GNUGO_ONLY = set(",!QYa@$%")
+
+
+def rust_trim(s, left=True, right=True):
+    i, j = 0, len(s)
+    while left and i < j and s[i] in RUST_WS:
+        i += 1
+    while right and j > i and s[j - 1] in RUST_WS:
+        j -= 1
+    return s[i:j]
+
+
+def rust_lines(text):
+    """str::lines: split at \n, a \r before it dropped, no last empty line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [l[:-1] if l.endswith("\r") else l for l in lines]
+
+
+def is_gnugo_header(line):
+    t = rust_trim(line, right=False)
+    if not t.startswith("Pattern"):
+        return False
+    rest = t[len("Pattern"):]
+    return rest[:1] in (" ", "\t") and rust_trim(rest) != ""
+
+
+class PatternError(ValueError):
+    def __init__(self, line, column, message):
+        super().__init__("line %d, column %d: %s" % (line, column, message) if line and column
+                         else "line %d: %s" % (line, message) if line else message)
+
+
 def parse_pattern(text):
-    rows = []
-    for line in text.splitlines():
-        t = line.strip()
+    """(rows, anchor): rows as kifu turns them (the drawn edge on top, the drawn corner upper
+    left), anchor the one the text draws ("edge", "corner") or None."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = rust_lines(text)
+    gnugo = any(is_gnugo_header(l) for l in lines)
+    in_diagram = not gnugo
+    named = 0
+    rows = []  # (line, [(column, char)])
+    for i, line in enumerate(lines):
+        lineno = i + 1
+        t = rust_trim(line)
+        if gnugo:
+            if is_gnugo_header(line):
+                named += 1
+                if named > 1:
+                    raise PatternError(lineno, 0, "a second pattern (`Pattern NAME`): a search "
+                                       "finds one pattern, keep one in the file")
+                in_diagram = True
+                continue
+            if not in_diagram:
+                continue
+            if t.startswith(":"):
+                in_diagram = False
+                continue
         if not t or t.startswith("#"):
             continue
-        row = [c for c in line if c not in " \t\r"]
-        for c in row:
+        row = []
+        for col, c in enumerate(line):
+            if c in " \t\r":
+                # in GNU Go's files the row is the diagram's first word: a comment follows
+                if gnugo and row:
+                    break
+                continue
+            row.append((col + 1, c))
+        rows.append((lineno, row))
+    if len(rows) > MAX_SIDE + 2:
+        raise PatternError(rows[MAX_SIDE + 2][0], 0, "more than %d rows" % MAX_SIDE)
+
+    def edge_row(r):
+        return all(c in "-+" for _, c in r)
+
+    top = bool(rows) and edge_row(rows[0][1])
+    bottom = len(rows) > 1 and edge_row(rows[-1][1])
+    body = rows[int(top):len(rows) - int(bottom)]
+    left = bool(body) and bool(body[0][1]) and body[0][1][0][1] == "|"
+    right = bool(body) and bool(body[0][1]) and body[0][1][-1][1] == "|"
+    if (top and bottom) or (left and right):
+        raise PatternError(0, 0, "the board's edge drawn on two opposite sides: a pattern stands "
+                           "along one edge or in one corner")
+    grid, w = [], 0
+    for k, (lineno, row) in enumerate(body):
+        for side, at in ((left, 0), (right, max(len(row) - 1, 0))):
+            has = at < len(row) and row[at][1] == "|"
+            if side != has:
+                raise PatternError(lineno, row[at][0] if at < len(row) else 0,
+                                   "the board's edge `|` drawn on some rows only")
+        inner = row[int(left):len(row) - int(right and bool(row))]
+        points = []
+        for col, c in inner:
             if c not in WANTS:
-                raise ValueError("not a pattern point: %r" % c)
-        rows.append(row)
-    if not rows or any(len(r) != len(rows[0]) for r in rows):
-        raise ValueError("not a rectangle")
-    return rows
+                if c in "|-+":
+                    why = "a board edge inside the diagram"
+                elif c in GNUGO_ONLY:
+                    why = "`%s` is a GNU Go pattern point with no equivalent here" % c
+                else:
+                    why = "`%s` is no pattern point" % c
+                raise PatternError(lineno, col, why)
+            points.append(c)
+            if len(points) > MAX_SIDE:
+                raise PatternError(lineno, col, "a row longer than %d points" % MAX_SIDE)
+        if k == 0:
+            w = len(points)
+        elif len(points) != w:
+            raise PatternError(lineno, 0, "a row of %d points where the first row has %d (a "
+                               "pattern is a rectangle)" % (len(points), w))
+        grid.append(points)
+    if not grid or w == 0:
+        raise PatternError(0, 0, "no pattern: no row of points (X, O, ., ?) in the text")
+    if len(grid) > MAX_SIDE:
+        raise PatternError(body[MAX_SIDE][0], 0, "more than %d rows" % MAX_SIDE)
+    for on, r in ((top, rows[0] if rows else None), (bottom, rows[-1] if rows else None)):
+        long = w + int(left) + int(right)
+        if on and len(r[1]) != long:
+            raise PatternError(r[0], 0, "an edge row of %d characters where the rows (with their "
+                               "`|`) have %d" % (len(r[1]), long))
+    # turned so that the edge is the top row, the corner the upper-left point
+    if bottom:
+        grid = grid[::-1]
+    if right:
+        grid = [r[::-1] for r in grid]
+    if (top or bottom) and (left or right):
+        anchor = "corner"
+    elif top or bottom:
+        anchor = "edge"
+    elif left or right:
+        grid = [list(col) for col in zip(*grid)]
+        anchor = "edge"
+    else:
+        anchor = None
+    return grid, anchor
+
+
+def read_pattern(path):
+    """The pattern file as kifu reads it (UTF-8 text): (rows, anchor drawn or None)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text")
+    return parse_pattern(text)
+
+
+def anchor_of(drawn, asked):
+    """The anchor kifu searches with: the one the text draws unless --anchor says one; another
+    than the one drawn is refused (Pattern::with_anchor_asked)."""
+    if drawn is not None and asked is not None and asked != drawn:
+        raise ValueError("the pattern draws the board's edge (%s): the anchor asked, %s, is "
+                         "another (--anchor)" % (drawn, asked))
+    return asked or drawn or "anywhere"
 
 
 def transform(s, x, y, w, h):
@@ -294,7 +453,7 @@ def files(args):
 
 def main(argv):
     show, jobs = 5, os.cpu_count() or 1
-    anchor, swap, bench = "anywhere", False, 0
+    anchor, swap, bench = None, False, 0
     rest = []
     i = 0
     while i < len(argv):
@@ -309,6 +468,9 @@ def main(argv):
             elif a == "--bench":
                 bench = int(v)
             else:
+                if v not in ("corner", "edge", "anywhere"):
+                    print("go_pattern: --anchor corner|edge|anywhere, not %r" % v)
+                    return 2
                 anchor = v
             continue
         if a == "--swap-colors":
@@ -321,8 +483,12 @@ def main(argv):
         return 2
     binary = rest.pop(0)
     pattern_file = rest.pop(0)
-    with open(pattern_file) as f:
-        rows = parse_pattern(f.read())
+    try:
+        rows, drawn = read_pattern(pattern_file)
+        anchor = anchor_of(drawn, anchor)
+    except (OSError, ValueError) as e:
+        print("go_pattern: %s: %s" % (pattern_file, e))
+        return 2
     if not rest:
         if not os.path.isdir(CORPUS):
             print("go_pattern: SKIPPED: no corpus at ../shared/corpus/sgf beside the repository")

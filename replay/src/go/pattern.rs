@@ -509,6 +509,8 @@ impl Pattern {
             column: u32::try_from(column).unwrap_or(u32::MAX),
             message,
         };
+        // a file saved with a byte order mark (Notepad writes one): not a point of the first row
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // GNU Go's pattern files: `Pattern NAME`, the diagram, then a `:` line and what
         // follows it (a constraint diagram, `;` constraints, `>` actions), all skipped
         let gnugo = text.lines().any(is_gnugo_header);
@@ -1503,6 +1505,24 @@ mod tests {
     }
 
     #[test]
+    fn a_leading_byte_order_mark_is_skipped() {
+        // as Notepad saves a file: the BOM, then the rows (CRLF)
+        let p = Pattern::parse("\u{feff}XO\r\n?X\r\n").unwrap();
+        assert_eq!(p.to_string(), "XO\n?X\n");
+        assert_eq!(p, Pattern::parse("XO\n?X\n").unwrap());
+        // before a comment, a drawn edge, a GNU Go header
+        let p = Pattern::parse("\u{feff}# a corner\n+--\n|.X\n").unwrap();
+        assert_eq!(p.anchor_kind(), Anchor::Corner);
+        let p = Pattern::parse("\u{feff}Pattern EB1\n\n|..X\n|...\n\n:8,-\n").unwrap();
+        assert_eq!(p.anchor_kind(), Anchor::Edge);
+        // one BOM, at the start only: columns counted after it
+        let e = Pattern::parse("\u{feff}.Z\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 2), "{e}");
+        assert!(Pattern::parse("\u{feff}\u{feff}X").is_err());
+        assert!(Pattern::parse("X\n\u{feff}X\n").is_err());
+    }
+
+    #[test]
     fn parse_errors_are_located() {
         let e = Pattern::parse("..\n.Z\n").unwrap_err();
         assert_eq!((e.line, e.column), (2, 2));
@@ -1526,7 +1546,7 @@ mod tests {
         assert!(Pattern::parse(&tall).is_err());
         let p = Pattern::parse("  # c\r\nX . O\r\n\n? x o\r\n").unwrap();
         assert_eq!(p.to_string(), "X.O\n?xo\n");
-        assert!(Pattern::parse("\u{feff}X").is_err()); // no panic on odd characters
+        assert!(Pattern::parse("X\u{feff}").is_err()); // no panic on odd characters
         assert!(Pattern::from_sgf(b"").is_err());
         assert!(Pattern::from_sgf(b"(;GM[2])").is_err());
         // a bad SZ is refused, named, not read as 19x19
