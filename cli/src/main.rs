@@ -126,7 +126,17 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+    let mut cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| {
+        e.format(&mut <Cli as clap::CommandFactory>::command())
+            .exit()
+    });
+    // each --within bounds the step of the --then before it: their order on the command line
+    match (&mut cli.command, matches.subcommand()) {
+        (Some(Command::Find(a)), Some((_, m))) => a.query.pair_within(m),
+        (Some(Command::Explore(a)), Some((_, m))) => a.query.pair_within(m),
+        _ => {}
+    }
     // an interrupt (SIGINT, SIGTERM, SIGHUP) removes the temporary files of the outputs
     #[cfg(unix)]
     if let Err(e) = kifu_output::remove_on_signal() {

@@ -28,9 +28,15 @@ pub struct QueryArgs {
     /// `subfen:BOARD` or `material:SIG`, several joined by ` & `.
     #[arg(long, value_name = "STEP", help_heading = "Query")]
     pub then: Vec<String>,
-    /// With --then: each step within N plies of the one before (default: any later ply).
+    /// After a --then: its step within N plies of the step before it (default: any later
+    /// ply); one for each --then that needs a bound.
     #[arg(long, value_name = "N", requires = "then", help_heading = "Query")]
-    pub within: Option<u32>,
+    pub within: Vec<u32>,
+    /// For each --within, how many --then come before it on the command line
+    /// ([`pair_within`](QueryArgs::pair_within); empty: the --within go to the --then in
+    /// order).
+    #[arg(skip)]
+    pub within_after: Vec<usize>,
     /// Positions after at least N plies (0: the start).
     #[arg(long, value_name = "N", help_heading = "Query")]
     pub min_ply: Option<u32>,
@@ -106,7 +112,7 @@ impl QueryArgs {
             subfen: self.subfen.clone(),
             material: self.material.clone(),
             then: self.then.clone(),
-            within: self.within,
+            within: self.within_bounds()?,
             min_ply: self.min_ply,
             max_ply: self.max_ply,
             variations: self.variations,
@@ -115,19 +121,61 @@ impl QueryArgs {
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))
     }
 
+    /// Records where each `--within` stands among the `--then`s of the command line `m` (the
+    /// matches of `kifu find` or `kifu explore`): each bounds the step of the `--then` before it.
+    pub fn pair_within(&mut self, m: &clap::ArgMatches) {
+        let thens: Vec<usize> = m
+            .indices_of("then")
+            .map(Iterator::collect)
+            .unwrap_or_default();
+        self.within_after = m
+            .indices_of("within")
+            .map(|w| {
+                w.map(|at| thens.iter().filter(|&&t| t < at).count())
+                    .collect()
+            })
+            .unwrap_or_default();
+    }
+
+    /// Per `--then`, the bound its `--within` gives (`None` without one).
+    fn within_bounds(&self) -> io::Result<Vec<Option<u32>>> {
+        let mut bounds = vec![None; self.then.len()];
+        let paired = self.within_after.len() == self.within.len();
+        for (i, &n) in self.within.iter().enumerate() {
+            let after = if paired { self.within_after[i] } else { i + 1 };
+            if after == 0 {
+                return Err(usage(format!(
+                    "--within {n} comes before any --then: it bounds the step of the --then \
+                     before it (`--then STEP --within N`)"
+                )));
+            }
+            match bounds.get_mut(after - 1) {
+                Some(b @ None) => *b = Some(n),
+                Some(Some(m)) => {
+                    return Err(usage(format!(
+                        "--within {m} and --within {n} after one --then: one bound a step"
+                    )));
+                }
+                None => {
+                    return Err(usage(format!(
+                        "--within {n}: no --then for it (each --within bounds the step of the \
+                         --then before it)"
+                    )));
+                }
+            }
+        }
+        Ok(bounds)
+    }
+
     /// Notes on the query for stderr: a Go pattern larger than a 19x19 board; a `--fen` (or a `--then fen:` step) without its castling
     /// and en passant fields, which is read as python-chess reads it (`-` for each, White to
     /// move when the side is left out too), so a position with castling rights is not it.
     pub fn notes(&self, query: &Query) -> Vec<String> {
-        let steps = self
-            .then
-            .iter()
-            .flat_map(|t| t.split(" & "))
-            .filter_map(|s| {
-                s.trim()
-                    .strip_prefix("fen:")
-                    .map(|f| ("--then fen:", f.trim()))
-            });
+        let steps = self.then.iter().flat_map(|t| t.split('&')).filter_map(|s| {
+            s.trim()
+                .strip_prefix("fen:")
+                .map(|f| ("--then fen:", f.trim()))
+        });
         let mut notes: Vec<String> = self
             .fen
             .iter()

@@ -312,6 +312,90 @@ fn a_fen_without_castling_is_read_as_python_chess_reads_it_with_a_note() {
     assert!(!err(&o).contains("note:"), "{}", err(&o));
 }
 
+/// Each `--within` bounds the step of the `--then` before it; a step without one may come at
+/// any later ply (game 1: the open position at ply 4, Bb5 at 5, Nf6 at 6).
+#[test]
+fn each_within_bounds_the_step_before_it() {
+    let b5 = "subfen:8/8/8/1B6/8/8/8/8";
+    let f6 = "subfen:8/8/5n2/8/8/8/8/8";
+    assert!(found(&["--fen", OPEN, "--then", f6, "--within", "1"]).is_empty());
+    assert_eq!(
+        found(&["--fen", OPEN, "--then", f6, "--within", "2"]),
+        [(1, vec![6])]
+    );
+    // the bound is the second step's only: Nf6 two plies after the open position
+    let seq = ["--fen", OPEN, "--then", b5, "--then", f6, "--within", "1"];
+    assert_eq!(found(&seq), [(1, vec![6])]);
+    let seq = ["--fen", OPEN, "--then", b5, "--within", "1", "--then", f6];
+    assert_eq!(found(&seq), [(1, vec![6])]);
+    // ... where one bound for every step would have been too tight
+    assert!(found(&["--fen", OPEN, "--then", f6, "--within", "1", "--then", b5]).is_empty());
+    let refused = |args: &[&str], says: &str| {
+        let mut all = vec!["find", "-c"];
+        all.extend(args);
+        all.extend(["-", "-q"]);
+        let o = kifu(&all, Some(&games()));
+        assert_eq!(code(&o), 2, "{args:?}: {}", err(&o));
+        assert!(err(&o).contains(says), "{args:?}: {}", err(&o));
+    };
+    refused(
+        &["--fen", OPEN, "--within", "2", "--then", f6],
+        "--within 2 comes before any --then",
+    );
+    refused(
+        &[
+            "--fen", OPEN, "--then", f6, "--within", "2", "--within", "3",
+        ],
+        "--within 2 and --within 3 after one --then",
+    );
+}
+
+/// `KQkq` on a position whose kings have castled is the position without rights, as
+/// python-chess reads it; an impossible en passant square, fields after the counters and a
+/// material no position has are refused with the reason.
+#[test]
+fn fen_and_material_queries_are_read_as_python_chess_reads_them() {
+    let game = b"1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. d3 O-O *\n";
+    let board = "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1";
+    for rights in ["-", "KQkq", "Kk"] {
+        let fen = format!("{board} w {rights} - 0 1");
+        let o = kifu(&["find", "-c", "--fen", &fen, "-", "-q"], Some(game));
+        assert_eq!(out(&o).trim(), "1", "{rights}: {}", err(&o));
+    }
+    let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq";
+    for (query, says) in [
+        (
+            vec!["--fen".to_string(), format!("{e4} d3")],
+            "the en passant square d3 is impossible: no white pawn stands on d4",
+        ),
+        (
+            vec!["--fen".to_string(), format!("{e4} - 0 1 extra")],
+            "`extra` after the move counters",
+        ),
+        (
+            vec!["--material".to_string(), "Q+ Q=0".to_string()],
+            "no position has this material",
+        ),
+        (
+            vec!["--material".to_string(), "K2".to_string()],
+            "each side has one king",
+        ),
+    ] {
+        let mut args = vec!["find", "-c"];
+        args.extend(query.iter().map(String::as_str));
+        args.extend(["-", "-q"]);
+        let o = kifu(&args, Some(&games()));
+        assert_eq!(code(&o), 2, "{query:?}");
+        assert!(err(&o).contains(says), "{query:?}: {}", err(&o));
+    }
+    // an en passant square a double step left is taken (no capture: the position without it)
+    let o = kifu(
+        &["find", "-c", "--fen", &format!("{e4} e3 0 1"), "-", "-q"],
+        Some(&games()),
+    );
+    assert_eq!(out(&o).trim(), "4", "{}", err(&o));
+}
+
 #[test]
 fn queries_that_cannot_be_read_are_refused() {
     for bad in [
@@ -528,10 +612,17 @@ fn explore_counts_what_was_played_next() {
     let rows = explore(&["--fen", OPEN, "--by", "rating:500"]);
     let groups: Vec<_> = rows.iter().map(|r| r["group"].as_str().unwrap()).collect();
     assert_eq!(groups, ["1500-1999", "2000-2499"]);
-    // a pattern: every position with a black knight on c6 and White to move
+    // a pattern: every position with a black knight on c6 and White to move (9 moves played
+    // from one, and the ends of games 1 to 3 after 3... a6, 3... Nf6, 3... Bc5)
     let rows = explore(&["--subfen", "8/8/2n5/8/8/8/8/8 w"]);
     let total: u64 = rows.iter().map(|r| r["games"].as_u64().unwrap()).sum();
-    assert_eq!(total, 9, "{rows:?}");
+    assert_eq!(total, 12, "{rows:?}");
+    let ends: Vec<u64> = rows
+        .iter()
+        .filter(|r| r["san"] == "end")
+        .map(|r| r["game"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ends, [3, 2, 1], "{rows:?}");
     // at most one row kept: the rest counted on stderr
     let o = kifu(
         &[
@@ -547,7 +638,11 @@ fn explore_counts_what_was_played_next() {
         Some(&games()),
     );
     assert_eq!(out(&o).lines().count(), 1);
-    assert!(err(&o).contains("1 plays"), "{}", err(&o));
+    assert!(
+        err(&o).contains("kifu explore: 1 play of moves past --max-entries 1 not counted"),
+        "{}",
+        err(&o)
+    );
     // the table
     let table = run(&["explore", "--fen", OPEN]).1;
     assert!(
@@ -555,6 +650,108 @@ fn explore_counts_what_was_played_next() {
         "{table}"
     );
     assert!(table.contains("Bb5"), "{table}");
+}
+
+/// Games whose main line ends at the position: an `end` row (`uci` null) counted like any
+/// move, ordered by its games (after the moves of as many, as the Go explorer's `end`), and
+/// the games matched on stderr as many as `find -c` counts.
+#[test]
+fn explore_counts_the_games_that_end_at_the_position() {
+    let pgn = b"[Result \"0-1\"]\n[BlackElo \"1600\"]\n[Date \"2020.01.01\"]\n\n1. e4 e5 0-1\n\n\
+        [Result \"1-0\"]\n[BlackElo \"1500\"]\n[Date \"2021.02.02\"]\n\n1. e4 1-0\n\n\
+        [Result \"*\"]\n[BlackElo \"1700\"]\n[Date \"2022.03.03\"]\n\n1. e4 *\n\n\
+        [Result \"1/2-1/2\"]\n\n1. e4 c5 1/2-1/2\n\n\
+        [Result \"*\"]\n\n1. e4 c5 2. Nf3 *\n\n";
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+    let o = kifu(&["find", "-c", "--fen", after_e4, "-"], Some(pgn));
+    assert_eq!(out(&o).trim(), "5", "{}", err(&o));
+    let o = kifu(&["explore", "--json", "--fen", after_e4, "-"], Some(pgn));
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let rows: Vec<serde_json::Value> = out(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let moves: Vec<_> = rows
+        .iter()
+        .map(|r| (r["san"].as_str().unwrap(), r["games"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(moves, [("c5", 2), ("end", 2), ("e5", 1)], "{rows:?}");
+    let end = &rows[1];
+    assert_eq!(end["uci"], serde_json::Value::Null);
+    assert_eq!(end["fen"], after_e4);
+    assert_eq!(
+        (
+            end["white"].as_u64(),
+            end["draws"].as_u64(),
+            end["black"].as_u64()
+        ),
+        (Some(1), Some(0), Some(0)),
+        "the `*` game counts in no result"
+    );
+    assert_eq!(
+        (&end["white_share"], &end["black_share"]),
+        (&serde_json::json!(1.0), &serde_json::json!(0.0))
+    );
+    assert_eq!(end["mean_elo"], 1600.0, "Black to move: Black's ratings");
+    assert_eq!(end["last_date"], "2022.03.03");
+    assert_eq!(end["game"], 2, "the first game that ended there");
+    // the table: an `end` line, the total of `find -c`
+    let o = kifu(&["explore", "--fen", after_e4, "-"], Some(pgn));
+    let table = out(&o);
+    assert!(
+        table.contains("\n  end             2  100.0%    0.0%    0.0%   1600 2022.03.03  -:2\n"),
+        "{table}"
+    );
+    assert!(
+        err(&o).contains("kifu explore: 5 games matched\n"),
+        "{}",
+        err(&o)
+    );
+    // the same count for the start: no game ends there
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    let o = kifu(&["explore", "--fen", start, "-"], Some(pgn));
+    assert!(!out(&o).contains("end"), "{}", out(&o));
+    assert!(
+        err(&o).contains("kifu explore: 5 games matched\n"),
+        "{}",
+        err(&o)
+    );
+}
+
+/// A row none of whose games has a known result (`*`) has no shares: `-` in the table, `null`
+/// in JSON, as the mean rating when no game has one; one game matched is said in the singular.
+#[test]
+fn explore_shares_of_unknown_results_and_one_game() {
+    // after 1. e4 e5 2. d4: game 5 only, whose result is `*`
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq -";
+    let rows = explore(&["--fen", fen]);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(
+        (rows[0]["san"].as_str(), rows[0]["games"].as_u64()),
+        (Some("exd4"), Some(1))
+    );
+    for share in ["white_share", "draw_share", "black_share"] {
+        assert_eq!(rows[0][share], serde_json::Value::Null, "{share}: {rows:?}");
+    }
+    let o = kifu(&["explore", "--fen", fen, "-"], Some(&games()));
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(
+        out(&o).contains("\n  exd4            1       -       -       -   1500 2018.??.??  -:5\n"),
+        "{}",
+        out(&o)
+    );
+    assert!(
+        err(&o).contains("kifu explore: 1 game matched\n"),
+        "{}",
+        err(&o)
+    );
+    // two games: the plural
+    let o = kifu(&["explore", "--fen", OPEN, "-"], Some(&games()));
+    assert!(
+        err(&o).contains("kifu explore: 3 games matched\n"),
+        "{}",
+        err(&o)
+    );
 }
 
 /// Games that a reader must mend: text before the first game, problems inside games (a stray

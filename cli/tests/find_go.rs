@@ -127,6 +127,8 @@ fn explore_next_moves() {
     );
     // the ends of games 1 and 3, and game 1's B dd (far): tenuki
     assert_eq!(row("end")["positions"].as_u64(), Some(2));
+    assert_eq!(row("end")["games"].as_u64(), Some(2));
+    assert_eq!(qf["games"].as_u64(), Some(1));
     assert_eq!(row("X tenuki")["positions"].as_u64(), Some(1));
     // a table on a terminal-less stdout
     let o = kifu(
@@ -134,6 +136,31 @@ fn explore_next_moves() {
         None,
     );
     assert!(out(&o).contains("O 5,2"), "{}", out(&o));
+    assert!(
+        err(&o).contains("kifu explore: 2 games matched, at 5 positions\n"),
+        "{}",
+        err(&o)
+    );
+    // one game, at one position (B pd, then the end): the singular
+    let one = dir.file("one.sgf", b"(;GM[1]SZ[19]RE[B+R];B[pd])\n");
+    let o = kifu(
+        &[
+            "explore",
+            "--go-pattern",
+            p,
+            "--anchor",
+            "corner",
+            one.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(out(&o).contains("  end  "), "{}", out(&o));
+    assert!(
+        err(&o).contains("kifu explore: 1 game matched, at 1 position\n"),
+        "{}",
+        err(&o)
+    );
 }
 
 /// A pattern file in GNU Go's own format (a `Pattern NAME` header, the board's edge drawn
@@ -520,8 +547,10 @@ fn explore_with_komi_handicap_and_date_keys() {
         let table = explore(tests, "1", false);
         assert!(
             err(&table).contains(&format!(
-                "kifu explore: {} games matched, at {plies} positions",
-                want.len()
+                "kifu explore: {} {} matched, at {plies} {}",
+                want.len(),
+                if want.len() == 1 { "game" } else { "games" },
+                if plies == 1 { "position" } else { "positions" }
             )),
             "-w {tests:?}: {}",
             err(&table)

@@ -1,7 +1,8 @@
 //! What was played next (`kifu explore`, `kifu.explore`): for each position where a
 //! [`Query`] matches, each next move with its count, White/draw/Black results, the mean rating
 //! of the players who chose it, the last date it was played and one game that played it,
-//! optionally per value of a key ([`Group`]).
+//! optionally per value of a key ([`Group`]). The games whose main line ends at the position
+//! have a row of their own, [`END`] (`uci` `None`), as the Go explorer's `end`.
 //!
 //! Each piece collects its games' plays ([`Plays`], on the scan's threads); the sink adds the
 //! pieces in input order ([`Explorer::add`]), so that the rows are the same at every thread
@@ -25,6 +26,19 @@
 //! let rows = explorer.rows();
 //! assert_eq!((rows[0].san.as_str(), rows[0].games, rows[0].white, rows[0].black), ("e4", 2, 1, 1));
 //! assert_eq!((rows[1].san.as_str(), rows[1].games, rows[1].game), ("d4", 1, 3));
+//! // the two games of 1. e4 end after it: the row `end`, their results unknown (`*`)
+//! let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+//! let q = Arc::new(Query::Chess(ChessQuery::new(vec![Step::fen(after_e4).unwrap()])));
+//! let mut plays = Plays::new(q, None);
+//! for g in kifu::pgn::Games::new(b"1. e4 *\n\n1. e4 *\n\n1. e4 e5 *".as_slice()) {
+//!     plays.pgn(&g);
+//! }
+//! let mut explorer = Explorer::new(None, 1000);
+//! explorer.add("three.pgn", 0, &plays);
+//! assert_eq!(explorer.games, 3);
+//! let rows = explorer.rows();
+//! assert_eq!((rows[0].san.as_str(), rows[0].uci.as_deref(), rows[0].games), ("end", None, 2));
+//! assert_eq!((rows[0].white_share, rows[0].game), (None, 1));
 //! ```
 
 use std::collections::HashMap;
@@ -56,8 +70,15 @@ impl Group {
     ///
     /// # Errors
     ///
-    /// A key no game has, or a band of 0 points.
+    /// A key no game has, a band of 0 points, or `rating` without its band.
     pub fn parse(text: &str) -> Result<Group, String> {
+        if text.trim() == "rating" {
+            return Err(format!(
+                "`{}` needs a band: `rating:200` groups by the mover's rating in bands of 200 \
+                 points (`WhiteElo`, `BlackElo`: one player's rating)",
+                text.trim()
+            ));
+        }
         if let Some(n) = text.strip_prefix("rating:") {
             return match n.trim().parse::<u32>() {
                 Ok(n) if n > 0 => Ok(Group::Band(n)),
@@ -90,14 +111,19 @@ impl Group {
     }
 }
 
-/// One game's play of a move from a matching position.
+/// The `san` of the row of the games that end at the position (their `uci` is `None`), as
+/// the Go explorer's `end`.
+pub const END: &str = "end";
+
+/// One game's play of a move from a matching position, or its end there.
 #[derive(Clone, Debug)]
 struct Play {
     group: Option<String>,
     key: u64,
     /// Index of the position's EPD in [`Plays::fens`].
     fen: u32,
-    uci: String,
+    /// `None`: the game ends at the position.
+    uci: Option<String>,
     san: String,
     outcome: Option<Outcome>,
     elo: Option<u32>,
@@ -105,8 +131,19 @@ struct Play {
     game: u64,
 }
 
+/// A game's play (or end) at a matching position, before its game's tags are read.
+struct Found {
+    key: u64,
+    /// `None`: the main line ends there.
+    uci: Option<String>,
+    san: String,
+    /// White is to move.
+    white: bool,
+    epd: String,
+}
+
 /// A piece's plays: for each game, each (position, next move) where the query matched, once
-/// per game.
+/// per game, and the position where its main line ends if the query matched there.
 #[derive(Debug)]
 pub struct Plays {
     query: Arc<Query>,
@@ -115,7 +152,7 @@ pub struct Plays {
     plays: Vec<Play>,
     fens: Vec<String>,
     fen_of: HashMap<u64, u32>,
-    /// Games of the piece that matched.
+    /// Games of the piece that matched (as `kifu find -c` counts them).
     pub games: u64,
 }
 
@@ -162,12 +199,26 @@ impl Plays {
         let Query::Chess(q) = &*self.query else {
             return;
         };
-        let mut found = Vec::new();
+        let mut found: Vec<Found> = Vec::new();
+        let mut matched = false;
         self.searcher.search(game, q, |hit| {
+            matched = true;
+            let pos = hit.position;
+            let white = pos.side_to_move() == kifu_replay::chess::cozy::Color::White;
             let Some(next) = hit.next else {
+                // the end of the main line (a variation's end is not the game's)
+                let key = transposition_key(pos);
+                if hit.depth == 0 && !found.iter().any(|f| f.key == key && f.uci.is_none()) {
+                    found.push(Found {
+                        key,
+                        uci: None,
+                        san: END.to_string(),
+                        white,
+                        epd: epd(pos),
+                    });
+                }
                 return true;
             };
-            let pos = hit.position;
             let alternatives = next
                 .variations
                 .iter()
@@ -176,23 +227,35 @@ impl Plays {
             for node in std::iter::once(next).chain(alternatives) {
                 if let Ok(Resolved::Move(mv)) = pos.resolve(node.san) {
                     let key = transposition_key(pos);
-                    let uci = pos.uci(mv).to_string();
-                    if !found.iter().any(|(k, u, _, _)| *k == key && *u == uci) {
-                        let white = pos.side_to_move() == kifu_replay::chess::cozy::Color::White;
-                        found.push((key, uci, san(pos, mv), (white, epd(pos))));
+                    let uci = Some(pos.uci(mv).to_string());
+                    if !found.iter().any(|f| f.key == key && f.uci == uci) {
+                        found.push(Found {
+                            key,
+                            uci,
+                            san: san(pos, mv),
+                            white,
+                            epd: epd(pos),
+                        });
                     }
                 }
             }
             true
         });
-        if found.is_empty() {
+        if !matched {
             return;
         }
         self.games += 1;
         let outcome = keys::Game::outcome(game);
         let outcome = (outcome != Outcome::Unknown).then_some(outcome);
         let date = date(game);
-        for (key, uci, san, (white, epd_text)) in found {
+        for Found {
+            key,
+            uci,
+            san,
+            white,
+            epd: epd_text,
+        } in found
+        {
             let elo = elo(game, white);
             let group = self.group.as_ref().and_then(|g| g.value(game, elo));
             let next = self.fens.len() as u32;
@@ -247,7 +310,8 @@ impl PerGame for Plays {
     }
 }
 
-/// A row of the explorer: one move from one position (in one group).
+/// A row of the explorer: one move from one position (in one group), or the games that end
+/// there ([`END`]).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Row {
     /// The group's value (`None`: not grouped, or the game has no value of the key).
@@ -255,11 +319,11 @@ pub struct Row {
     pub group: Option<String>,
     /// The position the move was played from, as EPD.
     pub fen: String,
-    /// The move in SAN.
+    /// The move in SAN; [`END`] for the games that end at the position.
     pub san: String,
-    /// The move in UCI.
-    pub uci: String,
-    /// Games that played it.
+    /// The move in UCI; `None` for the games that end at the position.
+    pub uci: Option<String>,
+    /// Games that played it (that end there, for [`END`]).
     pub games: u64,
     /// Of those, games White won.
     pub white: u64,
@@ -267,13 +331,14 @@ pub struct Row {
     pub draws: u64,
     /// Black won.
     pub black: u64,
-    /// White's share of the games of known result (0 to 1; 0 when none is known).
-    pub white_share: f64,
+    /// White's share of the games of known result (0 to 1; `None` when none is known).
+    pub white_share: Option<f64>,
     /// The draws' share.
-    pub draw_share: f64,
+    pub draw_share: Option<f64>,
     /// Black's share.
-    pub black_share: f64,
-    /// The mean rating of the players who chose the move (the games with a rating).
+    pub black_share: Option<f64>,
+    /// The mean rating of the players who chose the move (the games with a rating; for
+    /// [`END`], of the players to move).
     pub mean_elo: Option<f64>,
     /// The last date it was played (`YYYY.MM.DD` as the tag writes it).
     pub last_date: Option<String>,
@@ -381,10 +446,10 @@ pub struct Explorer {
     /// The most distinct (group, position, move) rows kept.
     pub max_entries: usize,
     rows: Vec<Row>,
-    index: HashMap<(Option<String>, u64, String), usize>,
+    index: HashMap<(Option<String>, u64, Option<String>), usize>,
     /// Plays of rows not kept (past `max_entries`).
     pub dropped: u64,
-    /// Games that matched.
+    /// Games that matched (as `kifu find -c` counts them).
     pub games: u64,
 }
 
@@ -443,9 +508,9 @@ impl Explorer {
                         white: 0,
                         draws: 0,
                         black: 0,
-                        white_share: 0.0,
-                        draw_share: 0.0,
-                        black_share: 0.0,
+                        white_share: None,
+                        draw_share: None,
+                        black_share: None,
                         mean_elo: None,
                         last_date: None,
                         file: file.to_string(),
@@ -480,14 +545,15 @@ impl Explorer {
     }
 
     /// The rows: per group (in the key's order), positions by their games (most first), each
-    /// position's moves by their games (most first, then by UCI).
+    /// position's moves by their games (most first, then by UCI, [`END`] after the moves).
     pub fn rows(mut self) -> Vec<Row> {
         let mut per_position: HashMap<(Option<String>, u64), u64> = HashMap::new();
         for r in &mut self.rows {
-            let n = (r.white + r.draws + r.black).max(1) as f64;
-            r.white_share = r.white as f64 / n;
-            r.draw_share = r.draws as f64 / n;
-            r.black_share = r.black as f64 / n;
+            let known = r.white + r.draws + r.black;
+            let share = |n: u64| (known > 0).then(|| n as f64 / known as f64);
+            r.white_share = share(r.white);
+            r.draw_share = share(r.draws);
+            r.black_share = share(r.black);
             r.mean_elo = (r.elo_games > 0).then(|| r.elo_sum as f64 / r.elo_games as f64);
             *per_position.entry((r.group.clone(), r.key)).or_default() += r.games;
         }
@@ -502,8 +568,73 @@ impl Explorer {
             g.then_with(|| pb.cmp(&pa))
                 .then_with(|| a.fen.cmp(&b.fen))
                 .then_with(|| b.games.cmp(&a.games))
+                .then_with(|| a.uci.is_none().cmp(&b.uci.is_none()))
                 .then_with(|| a.uci.cmp(&b.uci))
         });
         self.rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_band_without_its_width_says_how_to_write_it() {
+        for text in ["rating", " rating "] {
+            let e = Group::parse(text).unwrap_err();
+            assert!(e.starts_with("`rating` needs a band: `rating:200`"), "{e}");
+            assert!(!e.contains("no such key"), "{e}");
+        }
+        let e = Group::parse("rating:").unwrap_err();
+        assert!(e.contains("rating:N"), "{e}");
+        assert!(Group::parse("rating:0").is_err());
+        assert!(matches!(Group::parse("rating:200"), Ok(Group::Band(200))));
+        // the other keys as before: a tag, a derived key, a misspelt one named
+        assert!(matches!(Group::parse("WhiteElo"), Ok(Group::Key(_))));
+        assert!(matches!(Group::parse("year"), Ok(Group::Key(_))));
+        assert!(Group::parse("ratnig").unwrap_err().contains("no such key"));
+    }
+
+    fn explore(fen: &str, variations: bool, pgn: &[u8]) -> (u64, Vec<Row>) {
+        use kifu_replay::chess::query::{Query as ChessQuery, Step};
+        let mut q = ChessQuery::new(vec![Step::fen(fen).unwrap()]);
+        q.variations = variations;
+        let mut plays = Plays::new(Arc::new(Query::Chess(q)), None);
+        for g in pgn::Games::new(pgn) {
+            plays.pgn(&g);
+        }
+        let mut explorer = Explorer::new(None, 100);
+        explorer.add("t.pgn", 0, &plays);
+        (explorer.games, explorer.rows())
+    }
+
+    #[test]
+    fn the_games_that_end_at_the_position_have_a_row() {
+        let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+        // the end ties with e5 (one game each): the moves first
+        let (games, rows) = explore(after_e4, false, b"1. e4 1-0\n\n1. e4 e5 0-1\n\n1. d4 *\n\n");
+        assert_eq!(games, 2);
+        let got: Vec<_> = rows
+            .iter()
+            .map(|r| (r.san.as_str(), r.uci.as_deref(), r.games, r.white_share))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("e5", Some("e7e5"), 1, Some(0.0)),
+                (END, None, 1, Some(1.0))
+            ]
+        );
+        // a variation's end is not the game's: counted as a game matched, in no row
+        let (games, rows) = explore(after_e4, true, b"1. d4 (1. e4) d5 *\n\n");
+        assert_eq!((games, rows.len()), (1, 0), "{rows:?}");
+        // a game that passes the position twice, the second time at its end: once in each row
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        let (games, rows) = explore(start, false, b"1. Nf3 Nf6 2. Ng1 Ng8 *\n\n");
+        assert_eq!(games, 1);
+        let got: Vec<_> = rows.iter().map(|r| (r.san.as_str(), r.games)).collect();
+        assert_eq!(got, [("Nf3", 1), (END, 1)]);
+        assert_eq!(rows[1].white_share, None, "no known result: no share");
     }
 }

@@ -55,7 +55,7 @@ impl Query {
 /// let spec = ChessSpec {
 ///     subfen: Some("8/8/2n5/1B6/8/8/8/8".into()),
 ///     then: vec!["material:Q=0 q=0".into()],
-///     within: Some(20),
+///     within: vec![Some(20)],
 ///     ..ChessSpec::default()
 /// };
 /// assert!(spec.query().is_ok());
@@ -71,8 +71,9 @@ pub struct ChessSpec {
     pub material: Option<String>,
     /// The later steps of a sequence (`--then`: `fen:…`, `subfen:…`, `material:…`).
     pub then: Vec<String>,
-    /// Each step within this many plies of the one before (`--within`).
-    pub within: Option<u32>,
+    /// Per step of `then`, the most plies from the step before to it (`--within` after its
+    /// `--then`; `None`, or none given: any later ply).
+    pub within: Vec<Option<u32>>,
     /// The fewest plies before a position matched (`--min-ply`).
     pub min_ply: Option<u32>,
     /// The most plies before a position matched (`--max-ply`).
@@ -118,7 +119,14 @@ impl ChessSpec {
         for t in &self.then {
             steps.push(Step::parse(t).map_err(|e| format!("--then {e}"))?);
         }
-        let mut q = query::Query::new(steps).within(self.within);
+        if self.within.len() > self.then.len() {
+            return Err(format!(
+                "{} --within for {} --then: each --within bounds the step of the --then before it",
+                self.within.len(),
+                self.then.len()
+            ));
+        }
+        let mut q = query::Query::new(steps).within_each(&self.within);
         q.min_ply = self.min_ply.unwrap_or(0);
         q.max_ply = self.max_ply.unwrap_or(u32::MAX);
         q.variations = self.variations;

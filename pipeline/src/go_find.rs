@@ -927,6 +927,10 @@ pub struct NextRow {
     pub next: Next,
     /// Positions it was played from.
     pub count: u64,
+    /// Games it was played in: a game counts once however many of its positions played it
+    /// (a pattern that stays on the board through a long game counts once a position in
+    /// `count` and its shares, once here).
+    pub games: u64,
     /// Of those, in games the pattern's black (`X`) won: Black without the colour swap.
     pub x_wins: u64,
     /// In games the pattern's white (`O`) won.
@@ -970,6 +974,10 @@ pub struct GoExplorer {
     index: std::collections::HashMap<(u32, Next), usize>,
     groups: std::collections::HashMap<Option<String>, u32>,
     positions: u64,
+    /// Per row, the last game (its number among the games added, from 1) that played it.
+    last_game: Vec<u64>,
+    /// The games added.
+    added: u64,
 }
 
 impl Default for GoExplorer {
@@ -992,6 +1000,8 @@ impl GoExplorer {
             index: std::collections::HashMap::new(),
             groups: std::collections::HashMap::new(),
             positions: 0,
+            last_game: Vec::new(),
+            added: 0,
         }
     }
 
@@ -1000,6 +1010,7 @@ impl GoExplorer {
         let value = self.group.as_ref().and_then(|k| k.shown(&hit.root));
         let next_group = self.groups.len() as u32;
         let group = *self.groups.entry(value.clone()).or_insert(next_group);
+        self.added += 1;
         for a in &hit.appearances {
             self.positions += 1;
             let (x, o) = match (hit.outcome, a.matched.swapped) {
@@ -1018,6 +1029,7 @@ impl GoExplorer {
                         group: value.clone(),
                         next: a.next,
                         count: 0,
+                        games: 0,
                         x_wins: 0,
                         o_wins: 0,
                         other: 0,
@@ -1028,11 +1040,16 @@ impl GoExplorer {
                         },
                     });
                     self.index.insert((group, a.next), self.rows.len() - 1);
+                    self.last_game.push(0);
                     self.rows.len() - 1
                 }
             };
             let row = &mut self.rows[at];
             row.count += 1;
+            if self.last_game[at] != self.added {
+                self.last_game[at] = self.added;
+                row.games += 1;
+            }
             row.x_wins += x;
             row.o_wins += o;
             row.other += 1 - x - o;
@@ -1262,6 +1279,42 @@ mod tests {
         let end = ex.rows().into_iter().find(|r| r.next == Next::End).unwrap();
         assert_eq!((end.count, end.x_wins, end.o_wins), (3, 1, 1));
         assert_eq!(ex.positions(), 4);
+    }
+
+    /// A row's games count each game once, its positions each position: a pattern that stays
+    /// on the board through a game counts once a position there.
+    #[test]
+    fn explorer_rows_count_games_once() {
+        let game = "(;SZ[9]RE[B+R];B[cc];W[gg];B[gh];W[hg];B[hh];W[ii])";
+        let sgf = format!("{game}{game}{}", "(;SZ[9]RE[W+R];B[ee])");
+        let scan = Scan::new(
+            Source::Bytes {
+                name: "g.sgf".into(),
+                data: sgf.into_bytes(),
+            },
+            Formats::ANY,
+        );
+        let mut ex = GoExplorer::default();
+        let q = GoQuery::new(Pattern::parse("X").unwrap());
+        scan.go_find(
+            &q,
+            |h| {
+                ex.add(&h);
+                Ok::<_, ()>(())
+            },
+            |_| {},
+        )
+        .unwrap();
+        let rows = ex.rows();
+        assert!(
+            rows.iter().all(|r| r.games <= 3 && r.games <= r.count),
+            "{rows:?}"
+        );
+        // the most played: one move of the pattern's, from two positions of each long game
+        assert_eq!((rows[0].count, rows[0].games), (4, 2), "{rows:#?}");
+        assert!(matches!(rows[0].next, Next::At { .. }), "{rows:#?}");
+        let end = rows.iter().find(|r| r.next == Next::End).unwrap();
+        assert_eq!((end.games, end.count), (3, 3));
     }
 
     #[test]

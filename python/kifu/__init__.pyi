@@ -381,12 +381,12 @@ def find(
     fen: str | None = None,
     subfen: str | None = None,
     material: str | None = None,
-    then: Sequence[str] | None = None,
-    within: int | None = None,
+    then: str | Sequence[str] | None = None,
+    within: int | Sequence[int | None] | None = None,
     min_ply: int | None = None,
     max_ply: int | None = None,
     variations: bool = False,
-    where: Sequence[str] | None = None,
+    where: str | Sequence[str] | None = None,
     go_pattern: None = None,
     anchor: None = None,
     swap_colors: Literal[False] = False,
@@ -399,16 +399,17 @@ def find(
 
     ``fen`` an exact position (FEN or EPD), ``subfen`` a piece pattern, ``material`` a
     signature (``"KRPkr"``, ``"[BN]2+ q=0"``); all given must hold in one position. ``then``
-    the later steps of a sequence (``"subfen:…"``, ``"fen:…"``, ``"material:…"``), each within
-    ``within`` plies of the one before; ``min_ply``/``max_ply`` bound the plies; ``variations``
-    searches them too; ``where`` the key tests of ``kifu filter -w``. A query that cannot be
-    read raises ``ValueError``.
+    the later steps of a sequence (``"subfen:…"``, ``"fen:…"``, ``"material:…"``; one string or
+    a list), each within ``within`` plies of the step before it (one number for every step, or a
+    list with one bound, or ``None``, per step of ``then``); ``min_ply``/``max_ply`` bound the
+    plies; ``variations`` searches them too; ``where`` the key tests of ``kifu filter -w`` (one
+    string or a list). A query that cannot be read raises ``ValueError``.
     """
 @overload
 def find(
     source: Source,
     *,
-    where: Sequence[str] | None = None,
+    where: str | Sequence[str] | None = None,
     go_pattern: StrPath,
     anchor: Literal["corner", "edge", "anywhere"] | None = None,
     swap_colors: bool = False,
@@ -429,12 +430,12 @@ def explore(
     fen: str | None = None,
     subfen: str | None = None,
     material: str | None = None,
-    then: Sequence[str] | None = None,
-    within: int | None = None,
+    then: str | Sequence[str] | None = None,
+    within: int | Sequence[int | None] | None = None,
     min_ply: int | None = None,
     max_ply: int | None = None,
     variations: bool = False,
-    where: Sequence[str] | None = None,
+    where: str | Sequence[str] | None = None,
     go_pattern: StrPath | None = None,
     anchor: Literal["corner", "edge", "anywhere"] | None = None,
     swap_colors: bool = False,
@@ -446,9 +447,11 @@ def explore(
 ) -> pyarrow.Table:
     """What was played next from the positions the query matches, as ``kifu explore --json``
     (docs/search.md): a ``pyarrow.Table`` of ``fen``, ``san``, ``uci``, ``games``, ``white``,
-    ``draws``, ``black``, their shares, ``mean_elo``, ``last_date``, ``file``, ``game`` (and
-    ``group`` first with ``by``: a key, or ``"rating:200"``). At most ``max_entries`` rows are
-    kept; the plays of later ones are counted in a warning.
+    ``draws``, ``black``, their shares (``None`` when no game of the row has a known result),
+    ``mean_elo``, ``last_date``, ``file``, ``game`` (and ``group`` first with ``by``: a key, or
+    ``"rating:200"``); the games that end at a position have a row of their own, ``san``
+    ``"end"`` and ``uci`` ``None``. At most ``max_entries`` rows are kept; the plays of later
+    ones are counted in a warning.
 
     With ``go_pattern`` (and ``anchor``, ``swap_colors``, as ``find`` takes them), the rows of
     ``kifu explore --go-pattern --json``: ``move``, ``kind`` (``point``, ``tenuki``, ``pass``,
@@ -463,7 +466,7 @@ def positions(
     *,
     format: Literal["pgn", "sgf"] | None = None,
     columns: Sequence[str] | None = None,
-    where: Sequence[str] | None = None,
+    where: str | Sequence[str] | None = None,
     batch_size: int = 1024,
     shuffle: int = 0,
     seed: int | None = None,
@@ -584,7 +587,7 @@ def to_arrow(
     batch_rows: int = 8192,
     name: str | None = None,
     raw: Literal[False] = False,
-    where: Sequence[str] | None = None,
+    where: str | Sequence[str] | None = None,
     min_ply: int | None = None,
     max_ply: int | None = None,
     legal_only: bool = False,
@@ -617,7 +620,7 @@ def to_arrow(
     batch_rows: int = 8192,
     name: str | None = None,
     raw: Literal[True],
-    where: Sequence[str] | None = None,
+    where: str | Sequence[str] | None = None,
     min_ply: int | None = None,
     max_ply: int | None = None,
     legal_only: bool = False,
@@ -640,7 +643,7 @@ def to_pandas(
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
     name: str | None = None,
-    where: Sequence[str] | None = None,
+    where: str | Sequence[str] | None = None,
 ) -> pandas.DataFrame:
     """The table of ``to_arrow`` as a ``pandas.DataFrame`` of Arrow dtypes (``pd.ArrowDtype``:
     ``WhiteElo`` stays an integer with nulls). Needs pandas and pyarrow."""
@@ -658,7 +661,7 @@ def to_polars(
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
     name: str | None = None,
-    where: Sequence[str] | None = None,
+    where: str | Sequence[str] | None = None,
 ) -> polars.DataFrame:
     """The table of ``to_arrow`` as a ``polars.DataFrame`` (Arrow types kept). Needs polars."""
 
@@ -674,7 +677,7 @@ def scan_polars(
     movetext_width: int | None = None,
     max_game_bytes: int = ...,
     name: str | None = None,
-    where: Sequence[str] | None = None,
+    where: str | Sequence[str] | None = None,
 ) -> polars.LazyFrame:
     """The table of ``to_arrow`` as a lazy ``polars.LazyFrame``: read at each ``collect()``,
     only the columns the query uses built, its filter run batch by batch, ``head(n)`` stopping
@@ -720,7 +723,7 @@ def to_parquet(
     row_group_rows: int | None = None,
     zstd_level: int | None = None,
     name: str | None = None,
-    where: Sequence[str] | None = None,
+    where: str | Sequence[str] | None = None,
     min_ply: int | None = None,
     max_ply: int | None = None,
     legal_only: bool = False,

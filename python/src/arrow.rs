@@ -471,7 +471,7 @@ pub fn to_arrow(
     batch_rows: usize,
     name: Option<String>,
     raw: bool,
-    r#where: Option<Vec<String>>,
+    r#where: Option<crate::Texts>,
     min_ply: Option<u32>,
     max_ply: Option<u32>,
     legal_only: bool,
@@ -492,7 +492,7 @@ pub fn to_arrow(
         max_game_bytes,
     )?;
     Filters {
-        tests: r#where,
+        tests: r#where.map(crate::Texts::into_vec),
         min_ply,
         max_ply,
         legal_only,
@@ -721,7 +721,7 @@ pub fn to_parquet<'py>(
     row_group_rows: Option<usize>,
     zstd_level: Option<i32>,
     name: Option<String>,
-    r#where: Option<Vec<String>>,
+    r#where: Option<crate::Texts>,
     min_ply: Option<u32>,
     max_ply: Option<u32>,
     legal_only: bool,
@@ -744,7 +744,7 @@ pub fn to_parquet<'py>(
         max_game_bytes,
     )?;
     Filters {
-        tests: r#where,
+        tests: r#where.map(crate::Texts::into_vec),
         min_ply,
         max_ply,
         legal_only,

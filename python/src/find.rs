@@ -131,15 +131,17 @@ fn query_of(
     fen: Option<String>,
     subfen: Option<String>,
     material: Option<String>,
-    then: Option<Vec<String>>,
-    within: Option<u32>,
+    then: Option<crate::Texts>,
+    within: Option<crate::Within>,
     min_ply: Option<u32>,
     max_ply: Option<u32>,
     variations: bool,
-    where_: Option<Vec<String>>,
+    where_: Option<crate::Texts>,
     go: &GoArgs<'_, '_>,
 ) -> PyResult<(Arc<Query>, Arc<Vec<AnyOf>>)> {
+    let then = then.map(crate::Texts::into_vec).unwrap_or_default();
     let tests = where_
+        .map(crate::Texts::into_vec)
         .unwrap_or_default()
         .iter()
         .map(|t| t.parse::<AnyOf>().map_err(PyValueError::new_err))
@@ -149,7 +151,7 @@ fn query_of(
         let chess = fen.is_some()
             || subfen.is_some()
             || material.is_some()
-            || then.as_ref().is_some_and(|t| !t.is_empty())
+            || !then.is_empty()
             || within.is_some()
             || min_ply.is_some()
             || max_ply.is_some()
@@ -166,8 +168,20 @@ fn query_of(
         fen,
         subfen,
         material,
-        then: then.unwrap_or_default(),
-        within,
+        within: match within {
+            None => Vec::new(),
+            Some(crate::Within::Every(n)) => vec![Some(n); then.len()],
+            Some(crate::Within::Each(bounds)) if bounds.len() > then.len() => {
+                return Err(PyValueError::new_err(format!(
+                    "within= has {} bounds and then= {} step{}: one bound (or None) per step",
+                    bounds.len(),
+                    then.len(),
+                    if then.len() == 1 { "" } else { "s" }
+                )));
+            }
+            Some(crate::Within::Each(bounds)) => bounds,
+        },
+        then,
         min_ply,
         max_ply,
         variations,
@@ -357,12 +371,12 @@ pub fn find(
     fen: Option<String>,
     subfen: Option<String>,
     material: Option<String>,
-    then: Option<Vec<String>>,
-    within: Option<u32>,
+    then: Option<crate::Texts>,
+    within: Option<crate::Within>,
     min_ply: Option<u32>,
     max_ply: Option<u32>,
     variations: bool,
-    r#where: Option<Vec<String>>,
+    r#where: Option<crate::Texts>,
     go_pattern: Option<&Bound<'_, PyAny>>,
     anchor: Option<String>,
     swap_colors: bool,
@@ -459,12 +473,12 @@ pub fn explore<'py>(
     fen: Option<String>,
     subfen: Option<String>,
     material: Option<String>,
-    then: Option<Vec<String>>,
-    within: Option<u32>,
+    then: Option<crate::Texts>,
+    within: Option<crate::Within>,
     min_ply: Option<u32>,
     max_ply: Option<u32>,
     variations: bool,
-    r#where: Option<Vec<String>>,
+    r#where: Option<crate::Texts>,
     go_pattern: Option<&Bound<'py, PyAny>>,
     anchor: Option<String>,
     swap_colors: bool,
@@ -541,7 +555,8 @@ fn warn_dropped(py: Python<'_>, dropped: u64, max_entries: usize) -> PyResult<()
         scan::warn(
             py,
             &format!(
-                "kifu.explore: {dropped} plays of moves past max_entries={max_entries} not counted"
+                "kifu.explore: {dropped} {} of moves past max_entries={max_entries} not counted",
+                if dropped == 1 { "play" } else { "plays" }
             ),
         )?;
     }
@@ -675,6 +690,7 @@ fn go_table<'py>(
         ("color", string.clone()),
         ("x", int8.clone()),
         ("y", int8.clone()),
+        ("games", int64.clone()),
         ("positions", int64.clone()),
         ("x_wins", int64.clone()),
         ("o_wins", int64.clone()),
@@ -707,6 +723,7 @@ fn go_table<'py>(
     col!("color", |r| parts(r).1);
     col!("x", |r| parts(r).2);
     col!("y", |r| parts(r).3);
+    col!("games", |r| r.games);
     col!("positions", |r| r.count);
     col!("x_wins", |r| r.x_wins);
     col!("o_wins", |r| r.o_wins);

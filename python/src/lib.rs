@@ -37,6 +37,31 @@ use crate::source::{extract, parse_format};
 /// The builder's default memory limit per game (64 MiB).
 pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
 
+/// A keyword argument of texts, one or a list of them: `where='WhiteElo>=2500'` is
+/// `where=['WhiteElo>=2500']` (a string is not read as a list of its characters).
+#[derive(FromPyObject)]
+enum Texts {
+    One(String),
+    List(Vec<String>),
+}
+
+impl Texts {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            Texts::One(s) => vec![s],
+            Texts::List(v) => v,
+        }
+    }
+}
+
+/// `within=`: one bound for every step after the first, or one for each (`None`: any later
+/// ply).
+#[derive(FromPyObject)]
+enum Within {
+    Every(u32),
+    Each(Vec<Option<u32>>),
+}
+
 /// `replay=`: `None`/`False`, `True`/`"uci"`, `"fen"`.
 fn parse_replay(replay: Option<&Bound<'_, PyAny>>) -> PyResult<Replay> {
     let Some(r) = replay else {

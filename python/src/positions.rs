@@ -394,7 +394,7 @@ pub fn _positions(
     source: &Bound<'_, PyAny>,
     format: Option<&str>,
     columns: Option<Vec<String>>,
-    r#where: Option<Vec<String>>,
+    r#where: Option<crate::Texts>,
     batch_rows: usize,
     board_size: Option<&Bound<'_, PyAny>>,
     threads: Option<usize>,
@@ -429,7 +429,7 @@ pub fn _positions(
     spec.check_columns()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     crate::arrow::Filters {
-        tests: r#where,
+        tests: r#where.map(crate::Texts::into_vec),
         min_ply,
         max_ply,
         legal_only,

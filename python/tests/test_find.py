@@ -56,6 +56,20 @@ def test_find_gives_the_games_and_plies_of_the_cli(games, kifu_bin):
     assert [(f.game.index, f.plies) for f in kifu.find(games, subfen="8/8/2n5/4_3/8/8/8/8 w")] == [(1, [2])]
 
 
+def test_one_string_or_a_list_and_a_bound_per_step(games):
+    # then= and where= take one string as a list of one
+    b5 = "subfen:8/8/8/1B6/8/8/8/8"
+    f6 = "subfen:8/8/5n2/8/8/8/8/8"
+    assert [f.game.index for f in kifu.find(games, fen=OPEN, then=b5, within=1)] == [0, 1]
+    assert [f.game.index for f in kifu.find(games, fen=OPEN, where="WhiteElo>=2100")] == [1]
+    # within=: one number for every step, or one bound (or None) per step of then
+    assert [f.plies for f in kifu.find(games, fen=OPEN, then=[b5, f6], within=1)] == [[6]]
+    assert [f.plies for f in kifu.find(games, fen=OPEN, then=[f6, b5], within=[1, None])] == []
+    assert [f.plies for f in kifu.find(games, fen=OPEN, then=[b5, f6], within=[None, 1])] == [[6]]
+    with pytest.raises(ValueError, match="within= has 2 bounds and then= 1 step:"):
+        kifu.find(games, fen=OPEN, then=b5, within=[1, 2])
+
+
 def test_variations_and_errors(games):
     q = "rnbqkbnr/pppp1ppp/8/8/3pP3/5N2/PPP2PPP/RNBQKB1R w KQkq -"
     assert list(kifu.find(games, fen=q)) == []
@@ -84,6 +98,22 @@ def test_explore_is_the_cli_s_table(games, kifu_bin):
     assert empty.num_rows == 0 and empty.column_names == t.column_names
     with pytest.warns(UserWarning, match="max_entries"):
         assert kifu.explore(games, fen=OPEN, max_entries=1).num_rows == 1
+
+
+def test_explore_has_the_cli_s_end_row_and_unknown_shares(tmp_path, kifu_bin):
+    """A game that ends at the position: the row `end` (`uci` None), as `kifu explore --json`;
+    a row of `*` games only has no shares (None), as the CLI's null."""
+    pytest.importorskip("pyarrow")
+    p = tmp_path / "ends.pgn"
+    p.write_text(GAMES + '[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n')
+    t = kifu.explore(p, fen=OPEN)
+    out = subprocess.run([kifu_bin, "explore", "--json", "--fen", OPEN, p],
+                         capture_output=True, check=True).stdout.decode()
+    assert t.to_pylist() == [json.loads(l) for l in out.splitlines()]
+    assert t.column("san").to_pylist() == ["Bb5", "Bc4", "end"]
+    end = t.to_pylist()[2]
+    assert (end["uci"], end["games"], end["game"]) == (None, 1, 4)
+    assert (end["white_share"], end["draw_share"], end["black_share"]) == (None, None, None)
 
 
 # Go: kifu.find / kifu.explore with go_pattern=, against `kifu find/explore --go-pattern`

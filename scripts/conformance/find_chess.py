@@ -70,6 +70,9 @@ OPEN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 NAJDORF = "rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6"
 QGD = "rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3"
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+# both kings castled (twic1599, game 1, ply 30), with the rights many programs write whatever
+# the position: python-chess drops those it cannot have
+CASTLED_KQKQ = "r1bq1rk1/5pb1/1p1p2p1/1N1np2p/1p2P2P/5P2/PP1QN1P1/1K1R1B1R w KQkq - 0 16"
 
 W, B = chess.WHITE, chess.BLACK
 P, N, BI, R, Q, K = chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING
@@ -125,7 +128,10 @@ def material_exact(white, black):
 
 # (name, kifu's arguments, python-chess's test per position or a sequence, ply range)
 def seq(steps, within):
-    return ("seq", steps, within)
+    """A sequence; `within` the bound of every later step, or a list of one per later step
+    (None: any later ply)."""
+    bounds = within if isinstance(within, list) else [within] * (len(steps) - 1)
+    return ("seq", steps, [None] + bounds)
 
 
 def where(tag, at_least, test):
@@ -202,6 +208,8 @@ QUERIES = [
     ("exact FEN: Najdorf", ["--fen", NAJDORF], exact(NAJDORF)),
     ("exact EPD: 1. d4 Nf6 2. c4 e6", ["--fen", QGD.rsplit(" ", 2)[0] + " id \"qgd\";"], exact(QGD)),
     ("exact FEN with e3 (no legal en passant)", ["--fen", AFTER_E4], exact(AFTER_E4)),
+    ("exact FEN, both kings castled, written KQkq (rights it cannot have: dropped)",
+     ["--fen", CASTLED_KQKQ], exact(CASTLED_KQKQ)),
     ("sub-FEN: Bb5, Nc6", ["--subfen", "8/8/2n5/1B6/8/8/8/8"], subfen("8/8/2n5/1B6/8/8/8/8")),
     ("sub-FEN + side: d5 e5 pawns (White's e5, Black's d5), Black to move",
      ["--subfen", "8/8/8/3pP3/8/8/8/8 b"], subfen("8/8/8/3pP3/8/8/8/8", B)),
@@ -242,6 +250,12 @@ QUERIES = [
     ("sequence: White castled short, then no queens within 20 plies",
      ["--subfen", "8/8/8/8/8/8/8/5RK1", "--then", "material:Q=0 q=0", "--within", "20"],
      seq([subfen("8/8/8/8/8/8/8/5RK1"), lambda b: count(b, W, Q) == 0 and count(b, B, Q) == 0], 20)),
+    ("sequence: White castled short, no queens within 20 plies, then a rook ending any time later",
+     ["--subfen", "8/8/8/8/8/8/8/5RK1", "--then", "material:Q=0 q=0", "--within", "20",
+      "--then", "material:R r [BN]=0 [bn]=0"],
+     seq([subfen("8/8/8/8/8/8/8/5RK1"), lambda b: count(b, W, Q) == 0 and count(b, B, Q) == 0,
+          lambda b: (count(b, W, R) == 1 and count(b, B, R) == 1 and count(b, W, BI, N) == 0
+                     and count(b, B, BI, N) == 0)], [20, None])),
     ("ply range: a white knight on d4, plies 10 to 20",
      ["--subfen", "8/8/8/8/3N4/8/8/8", "--min-ply", "10", "--max-ply", "20"],
      ("range", subfen("8/8/8/8/3N4/8/8/8"), 10, 20)),
@@ -270,7 +284,8 @@ def plies_of(test, boards, game=None):
     out = []
     for i, b in enumerate(boards):
         for k in range(len(steps) - 1, 0, -1):
-            if last[k - 1] is not None and i - last[k - 1] <= within and steps[k](b):
+            if (last[k - 1] is not None and (within[k] is None or i - last[k - 1] <= within[k])
+                    and steps[k](b)):
                 last[k] = i
         if steps[0](b):
             last[0] = i
@@ -465,7 +480,8 @@ def files_of(args):
 
 
 def explore_reference(path, fen=None, pattern=None):
-    """python-chess's explorer rows: {(epd, uci): [games, white, draws, black, elo_sum, elo_n, last_date]}."""
+    """python-chess's explorer rows: {(epd, uci): [games, white, draws, black, elo_sum, elo_n, last_date]},
+    uci None for the games whose main line ends at the position (kifu's row `end`)."""
     rows = collections.defaultdict(lambda: [0, 0, 0, 0, 0, 0, None])
     target = chess.Board(fen).epd() if fen else None
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -479,10 +495,10 @@ def explore_reference(path, fen=None, pattern=None):
                 continue
             moves = list(game.mainline_moves())
             seen = set()
-            for mv in moves:
+            for mv in moves + [None]:
                 epd = board.epd()
                 if (target is not None and epd == target) or (pattern is not None and pattern(board)):
-                    key = (epd, mv.uci())
+                    key = (epd, mv.uci() if mv else None)
                     if key not in seen:
                         seen.add(key)
                         r = rows[key]
@@ -505,7 +521,8 @@ def explore_reference(path, fen=None, pattern=None):
                         d = d.strip()
                         if d and d[:4].isdigit() and (r[6] is None or d.replace("?", "0") > r[6].replace("?", "0")):
                             r[6] = d
-                board.push(mv)
+                if mv:
+                    board.push(mv)
     return rows
 
 
@@ -523,7 +540,7 @@ def compare_explore(kifu, path, show):
             mine[(o["fen"], o["uci"])] = o
         ref = explore_reference(path, fen, pattern)
         bad = []
-        for key in sorted(set(mine) | set(ref)):
+        for key in sorted(set(mine) | set(ref), key=lambda k: (k[0], k[1] or "")):
             m, x = mine.get(key), ref.get(key)
             if m is None or x is None:
                 bad.append("%s %s: only in %s" % (key[0], key[1], "kifu" if x is None else "python-chess"))

@@ -90,12 +90,13 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     out.flush()?;
     if dropped > 0 {
         eprintln!(
-            "kifu explore: {dropped} plays of moves past --max-entries {} not counted",
+            "kifu explore: {} of moves past --max-entries {} not counted",
+            counted(dropped, "play", "plays"),
             args.max_entries
         );
     }
     if !args.common.quiet && !args.json {
-        eprintln!("kifu explore: {games} games matched");
+        eprintln!("kifu explore: {} matched", counted(games, "game", "games"));
     }
     Ok(Outcome::of(&scanned, games == 0).code())
 }
@@ -105,7 +106,18 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-/// The rows as a table: a heading per position (and group), a line per move.
+/// A share as a percentage, `-` when unknown (no game of known result).
+fn pct_or_dash(x: Option<f64>) -> String {
+    x.map_or_else(|| String::from("-"), pct)
+}
+
+/// `n` and the noun, singular for 1: `1 game`, `2 games`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The rows as a table: a heading per position (and group), a line per move (`end`: the
+/// games that end there).
 fn table(out: &mut impl Write, rows: &[Row], grouped: bool, bold: bool) -> io::Result<()> {
     let (b, r) = if bold {
         ("\x1b[1m", "\x1b[0m")
@@ -139,9 +151,9 @@ fn table(out: &mut impl Write, rows: &[Row], grouped: bool, bold: bool) -> io::R
             "  {:<8} {:>8} {:>7} {:>7} {:>7} {:>6} {:<10}  {}:{}",
             row.san,
             row.games,
-            pct(row.white_share),
-            pct(row.draw_share),
-            pct(row.black_share),
+            pct_or_dash(row.white_share),
+            pct_or_dash(row.draw_share),
+            pct_or_dash(row.black_share),
             elo,
             row.last_date.as_deref().unwrap_or("-"),
             kifu_pipeline::shown(&row.file),
@@ -201,14 +213,16 @@ fn run_go(args: Args, pattern: Pattern) -> io::Result<ExitCode> {
     out.flush()?;
     if explorer.dropped > 0 {
         eprintln!(
-            "kifu explore: {} plays of moves past --max-entries {} not counted",
-            explorer.dropped, args.max_entries
+            "kifu explore: {} of moves past --max-entries {} not counted",
+            counted(explorer.dropped, "play", "plays"),
+            args.max_entries
         );
     }
     if !args.common.quiet && !args.json {
         eprintln!(
-            "kifu explore: {games} games matched, at {} positions",
-            explorer.positions()
+            "kifu explore: {} matched, at {}",
+            counted(games, "game", "games"),
+            counted(explorer.positions(), "position", "positions")
         );
     }
     Ok(Outcome::of(&scanned, games == 0).code())
@@ -233,6 +247,7 @@ fn go_json(r: &NextRow, grouped: bool) -> serde_json::Value {
         "color": color,
         "x": x,
         "y": y,
+        "games": r.games,
         "positions": r.count,
         "x_wins": r.x_wins,
         "o_wins": r.o_wins,
@@ -274,15 +289,16 @@ fn go_table(
     };
     writeln!(
         out,
-        "{b}next move{r} (pattern points x,y from its upper left: 0..{} by 0..{}, -1 and {w}/{h} just outside)",
+        "{b}next move{r}, at x,y from the pattern's upper-left point (inside: x 0-{}, y 0-{}; \
+         one point outside: -1, x {w}, y {h})",
         w.saturating_sub(1),
         h.saturating_sub(1)
     )?;
     let heading = |out: &mut dyn Write| {
         writeln!(
             out,
-            "  {:<10} {:>9} {:>7} {:>7} {:>7}  game",
-            "move", "positions", "X won", "O won", "other"
+            "  {:<10} {:>6} {:>9} {:>7} {:>7} {:>7}  game",
+            "move", "games", "positions", "X won", "O won", "other"
         )
     };
     if !grouped {
@@ -299,8 +315,9 @@ fn go_table(
         let share = |n: u64| pct(n as f64 / row.count.max(1) as f64);
         writeln!(
             out,
-            "  {:<10} {:>9} {:>7} {:>7} {:>7}  {}:{} (move {})",
+            "  {:<10} {:>6} {:>9} {:>7} {:>7} {:>7}  {}:{} (move {})",
             row.next.to_string(),
+            row.games,
             row.count,
             share(row.x_wins),
             share(row.o_wins),

@@ -258,12 +258,111 @@ fn masks_of(b: &Board) -> [[u64; 6]; 2] {
     m
 }
 
-/// The first four fields of a FEN or an EPD (the move counters and EPD operations dropped).
-fn four_fields(text: &str) -> String {
-    text.split_ascii_whitespace()
-        .take(4)
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The first four fields of a FEN or an EPD (the move counters and EPD operations dropped),
+/// once what follows them is checked: a FEN's move counters (one or two numbers, the last
+/// fields), or an EPD's operations (each starting with its opcode, a letter).
+fn four_fields(text: &str) -> Result<String, String> {
+    let fields: Vec<&str> = text.split_ascii_whitespace().collect();
+    let rest = fields.get(4..).unwrap_or(&[]);
+    let counters = rest
+        .iter()
+        .take_while(|f| f.bytes().all(|b| b.is_ascii_digit()))
+        .count();
+    let after = if counters > 0 {
+        rest.get(counters.min(2)..).and_then(|r| r.first())
+    } else {
+        rest.first()
+            .filter(|f| !f.as_bytes()[0].is_ascii_alphabetic())
+    };
+    if let Some(junk) = after {
+        return Err(if counters > 0 {
+            format!("`{junk}` after the move counters (a FEN has six fields)")
+        } else {
+            format!("`{junk}` after the four fields is no move counter and no EPD operation")
+        });
+    }
+    Ok(fields[..fields.len().min(4)].join(" "))
+}
+
+/// The castling field of a query read with standard chess's rules, as python-chess's
+/// `Board(fen)` reads it: `K`, `Q`, `k`, `q` name the rook in the corner, and a right whose king
+/// is off its e-file square or whose rook is off its corner is dropped (many programs write
+/// `KQkq` whatever the position), so that such a FEN does not read as a Chess960 position.
+/// Other castling letters (a file, Shredder-FEN's) are kept as they are.
+fn standard_castling(placement: &str, castling: &str) -> String {
+    if castling == "-" || !castling.bytes().all(|c| b"KQkq".contains(&c)) {
+        return castling.to_string();
+    }
+    // the first and last ranks of the placement (8 then 1), as 8 squares each
+    let ranks: Vec<&str> = placement.split('/').collect();
+    let squares = |rank: &str| -> Vec<u8> {
+        let mut row = Vec::with_capacity(8);
+        for c in rank.bytes() {
+            if c.is_ascii_digit() {
+                row.extend(std::iter::repeat_n(b'.', usize::from(c - b'0')));
+            } else {
+                row.push(c);
+            }
+        }
+        row
+    };
+    let (Some(eighth), Some(first)) = (ranks.first(), ranks.last()) else {
+        return castling.to_string();
+    };
+    let (eighth, first) = (squares(eighth), squares(first));
+    let on = |row: &[u8], file: usize, piece: u8| row.get(file) == Some(&piece);
+    let kept: String = castling
+        .chars()
+        .filter(|&c| match c {
+            'K' => on(&first, 4, b'K') && on(&first, 7, b'R'),
+            'Q' => on(&first, 4, b'K') && on(&first, 0, b'R'),
+            'k' => on(&eighth, 4, b'k') && on(&eighth, 7, b'r'),
+            _ => on(&eighth, 4, b'k') && on(&eighth, 0, b'r'),
+        })
+        .collect();
+    if kept.is_empty() { "-".into() } else { kept }
+}
+
+/// Why the en passant square of a query's FEN cannot be (`None` when it can): no pawn of the
+/// side not to move stands just past it, as a double step would have left it, or the square or
+/// the one the pawn came from is not empty.
+fn impossible_en_passant(fields: &[&str], board: &Board) -> Option<String> {
+    let sq = fields.get(3).filter(|f| **f != "-")?;
+    let square: Square = sq.parse().ok()?;
+    let mover = board.side_to_move();
+    let pawn = !mover;
+    let behind = Rank::Sixth.relative_to(mover);
+    let why = if square.rank() != behind {
+        format!(
+            "it is not on the {} rank",
+            if mover == Color::White {
+                "sixth"
+            } else {
+                "third"
+            }
+        )
+    } else {
+        let front = Square::new(square.file(), Rank::Fifth.relative_to(mover));
+        let from = Square::new(square.file(), Rank::Seventh.relative_to(mover));
+        if board.piece_on(front) != Some(Piece::Pawn) || board.color_on(front) != Some(pawn) {
+            format!(
+                "no {} pawn stands on {front}",
+                if pawn == Color::White {
+                    "white"
+                } else {
+                    "black"
+                }
+            )
+        } else if board.piece_on(square).is_some() || board.piece_on(from).is_some() {
+            format!("{square} and {from} are not both empty")
+        } else {
+            return None;
+        }
+    };
+    Some(format!(
+        "the en passant square {sq} is impossible: {why} (a double step leaves it behind the pawn; \
+         write `-` for none)"
+    ))
 }
 
 /// An exact position: pieces, side to move, castling rights and legal en passant square, as
@@ -304,9 +403,20 @@ impl Exact {
     ///
     /// A FEN that cannot be read, or a position no game can reach.
     pub fn parse(text: &str) -> Result<Exact, QueryError> {
-        let fen = four_fields(text);
-        let pos = Position::from_fen(&fen, false)
-            .map_err(|e: FenError| QueryError(format!("`{}`: {e}", text.trim())))?;
+        let bad = |e: &dyn fmt::Display| QueryError(format!("`{}`: {e}", text.trim()));
+        let fen = four_fields(text).map_err(|e| bad(&e))?;
+        let mut fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+        let castling = fields
+            .get(2)
+            .map(|c| standard_castling(fields[0], c))
+            .unwrap_or_default();
+        if fields.len() > 2 {
+            fields[2] = &castling;
+        }
+        let pos = Position::from_fen(&fields.join(" "), false).map_err(|e: FenError| bad(&e))?;
+        if let Some(why) = impossible_en_passant(&fields, pos.board()) {
+            return Err(bad(&why));
+        }
         Ok(Exact::of(pos))
     }
 
@@ -495,6 +605,38 @@ struct Term {
     kinds: u8,
     min: u8,
     max: u8,
+}
+
+/// Why no position can have the material of `terms` (`None` when one can): the bounds of one
+/// kind of a side contradict each other (`Q+ Q=0`), a side without its one king (`K2`), more
+/// than 8 pawns.
+fn impossible_material(terms: &[Term]) -> Option<String> {
+    let mut bounds = [[(0u8, MAX_COUNT as u8); 6]; 2];
+    for t in terms.iter().filter(|t| t.kinds.count_ones() == 1) {
+        let b = &mut bounds[t.color][t.kinds.trailing_zeros() as usize % 6];
+        *b = (b.0.max(t.min), b.1.min(t.max));
+    }
+    for (color, kinds) in bounds.iter().enumerate() {
+        for (k, &(min, max)) in kinds.iter().enumerate() {
+            let letter = if color == 0 { "PNBRQK" } else { "pnbrqk" }.as_bytes()[k] as char;
+            if min > max {
+                return Some(format!(
+                    "`{letter}` asks for at least {min} and at most {max}"
+                ));
+            }
+            if k == 5 && !(min..=max).contains(&1) {
+                return Some(format!(
+                    "each side has one king (`{letter}` asks for {min} to {max})"
+                ));
+            }
+            if k == 0 && min > 8 {
+                return Some(format!(
+                    "a side has at most 8 pawns (`{letter}` asks for {min})"
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// A material signature: how many pieces of each kind each side has, exactly or within bounds.
@@ -688,7 +830,9 @@ impl Material {
                 }
             }
         }
-        Ok(Material { terms })
+        impossible_material(&terms).map_or(Ok(Material { terms }), |why| {
+            err(format!("`{text}`: no position has this material: {why}"))
+        })
     }
 
     /// The pieces of `kinds` of `color`.
@@ -787,21 +931,39 @@ impl Step {
     }
 
     /// A step written `fen:FEN`, `subfen:BOARD` or `material:SIG` (the sequence form's
-    /// `--then`); several joined by ` & ` must all hold.
+    /// `--then`); several joined by `&`, with spaces around it or not, must all hold (an `&`
+    /// inside an EPD operation's quoted string, `c0 "a & b";`, joins nothing).
     ///
     /// ```
     /// use kifu_replay::chess::query::Step;
     /// assert!(Step::parse("subfen:8/8/8/8/3N4/8/8/8 & material:Q=0 q=0").is_ok());
+    /// assert_eq!(
+    ///     Step::parse("subfen:8/8/8/8/3N4/8/8/8&material:Q=0 q=0").unwrap(),
+    ///     Step::parse("subfen:8/8/8/8/3N4/8/8/8 & material:Q=0 q=0").unwrap()
+    /// );
     /// assert!(Step::parse("8/8/8/8/3N4/8/8/8").is_err());
     /// ```
     ///
     /// # Errors
     ///
-    /// A form not named, or a part that cannot be read.
+    /// A form not named, a part that cannot be read, an `&` with no part on one side.
     pub fn parse(text: &str) -> Result<Step, QueryError> {
         let mut step = Step::default();
-        for part in text.split(" & ") {
+        let mut quoted = false;
+        let parts = text.split(|c: char| {
+            if c == '"' {
+                quoted = !quoted;
+            }
+            c == '&' && !quoted
+        });
+        for part in parts {
             let part = part.trim();
+            if part.is_empty() && text.contains('&') {
+                return err(format!(
+                    "`{text}`: an `&` with no part on one side (fen:FEN, subfen:BOARD or \
+                     material:SIG on each)"
+                ));
+            }
             let (form, rest) = part.split_once(':').unwrap_or(("", part));
             match form.trim() {
                 "fen" | "epd" => step.exact = Some(Exact::parse(rest)?),
@@ -840,13 +1002,15 @@ impl Step {
     }
 }
 
-/// A query: one step, or a sequence of steps each within `within` plies of the one before, in
-/// a ply range, on the main line or in variations too.
+/// A query: one step, or a sequence of steps each within its own bound of plies of the one
+/// before ([`within`](Query::within), [`within_each`](Query::within_each)), in a ply range, on
+/// the main line or in variations too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Query {
     steps: Vec<Step>,
-    /// The most plies from one step's position to the next one's (`None`: any).
-    pub within: Option<u32>,
+    /// Per step, the most plies from the position of the step before it to its own (`None`:
+    /// any); the first step's is `None`.
+    within: [Option<u32>; MAX_STEPS],
     /// The fewest plies played before a position matched (0: the start may match).
     pub min_ply: u32,
     /// The most plies played before a position matched.
@@ -926,7 +1090,7 @@ impl Query {
             unchanged: Unchanged::of(&steps),
             arrivals,
             steps,
-            within: None,
+            within: [None; MAX_STEPS],
             min_ply: 0,
             max_ply: u32::MAX,
             variations: false,
@@ -935,8 +1099,37 @@ impl Query {
 
     /// The same, each step within `n` plies of the one before (`None`: any later ply).
     pub fn within(mut self, n: Option<u32>) -> Query {
-        self.within = n;
+        self.within = [n; MAX_STEPS];
+        self.within[0] = None;
         self
+    }
+
+    /// The same, each step after the first within its own bound of plies of the one before:
+    /// `bounds[i]` for step `i + 1` (`None`, or no bound given: any later ply).
+    ///
+    /// ```
+    /// use kifu_replay::chess::query::{Query, Step};
+    /// // a knight on c6, then a bishop on b5 within 2 plies, then castled short, any time later
+    /// let q = Query::new(vec![
+    ///     Step::subfen("8/8/2n5/8/8/8/8/8").unwrap(),
+    ///     Step::subfen("8/8/8/1B6/8/8/8/8").unwrap(),
+    ///     Step::subfen("8/8/8/8/8/8/8/5RK1").unwrap(),
+    /// ])
+    /// .within_each(&[Some(2), None]);
+    /// assert_eq!((q.within_of(1), q.within_of(2)), (Some(2), None));
+    /// ```
+    pub fn within_each(mut self, bounds: &[Option<u32>]) -> Query {
+        self.within = [None; MAX_STEPS];
+        for (w, &b) in self.within[1..].iter_mut().zip(bounds) {
+            *w = b;
+        }
+        self
+    }
+
+    /// The most plies from the position of the step before step `i` to step `i`'s (`None`:
+    /// any later ply; always `None` for the first step).
+    pub fn within_of(&self, i: usize) -> Option<u32> {
+        self.within.get(i).copied().flatten()
     }
 
     /// The steps.
@@ -1444,7 +1637,7 @@ fn advance(query: &Query, chain: &mut [u32], pos: &Position, ply: u32) -> bool {
     for i in (1..k).rev() {
         let before = chain[i - 1];
         if before != NONE
-            && query.within.is_none_or(|w| ply - before <= w)
+            && query.within[i].is_none_or(|w| ply - before <= w)
             && query.steps[i].matches(pos)
         {
             chain[i] = ply;
@@ -1479,7 +1672,7 @@ fn alive(query: &Query, chain: &[u32], pos: &Position, ply: u32) -> bool {
     (1..chain.len()).any(|i| {
         let before = chain[i - 1];
         before != NONE
-            && query.within.is_none_or(|w| ply - before < w)
+            && query.within[i].is_none_or(|w| ply - before < w)
             && query.steps[i].reachable(pos)
     })
 }
@@ -1784,6 +1977,57 @@ mod tests {
         assert!(e.ends_with("\n    ^"), "{e}");
     }
 
+    /// A FEN's castling rights the position cannot have are dropped, as python-chess's
+    /// `Board(fen)` drops them (`KQkq` after both sides castled is `-`, not a Chess960
+    /// position); an en passant square no double step can have left and fields after the move
+    /// counters are refused; EPD operations are not.
+    #[test]
+    fn fen_queries_read_as_python_chess_reads_them() {
+        let castled = "r1bq1rk1/5pb1/1p1p2p1/1N1np2p/1p2P2P/5P2/PP1QN1P1/1K1R1B1R w";
+        let none = Exact::parse(&format!("{castled} - -")).unwrap();
+        for rights in ["KQkq", "Kq", "kq", "K"] {
+            let q = Exact::parse(&format!("{castled} {rights} - 0 1")).unwrap();
+            assert_eq!(q, none, "{rights}");
+            assert!(!q.position().chess960(), "{rights}");
+        }
+        // a right the position can have stays: not the position without it
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w";
+        let kq = Exact::parse(&format!("{start} KQkq -")).unwrap();
+        assert_ne!(kq, Exact::parse(&format!("{start} Qkq -")).unwrap());
+        assert_eq!(kq, Exact::parse(&format!("{start} KQkq - bm e4;")).unwrap());
+        // en passant: after 1. e4 e3 is possible (no capture: the same position as `-`)
+        let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq";
+        assert_eq!(
+            Exact::parse(&format!("{e4} e3 0 1")).unwrap(),
+            Exact::parse(&format!("{e4} -")).unwrap()
+        );
+        for (ep, why) in [
+            ("d3", "no white pawn stands on d4"),
+            ("e6", "not on the third rank"),
+            ("a3", "no white pawn stands on a4"),
+        ] {
+            let e = Exact::parse(&format!("{e4} {ep}")).unwrap_err().to_string();
+            assert!(e.contains("impossible") && e.contains(why), "{ep}: {e}");
+        }
+        let blocked = "rnbqkbnr/pppppppp/8/8/4P3/4N3/PPPP1PPP/R1BQKBNR b KQkq e3";
+        assert!(
+            Exact::parse(blocked)
+                .unwrap_err()
+                .to_string()
+                .contains("not both empty")
+        );
+        // after the four fields: counters, or EPD operations
+        assert!(Exact::parse(&format!("{e4} - 0 1")).is_ok());
+        assert!(Exact::parse(&format!("{e4} - 0")).is_ok());
+        assert!(Exact::parse(&format!("{e4} - bm e5; id \"x\";")).is_ok());
+        for junk in ["0 1 extra", "0 1 2", "#", "0 x"] {
+            let e = Exact::parse(&format!("{e4} - {junk}"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("after the"), "{junk}: {e}");
+        }
+    }
+
     #[test]
     fn odd_queries_are_refused_not_panicked_on() {
         for t in [
@@ -1801,8 +2045,22 @@ mod tests {
             "[B,N",
             "[BN]>=",
             "P65",
+            "Q+ Q=0",
+            "K2",
+            "k=0",
+            "P9",
+            "R2- R3+",
         ] {
             assert!(Material::parse(t).is_err(), "{t:?}");
+        }
+        assert!(
+            Material::parse("Q+ Q=0")
+                .unwrap_err()
+                .to_string()
+                .contains("no position has this material: `Q` asks for at least 1 and at most 0")
+        );
+        for t in ["K", "K=1 k", "Q2+ Q<=3", "P8", "[BN]2+ B=0", "k q0+"] {
+            assert!(Material::parse(t).is_ok(), "{t:?}");
         }
         for t in [
             "",
@@ -1823,10 +2081,33 @@ mod tests {
             "fen:",
             "material:",
             "subfen:",
+            "material:Q=0 &",
+            "& material:Q=0",
+            "material:Q=0 && material:q=0",
         ] {
             assert!(Step::parse(t).is_err(), "{t:?}");
         }
         assert!(Exact::parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").is_ok());
+    }
+
+    #[test]
+    fn step_parts_are_joined_by_an_ampersand_spaced_or_not() {
+        let spaced = Step::parse("subfen:8/8/8/8/8/8/8/5RK1 & material:Q=0").unwrap();
+        for t in [
+            "subfen:8/8/8/8/8/8/8/5RK1&material:Q=0",
+            "subfen:8/8/8/8/8/8/8/5RK1 &material:Q=0",
+            "subfen:8/8/8/8/8/8/8/5RK1& material:Q=0",
+            " subfen:8/8/8/8/8/8/8/5RK1\t&\tmaterial:Q=0 ",
+        ] {
+            assert_eq!(Step::parse(t).unwrap(), spaced, "{t:?}");
+        }
+        assert!(spaced.sub.is_some() && spaced.material.is_some());
+        // an `&` in an EPD operation's string joins nothing
+        let epd = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c0 \"A & B\";";
+        let s = Step::parse(&format!("fen:{epd}&material:Q")).unwrap();
+        assert!(s.exact.is_some() && s.material.is_some());
+        let e = Step::parse("material:Q=0&").unwrap_err().to_string();
+        assert!(e.contains("no part on one side"), "{e}");
     }
 
     #[test]
@@ -1841,6 +2122,23 @@ mod tests {
         assert_eq!(plies(&g, &q.clone().within(Some(4))), [(9, 0)]);
         assert!(plies(&g, &q.clone().within(Some(3))).is_empty());
         assert_eq!(plies(&g, &q), [(9, 0), (10, 0)]);
+        // each step its own bound: Nc6 (ply 4), Bb5 within 1 ply (5), Be7 any time later (10)
+        let q = Query::new(vec![
+            Step::subfen("8/8/2n5/8/8/8/8/8").unwrap(),
+            Step::subfen("8/8/8/1B6/8/8/8/8").unwrap(),
+            Step::subfen("8/4b3/8/8/8/8/8/8").unwrap(),
+        ]);
+        assert_eq!(
+            plies(&g, &q.clone().within_each(&[Some(1), None])),
+            [(10, 0)]
+        );
+        assert_eq!(plies(&g, &q.clone().within_each(&[Some(1)])), [(10, 0)]);
+        assert!(plies(&g, &q.clone().within(Some(1))).is_empty());
+        assert!(plies(&g, &q.clone().within_each(&[None, Some(1)])).is_empty());
+        assert_eq!(
+            plies(&g, &q.clone().within_each(&[None, Some(4)])),
+            [(10, 0)]
+        );
         // one position is never two steps
         let q = Query::new(vec![
             Step::subfen("8/8/2n5/8/8/8/8/8").unwrap(),
