@@ -210,9 +210,11 @@ def test_go_explore_is_the_cli_s_table(go_games, tmp_path, kifu_bin):
                               *extra, go_games], capture_output=True).stdout.decode()
         assert t.to_pylist() == [json.loads(l) for l in out.splitlines()]
     t = kifu.explore(go_games, go_pattern=LONE_44, anchor="corner")
-    assert t.column_names == ["move", "kind", "color", "x", "y", "positions", "x_wins", "o_wins",
-                              "other", "file", "game", "ply"]
+    assert t.column_names == ["move", "kind", "color", "x", "y", "games", "positions", "x_wins",
+                              "o_wins", "other", "file", "game", "ply"]
     assert sum(t.column("positions").to_pylist()) == 5
+    # a game counts once a row, however many of its positions played the move
+    assert all(g <= p for g, p in zip(t.column("games").to_pylist(), t.column("positions").to_pylist()))
     empty = kifu.explore(go_games, go_pattern=LONE_44, where=["BR>=9d"])
     assert empty.num_rows == 0 and empty.column_names == t.column_names
 
