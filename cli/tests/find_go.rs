@@ -356,10 +356,10 @@ fn explore_by_key() {
     let (o, _) = run(&["--by", "BR", "-w", "BR>=4d", "--json"], "1");
     let groups: Vec<_> = lines(&o).iter().map(|r| r["group"].to_string()).collect();
     assert_eq!(groups, ["\"5d\""; 3]);
-    // the table: a heading per group
+    // the table: a heading per group, a rank's number shown as the rank
     let (table, _) = run(&["--by", "black_rank"], "1");
     let heads: Vec<_> = table.lines().filter(|l| !l.starts_with(' ')).collect();
-    assert_eq!(heads[1..], ["", "3", "", "5"], "{table}");
+    assert_eq!(heads[1..], ["", "3d (3)", "", "5d (5)"], "{table}");
     // bounded: the rows past --max-entries are counted, not kept
     let (o, e) = run(&["--by", "black_rank", "--max-entries", "2", "--json"], "2");
     assert_eq!(lines(&o).len(), 2);

@@ -208,7 +208,7 @@ fn run_go(args: Args, pattern: Pattern) -> io::Result<ExitCode> {
             out.write_all(b"\n")?;
         }
     } else {
-        go_table(&mut out, &rows, (w, h), grouped, terminal)?;
+        go_table(&mut out, &rows, (w, h), args.by.as_ref(), terminal)?;
     }
     out.flush()?;
     if explorer.dropped > 0 {
@@ -279,9 +279,26 @@ fn go_table(
     out: &mut impl Write,
     rows: &[&NextRow],
     (w, h): (u8, u8),
-    grouped: bool,
+    by: Option<&Group>,
     bold: bool,
 ) -> io::Result<()> {
+    let grouped = by.is_some();
+    // a rank's number (`--by black_rank`: -30, 7) heads its group as the rank (30k, 7d)
+    let ranks = matches!(by, Some(Group::Key(k)) if k.kind() == kifu_pipeline::keys::Kind::Rank);
+    let heading_of = |group: Option<&str>| -> String {
+        match group {
+            None => "(none)".into(),
+            Some(g) => match g
+                .parse::<i16>()
+                .ok()
+                .filter(|_| ranks)
+                .and_then(kifu::sgf::Rank::from_value)
+            {
+                Some(rank) => format!("{rank} ({g})"),
+                None => g.to_string(),
+            },
+        }
+    };
     let (b, r) = if bold {
         ("\x1b[1m", "\x1b[0m")
     } else {
@@ -308,7 +325,7 @@ fn go_table(
     for row in rows {
         if grouped && last != Some(&row.group) {
             writeln!(out)?;
-            writeln!(out, "{b}{}{r}", row.group.as_deref().unwrap_or("(none)"))?;
+            writeln!(out, "{b}{}{r}", heading_of(row.group.as_deref()))?;
             heading(out)?;
             last = Some(&row.group);
         }
