@@ -73,21 +73,15 @@ pub fn san(pos: &Position, mv: Move) -> String {
     s
 }
 
+// cozy-chess's letters: files `a`–`h`, ranks `1`–`8`, pieces lowercase
 fn file_char(sq: Square) -> char {
-    char::from(b'a' + sq.file() as u8)
+    char::from(sq.file())
 }
 
 fn rank_char(sq: Square) -> char {
-    char::from(b'1' + sq.rank() as u8)
+    char::from(sq.rank())
 }
 
 fn piece_char(p: Piece) -> char {
-    match p {
-        Piece::Pawn => 'P',
-        Piece::Knight => 'N',
-        Piece::Bishop => 'B',
-        Piece::Rook => 'R',
-        Piece::Queen => 'Q',
-        Piece::King => 'K',
-    }
+    char::from(p).to_ascii_uppercase()
 }
