@@ -214,6 +214,34 @@ impl Position {
     /// assert!(Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", false).is_err());
     /// ```
     pub fn from_fen(fen: &str, chess960: bool) -> Result<Position, FenError> {
+        Position::read_fen(fen, chess960, true)
+    }
+
+    /// Reads a FEN of standard chess as python-chess's `chess.Board(fen)` does: as
+    /// [`from_fen`](Position::from_fen), but `KQkq` rights never make the position a Chess960
+    /// one: a right whose king is off its e-file square or whose rook is off its corner is
+    /// dropped (many programs write `KQkq` whatever the position). Castling written with file
+    /// letters (Shredder-FEN) is read as `from_fen` reads it.
+    ///
+    /// ```
+    /// use kifu_replay::chess::Position;
+    ///
+    /// // both kings castled, written `KQkq`: no right
+    /// let fen = "r1bq1rk1/5pb1/1p1p2p1/1N1np2p/1p2P2P/5P2/PP1QN1P1/1K1R1B1R w KQkq - 0 16";
+    /// let pos = Position::from_standard_fen(fen).unwrap();
+    /// assert!(!pos.chess960());
+    /// assert_eq!(pos.fen().to_string(), fen.replace("KQkq", "-"));
+    /// assert!(Position::from_fen(fen, false).unwrap().chess960());
+    /// ```
+    pub fn from_standard_fen(fen: &str) -> Result<Position, FenError> {
+        let castling = fen.split_ascii_whitespace().nth(2).unwrap_or("-");
+        let infer = !castling.bytes().all(|c| b"KQkq-".contains(&c));
+        Position::read_fen(fen, false, infer)
+    }
+
+    /// [`from_fen`](Position::from_fen); `infer`: rights only Chess960 allows make the
+    /// position a Chess960 one (else they are dropped).
+    fn read_fen(fen: &str, chess960: bool, infer: bool) -> Result<Position, FenError> {
         let mut parts = fen.split_ascii_whitespace();
         let placement = parts.next().ok_or(FenError::Empty)?;
         let turn = match parts.next() {
@@ -244,7 +272,7 @@ impl Position {
         parse_placement(placement, &mut b.board)?;
         b.side_to_move = turn;
         let rooks = castling_rooks(&b, castling);
-        let chess960 = chess960 || needs_chess960(&b, rooks);
+        let chess960 = chess960 || (infer && needs_chess960(&b, rooks));
         for color in Color::ALL {
             b.castle_rights[color as usize] = clean_rights(&b, rooks, color, chess960);
         }

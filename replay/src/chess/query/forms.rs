@@ -29,45 +29,6 @@ fn four_fields(text: &str) -> Result<String, String> {
     Ok(fields[..fields.len().min(4)].join(" "))
 }
 
-/// The castling field of a query read with standard chess's rules, as python-chess's
-/// `Board(fen)` reads it: `K`, `Q`, `k`, `q` name the rook in the corner, and a right whose king
-/// is off its e-file square or whose rook is off its corner is dropped (many programs write
-/// `KQkq` whatever the position), so that such a FEN does not read as a Chess960 position.
-/// Other castling letters (a file, Shredder-FEN's) are kept as they are.
-fn standard_castling(placement: &str, castling: &str) -> String {
-    if castling == "-" || !castling.bytes().all(|c| b"KQkq".contains(&c)) {
-        return castling.to_string();
-    }
-    // the first and last ranks of the placement (8 then 1), as 8 squares each
-    let ranks: Vec<&str> = placement.split('/').collect();
-    let squares = |rank: &str| -> Vec<u8> {
-        let mut row = Vec::with_capacity(8);
-        for c in rank.bytes() {
-            if c.is_ascii_digit() {
-                row.extend(std::iter::repeat_n(b'.', usize::from(c - b'0')));
-            } else {
-                row.push(c);
-            }
-        }
-        row
-    };
-    let (Some(eighth), Some(first)) = (ranks.first(), ranks.last()) else {
-        return castling.to_string();
-    };
-    let (eighth, first) = (squares(eighth), squares(first));
-    let on = |row: &[u8], file: usize, piece: u8| row.get(file) == Some(&piece);
-    let kept: String = castling
-        .chars()
-        .filter(|&c| match c {
-            'K' => on(&first, 4, b'K') && on(&first, 7, b'R'),
-            'Q' => on(&first, 4, b'K') && on(&first, 0, b'R'),
-            'k' => on(&eighth, 4, b'k') && on(&eighth, 7, b'r'),
-            _ => on(&eighth, 4, b'k') && on(&eighth, 0, b'r'),
-        })
-        .collect();
-    if kept.is_empty() { "-".into() } else { kept }
-}
-
 /// Why the en passant square of a query's FEN cannot be (`None` when it can): no pawn of the
 /// side not to move stands just past it, as a double step would have left it, or the square or
 /// the one the pawn came from is not empty.
@@ -150,15 +111,9 @@ impl Exact {
     pub fn parse(text: &str) -> Result<Exact, QueryError> {
         let bad = |e: &dyn fmt::Display| QueryError(format!("`{}`: {e}", text.trim()));
         let fen = four_fields(text).map_err(|e| bad(&e))?;
-        let mut fields: Vec<&str> = fen.split_ascii_whitespace().collect();
-        let castling = fields
-            .get(2)
-            .map(|c| standard_castling(fields[0], c))
-            .unwrap_or_default();
-        if fields.len() > 2 {
-            fields[2] = &castling;
-        }
-        let pos = Position::from_fen(&fields.join(" "), false).map_err(|e: FenError| bad(&e))?;
+        let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+        // `KQkq` as standard chess reads it: rights the position cannot have dropped
+        let pos = Position::from_standard_fen(&fen).map_err(|e: FenError| bad(&e))?;
         if let Some(why) = impossible_en_passant(&fields, pos.board()) {
             return Err(bad(&why));
         }
