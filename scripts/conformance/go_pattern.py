@@ -187,7 +187,7 @@ def parse_pattern(text):
                                "pattern is a rectangle)" % (len(points), w))
         grid.append(points)
     if not grid or w == 0:
-        raise PatternError(0, 0, "no pattern: no row of points (X, O, ., ?) in the text")
+        raise PatternError(0, 0, "no pattern: no row of points (X, O, x, o, ., *, ?) in the text")
     if len(grid) > MAX_SIDE:
         raise PatternError(body[MAX_SIDE][0], 0, "more than %d rows" % MAX_SIDE)
     for on, r in ((top, rows[0] if rows else None), (bottom, rows[-1] if rows else None)):

@@ -653,7 +653,7 @@ impl Pattern {
             return Err(err(
                 0,
                 0,
-                "no pattern: no row of points (X, O, ., ?) in the text".into(),
+                "no pattern: no row of points (X, O, x, o, ., *, ?) in the text".into(),
             ));
         }
         if h > MAX_SIDE {

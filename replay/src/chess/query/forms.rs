@@ -75,6 +75,13 @@ fn impossible_en_passant(fields: &[&str], board: &Board) -> Option<String> {
 /// python-chess's transposition key compares them (the same EPD); the move counters do not
 /// matter.
 ///
+/// Its castling rights are read in the variant of the game it is compared with, as
+/// python-chess's `chess.Board(fen, chess960=…)` reads them: with standard chess's rules
+/// for a standard game (`KQkq` whatever the position, as many programs write it, keeps only
+/// the rights a king on e1/e8 and a rook in its corner can have) and in X-FEN for a Chess960
+/// game (`KQkq`: the outermost rook of each side), so that the EPD kifu writes of a position,
+/// Chess960 too, finds it again.
+///
 /// ```
 /// use kifu_replay::chess::query::Exact;
 ///
@@ -85,7 +92,10 @@ fn impossible_en_passant(fields: &[&str], board: &Board) -> Option<String> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Exact {
+    /// The key of the position read with standard chess's rules.
     key: u64,
+    /// The key of the position read as a Chess960 one (X-FEN), for the games of Chess960.
+    key960: u64,
     masks: [[u64; 6]; 2],
     need: Need,
     position: Position,
@@ -95,7 +105,7 @@ pub struct Exact {
 /// passant square that no capture can take may differ).
 impl PartialEq for Exact {
     fn eq(&self, other: &Exact) -> bool {
-        self.key == other.key && self.masks == other.masks
+        self.key == other.key && self.key960 == other.key960 && self.masks == other.masks
     }
 }
 
@@ -117,7 +127,16 @@ impl Exact {
         if let Some(why) = impossible_en_passant(&fields, pos.board()) {
             return Err(bad(&why));
         }
-        Ok(Exact::of(pos))
+        if let Some(why) = impossible_placement(&masks_of(pos.board())) {
+            return Err(bad(&format_args!("{why}: not a legal position")));
+        }
+        // the rights as a Chess960 game has them (a superset of the standard reading's: a
+        // right standard chess allows is read the same in X-FEN)
+        let key960 = Position::from_fen(&fen, true).map_or(pos.epd_key(), |p| p.epd_key());
+        Ok(Exact {
+            key960,
+            ..Exact::of(pos)
+        })
     }
 
     /// The query for `pos`.
@@ -126,8 +145,10 @@ impl Exact {
         let masks = masks_of(b);
         let mut need = Need::of_masks(&masks);
         need.castle = [rights(b, Color::White), rights(b, Color::Black)];
+        let key = pos.epd_key();
         Exact {
-            key: pos.epd_key(),
+            key,
+            key960: key,
             masks,
             need,
             position: pos,
@@ -139,10 +160,16 @@ impl Exact {
         &self.position
     }
 
-    /// Whether `pos` is this position.
+    /// Whether `pos` is this position (its castling rights read in `pos`'s variant: standard
+    /// chess or Chess960).
     #[inline]
     pub fn matches(&self, pos: &Position) -> bool {
-        pos.epd_key() == self.key && masks_of(pos.board()) == self.masks
+        let key = if pos.chess960() {
+            self.key960
+        } else {
+            self.key
+        };
+        pos.epd_key() == key && masks_of(pos.board()) == self.masks
     }
 }
 
@@ -245,6 +272,9 @@ impl SubFen {
                 return err(format!("`{board}`: rank {} is not 8 squares", r + 1));
             }
         }
+        if let Some(why) = impossible_placement(&masks) {
+            return err(format!("`{board}`: {why}: no game has it"));
+        }
         let mut pieces = [(Piece::Pawn, Color::White, 0); 12];
         let mut n_pieces = 0;
         for (c, color) in Color::ALL.into_iter().enumerate() {
@@ -305,6 +335,45 @@ struct Term {
     kinds: u8,
     min: u8,
     max: u8,
+}
+
+/// Why no position can have pieces where `masks` (per colour and kind, as [`KINDS`]) places
+/// them, at least those (`None` when one can): two kings of a side, a pawn on the first or last
+/// rank, more pawns or more pieces than a side has (promotions counted), kings side by side.
+fn impossible_placement(masks: &[[u64; 6]; 2]) -> Option<String> {
+    for (color, m) in masks.iter().enumerate() {
+        let side = if color == 0 { "White" } else { "Black" };
+        let count = |k: usize| m[k].count_ones();
+        if count(5) > 1 {
+            return Some(format!("{side} has {} kings", count(5)));
+        }
+        if m[0] & 0xff00_0000_0000_00ff != 0 {
+            return Some(format!(
+                "a {} pawn on the first or last rank",
+                side.to_lowercase()
+            ));
+        }
+        // the pieces past a side's first ones come from its pawns' promotions
+        let promoted: u32 = [(1, 2), (2, 2), (3, 2), (4, 1)]
+            .iter()
+            .map(|&(k, first)| count(k).saturating_sub(first))
+            .sum();
+        if count(0) + promoted > 8 {
+            return Some(format!(
+                "{side} has {} pawns and {promoted} pieces past its first ones (promoted), more than its 8 pawns",
+                count(0)
+            ));
+        }
+    }
+    let (white, black) = (masks[0][5], masks[1][5]);
+    if white != 0 && black != 0 {
+        let w = white.trailing_zeros() as i32;
+        let b = black.trailing_zeros() as i32;
+        if (w % 8 - b % 8).abs() <= 1 && (w / 8 - b / 8).abs() <= 1 {
+            return Some("the kings stand side by side".into());
+        }
+    }
+    None
 }
 
 /// Why no position can have the material of `terms` (`None` when one can): the bounds of one
@@ -665,6 +734,12 @@ impl Step {
                 ));
             }
             let (form, rest) = part.split_once(':').unwrap_or(("", part));
+            if !form.trim().is_empty() && rest.trim().is_empty() {
+                return err(format!(
+                    "`{part}`: nothing after `{}:` (fen:FEN, subfen:BOARD or material:SIG)",
+                    form.trim()
+                ));
+            }
             match form.trim() {
                 "fen" | "epd" => step.exact = Some(Exact::parse(rest)?),
                 "subfen" | "sub-fen" => step.sub = Some(SubFen::parse(rest)?),

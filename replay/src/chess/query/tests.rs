@@ -111,9 +111,8 @@ fn a_pawn_needed_somewhere_it_can_no_longer_get_to_ends_the_line() {
         (9, vec![2, 3, 4, 5]),
         "stopped at 4... c5"
     );
-    // a pawn on its last rank is no position: nothing is replayed past the start
-    let q = Query::new(vec![Step::subfen("P7/8/8/8/8/8/8/8").unwrap()]);
-    assert_eq!(replayed(&g, &q), (1, vec![]));
+    // a pawn on its last rank is no position: refused before any game is read
+    assert!(Step::subfen("P7/8/8/8/8/8/8/8").is_err());
 }
 
 #[test]
@@ -175,6 +174,27 @@ fn sub_fen_and_material() {
     assert!(SubFen::parse("8/8/8/8/8/8/8/9").is_err());
     assert!(SubFen::parse("8/8/8/8/8/8/8/7X").is_err());
     assert!(SubFen::parse("8/8/8/8/8/8/8/8 w KQkq - 0 1").is_err());
+    // placements no game has: refused with the reason
+    for (bad, why) in [
+        ("K7/K7/8/8/8/8/8/8", "White has 2 kings"),
+        ("P7/8/8/8/8/8/8/8", "white pawn on the first or last rank"),
+        ("8/8/8/8/8/8/8/7p", "black pawn on the first or last rank"),
+        ("8/8/8/8/8/NNN5/PPPPPPPP/8", "more than its 8 pawns"),
+        ("8/8/8/8/8/8/8/Kk6", "side by side"),
+        ("8/8/8/8/8/8/1k6/K7", "side by side"),
+    ] {
+        let e = SubFen::parse(bad).unwrap_err().to_string();
+        assert!(
+            e.contains(why) && e.contains("no game has it"),
+            "{bad}: {e}"
+        );
+    }
+    assert!(SubFen::parse("8/8/8/8/8/NN6/PPPPPPPP/8").is_ok());
+    assert!(SubFen::parse("8/8/8/8/8/8/2k5/K7").is_ok());
+    let e = Exact::parse("8/8/8/8/8/8/8/Kk6 w - -")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("side by side"), "{e}");
     let m = |s: &str| Material::parse(s).unwrap();
     let start = Position::startpos();
     assert!(m("KQRRBBNNPPPPPPPPkqrrbbnnpppppppp").matches(&start));
@@ -193,6 +213,43 @@ fn sub_fen_and_material() {
     assert!(e.ends_with("\n    ^"), "{e}");
 }
 
+/// The EPD kifu writes of a Chess960 position (X-FEN: `KQkq` for the outermost rooks, as
+/// python-chess writes it) finds that position in a Chess960 game: its rights are read in the
+/// variant of the game compared, standard chess's rules for a standard game.
+#[test]
+fn chess960_rights_are_read_in_the_games_variant() {
+    let board = "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w";
+    // a Chess960 game's start, its rights with their files (Shredder-FEN)
+    let start = Position::from_fen(&format!("{board} GDgd - 0 1"), false).unwrap();
+    assert!(start.chess960());
+    let written = start.fen().to_string();
+    assert!(written.contains(" KQkq "), "{written}");
+    let q = Exact::parse(&written).unwrap();
+    assert!(q.matches(&start));
+    assert!(
+        Exact::parse(&format!("{board} GDgd -"))
+            .unwrap()
+            .matches(&start)
+    );
+    // the same board without the rights is another position, in either variant
+    let lost = Position::from_fen(&format!("{board} - - 0 1"), true).unwrap();
+    assert!(lost.chess960());
+    assert!(!q.matches(&lost));
+    assert!(
+        Exact::parse(&format!("{board} - -"))
+            .unwrap()
+            .matches(&lost)
+    );
+    // and in the search of a Chess960 game
+    let g = game(&format!(
+        "[Variant \"Chess960\"]\n[FEN \"{board} KQkq - 0 1\"]\n\n1. g3 g6 *"
+    ));
+    let after = Query::new(vec![
+        Step::fen("nbbrknrq/pppppp1p/6p1/8/8/6P1/PPPPPP1P/NBBRKNRQ w KQkq -").unwrap(),
+    ]);
+    assert_eq!(plies(&g, &after), [(2, 0)]);
+}
+
 /// A FEN's castling rights the position cannot have are dropped, as python-chess's
 /// `Board(fen)` drops them (`KQkq` after both sides castled is `-`, not a Chess960
 /// position); an en passant square no double step can have left and fields after the move
@@ -200,10 +257,10 @@ fn sub_fen_and_material() {
 #[test]
 fn fen_queries_read_as_python_chess_reads_them() {
     let castled = "r1bq1rk1/5pb1/1p1p2p1/1N1np2p/1p2P2P/5P2/PP1QN1P1/1K1R1B1R w";
-    let none = Exact::parse(&format!("{castled} - -")).unwrap();
-    for rights in ["KQkq", "Kq", "kq", "K"] {
+    let none = Position::from_fen(&format!("{castled} - - 0 16"), false).unwrap();
+    for rights in ["KQkq", "Kq", "kq", "K", "-"] {
         let q = Exact::parse(&format!("{castled} {rights} - 0 1")).unwrap();
-        assert_eq!(q, none, "{rights}");
+        assert!(q.matches(&none), "{rights}");
         assert!(!q.position().chess960(), "{rights}");
     }
     // a right the position can have stays: not the position without it
@@ -363,6 +420,14 @@ fn sequences_within_plies() {
     .within(Some(1));
     assert_eq!(plies(&g, &q).first(), Some(&(5, 0)));
     assert!(Step::parse("fen:x").is_err());
+    // a form with nothing after it: the step's text in the message
+    for empty in ["fen:", "subfen: ", "material:"] {
+        let e = Step::parse(empty).unwrap_err().to_string();
+        assert!(
+            e.contains("nothing after") && e.contains(empty.trim()),
+            "{e}"
+        );
+    }
     assert!(Step::parse("subfen:8/8/8/8/8/8/8/8 w").is_ok());
 }
 
