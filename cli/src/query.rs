@@ -3,7 +3,7 @@
 
 use std::io;
 
-use kifu_pipeline::find::{ChessSpec, Query};
+use kifu_pipeline::find::{ChessSpec, Names, Query};
 // the most bytes of a `--go-pattern` file read: the pipeline's bound, shared with Python
 use kifu_pipeline::go_find::{MAX_GO_PATTERN_BYTES, read_pattern_file};
 use kifu_replay::go::{Anchor, Pattern};
@@ -167,28 +167,10 @@ impl QueryArgs {
         Ok(bounds)
     }
 
-    /// Notes on the query for stderr: a Go pattern larger than a 19x19 board; a `--fen` (or a `--then fen:` step) without its castling
-    /// and en passant fields, which is read as python-chess reads it (`-` for each, White to
-    /// move when the side is left out too), so a position with castling rights is not it.
+    /// Notes on the query for stderr ([`query_notes`](kifu_pipeline::find::query_notes), in
+    /// the command line's names).
     pub fn notes(&self, query: &Query) -> Vec<String> {
-        let steps = self.then.iter().flat_map(|t| t.split('&')).filter_map(|s| {
-            s.trim()
-                .strip_prefix("fen:")
-                .map(|f| ("--then fen:", f.trim()))
-        });
-        let mut notes: Vec<String> = self
-            .fen
-            .iter()
-            .map(|f| ("--fen ", f.trim()))
-            .chain(steps)
-            .filter_map(|(flag, fen)| short_fen_note(flag, fen))
-            .collect();
-        if let Query::Go(p) = query
-            && let Some(n) = large_pattern_warning(p.width(), p.height())
-        {
-            notes.push(n);
-        }
-        notes
+        kifu_pipeline::find::query_notes(self.fen.as_deref(), &self.then, query, Names::CLI)
     }
 
     /// The Go pattern of `--go-pattern FILE`, with its anchor and colour swap.
@@ -230,38 +212,21 @@ impl QueryArgs {
     }
 }
 
-/// The warning for a Go pattern of `w` × `h` points that no 19x19 board holds (turned or
-/// not): it stands only on larger boards, so on most games on none.
-fn large_pattern_warning(w: u8, h: u8) -> Option<String> {
-    (w.max(h) > 19).then(|| {
-        format!(
-            "warning: the Go pattern is {w}x{h} points, larger than a 19x19 board: it stands \
-             only on boards of at least {}x{} (turned or not), never on 19x19, 13x13 or 9x9",
-            w.max(h),
-            w.min(h)
-        )
-    })
-}
-
-/// The note for a FEN without its castling field (a board, and perhaps the side to move),
-/// given as `flag` says; `None` for a FEN that has it (a left-out en passant field changes
-/// nothing a user means: `-`).
-pub fn short_fen_note(flag: &str, fen: &str) -> Option<String> {
-    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
-    let (&[board] | &[board, _]) = fields.as_slice() else {
+/// The note for a search whose inputs held games but none of the query's format (`go`: a Go
+/// pattern, else a chess query; `saw`: a piece of its format was read): a Go pattern over PGN
+/// games only, a chess query over SGF games only, which match nothing; `None` otherwise.
+pub fn format_note(go: bool, games: u64, saw: bool) -> Option<String> {
+    if saw || games == 0 {
         return None;
-    };
-    let side = fields.get(1).copied().unwrap_or("w");
-    let left_out = if fields.len() == 1 {
-        "side to move, castling and en passant fields"
+    }
+    let (what, format) = if go {
+        ("a Go pattern", "SGF")
     } else {
-        "castling and en passant fields"
+        ("a chess query", "PGN")
     };
     Some(format!(
-        "note: {flag}`{fen}` has no {left_out}: read as `{board} {side} - -` (as python-chess \
-         reads it: no castling right, no en passant square). A position with castling rights \
-         gives them: `{board} {side} KQkq -`; for the pieces alone, whatever the rights, use \
-         --subfen {board}"
+        "note: {what} searches {format} games: the inputs held {games} game{}, none of them {format}",
+        if games == 1 { "" } else { "s" }
     ))
 }
 

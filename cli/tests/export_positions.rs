@@ -282,6 +282,19 @@ fn position_flags_are_checked() {
             &["--table", "moves", "--min-ply", "3"][..],
             "--table positions",
         ),
+        (
+            &["--min-ply", "5", "--max-ply", "2"][..],
+            "is past --max-ply",
+        ),
+        // the positions rows are the main line's, replayed already: refused, not ignored
+        (
+            &["--replay"][..],
+            "--replay changes nothing in the positions table",
+        ),
+        (
+            &["--variations"][..],
+            "--variations changes nothing in the positions table",
+        ),
     ] {
         let mut args: Vec<OsString> = vec![
             "export".into(),

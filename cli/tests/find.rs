@@ -405,12 +405,79 @@ fn queries_that_cannot_be_read_are_refused() {
         vec!["find", "--material", "KX"],
         vec!["find", "--fen", OPEN, "--then", "8/8/8/8/8/8/8/8"],
         vec!["explore", "--fen", OPEN, "--by", "rating:0"],
+        vec![
+            "find",
+            "--fen",
+            OPEN,
+            "--then",
+            "material:Q",
+            "--within",
+            "0",
+        ],
     ] {
         let mut args = bad.clone();
         args.extend(["-", "-q"]);
         let o = kifu(&args, Some(&games()));
         assert_eq!(code(&o), 2, "{bad:?}");
         assert!(!err(&o).is_empty(), "{bad:?}");
+    }
+}
+
+/// A `--by` key games may lack but one they have is near: a warning naming it, as `-w` and
+/// `stats --by` give (the key is kept: PGN allows any tag); a misspelt subfen is refused with
+/// the reason.
+#[test]
+fn explore_warns_of_a_misspelt_group_key() {
+    let o = kifu(
+        &["explore", "--fen", OPEN, "--by", "Evnet", "-"],
+        Some(&games()),
+    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(err(&o).contains("did you mean `Event`?"), "{}", err(&o));
+    let o = kifu(
+        &["explore", "--fen", OPEN, "--by", "Evnet", "-", "-q"],
+        Some(&games()),
+    );
+    assert!(!err(&o).contains("did you mean"), "{}", err(&o));
+    let o = kifu(
+        &["find", "-c", "--subfen", "K7/K7/8/8/8/8/8/8", "-"],
+        Some(&games()),
+    );
+    assert_eq!(code(&o), 2);
+    assert!(err(&o).contains("White has 2 kings"), "{}", err(&o));
+}
+
+/// A query over inputs that hold no game of its format (a Go pattern over PGN games, a chess
+/// query over SGF games) matches nothing, and says why on stderr (not with `-q`).
+#[test]
+fn a_query_over_games_of_the_other_format_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let pattern = dir.path().join("44.txt");
+    std::fs::write(&pattern, "?????\n?....\n?....\n?..X.\n?....\n").unwrap();
+    let pattern = pattern.to_str().unwrap();
+    for cmd in [&["find", "-c"][..], &["find"], &["explore"]] {
+        let mut args = cmd.to_vec();
+        args.extend(["--go-pattern", pattern, "--anchor", "corner", "-"]);
+        let o = kifu(&args, Some(&games()));
+        assert_eq!(code(&o), 1, "{args:?}");
+        assert!(
+            err(&o).contains("a Go pattern searches SGF games: the inputs held"),
+            "{args:?}: {}",
+            err(&o)
+        );
+        let mut chess = cmd.to_vec();
+        chess.extend(["--fen", OPEN, "-"]);
+        let o = kifu(&chess, Some(b"(;SZ[9];B[ee])"));
+        assert!(
+            err(&o).contains(
+                "a chess query searches PGN games: the inputs held 1 game, none of them PGN"
+            ),
+            "{chess:?}: {}",
+            err(&o)
+        );
+        chess.push("-q");
+        let o = kifu(&chess, Some(b"(;SZ[9];B[ee])"));
+        assert!(!err(&o).contains("searches PGN games"), "{}", err(&o));
     }
 }
 

@@ -164,6 +164,13 @@ impl Call {
             positions: positions_options(name, table, &get)?,
             ..TableOptions::default()
         };
+        if let Some(idle) = spec.idle_options().first() {
+            return Err(format!(
+                "{name}: {idle} := true changes nothing in the positions rows (the main line's, \
+                 replayed: epd, key, uci): replay and variations are for rows := 'games' and \
+                 'moves'"
+            ));
+        }
         if flag("symmetries") && table != Table::SgfPositions {
             return Err(format!(
                 "{name}: symmetries := true turns Go positions: rows := 'positions'"
@@ -228,6 +235,8 @@ fn positions_options<'a>(
              rows := 'positions'"
         ));
     }
+    kifu_pipeline::find::check_ply_bounds(min_ply, max_ply, ["min_ply", "max_ply"])
+        .map_err(|e| format!("{name}: {e}"))?;
     Ok(kifu_export::PositionOptions {
         min_ply: min_ply.unwrap_or(0),
         max_ply,
@@ -324,8 +333,41 @@ mod tests {
         assert!(p.distinct.is_some() && c.spec.options.symmetries);
         let e = call(Format::Sgf, &[f], &[("min_ply", Arg::Int(2))]).unwrap_err();
         assert!(e.contains("rows := 'positions'"), "{e}");
-        let e = call(Format::Sgf, &[f], &[positions, ("max_ply", Arg::Int(-1))]).unwrap_err();
+        let e = call(
+            Format::Sgf,
+            &[f],
+            &[positions.clone(), ("max_ply", Arg::Int(-1))],
+        )
+        .unwrap_err();
         assert!(e.contains("max_ply must be 0 or more"), "{e}");
+        let e = call(
+            Format::Sgf,
+            &[f],
+            &[
+                positions,
+                ("min_ply", Arg::Int(5)),
+                ("max_ply", Arg::Int(2)),
+            ],
+        )
+        .unwrap_err();
+        assert!(e.contains("min_ply 5 is past max_ply 2"), "{e}");
+        for idle in ["replay", "variations"] {
+            let p = dir.path().join("a.pgn");
+            std::fs::write(&p, "1. e4 *").unwrap();
+            let e = call(
+                Format::Pgn,
+                &[p.to_str().unwrap()],
+                &[
+                    ("rows", Arg::Text("positions".into())),
+                    (idle, Arg::Bool(true)),
+                ],
+            )
+            .unwrap_err();
+            assert!(
+                e.contains(&format!("{idle} := true changes nothing")),
+                "{e}"
+            );
+        }
         let e = call(Format::Sgf, &[f], &[("symmetries", Arg::Bool(true))]).unwrap_err();
         assert!(e.contains("symmetries"), "{e}");
         assert!(
@@ -453,9 +495,10 @@ mod tests {
             (Format::Sgf, "moves"),
             (Format::Sgf, "positions"),
         ] {
+            // (replay adds columns to games and moves; refused for positions, which have them)
             let named = [
                 ("rows", Arg::Text(table.into())),
-                ("replay", Arg::Bool(true)),
+                ("replay", Arg::Bool(table != "positions")),
             ];
             let c = call(format, &[d], &named).unwrap();
             assert!(c.schema.fields().len() > 3);

@@ -315,6 +315,10 @@ def test_bad_arguments(con, duckdb, sample):
         con.execute(f"SELECT * FROM read_pgn('{p}', threads := 0)")
     with pytest.raises(duckdb.Error):
         con.execute(f"SELECT * FROM read_sgf('{p}', replay := true)")
+    # options that change nothing in the positions rows, and a range of no ply: refused
+    for refused in ["replay := true", "variations := true", "min_ply := 5, max_ply := 2"]:
+        with pytest.raises(duckdb.Error, match="changes nothing|is past"):
+            con.execute(f"SELECT * FROM read_pgn('{p}', rows := 'positions', {refused})")
     with pytest.raises(duckdb.Error, match="source"):
         con.execute("SELECT * FROM read_pgn(42)")
     # the connection goes on
@@ -388,7 +392,8 @@ def test_no_column_needs_quotes(con, duckdb, sample):
     assert "offset" in reserved and "on" in reserved
     for fmt, table in ORDER:
         src = sample / ("games.pgn" if fmt == "pgn" else "go.sgf")
-        extra = ", replay := true, variations := true" if fmt == "pgn" else ""
+        # (replay and variations add columns to games and moves; positions have them)
+        extra = ", replay := true, variations := true" if fmt == "pgn" and table != "positions" else ""
         described = rows(con, f"DESCRIBE SELECT * FROM {reader(fmt)}('{src}', rows := '{table}'{extra})")
         for name, type_, *_ in described:
             assert name.lower() not in reserved, (table, name)

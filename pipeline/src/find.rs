@@ -126,12 +126,123 @@ impl ChessSpec {
                 self.then.len()
             ));
         }
+        if self.within.contains(&Some(0)) {
+            return Err(
+                "--within 0: a step comes at least 1 ply after the one before it (one \
+                        position is never two steps)"
+                    .into(),
+            );
+        }
         let mut q = query::Query::new(steps).within_each(&self.within);
         q.min_ply = self.min_ply.unwrap_or(0);
         q.max_ply = self.max_ply.unwrap_or(u32::MAX);
         q.variations = self.variations;
         Ok(Query::Chess(q))
     }
+}
+
+/// How a frontend names the query's arguments in its notes ([`query_notes`]): the command
+/// line's flags ([`Names::CLI`]) or Python's keyword arguments ([`Names::PYTHON`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Names {
+    /// The exact position, as its value follows (`--fen `, `fen=`).
+    pub fen: &'static str,
+    /// A `fen:` step of a sequence (`--then fen:`).
+    pub then_fen: &'static str,
+    /// The piece pattern (`--subfen `, `subfen=`).
+    pub subfen: &'static str,
+}
+
+impl Names {
+    /// `kifu find`'s and `kifu explore`'s flags.
+    pub const CLI: Names = Names {
+        fen: "--fen ",
+        then_fen: "--then fen:",
+        subfen: "--subfen ",
+    };
+    /// `kifu.find`'s and `kifu.explore`'s keyword arguments.
+    pub const PYTHON: Names = Names {
+        fen: "fen=",
+        then_fen: "then=fen:",
+        subfen: "subfen=",
+    };
+}
+
+/// Notes on a query that reads as asked but may not be what was meant, for stderr (or
+/// Python's warnings): an exact position (`fen`, or a `fen:` step of `then`) without its
+/// castling and en passant fields, read as python-chess reads it (`-` for each, White to
+/// move when the side is left out too), so that a position with castling rights is not it;
+/// a Go pattern larger than a 19x19 board.
+///
+/// ```
+/// use kifu_pipeline::find::{Names, Query, query_notes};
+/// let board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR";
+/// let q = Query::Go(kifu_replay::go::Pattern::parse("X").unwrap());
+/// let notes = query_notes(Some(&format!("{board} b")), &[], &q, Names::PYTHON);
+/// assert!(notes[0].contains(&format!("read as `{board} b - -`")), "{notes:?}");
+/// assert!(query_notes(Some(&format!("{board} b KQkq -")), &[], &q, Names::CLI).is_empty());
+/// ```
+pub fn query_notes(fen: Option<&str>, then: &[String], query: &Query, names: Names) -> Vec<String> {
+    let steps = then.iter().flat_map(|t| t.split('&')).filter_map(|s| {
+        s.trim()
+            .strip_prefix("fen:")
+            .map(|f| (names.then_fen, f.trim()))
+    });
+    let mut notes: Vec<String> = fen
+        .map(|f| (names.fen, f.trim()))
+        .into_iter()
+        .chain(steps)
+        .filter_map(|(flag, fen)| short_fen_note(flag, fen, names))
+        .collect();
+    if let Query::Go(p) = query
+        && let Some(n) = large_pattern_warning(p.width(), p.height())
+    {
+        notes.push(n);
+    }
+    notes
+}
+
+/// The warning for a Go pattern of `w` × `h` points that no 19x19 board holds (turned or
+/// not): it stands only on larger boards, so on most games on none.
+fn large_pattern_warning(w: u8, h: u8) -> Option<String> {
+    (w.max(h) > 19).then(|| {
+        format!(
+            "warning: the Go pattern is {w}x{h} points, larger than a 19x19 board: it stands \
+             only on boards of at least {}x{} (turned or not), never on 19x19, 13x13 or 9x9",
+            w.max(h),
+            w.min(h)
+        )
+    })
+}
+
+/// The note for a FEN without its castling field (a board, and perhaps the side to move),
+/// given as `flag` says; `None` for a FEN that has it (a left-out en passant field changes
+/// nothing a user means: `-`).
+///
+/// ```
+/// use kifu_pipeline::find::{Names, short_fen_note};
+/// let note = short_fen_note("--reaches ", "8/8/8/8/8/8/8/K6k", Names::CLI).unwrap();
+/// assert!(note.contains("read as `8/8/8/8/8/8/8/K6k w - -`"), "{note}");
+/// assert!(short_fen_note("--reaches ", "8/8/8/8/8/8/8/K6k w - -", Names::CLI).is_none());
+/// ```
+pub fn short_fen_note(flag: &str, fen: &str, names: Names) -> Option<String> {
+    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+    let (&[board] | &[board, _]) = fields.as_slice() else {
+        return None;
+    };
+    let side = fields.get(1).copied().unwrap_or("w");
+    let left_out = if fields.len() == 1 {
+        "side to move, castling and en passant fields"
+    } else {
+        "castling and en passant fields"
+    };
+    Some(format!(
+        "note: {flag}`{fen}` has no {left_out}: read as `{board} {side} - -` (as python-chess \
+         reads it: no castling right, no en passant square). A position with castling rights \
+         gives them: `{board} {side} KQkq -`; for the pieces alone, whatever the rights, use \
+         {}{board}",
+        names.subfen
+    ))
 }
 
 /// `--min-ply` past `--max-ply`: no position could be searched. Refused by
@@ -151,9 +262,31 @@ impl ChessSpec {
 ///
 /// Both given and the first past the second.
 pub fn check_plies(min_ply: Option<u32>, max_ply: Option<u32>) -> Result<(), String> {
+    check_ply_bounds(min_ply, max_ply, ["--min-ply", "--max-ply"])
+}
+
+/// [`check_plies`] for a frontend that names the bounds its own way (`min_ply=` in Python,
+/// `min_ply :=` in DuckDB): the same refusal, in its names.
+///
+/// ```
+/// use kifu_pipeline::find::check_ply_bounds;
+/// assert_eq!(
+///     check_ply_bounds(Some(5), Some(2), ["min_ply", "max_ply"]).unwrap_err(),
+///     "min_ply 5 is past max_ply 2: no position is between them"
+/// );
+/// ```
+///
+/// # Errors
+///
+/// Both given and the first past the second.
+pub fn check_ply_bounds(
+    min_ply: Option<u32>,
+    max_ply: Option<u32>,
+    [min_name, max_name]: [&str; 2],
+) -> Result<(), String> {
     match (min_ply, max_ply) {
         (Some(min), Some(max)) if min > max => Err(format!(
-            "--min-ply {min} is past --max-ply {max}: no position is between them"
+            "{min_name} {min} is past {max_name} {max}: no position is between them"
         )),
         _ => Ok(()),
     }

@@ -154,6 +154,39 @@ impl TableSpec {
                 .is_some_and(|c| c.iter().all(|n| kifu_export::pgn_games_column_from_tags(n)))
     }
 
+    /// The options set that change nothing in a positions table, when the spec's tables are
+    /// positions tables: `replay` (its rows are replayed already: EPD, key, UCI) and
+    /// `variations` (its rows are the main line's); for each frontend to refuse in its own
+    /// names, rather than ignore.
+    ///
+    /// ```
+    /// use kifu_pipeline::tables::TableSpec;
+    /// let mut spec = TableSpec::by_name("positions").unwrap();
+    /// spec.replay = true;
+    /// spec.options.variations = true;
+    /// assert_eq!(spec.idle_options(), ["replay", "variations"]);
+    /// let mut moves = TableSpec::by_name("moves").unwrap();
+    /// moves.options.variations = true;
+    /// assert!(moves.idle_options().is_empty());
+    /// ```
+    pub fn idle_options(&self) -> Vec<&'static str> {
+        let positions = [self.pgn, self.sgf]
+            .into_iter()
+            .flatten()
+            .all(|t| matches!(t, Table::PgnPositions | Table::SgfPositions));
+        if !positions || (self.pgn.is_none() && self.sgf.is_none()) {
+            return Vec::new();
+        }
+        let mut idle = Vec::new();
+        if self.replay {
+            idle.push("replay");
+        }
+        if self.options.variations {
+            idle.push("variations");
+        }
+        idle
+    }
+
     /// Checks [`columns`](Self::columns): each must be a column of one of the spec's tables.
     ///
     /// # Errors

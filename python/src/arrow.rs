@@ -141,6 +141,8 @@ impl Filters {
                  positions: table='positions'",
             ));
         }
+        kifu_pipeline::find::check_ply_bounds(self.min_ply, self.max_ply, ["min_ply", "max_ply"])
+            .map_err(PyValueError::new_err)?;
         if self.seed.is_some() && self.sample_rate.is_none() && !seed_alone {
             return Err(PyValueError::new_err("seed= is the seed of sample_rate="));
         }
@@ -440,6 +442,12 @@ fn spec(
     };
     spec.max_game_bytes = max_game_bytes;
     spec.replay = replay;
+    if let Some(idle) = spec.idle_options().first() {
+        return Err(PyValueError::new_err(format!(
+            "{idle}=True changes nothing in the positions table (its rows are the main line's, \
+             replayed: epd, key, uci): replay= and variations= are for the games and moves tables"
+        )));
+    }
     spec.columns = columns;
     spec.check_columns()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

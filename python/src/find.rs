@@ -162,19 +162,29 @@ fn query_of(
                  max_ply and variations are chess's",
             ));
         }
-        return Ok((Arc::new(Query::Go(pattern)), Arc::new(tests)));
+        let query = Query::Go(pattern);
+        warn_notes(None, &[], &query)?;
+        return Ok((Arc::new(query), Arc::new(tests)));
     }
+    let notes_of = (fen.clone(), then.clone());
     let spec = ChessSpec {
         fen,
         subfen,
         material,
         within: match within {
             None => Vec::new(),
+            Some(_) if then.is_empty() => {
+                return Err(PyValueError::new_err(
+                    "within= bounds the steps of then=: no then= step to bound (as --within \
+                     needs a --then)",
+                ));
+            }
             Some(crate::Within::Every(n)) => vec![Some(n); then.len()],
-            Some(crate::Within::Each(bounds)) if bounds.len() > then.len() => {
+            Some(crate::Within::Each(bounds)) if bounds.len() != then.len() => {
                 return Err(PyValueError::new_err(format!(
-                    "within= has {} bounds and then= {} step{}: one bound (or None) per step",
+                    "within= has {} bound{} and then= {} step{}: one bound (or None) per step",
                     bounds.len(),
+                    if bounds.len() == 1 { "" } else { "s" },
                     then.len(),
                     if then.len() == 1 { "" } else { "s" }
                 )));
@@ -194,7 +204,20 @@ fn query_of(
                 .replace("max-ply", "max_ply"),
         )
     })?;
+    warn_notes(notes_of.0.as_deref(), &notes_of.1, &query)?;
     Ok((Arc::new(query), Arc::new(tests)))
+}
+
+/// Says the query's notes ([`query_notes`](kifu_pipeline::find::query_notes): a FEN without
+/// its castling field, a Go pattern larger than a 19x19 board) as `UserWarning`s, as the
+/// command line says them on stderr.
+fn warn_notes(fen: Option<&str>, then: &[String], query: &Query) -> PyResult<()> {
+    for note in
+        kifu_pipeline::find::query_notes(fen, then, query, kifu_pipeline::find::Names::PYTHON)
+    {
+        Python::attach(|py| crate::scan::warn(py, note.trim_start_matches("note: ")))?;
+    }
+    Ok(())
 }
 
 /// One game found, as the scan's thread hands it over.
@@ -396,6 +419,7 @@ pub fn find(
         Query::Go(_) => Format::Sgf,
         _ => Format::Pgn,
     };
+    crate::at_least_one("max_game_bytes", max_game_bytes)?;
     let (source, slot) = crate::source::extract(source, name)?;
     let mut opts = scan::options(threads)?;
     // the games found wait as DOMs for the consumer: small pieces keep that small
@@ -496,12 +520,22 @@ pub fn explore<'py>(
     let (query, tests) = query_of(
         fen, subfen, material, then, within, min_ply, max_ply, variations, r#where, &go,
     )?;
+    let max_entries = crate::at_least_one("max_entries", max_entries)?;
+    crate::at_least_one("max_game_bytes", max_game_bytes)?;
+    let group = by
+        .as_deref()
+        .map(Group::parse)
+        .transpose()
+        .map_err(PyValueError::new_err)?;
+    // `by='Evnet'`: did you mean `Event`? (as for the keys of where=)
+    if let Some(Group::Key(k)) = &group {
+        crate::scan::warn_near_misses([k])?;
+    }
     if let Query::Go(pattern) = &*query {
-        let key = match by.as_deref().map(Group::parse).transpose() {
-            Err(e) => return Err(PyValueError::new_err(e)),
-            Ok(None) => None,
-            Ok(Some(Group::Key(k))) => Some(k),
-            Ok(Some(_)) => {
+        let key = match group {
+            None => None,
+            Some(Group::Key(k)) => Some(k),
+            Some(_) => {
                 return Err(PyValueError::new_err(
                     "by='rating:N' bands the Elo ratings of chess players: group Go games by a \
                      rank (by='black_rank', 'white_rank') or another key",
@@ -510,14 +544,9 @@ pub fn explore<'py>(
         };
         let query = GoQuery::new(pattern.clone()).with_tests(tests.to_vec());
         let grouped = key.is_some();
-        let explorer = GoExplorer::grouped(key, max_entries.max(1));
+        let explorer = GoExplorer::grouped(key, max_entries);
         return explore_go(py, source, &query, explorer, grouped, threads, name);
     }
-    let group = by
-        .as_deref()
-        .map(Group::parse)
-        .transpose()
-        .map_err(PyValueError::new_err)?;
     let grouped = group.is_some();
     let (source, slot) = crate::source::extract(source, name)?;
     let opts = scan::options(threads)?;
@@ -527,7 +556,7 @@ pub fn explore<'py>(
         DomScope::MAIN_LINE
     }
     .with_max_game_bytes(max_game_bytes);
-    let mut explorer = Explorer::new(group.clone(), max_entries.max(1));
+    let mut explorer = Explorer::new(group.clone(), max_entries);
     // as `kifu explore` runs it: a chess query on the main line searched on the parser's
     // events first, a game built only when it may match
     let work = Exploring::new(Arc::clone(&query), group, tests.to_vec()).work(scope);

@@ -96,6 +96,18 @@ fn threads(threads: Option<usize>) -> PyResult<Option<usize>> {
     }
 }
 
+/// A count given as `name=` that must be at least 1, as the command line refuses 0 (`0` would
+/// mean nothing: no byte of a game, no row).
+pub(crate) fn at_least_one(name: &str, n: usize) -> PyResult<usize> {
+    if n == 0 {
+        Err(PyValueError::new_err(format!(
+            "{name}=0: at least 1 (0 would mean nothing)"
+        )))
+    } else {
+        Ok(n)
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn read(
     source: &Bound<'_, PyAny>,
@@ -113,7 +125,7 @@ fn read(
         headers_only,
         main_line,
         replay: parse_replay(replay)?,
-        max_game_bytes,
+        max_game_bytes: at_least_one("max_game_bytes", max_game_bytes)?,
         batch: 64,
     };
     let mut scan_opts = ScanOptions::with_threads(threads(threads_)?.unwrap_or(1));

@@ -68,6 +68,12 @@ def test_one_string_or_a_list_and_a_bound_per_step(games):
     assert [f.plies for f in kifu.find(games, fen=OPEN, then=[b5, f6], within=[None, 1])] == [[6]]
     with pytest.raises(ValueError, match="within= has 2 bounds and then= 1 step:"):
         kifu.find(games, fen=OPEN, then=b5, within=[1, 2])
+    # as many bounds as steps; and no bound without a step, as --within needs a --then
+    with pytest.raises(ValueError, match="within= has 1 bound and then= 2 steps:"):
+        kifu.find(games, fen=OPEN, then=[b5, f6], within=[1])
+    for within in (3, [3]):
+        with pytest.raises(ValueError, match="no then= step to bound"):
+            kifu.find(games, material="KRPkr", within=within)
 
 
 def test_variations_and_errors(games):
@@ -98,6 +104,19 @@ def test_explore_is_the_cli_s_table(games, kifu_bin):
     assert empty.num_rows == 0 and empty.column_names == t.column_names
     with pytest.warns(UserWarning, match="max_entries"):
         assert kifu.explore(games, fen=OPEN, max_entries=1).num_rows == 1
+    # 0 is refused, as --max-entries 0 and --max-game-bytes 0 are
+    for bad in (dict(max_entries=0), dict(max_game_bytes=0)):
+        with pytest.raises(ValueError, match="=0: at least 1"):
+            kifu.explore(games, fen=OPEN, **bad)
+    with pytest.raises(ValueError, match="max_game_bytes=0: at least 1"):
+        list(kifu.find(games, fen=OPEN, max_game_bytes=0))
+    # a key games lack but one they have is near: a warning naming it, as for where=
+    with pytest.warns(UserWarning, match="did you mean `Event`"):
+        kifu.explore(games, fen=OPEN, by="Evnet")
+    # a board without its castling field: the CLI's note, as a warning in Python's names
+    board = OPEN.split()[0]
+    with pytest.warns(UserWarning, match=r"fen=`.*` has no castling .* use subfen="):
+        kifu.explore(games, fen=board + " w")
 
 
 def test_explore_has_the_cli_s_end_row_and_unknown_shares(tmp_path, kifu_bin):

@@ -292,6 +292,13 @@ def test_the_rows_kifu_export_keeps(games, kifu_bin, tmp_path):
         kifu.to_arrow(games, "games", min_ply=3)
     with pytest.raises(ValueError):
         kifu.positions(games, sample_rate=1.5)
+    # options that change nothing in the positions table: refused, not ignored
+    with pytest.raises(ValueError, match="variations=True changes nothing in the positions table"):
+        kifu.to_arrow(games, "positions", variations=True)
+    # a range of no ply: refused, as the CLI and DuckDB refuse it
+    for read in (kifu.positions, lambda g, **o: kifu.to_arrow(g, "positions", **o)):
+        with pytest.raises(ValueError, match="^min_ply 5 is past max_ply 2: no position is between them$"):
+            read(games, min_ply=5, max_ply=2)
     # a set of keys of no memory means nothing: refused, as --distinct-memory 0 is
     for read in (kifu.positions, lambda g, **o: kifu.to_arrow(g, "positions", **o)):
         with pytest.raises(ValueError, match="distinct_memory"):

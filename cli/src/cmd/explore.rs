@@ -52,7 +52,15 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             eprintln!("kifu explore: {note}");
         }
     }
-    crate::run::warn_near_misses(args.common.quiet, args.tests.iter().flat_map(|t| t.keys()));
+    // a key of -w or --by that games may lack but one they have is near (`Evnet`: `Event`?)
+    let by_key = match &args.by {
+        Some(Group::Key(k)) => Some(k),
+        _ => None,
+    };
+    crate::run::warn_near_misses(
+        args.common.quiet,
+        args.tests.iter().flat_map(|t| t.keys()).chain(by_key),
+    );
     if let Query::Go(pattern) = query {
         return run_go(args, pattern);
     }
@@ -68,10 +76,19 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         .work(scope.with_max_game_bytes(args.limit.max_game_bytes))
         .sieve(!args.query.dom_search);
     let mut explorer = Explorer::new(args.by.clone(), args.max_entries);
+    let mut saw = false;
     let scanned = run::scan(&args.common, "exploring", &work, |event| {
+        saw |= matches!(
+            event,
+            Event::Piece {
+                visited: Visited::Pgn(_),
+                ..
+            }
+        );
         explorer.take(event);
         Ok(())
     })?;
+    let other = crate::query::format_note(false, scanned.games, saw);
     let (games, dropped) = (explorer.games, explorer.dropped);
     let rows = explorer.rows();
     let stdout = io::stdout();
@@ -97,6 +114,11 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     }
     if !args.common.quiet && !args.json {
         eprintln!("kifu explore: {} matched", counted(games, "game", "games"));
+    }
+    if let Some(n) = other
+        && !args.common.quiet
+    {
+        eprintln!("kifu explore: {n}");
     }
     Ok(Outcome::of(&scanned, games == 0).code())
 }
@@ -183,6 +205,7 @@ fn run_go(args: Args, pattern: Pattern) -> io::Result<ExitCode> {
     let work = GoFindWork::new(GoQuery::new(pattern).with_tests(args.tests.clone()));
     let mut explorer = GoExplorer::grouped(key, args.max_entries);
     let mut games = 0u64;
+    let mut saw = false;
     let scanned = run::scan(&args.common, "exploring", &work, |event| {
         if let Event::Piece {
             visited: Visited::Sgf(v),
@@ -190,6 +213,7 @@ fn run_go(args: Args, pattern: Pattern) -> io::Result<ExitCode> {
             ..
         } = event
         {
+            saw = true;
             for mut hit in v.into_inner().into_hits() {
                 hit.game += info.first_game;
                 games += 1;
@@ -224,6 +248,11 @@ fn run_go(args: Args, pattern: Pattern) -> io::Result<ExitCode> {
             counted(games, "game", "games"),
             counted(explorer.positions(), "position", "positions")
         );
+    }
+    if let Some(n) = crate::query::format_note(true, scanned.games, saw)
+        && !args.common.quiet
+    {
+        eprintln!("kifu explore: {n}");
     }
     Ok(Outcome::of(&scanned, games == 0).code())
 }
@@ -330,9 +359,15 @@ fn go_table(
             last = Some(&row.group);
         }
         let share = |n: u64| pct(n as f64 / row.count.max(1) as f64);
+        // where the pattern stood in the example game: after its move N (the row's move is
+        // then move N + 1)
+        let at = match row.example.ply {
+            0 => "at the start".to_string(),
+            n => format!("after move {n}"),
+        };
         writeln!(
             out,
-            "  {:<10} {:>6} {:>9} {:>7} {:>7} {:>7}  {}:{} (move {})",
+            "  {:<10} {:>6} {:>9} {:>7} {:>7} {:>7}  {}:{} ({at})",
             row.next.to_string(),
             row.games,
             row.count,
@@ -341,7 +376,6 @@ fn go_table(
             share(row.other),
             kifu_pipeline::shown(&row.example.file),
             row.example.game + 1,
-            row.example.ply
         )?;
     }
     Ok(())

@@ -320,6 +320,16 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     };
     spec.tests = args.positions.tests.clone();
     spec.replay = args.replay;
+    if let Some(idle) = spec.idle_options().first() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "--{idle} changes nothing in the positions table (its rows are the main line's, \
+                 replayed: epd, key, uci): --replay and --variations are for the games and \
+                 moves tables"
+            ),
+        ));
+    }
     spec.max_game_bytes = args.limit.max_game_bytes;
     spec.columns = args.columns.clone();
     spec.check_columns()

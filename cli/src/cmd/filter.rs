@@ -75,7 +75,11 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     let reaches = match &args.reaches {
         Some(fen) => {
             if !args.common.quiet
-                && let Some(note) = crate::query::short_fen_note("--reaches ", fen.trim())
+                && let Some(note) = kifu_pipeline::find::short_fen_note(
+                    "--reaches ",
+                    fen.trim(),
+                    kifu_pipeline::find::Names::CLI,
+                )
             {
                 eprintln!("kifu filter: {note}");
             }

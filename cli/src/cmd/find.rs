@@ -131,12 +131,14 @@ fn count_only(
     let work = CountWork::new(Arc::new(q.clone()));
     let mut budget = Budget::new(max);
     let mut found = 0u64;
+    let mut saw = false;
     let scanned = run::scan(common, "searching", &work, |event| {
         if let Event::Piece {
             visited: Visited::Pgn(c),
             ..
         } = event
         {
+            saw = true;
             for _ in 0..c.found() {
                 if !budget.take() {
                     break;
@@ -148,6 +150,11 @@ fn count_only(
     })?;
     let mut out = io::stdout().lock();
     writeln!(out, "{found}")?;
+    if let Some(n) = crate::query::format_note(false, scanned.games, saw)
+        && !common.quiet
+    {
+        eprintln!("kifu find: {n}");
+    }
     out.flush()?;
     Ok(Outcome::of(&scanned, found == 0).code())
 }
@@ -204,6 +211,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     let mut budget = Budget::new(args.max.max_count);
     let mut found = 0u64;
     let mut unwritten = false;
+    let mut saw = false;
     let scanned = run::scan_in_pieces(
         common,
         "searching",
@@ -222,6 +230,10 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                 Visited::Pgn(dom) => &dom.each,
                 Visited::Sgf(dom) => &dom.each,
             };
+            saw |= matches!(
+                (&visited, &*query),
+                (Visited::Pgn(_), Query::Chess(_)) | (Visited::Sgf(_), Query::Go(_))
+            );
             if let Some(n) = each.count {
                 for _ in 0..n {
                     if !budget.take() {
@@ -252,5 +264,10 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         writeln!(out, "{found}")?;
     }
     out::finish(out)?;
+    if let Some(n) = crate::query::format_note(matches!(*query, Query::Go(_)), scanned.games, saw)
+        && !args.common.quiet
+    {
+        eprintln!("kifu find: {n}");
+    }
     Ok(Outcome::of(&scanned, found == 0 || unwritten).code())
 }
