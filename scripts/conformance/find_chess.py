@@ -73,6 +73,9 @@ AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
 # both kings castled (twic1599, game 1, ply 30), with the rights many programs write whatever
 # the position: python-chess drops those it cannot have
 CASTLED_KQKQ = "r1bq1rk1/5pb1/1p1p2p1/1N1np2p/1p2P2P/5P2/PP1QN1P1/1K1R1B1R w KQkq - 0 16"
+# a Chess960 start (cutechess-fischerrandom.pgn, game 1) as kifu and python-chess write it:
+# X-FEN, `KQkq` naming the outermost rooks, read as Chess960 in a Chess960 game
+START_960 = "nbbrknrq/pppppppp/8/8/8/8/PPPPPPPP/NBBRKNRQ w KQkq - 0 1"
 
 W, B = chess.WHITE, chess.BLACK
 P, N, BI, R, Q, K = chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING
@@ -83,8 +86,12 @@ def count(b, color, *kinds):
 
 
 def exact(fen):
+    """The position of `fen`, its castling rights read in the variant of the game tested, as
+    python-chess reads them (`chess.Board(fen, chess960=…)`: standard chess's rules for a
+    standard game, X-FEN for a Chess960 one)."""
     epd = chess.Board(fen).epd()
-    return lambda b: b.epd() == epd
+    epd960 = chess.Board(fen, chess960=True).epd()
+    return lambda b: b.epd() == (epd960 if b.chess960 else epd)
 
 
 def subfen(board, side=None):
@@ -210,6 +217,8 @@ QUERIES = [
     ("exact FEN with e3 (no legal en passant)", ["--fen", AFTER_E4], exact(AFTER_E4)),
     ("exact FEN, both kings castled, written KQkq (rights it cannot have: dropped)",
      ["--fen", CASTLED_KQKQ], exact(CASTLED_KQKQ)),
+    ("exact FEN, a Chess960 start in X-FEN (KQkq: the outermost rooks)",
+     ["--fen", START_960], exact(START_960)),
     ("sub-FEN: Bb5, Nc6", ["--subfen", "8/8/2n5/1B6/8/8/8/8"], subfen("8/8/2n5/1B6/8/8/8/8")),
     ("sub-FEN + side: d5 e5 pawns (White's e5, Black's d5), Black to move",
      ["--subfen", "8/8/8/3pP3/8/8/8/8 b"], subfen("8/8/8/3pP3/8/8/8/8", B)),
