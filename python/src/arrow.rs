@@ -480,8 +480,8 @@ pub fn to_arrow(
     name: Option<String>,
     raw: bool,
     r#where: Option<crate::Texts>,
-    min_ply: Option<u32>,
-    max_ply: Option<u32>,
+    min_ply: crate::PlyArg,
+    max_ply: crate::PlyArg,
     legal_only: bool,
     sample_rate: Option<f64>,
     seed: Option<u64>,
@@ -501,8 +501,8 @@ pub fn to_arrow(
     )?;
     Filters {
         tests: r#where.map(crate::Texts::into_vec),
-        min_ply,
-        max_ply,
+        min_ply: crate::ply("min_ply", min_ply)?,
+        max_ply: crate::ply("max_ply", max_ply)?,
         legal_only,
         sample_rate,
         seed,
@@ -730,8 +730,8 @@ pub fn to_parquet<'py>(
     zstd_level: Option<i32>,
     name: Option<String>,
     r#where: Option<crate::Texts>,
-    min_ply: Option<u32>,
-    max_ply: Option<u32>,
+    min_ply: crate::PlyArg,
+    max_ply: crate::PlyArg,
     legal_only: bool,
     sample_rate: Option<f64>,
     seed: Option<u64>,
@@ -753,8 +753,8 @@ pub fn to_parquet<'py>(
     )?;
     Filters {
         tests: r#where.map(crate::Texts::into_vec),
-        min_ply,
-        max_ply,
+        min_ply: crate::ply("min_ply", min_ply)?,
+        max_ply: crate::ply("max_ply", max_ply)?,
         legal_only,
         sample_rate,
         seed,

@@ -133,12 +133,16 @@ fn query_of(
     material: Option<String>,
     then: Option<crate::Texts>,
     within: Option<crate::Within>,
-    min_ply: Option<u32>,
-    max_ply: Option<u32>,
+    min_ply: crate::PlyArg,
+    max_ply: crate::PlyArg,
     variations: bool,
     where_: Option<crate::Texts>,
     go: &GoArgs<'_, '_>,
 ) -> PyResult<(Arc<Query>, Arc<Vec<AnyOf>>)> {
+    let (min_ply, max_ply) = (
+        crate::ply("min_ply", min_ply)?,
+        crate::ply("max_ply", max_ply)?,
+    );
     let then = then.map(crate::Texts::into_vec).unwrap_or_default();
     let tests = where_
         .map(crate::Texts::into_vec)
@@ -396,8 +400,8 @@ pub fn find(
     material: Option<String>,
     then: Option<crate::Texts>,
     within: Option<crate::Within>,
-    min_ply: Option<u32>,
-    max_ply: Option<u32>,
+    min_ply: crate::PlyArg,
+    max_ply: crate::PlyArg,
     variations: bool,
     r#where: Option<crate::Texts>,
     go_pattern: Option<&Bound<'_, PyAny>>,
@@ -499,8 +503,8 @@ pub fn explore<'py>(
     material: Option<String>,
     then: Option<crate::Texts>,
     within: Option<crate::Within>,
-    min_ply: Option<u32>,
-    max_ply: Option<u32>,
+    min_ply: crate::PlyArg,
+    max_ply: crate::PlyArg,
     variations: bool,
     r#where: Option<crate::Texts>,
     go_pattern: Option<&Bound<'py, PyAny>>,

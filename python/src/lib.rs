@@ -96,6 +96,20 @@ fn threads(threads: Option<usize>) -> PyResult<Option<usize>> {
     }
 }
 
+/// A ply bound given as `name=` (`min_ply=`, `max_ply=`): any Python int, read as a ply (0 or
+/// more) by [`ply`], so that `-1` says which argument is wrong rather than Python's bare
+/// `OverflowError`.
+pub(crate) type PlyArg = Option<i64>;
+
+/// The ply `name=` gives (`None`: not given).
+pub(crate) fn ply(name: &str, n: PlyArg) -> PyResult<Option<u32>> {
+    n.map(|n| {
+        u32::try_from(n)
+            .map_err(|_| PyValueError::new_err(format!("{name} must be 0 or more, not {n}")))
+    })
+    .transpose()
+}
+
 /// A count given as `name=` that must be at least 1, as the command line refuses 0 (`0` would
 /// mean nothing: no byte of a game, no row).
 pub(crate) fn at_least_one(name: &str, n: usize) -> PyResult<usize> {

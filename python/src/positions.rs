@@ -400,8 +400,8 @@ pub fn _positions(
     threads: Option<usize>,
     max_game_bytes: usize,
     name: Option<String>,
-    min_ply: Option<u32>,
-    max_ply: Option<u32>,
+    min_ply: crate::PlyArg,
+    max_ply: crate::PlyArg,
     legal_only: bool,
     sample_rate: Option<f64>,
     seed: Option<u64>,
@@ -430,8 +430,8 @@ pub fn _positions(
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     crate::arrow::Filters {
         tests: r#where.map(crate::Texts::into_vec),
-        min_ply,
-        max_ply,
+        min_ply: crate::ply("min_ply", min_ply)?,
+        max_ply: crate::ply("max_ply", max_ply)?,
         legal_only,
         sample_rate,
         seed,

@@ -217,6 +217,12 @@ def test_min_ply_past_max_ply_is_refused(games):
         with pytest.raises(ValueError, match="^min_ply 5 is past max_ply 2: no position is between them$"):
             call(games, fen=OPEN, min_ply=5, max_ply=2)
     assert len(list(kifu.find(games, fen=OPEN, min_ply=4, max_ply=4))) > 0
+    # a negative ply names its argument (not Python's bare OverflowError)
+    with pytest.raises(ValueError, match="^min_ply must be 0 or more, not -1$"):
+        kifu.find(games, fen=OPEN, min_ply=-1)
+    for read in (kifu.positions, lambda g, **o: kifu.to_arrow(g, "positions", **o)):
+        with pytest.raises(ValueError, match="^max_ply must be 0 or more, not -2$"):
+            read(games, max_ply=-2)
 
 
 def test_go_explore_is_the_cli_s_table(go_games, tmp_path, kifu_bin):
