@@ -170,7 +170,6 @@ fn query_of(
         warn_notes(None, &[], &query)?;
         return Ok((Arc::new(query), Arc::new(tests)));
     }
-    let notes_of = (fen.clone(), then.clone());
     let spec = ChessSpec {
         fen,
         subfen,
@@ -208,7 +207,7 @@ fn query_of(
                 .replace("max-ply", "max_ply"),
         )
     })?;
-    warn_notes(notes_of.0.as_deref(), &notes_of.1, &query)?;
+    warn_notes(spec.fen.as_deref(), &spec.then, &query)?;
     Ok((Arc::new(query), Arc::new(tests)))
 }
 
